@@ -1,0 +1,61 @@
+import type { LlmError } from './errors.js';
+import type { HttpBinding } from './http.js';
+import type { ProtocolId } from './protocol.js';
+import type { LlmRequest } from './request.js';
+import type { LlmResponse } from './response.js';
+import type { SseEvent } from './sse/types.js';
+import type { LlmStreamEvent } from './stream-event.js';
+import type { CodecContext } from './warnings.js';
+
+/**
+ * One direction pair between a wire shape and its canonical form.
+ * - `decode` reads untrusted input (typed `unknown`), validates as it reads and throws
+ *   `LlmError` kind `invalid_request` with the JSON path of what is wrong.
+ * - `encode` writes the wire shape and reports every loss through `context.warn`
+ *   (or throws `unsupported` in strict mode).
+ */
+export interface Transcoder<Wire, Canonical> {
+  decode(wire: unknown, context?: CodecContext): Canonical;
+  encode(value: Canonical, context?: CodecContext): Wire;
+}
+
+/** Options of stream transcoders. */
+export interface StreamOptions extends CodecContext {
+  /** Response id to use when encoding (defaults to the `start` event's, else a generated one). */
+  id?: string;
+  /** Include usage in the encoded stream where the protocol makes it optional (OpenAI chat). */
+  includeUsage?: boolean;
+}
+
+/** The wire types a codec works with. */
+export interface WireTypes {
+  request: unknown;
+  response: unknown;
+  /** One SSE event's data payload (already JSON-parsed). */
+  streamEvent: unknown;
+  error: unknown;
+}
+
+/**
+ * A protocol codec: decodes its wire format into the canonical model and encodes from it, for
+ * requests, responses, streams and errors. Each codec package exports one, named after the
+ * protocol (`openaiChat`, `openaiResponses`, `claude`, `gemini`).
+ */
+export interface Codec<W extends WireTypes = WireTypes> {
+  readonly id: ProtocolId;
+  readonly request: Transcoder<W['request'], LlmRequest>;
+  readonly response: Transcoder<W['response'], LlmResponse>;
+  readonly stream: {
+    /** Wire SSE events -> canonical events. Memory is bounded by the open blocks. */
+    decode(options?: StreamOptions): TransformStream<SseEvent, LlmStreamEvent>;
+    /** Canonical events -> wire SSE events, in the order the protocol's strict clients expect. */
+    encode(options?: StreamOptions): TransformStream<LlmStreamEvent, SseEvent>;
+  };
+  readonly error: {
+    /** An upstream error (status and parsed body, or raw text) -> `LlmError`. */
+    decode(status: number, body: unknown, headers?: { get(name: string): string | null }): LlmError;
+    /** `LlmError` -> the status and body this protocol's clients understand. */
+    encode(error: LlmError): { status: number; body: W['error']; headers?: Record<string, string> };
+  };
+  readonly http: HttpBinding;
+}

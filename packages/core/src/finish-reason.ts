@@ -1,0 +1,36 @@
+/**
+ * Why generation ended, one set for every protocol (DESIGN.md, invariant 6). Codecs keep the
+ * wire value next to it (`rawFinishReason`) and map per ../protocols/mapping.md §7.
+ * - `stop`: natural end or a stop sequence.
+ * - `length`: the output token limit.
+ * - `tool_calls`: the turn ends with tool calls for the client to run.
+ * - `content_filter`: output withheld by a safety filter.
+ * - `refusal`: the model declined.
+ * - `pause`: a long-running turn paused (Claude `pause_turn`); send it back to continue.
+ * - `context_exceeded`: the context window filled up.
+ * - `error`: the provider failed mid-generation.
+ * - `other`: anything else.
+ */
+export type LlmFinishReason =
+  | 'stop'
+  | 'length'
+  | 'tool_calls'
+  | 'content_filter'
+  | 'refusal'
+  | 'pause'
+  | 'context_exceeded'
+  | 'error'
+  | 'other';
+
+/** Every {@link LlmFinishReason}. */
+export const FINISH_REASONS: readonly LlmFinishReason[] = Object.freeze([
+  'stop',
+  'length',
+  'tool_calls',
+  'content_filter',
+  'refusal',
+  'pause',
+  'context_exceeded',
+  'error',
+  'other',
+]);

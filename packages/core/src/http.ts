@@ -1,0 +1,125 @@
+import type { ProtocolId } from './protocol.js';
+
+/**
+ * How a client presents its key.
+ * - `bearer`: `Authorization: Bearer <key>` (OpenAI; also accepted by Anthropic).
+ * - `x-api-key`: Anthropic's header.
+ * - `x-goog-api-key`: Gemini's header.
+ * - `query-key`: Gemini's `?key=` query parameter.
+ */
+export type AuthScheme = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'query-key';
+
+/** What an endpoint of a protocol does. */
+export type HttpOperation = 'generate' | 'count-tokens' | 'list-models' | 'retrieve-response';
+
+/** An inbound request recognised by {@link HttpBinding.matchRequest}. */
+export interface HttpRequestMatch {
+  operation: HttpOperation;
+  /** Model named in the URL (Gemini), if any. */
+  model?: string;
+  /** Stream flag from the URL (Gemini), if the URL decides it. */
+  stream?: boolean;
+  /** Id in the URL (`GET /v1/responses/{id}`). */
+  id?: string;
+}
+
+/** Where an upstream request goes, built by {@link HttpBinding.buildRequest}. */
+export interface HttpTarget {
+  /** Absolute URL. */
+  url: string;
+  /** Headers to send (content type, auth, required protocol headers). */
+  headers: Record<string, string>;
+}
+
+/** Inputs of {@link HttpBinding.buildRequest}. */
+export interface HttpTargetOptions {
+  /** Base URL in the official SDK's convention: OpenAI's includes `/v1`; Anthropic's and Gemini's do not. */
+  baseUrl: string;
+  model: string;
+  stream: boolean;
+  operation?: HttpOperation;
+  /** Key to present upstream. Omit for no auth. */
+  apiKey?: string;
+  /** Override the protocol's default auth scheme. */
+  auth?: AuthScheme;
+  /** Extra headers (they win over the defaults). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * How a protocol travels over HTTP: paths, where the model and the stream flag live, auth header
+ * forms, required headers. Codecs implement it; the router uses it in both directions (serving
+ * clients and calling upstreams).
+ */
+export interface HttpBinding {
+  readonly protocol: ProtocolId;
+  /** Where the model name lives: a body field or the URL path (Gemini). */
+  readonly modelIn: 'body' | 'path';
+  /** Where the stream flag lives: a body field or the URL (Gemini's `:streamGenerateContent`). */
+  readonly streamIn: 'body' | 'path';
+  /** Auth schemes clients of this protocol use, the preferred one first. */
+  readonly authSchemes: readonly AuthScheme[];
+  /** Recognises an inbound request of this protocol (path relative to the server root). */
+  matchRequest(method: string, url: URL): HttpRequestMatch | undefined;
+  /** Builds the URL and headers of an upstream request. */
+  buildRequest(options: HttpTargetOptions): HttpTarget;
+  /** Reads the client's key from an inbound request, in any of {@link HttpBinding.authSchemes}. */
+  readCredential(headers: Headers, url: URL): string | undefined;
+}
+
+/** Joins a base URL and a path with exactly one slash between them. */
+export function joinUrl(baseUrl: string, path: string): string {
+  const base = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;
+  return path.startsWith('/') ? base + path : `${base}/${path}`;
+}
+
+/** Sets the auth header (or query parameter) for `scheme` on a target. */
+export function applyAuth(target: HttpTarget, scheme: AuthScheme, apiKey: string): HttpTarget {
+  switch (scheme) {
+    case 'bearer':
+      target.headers.authorization = `Bearer ${apiKey}`;
+      return target;
+    case 'x-api-key':
+      target.headers['x-api-key'] = apiKey;
+      return target;
+    case 'x-goog-api-key':
+      target.headers['x-goog-api-key'] = apiKey;
+      return target;
+    case 'query-key': {
+      const url = new URL(target.url);
+      url.searchParams.set('key', apiKey);
+      target.url = url.toString();
+      return target;
+    }
+    default: {
+      const unreachable: never = scheme;
+      return unreachable;
+    }
+  }
+}
+
+/** Reads a key in any of `schemes` from an inbound request; the first one present wins. */
+export function readCredential(schemes: readonly AuthScheme[], headers: Headers, url: URL): string | undefined {
+  for (const scheme of schemes) {
+    switch (scheme) {
+      case 'bearer': {
+        const value = headers.get('authorization');
+        const match = value ? /^Bearer\s+(.+)$/i.exec(value.trim()) : null;
+        if (match?.[1]) return match[1].trim();
+        break;
+      }
+      case 'x-api-key':
+      case 'x-goog-api-key': {
+        const value = headers.get(scheme);
+        if (value) return value.trim();
+        break;
+      }
+      case 'query-key': {
+        const value = url.searchParams.get('key');
+        if (value) return value;
+        break;
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,114 @@
+// @llm/core: the canonical model every codec decodes into and encodes from, the Codec contract,
+// errors and warnings, SSE byte edges, the opaque-state carrier and shared helpers.
+
+export { PROTOCOL_IDS, isProtocolId } from './protocol.js';
+export type { LlmOrigin, ProtocolId } from './protocol.js';
+
+export { isJsonObject } from './json.js';
+export type { JsonObject, JsonSchema, JsonValue } from './json.js';
+
+export { collectUnknown, getExtensions, setExtensions } from './extensions.js';
+export type { Extensions, WithExtensions } from './extensions.js';
+
+export { textOf, toolArgumentsObject, toolArgumentsText } from './content.js';
+export type {
+  LlmAssistantContent,
+  LlmAudioPart,
+  LlmCacheHint,
+  LlmCitation,
+  LlmFilePart,
+  LlmImagePart,
+  LlmJsonPart,
+  LlmMediaSource,
+  LlmPart,
+  LlmPartBase,
+  LlmProviderPart,
+  LlmReasoningPart,
+  LlmRefusalPart,
+  LlmTextPart,
+  LlmToolCallPart,
+  LlmToolResultContent,
+  LlmToolResultPart,
+  LlmUserContent,
+} from './content.js';
+
+export type {
+  LlmAssistantMessage,
+  LlmMessage,
+  LlmRole,
+  LlmSystemMessage,
+  LlmToolMessage,
+  LlmUserMessage,
+} from './messages.js';
+
+export type { LlmCustomTool, LlmFunctionTool, LlmProviderTool, LlmTool, LlmToolChoice } from './tools.js';
+
+export { REASONING_EFFORTS, budgetToEffort, effortToBudget } from './reasoning.js';
+export type { LlmReasoningConfig, LlmReasoningEffort } from './reasoning.js';
+
+export type { LlmLogprobsOptions, LlmRequest, LlmResponseFormat, LlmSampling } from './request.js';
+
+export { FINISH_REASONS } from './finish-reason.js';
+export type { LlmFinishReason } from './finish-reason.js';
+
+export { emptyUsage, totalTokensOf } from './usage.js';
+export type { LlmUsage } from './usage.js';
+
+export type { LlmChoice, LlmResponse, LlmTokenLogprob } from './response.js';
+
+export type { LlmBlockStart, LlmStreamEvent, LlmStreamEventType } from './stream-event.js';
+export { LlmStreamAccumulator, accumulateEvents, accumulateStream } from './accumulator.js';
+export { responseToEvents } from './response-events.js';
+
+export { ERROR_KINDS, LlmError, errorKindForStatus, parseRetryAfter, retryAfterFromHeaders } from './errors.js';
+export type { LlmErrorKind, LlmErrorOptions } from './errors.js';
+
+export { reportLoss } from './warnings.js';
+export type { CodecContext, LlmWarning, LlmWarningCode } from './warnings.js';
+
+export {
+  describe,
+  invalid,
+  joinPath,
+  parseJsonAt,
+  readArray,
+  readEnum,
+  readObject,
+  readOptionalBoolean,
+  readOptionalInteger,
+  readOptionalNumber,
+  readOptionalString,
+  readString,
+} from './validate.js';
+export type { PathKey } from './validate.js';
+
+export type { Codec, StreamOptions, Transcoder, WireTypes } from './codec.js';
+
+export { applyAuth, joinUrl, readCredential } from './http.js';
+export type {
+  AuthScheme,
+  HttpBinding,
+  HttpOperation,
+  HttpRequestMatch,
+  HttpTarget,
+  HttpTargetOptions,
+} from './http.js';
+
+export type { SseEvent } from './sse/types.js';
+export { DEFAULT_MAX_SSE_EVENT_SIZE, collectSse, decodeSse } from './sse/decode.js';
+export type { SseDecodeOptions } from './sse/decode.js';
+export { SSE_HEADERS, encodeSse, formatSseEvent } from './sse/encode.js';
+
+export { base64ToBytes, bytesToBase64, bytesToBase64Url, sameBase64 } from './base64.js';
+
+export {
+  OPAQUE_STATE_PREFIX,
+  OPAQUE_STATE_SEPARATOR,
+  embedOpaqueState,
+  extractOpaqueState,
+  opaqueStateWarning,
+  originMatches,
+  packOpaqueState,
+  unpackOpaqueState,
+} from './opaque-state.js';
+export type { ExtractedState, OpaqueState, OpaqueStateProblem, UnpackedState } from './opaque-state.js';

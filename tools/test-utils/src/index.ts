@@ -1,0 +1,14 @@
+export {
+  fixturesDir,
+  hasSharedFixtures,
+  listFixtures,
+  readCassette,
+  readChunkPayloads,
+  readFixtureBytes,
+  readFixtureJson,
+  readFixtureText,
+  repoRoot,
+  sharedDir,
+} from './fixtures.js';
+export type { CassetteInteraction } from './fixtures.js';
+export { byteAtATime, collect, runTransform, splitAt, splitOffsets, streamOf, utf8 } from './streams.js';
