@@ -6,15 +6,27 @@ import { defaultServerConditions, type UserConfig } from 'vite';
 
 export const sourceConditions = ['@llm/source', ...defaultServerConditions];
 
-export function sharedConfig(overrides: { environment?: 'node' | 'edge-runtime' } = {}): UserConfig {
+export interface SharedConfigOptions {
+  /** Test environment; `edge-runtime` proves code uses Web-standard APIs only. */
+  environment?: 'node' | 'edge-runtime';
+  /** Test files, relative to the package (defaults: src and test). */
+  include?: string[];
+  /** Name of the JSON report under reports/ (test-all sums every reports/vitest*.json). */
+  report?: string;
+}
+
+export function sharedConfig(overrides: SharedConfigOptions = {}): UserConfig {
   return {
     resolve: { conditions: sourceConditions },
     ssr: { resolve: { conditions: sourceConditions } },
     test: {
       environment: overrides.environment ?? 'node',
-      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
-      typecheck: { enabled: true, include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'] },
+      include: overrides.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      reporters: ['default', ['json', { outputFile: `reports/${overrides.report ?? 'vitest'}.json` }]],
+      typecheck: {
+        enabled: overrides.environment !== 'edge-runtime',
+        include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'],
+      },
       pool: 'threads',
     },
   } as UserConfig;

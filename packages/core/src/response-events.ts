@@ -59,10 +59,10 @@ function blockStartFor(part: LlmAssistantContent): LlmBlockStart {
       const block: Extract<LlmBlockStart, { kind: 'reasoning' }> = { kind: 'reasoning' };
       if (part.format !== undefined) block.format = part.format;
       if (part.id !== undefined) block.id = part.id;
+      if (part.origin !== undefined) block.origin = part.origin;
       if (part.redacted) {
         block.redacted = true;
         if (part.signature !== undefined) block.signature = part.signature;
-        if (part.origin !== undefined) block.origin = part.origin;
       }
       return block;
     }

@@ -3,7 +3,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ProtocolId } from '@llm/core';
+/** A protocol id (kept local: core's tests use these helpers, so they cannot import core). */
+export type ProtocolId = 'openai-chat' | 'openai-responses' | 'claude' | 'gemini';
 import { parse as parseYaml } from 'yaml';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -12,3 +12,4 @@ export {
 } from './fixtures.js';
 export type { CassetteInteraction } from './fixtures.js';
 export { byteAtATime, collect, runTransform, splitAt, splitOffsets, streamOf, utf8 } from './streams.js';
+export { readmeExamples, runExample } from './readme.js';
