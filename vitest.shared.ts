@@ -28,6 +28,8 @@ export function sharedConfig(overrides: SharedConfigOptions = {}): UserConfig {
         include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'],
       },
       pool: 'threads',
+      // CI runs every package at once on two cores: generous, so load never fails a test.
+      testTimeout: 30_000,
     },
   } as UserConfig;
 }
