@@ -1,2 +1,32 @@
-// Filled in by a later issue; the package exists so the workspace graph is complete.
-export {};
+// @llm/gateway: the llm-gateway server and CLI around @llm/router's handler.
+
+export { ConfigError, expandEnv } from './config/expand-env.js';
+export { loadConfigFile, parseConfig, toRouterConfig } from './config/load.js';
+export { GatewayConfigSchema } from './config/schema.js';
+export type { GatewayConfig } from './config/schema.js';
+
+export { startGateway, loadRouterFactory } from './server/start.js';
+export type { CreateHandler, Gateway, StartGatewayOptions } from './server/start.js';
+export { serveNode } from './server/node-adapter.js';
+export type { FetchHandler, NodeServer, ServeNodeOptions } from './server/node-adapter.js';
+export { createGatewayHandler, keyIdOf } from './server/gateway-handler.js';
+export type { GatewayHandlerOptions } from './server/gateway-handler.js';
+
+export { createUndiciTransport } from './transport.js';
+export type { PooledTransport, UndiciTransportOptions } from './transport.js';
+export { createLogger, REDACTED_PATHS } from './logger.js';
+
+export { openLedger } from './ledger/ledger.js';
+export type { Ledger, LedgerOptions, LedgerRow } from './ledger/ledger.js';
+export { formatUsage, parseSince, usageReport } from './ledger/report.js';
+export type { UsageGrouping, UsageLine } from './ledger/report.js';
+
+export { startMockUpstream } from './mock/server.js';
+export type { MockUpstream, MockUpstreamOptions } from './mock/server.js';
+export { createMockHandler, mockBaseUrl } from './mock/handler.js';
+
+export { translate, loadCodec } from './translate.js';
+export type { TranslateKind, TranslateOptions } from './translate.js';
+
+export { runCli } from './cli/run.js';
+export type { CliIo } from './cli/run.js';

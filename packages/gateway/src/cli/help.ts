@@ -1,0 +1,38 @@
+/** The CLI's commands. */
+export const COMMANDS = ['serve', 'mock', 'translate', 'usage'] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+/** Help text per command (and the main one). */
+export const HELP: Record<CommandName | 'main', string> = {
+  main: `llm-gateway: let any LLM client reach any upstream protocol
+
+Usage: llm-gateway <command> [options]
+
+Commands:
+  serve      --config <file> [--port N] [--host H]   start the gateway
+  mock       --protocol <id> [--port N]              run the deterministic mock upstream
+  translate  --from <id> --to <id> [--kind request|response|stream] [--model M] [file]
+  usage      [--since 24h|<date>] [--by model|upstream|key] [--db <file> | --config <file>] [--json]
+
+Protocols: openai-chat, openai-responses, claude, gemini.
+Run llm-gateway <command> --help for details.`,
+  serve: `Usage: llm-gateway serve --config <file> [--port N] [--host H]
+
+Starts the gateway with a YAML or JSON config (\${VAR} expands from the environment).
+Prints the address when ready; SIGINT / SIGTERM drain in-flight streams, then exit.`,
+  mock: `Usage: llm-gateway mock --protocol <id> [--port N] [--host H]
+
+Runs the embedded deterministic mock upstream for one protocol. It validates requests like the
+real API (400 in its own error shape) and answers from a script keyed on the last user message:
+"error 429|500|503|529" -> that status; "parallel" -> two tool calls; "tool" or "weather" -> one
+tool call; "think" -> reasoning with a signature first; after tool results -> a final answer
+quoting them; anything else -> an echo.`,
+  translate: `Usage: llm-gateway translate --from <id> --to <id> [--kind request|response|stream] [--model M] [file]
+
+Translates one JSON body (request or response) or an SSE capture (stream) between protocols,
+offline. Reads stdin when no file is given. Warnings go to stderr as JSON lines.`,
+  usage: `Usage: llm-gateway usage [--since 24h|7d|<date>] [--by model|upstream|key] [--db <file> | --config <file>] [--json]
+
+Sums the usage ledger (requests, errors, input / cached / cache-write / reasoning / output tokens,
+average latency) per model, upstream or client key.`,
+};

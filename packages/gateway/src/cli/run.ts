@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { type ProtocolId, isProtocolId } from '@llm/core';
+import { ConfigError } from '../config/expand-env.js';
+import { loadConfigFile } from '../config/load.js';
+import { formatUsage, parseSince, usageReport } from '../ledger/report.js';
+import { startMockUpstream } from '../mock/server.js';
+import { startGateway } from '../server/start.js';
+import { type TranslateKind, translate } from '../translate.js';
+import { HELP, type CommandName, COMMANDS } from './help.js';
+
+/** Where the CLI writes, so tests can capture it. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** stdin text (for `translate` without a file). */
+  readStdin(): Promise<string>;
+  env: Record<string, string | undefined>;
+  /** Called with a stop function once a long-running command (serve, mock) is up. */
+  onRunning?(stop: () => Promise<void>): void;
+}
+
+/** A one-line usage error. */
+class UsageError extends Error {}
+
+/** Runs the CLI; resolves to the exit code (long-running commands resolve when stopped). */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    io.out(HELP.main);
+    return command ? 0 : 1;
+  }
+  if (!COMMANDS.includes(command as CommandName)) {
+    io.err(`llm-gateway: unknown command "${command}" (try llm-gateway --help)`);
+    return 2;
+  }
+  const name = command as CommandName;
+  try {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.out(HELP[name]);
+      return 0;
+    }
+    return await COMMAND_RUNNERS[name](rest, io);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError || isParseArgsError(error)) {
+      io.err(`llm-gateway ${name}: ${(error as Error).message.split('\n')[0]}`);
+      return 2;
+    }
+    io.err(`llm-gateway ${name}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}
+
+function protocolFlag(value: string | undefined, flag: string): ProtocolId {
+  if (!value) throw new UsageError(`${flag} is required (openai-chat, openai-responses, claude or gemini)`);
+  if (!isProtocolId(value)) throw new UsageError(`${flag}: unknown protocol "${value}" (openai-chat, openai-responses, claude or gemini)`);
+  return value;
+}
+
+function portFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected a port number, got "${value}"`);
+  return port;
+}
+
+/** Waits for SIGINT / SIGTERM (or the test's stop), then runs `stop`. */
+function untilStopped(io: CliIo, stop: () => Promise<void>): Promise<number> {
+  return new Promise((resolve) => {
+    const done = async () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      await stop();
+      resolve(0);
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+    io.onRunning?.(done);
+  });
+}
+
+const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promise<number>> = {
+  async serve(args, io) {
+    const { values } = parseArgs({ args, options: { config: { type: 'string', short: 'c' }, port: { type: 'string', short: 'p' }, host: { type: 'string' } }, strict: true });
+    if (!values.config) throw new UsageError('--config <file> is required');
+    const config = loadConfigFile(values.config, io.env);
+    const gateway = await startGateway(config, { port: portFlag(values.port), host: values.host });
+    io.out(`llm-gateway listening on ${gateway.url}`);
+    return untilStopped(io, () => gateway.close());
+  },
+  async mock(args, io) {
+    const { values } = parseArgs({ args, options: { protocol: { type: 'string' }, port: { type: 'string', short: 'p' }, host: { type: 'string' } }, strict: true });
+    const protocol = protocolFlag(values.protocol, '--protocol');
+    const mock = await startMockUpstream({ protocol, port: portFlag(values.port) ?? 0, host: values.host });
+    io.out(`mock ${protocol} upstream listening on ${mock.url} (base URL ${mock.baseUrl})`);
+    return untilStopped(io, () => mock.close());
+  },
+  async translate(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { from: { type: 'string' }, to: { type: 'string' }, kind: { type: 'string' }, model: { type: 'string' } },
+      strict: true,
+      allowPositionals: true,
+    });
+    const from = protocolFlag(values.from, '--from');
+    const to = protocolFlag(values.to, '--to');
+    const kind = values.kind ?? 'request';
+    if (kind !== 'request' && kind !== 'response' && kind !== 'stream') throw new UsageError(`--kind: expected request, response or stream, got "${kind}"`);
+    if (positionals.length > 1) throw new UsageError('expected at most one input file');
+    const file = positionals[0];
+    const input = file ? readFileSync(file, 'utf8') : await io.readStdin();
+    const output = await translate(input, { from, to, kind: kind as TranslateKind, model: values.model, warn: (warning) => io.err(JSON.stringify({ warning })) });
+    io.out(output.endsWith('\n') ? output.slice(0, -1) : output);
+    return 0;
+  },
+  async usage(args, io) {
+    const { values } = parseArgs({ args, options: { since: { type: 'string' }, by: { type: 'string' }, db: { type: 'string' }, config: { type: 'string', short: 'c' }, json: { type: 'boolean' } }, strict: true });
+    const by = values.by ?? 'model';
+    if (by !== 'model' && by !== 'upstream' && by !== 'key') throw new UsageError(`--by: expected model, upstream or key, got "${by}"`);
+    let path = values.db;
+    if (!path && values.config) {
+      const config = loadConfigFile(values.config, io.env);
+      if (!config.ledger) throw new UsageError('the config disables the ledger (ledger: false)');
+      path = config.ledger.path;
+    }
+    path ??= './gateway-usage.db';
+    let since = 0;
+    try {
+      since = values.since ? parseSince(values.since) : 0;
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    let lines: ReturnType<typeof usageReport>;
+    try {
+      lines = usageReport(path, by, since);
+    } catch (error) {
+      throw new UsageError(`cannot read ledger ${path}: ${(error as Error).message}`);
+    }
+    io.out(values.json ? JSON.stringify(lines) : formatUsage(lines, by));
+    return 0;
+  },
+};

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import type { RouterConfig } from '../router-contract.js';
+import * as v from 'valibot';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError, expandEnv } from './expand-env.js';
+import { type GatewayConfig, GatewayConfigSchema } from './schema.js';
+
+/** Parses config text (YAML, of which JSON is a subset), expands `${VAR}` and validates it. */
+export function parseConfig(text: string, env: Record<string, string | undefined> = process.env, source = 'config'): GatewayConfig {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    throw new ConfigError(`${source}: ${error instanceof Error ? error.message.split('\n')[0] : 'unreadable'}`);
+  }
+  const expanded = expandEnv(raw ?? {}, env);
+  const result = v.safeParse(GatewayConfigSchema, expanded);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const path = issue.path?.map((item) => String(item.key)).join('.') || '(root)';
+    throw new ConfigError(`${source}: ${path}: ${issue.message}`);
+  }
+  const config = result.output;
+  config.routes.forEach((route, i) => {
+    for (const name of Array.isArray(route.upstream) ? route.upstream : [route.upstream]) {
+      if (!(name in config.upstreams)) throw new ConfigError(`${source}: routes.${i}.upstream: unknown upstream "${name}"`);
+    }
+  });
+  return config;
+}
+
+/** Reads and validates a config file. */
+export function loadConfigFile(path: string, env: Record<string, string | undefined> = process.env): GatewayConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read config ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  return parseConfig(text, env, path);
+}
+
+/** The router's part of a gateway config (hooks and transport are added by the server). */
+export function toRouterConfig(config: GatewayConfig): RouterConfig {
+  const out: RouterConfig = { upstreams: config.upstreams, routes: config.routes, policies: config.policies };
+  if (config.strict !== undefined) out.strict = config.strict;
+  if (config.maxRetries !== undefined) out.maxRetries = config.maxRetries;
+  if (config.warningsHeader !== undefined) out.warningsHeader = config.warningsHeader;
+  return out;
+}

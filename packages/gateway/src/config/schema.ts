@@ -1,0 +1,59 @@
+import * as v from 'valibot';
+
+/** The protocols an upstream may speak. */
+const Protocol = v.picklist(['openai-chat', 'openai-responses', 'claude', 'gemini']);
+
+const Url = v.pipe(v.string(), v.url('must be an absolute URL'));
+
+const Upstream = v.strictObject({
+  protocol: Protocol,
+  baseUrl: Url,
+  apiKey: v.optional(v.string()),
+  auth: v.optional(v.picklist(['bearer', 'x-api-key', 'x-goog-api-key', 'query-key', 'none'])),
+  headers: v.optional(v.record(v.string(), v.string())),
+  timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  capabilities: v.optional(
+    v.strictObject({
+      images: v.optional(v.boolean()),
+      tools: v.optional(v.boolean()),
+      streaming: v.optional(v.boolean()),
+      reasoning: v.optional(v.boolean()),
+      citations: v.optional(v.boolean()),
+    }),
+  ),
+});
+
+const Route = v.strictObject({
+  match: v.pipe(v.string(), v.minLength(1)),
+  upstream: v.union([v.pipe(v.string(), v.minLength(1)), v.pipe(v.array(v.string()), v.minLength(1))]),
+  model: v.optional(v.string()),
+});
+
+const Policies = v.strictObject({
+  stripSystemReminders: v.optional(v.boolean()),
+  toolChoiceNoneAfterToolResults: v.optional(v.boolean()),
+  dedupeHistoryReplay: v.optional(v.boolean()),
+  loopGuard: v.optional(v.boolean()),
+  readOnlyTools: v.optional(v.union([v.literal(false), v.strictObject({ allow: v.array(v.string()) })])),
+  contextStrategy: v.optional(v.picklist(['minimal', 'full', 'tool', 'adaptive'])),
+});
+
+const Port = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535));
+
+/** The gateway config file (YAML or JSON), after `${VAR}` expansion. */
+export const GatewayConfigSchema = v.strictObject({
+  listen: v.optional(v.strictObject({ host: v.optional(v.string()), port: v.optional(Port) }), {}),
+  keys: v.optional(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty'))), []),
+  upstreams: v.pipe(v.record(v.string(), Upstream), v.check((record) => Object.keys(record).length > 0, 'at least one upstream is required')),
+  routes: v.pipe(v.array(Route), v.minLength(1, 'at least one route is required')),
+  ledger: v.optional(v.union([v.literal(false), v.strictObject({ path: v.string() })]), { path: './gateway-usage.db' }),
+  policies: v.optional(Policies, {}),
+  strict: v.optional(v.boolean()),
+  maxRetries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  warningsHeader: v.optional(v.boolean()),
+  maxBodyBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 32 * 1024 * 1024),
+  log: v.optional(v.strictObject({ level: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])) }), {}),
+});
+
+/** A validated gateway config. */
+export type GatewayConfig = v.InferOutput<typeof GatewayConfigSchema>;

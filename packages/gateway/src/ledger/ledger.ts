@@ -1,0 +1,124 @@
+import Database from 'better-sqlite3';
+import type { RequestRecord } from '../router-contract.js';
+
+/** One ledger row (a {@link RequestRecord} plus when and who). */
+export interface LedgerRow {
+  time: number;
+  keyId?: string;
+  record: RequestRecord;
+}
+
+/** Options of {@link openLedger}. */
+export interface LedgerOptions {
+  /** Milliseconds between batched writes (default 250). */
+  flushMs?: number;
+  /** Rows kept in memory at most while the database is slow (default 10,000; older rows are dropped). */
+  maxQueued?: number;
+  /** Called once, the first time a write fails; the ledger then drops rows and carries on. */
+  onError?(error: unknown): void;
+}
+
+/** The usage ledger: rows queued off the request path, written in batches. */
+export interface Ledger {
+  /** Queues a row; never throws, never blocks. */
+  record(row: LedgerRow): void;
+  /** Writes what is queued now. */
+  flush(): void;
+  close(): void;
+}
+
+const SCHEMA = `CREATE TABLE IF NOT EXISTS requests (
+  id INTEGER PRIMARY KEY,
+  time INTEGER NOT NULL,
+  request_id TEXT NOT NULL,
+  key_id TEXT,
+  client_protocol TEXT NOT NULL,
+  upstream TEXT,
+  upstream_protocol TEXT,
+  client_model TEXT,
+  upstream_model TEXT,
+  status INTEGER NOT NULL,
+  stream INTEGER NOT NULL,
+  input_tokens INTEGER,
+  cached_tokens INTEGER,
+  cache_write_tokens INTEGER,
+  reasoning_tokens INTEGER,
+  output_tokens INTEGER,
+  first_byte_ms REAL,
+  total_ms REAL NOT NULL,
+  error_kind TEXT
+);
+CREATE INDEX IF NOT EXISTS requests_time ON requests(time);`;
+
+const INSERT = `INSERT INTO requests (time, request_id, key_id, client_protocol, upstream, upstream_protocol, client_model,
+  upstream_model, status, stream, input_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, output_tokens,
+  first_byte_ms, total_ms, error_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** Opens (creating if needed) the SQLite ledger at `path` (`:memory:` works for tests). */
+export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
+  const flushMs = options.flushMs ?? 250;
+  const maxQueued = options.maxQueued ?? 10_000;
+  let failed = false;
+  const fail = (error: unknown) => {
+    if (!failed) options.onError?.(error);
+    failed = true;
+  };
+  let db: Database.Database | undefined;
+  let insertMany: ((rows: LedgerRow[]) => void) | undefined;
+  try {
+    db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.exec(SCHEMA);
+    const insert = db.prepare(INSERT);
+    insertMany = db.transaction((rows: LedgerRow[]) => {
+      for (const row of rows) insert.run(...values(row));
+    });
+  } catch (error) {
+    fail(error);
+  }
+  let queue: LedgerRow[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const rows = queue;
+    queue = [];
+    if (failed || !insertMany || rows.length === 0) return;
+    try {
+      insertMany(rows);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  return {
+    record(row) {
+      if (failed) return;
+      queue.push(row);
+      if (queue.length > maxQueued) queue.shift();
+      if (!timer) {
+        timer = setTimeout(flush, flushMs);
+        timer.unref();
+      }
+    },
+    flush,
+    close() {
+      flush();
+      try {
+        db?.close();
+      } catch {
+        // closing a broken database has nothing left to save
+      }
+    },
+  };
+}
+
+function values(row: LedgerRow): (string | number | null)[] {
+  const r = row.record;
+  const u = r.usage;
+  return [
+    row.time, r.requestId, row.keyId ?? null, r.clientProtocol, r.upstream ?? null, r.upstreamProtocol ?? null,
+    r.clientModel ?? null, r.upstreamModel ?? null, r.status, r.stream ? 1 : 0,
+    u?.inputTokens ?? null, u?.cacheReadTokens ?? null, u?.cacheWriteTokens ?? null, u?.reasoningTokens ?? null, u?.outputTokens ?? null,
+    r.firstByteMs ?? null, r.totalMs, r.errorKind ?? null,
+  ];
+}

@@ -1,0 +1,117 @@
+import type { ProtocolId } from '@llm/core';
+import { claudeError, readClaudeTurn, renderClaude } from './claude.js';
+import { geminiError, readGeminiTurn, renderGemini } from './gemini.js';
+import { openaiError, readChatTurn, renderChat } from './openai-chat.js';
+import { readResponsesTurn, renderResponses } from './openai-responses.js';
+import { MockRejection, type MockTurn, planAnswer } from './script.js';
+
+type ErrorBuilder = (status: number, message: string, retryAfter?: number) => Response;
+
+/** The base URL to configure for a mock of `protocol` served at `origin` (SDK conventions). */
+export function mockBaseUrl(protocol: ProtocolId, origin: string): string {
+  return protocol === 'openai-chat' || protocol === 'openai-responses' ? `${origin}/v1` : origin;
+}
+
+/**
+ * The deterministic mock upstream for one protocol as a fetch handler: validates each request
+ * like the real API (400 in the protocol's error shape) and answers from the script
+ * ({@link planAnswer}).
+ */
+export function createMockHandler(protocol: ProtocolId): (request: Request) => Promise<Response> {
+  const fail = errorBuilder(protocol);
+  return async (request) => {
+    const url = new URL(request.url);
+    if (request.method === 'GET' && url.pathname === '/health') return new Response('ok');
+    const route = matchRoute(protocol, request.method, url.pathname);
+    if (!route) return fail(404, `mock ${protocol}: no route for ${request.method} ${url.pathname}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(await request.text());
+    } catch {
+      return fail(400, 'request body is not valid JSON');
+    }
+    let turn: MockTurn;
+    try {
+      turn = readTurn(protocol, body, route);
+    } catch (error) {
+      if (error instanceof MockRejection) return fail(400, error.message);
+      throw error;
+    }
+    const plan = planAnswer(protocol, turn);
+    if (plan.kind === 'error') return fail(plan.status, plan.message, plan.retryAfter);
+    switch (protocol) {
+      case 'claude':
+        return renderClaude(plan, turn);
+      case 'gemini':
+        return renderGemini(plan, turn, url.searchParams.get('alt') === 'sse');
+      case 'openai-chat': {
+        const options = (body as { stream_options?: { include_usage?: boolean } }).stream_options;
+        return renderChat(plan, turn, options?.include_usage === true);
+      }
+      case 'openai-responses':
+        return renderResponses(plan, turn);
+      default: {
+        const unreachable: never = protocol;
+        return unreachable;
+      }
+    }
+  };
+}
+
+interface Route {
+  model?: string;
+  stream?: boolean;
+}
+
+function matchRoute(protocol: ProtocolId, method: string, path: string): Route | undefined {
+  if (method !== 'POST') return undefined;
+  switch (protocol) {
+    case 'openai-chat':
+      return path === '/v1/chat/completions' ? {} : undefined;
+    case 'openai-responses':
+      return path === '/v1/responses' ? {} : undefined;
+    case 'claude':
+      return path === '/v1/messages' ? {} : undefined;
+    case 'gemini': {
+      const match = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
+      return match ? { model: decodeURIComponent(match[1] ?? ''), stream: match[2] === 'streamGenerateContent' } : undefined;
+    }
+    default: {
+      const unreachable: never = protocol;
+      return unreachable;
+    }
+  }
+}
+
+function readTurn(protocol: ProtocolId, body: unknown, route: Route): MockTurn {
+  switch (protocol) {
+    case 'claude':
+      return readClaudeTurn(body);
+    case 'gemini':
+      return readGeminiTurn(body, route.model ?? '', route.stream === true);
+    case 'openai-chat':
+      return readChatTurn(body);
+    case 'openai-responses':
+      return readResponsesTurn(body);
+    default: {
+      const unreachable: never = protocol;
+      return unreachable;
+    }
+  }
+}
+
+function errorBuilder(protocol: ProtocolId): ErrorBuilder {
+  switch (protocol) {
+    case 'claude':
+      return claudeError;
+    case 'gemini':
+      return geminiError;
+    case 'openai-chat':
+    case 'openai-responses':
+      return openaiError;
+    default: {
+      const unreachable: never = protocol;
+      return unreachable;
+    }
+  }
+}

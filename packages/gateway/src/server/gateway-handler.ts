@@ -1,0 +1,76 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { type AuthScheme, readCredential } from '@llm/core';
+import type { Logger } from 'pino';
+import { redactUrl } from '../logger.js';
+import type { RequestRecord } from '../router-contract.js';
+import { clientProtocolOf } from './client-protocol.js';
+import type { FetchHandler } from './node-adapter.js';
+import { protocolError } from './protocol-error.js';
+
+const ALL_SCHEMES: readonly AuthScheme[] = ['bearer', 'x-api-key', 'x-goog-api-key', 'query-key'];
+
+/** Inputs of {@link createGatewayHandler}. */
+export interface GatewayHandlerOptions {
+  /** The router's handler (answers the four protocols' endpoints). */
+  router: FetchHandler;
+  /** Client keys accepted; empty = open (local use). */
+  keys: readonly string[];
+  logger: Logger;
+  /** Records requests the gateway answers itself (401...); the router reports the others. */
+  onLocalRecord?(record: RequestRecord, keyId: string | undefined): void;
+  /** Remembers which key made a request, for the ledger row the router reports later. */
+  keyIds?: Map<string, string>;
+}
+
+/** A stable, non-secret id for a client key: its position in the config, else a hash prefix. */
+export function keyIdOf(key: string, keys: readonly string[]): string {
+  const index = keys.indexOf(key);
+  return index >= 0 ? `key-${index + 1}` : `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * The gateway's outer handler: request id (`x-request-id`), `/health`, `HEAD /api/hello`, client
+ * keys in each protocol's native form (401 in the client's protocol), access logs, then the router.
+ */
+export function createGatewayHandler(options: GatewayHandlerOptions): FetchHandler {
+  const { router, keys, logger } = options;
+  return async (request) => {
+    const started = performance.now();
+    const url = new URL(request.url);
+    const requestId = request.headers.get('x-request-id') ?? randomUUID();
+    const finish = (response: Response, extra: Record<string, unknown> = {}) => {
+      const headers = new Headers(response.headers);
+      if (!headers.has('x-request-id')) headers.set('x-request-id', requestId);
+      logger.info({ requestId, method: request.method, path: redactUrl(url), status: response.status, ms: Math.round(performance.now() - started), ...extra }, 'request');
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    };
+    if (url.pathname === '/health') return finish(Response.json({ status: 'ok' }));
+    if (url.pathname === '/api/hello') return finish(new Response(request.method === 'HEAD' ? null : 'ok'));
+    const protocol = clientProtocolOf(request.method, url, request.headers);
+    if (!protocol) return finish(protocolError(undefined, 404, `no route for ${request.method} ${url.pathname}`));
+    let keyId: string | undefined;
+    if (keys.length > 0) {
+      const presented = readCredential(ALL_SCHEMES, request.headers, url);
+      if (!presented || !keys.includes(presented)) {
+        const status = 401;
+        options.onLocalRecord?.({ requestId, clientProtocol: protocol, status, stream: false, totalMs: performance.now() - started, errorKind: 'authentication', warnings: [] }, undefined);
+        return finish(protocolError(protocol, status, presented ? 'invalid gateway key' : 'missing gateway key'));
+      }
+      keyId = keyIdOf(presented, keys);
+      options.keyIds?.set(requestId, keyId);
+    }
+    const headers = new Headers(request.headers);
+    headers.set('x-request-id', requestId);
+    const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers, signal: request.signal };
+    if (request.body) {
+      init.body = request.body;
+      init.duplex = 'half';
+    }
+    try {
+      return finish(await router(new Request(request.url, init)), { protocol });
+    } catch (error) {
+      logger.error({ requestId, err: error instanceof Error ? error.message : String(error) }, 'router failed');
+      return finish(protocolError(protocol, 500, 'internal gateway error'));
+    }
+  };
+}

@@ -1,0 +1,102 @@
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config/schema.js';
+import { toRouterConfig } from '../config/load.js';
+import { type Ledger, openLedger } from '../ledger/ledger.js';
+import { createLogger } from '../logger.js';
+import type { RouterConfig } from '../router-contract.js';
+import { createUndiciTransport } from '../transport.js';
+import { clientProtocolOf } from './client-protocol.js';
+import { createGatewayHandler } from './gateway-handler.js';
+import { type FetchHandler, serveNode } from './node-adapter.js';
+import { protocolError } from './protocol-error.js';
+
+/** Builds the router handler from its config (the router's `createHandler`). */
+export type CreateHandler = (config: RouterConfig) => FetchHandler;
+
+/** Options of {@link startGateway}. */
+export interface StartGatewayOptions {
+  /** Overrides `config.listen`. */
+  port?: number;
+  host?: string;
+  logger?: Logger;
+  /** The router factory; default: `createHandler` from @llm/router. */
+  createHandler?: CreateHandler;
+  /** Milliseconds `close()` waits for in-flight streams before cutting them (default 10,000). */
+  drainMs?: number;
+}
+
+/** A running gateway. */
+export interface Gateway {
+  url: string;
+  port: number;
+  /** Stops accepting, drains in-flight requests, flushes the ledger, closes upstream pools. */
+  close(): Promise<void>;
+}
+
+/** Loads `createHandler` from @llm/router, or undefined while the router does not export it yet. */
+export async function loadRouterFactory(): Promise<CreateHandler | undefined> {
+  try {
+    const mod = (await import('@llm/router')) as Record<string, unknown>;
+    return typeof mod.createHandler === 'function' ? (mod.createHandler as CreateHandler) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts the gateway server for a validated config. */
+export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
+  const logger = options.logger ?? createLogger(config.log.level);
+  const { transport, close: closeTransport } = createUndiciTransport();
+  const keyIds = new Map<string, string>();
+  let ledger: Ledger | undefined;
+  if (config.ledger) {
+    ledger = openLedger(config.ledger.path, {
+      onError: (error) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'usage ledger failed; requests continue without it'),
+    });
+  }
+  const routerConfig: RouterConfig = {
+    ...toRouterConfig(config),
+    transport,
+    hooks: {
+      onWarning: (warning, requestId) => logger.warn({ requestId, warning }, 'translation warning'),
+      onRequestEnd: (record) => {
+        const keyId = keyIds.get(record.requestId);
+        keyIds.delete(record.requestId);
+        ledger?.record({ time: Date.now(), keyId, record });
+      },
+    },
+  };
+  const factory = options.createHandler ?? (await loadRouterFactory());
+  const router: FetchHandler = factory
+    ? factory(routerConfig)
+    : async (request) => {
+        const url = new URL(request.url);
+        return protocolError(clientProtocolOf(request.method, url, request.headers), 501, '@llm/router does not export createHandler yet');
+      };
+  const handler = createGatewayHandler({
+    router,
+    keys: config.keys,
+    logger,
+    keyIds,
+    onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record }),
+  });
+  const server = await serveNode(handler, {
+    port: options.port ?? config.listen.port ?? 8787,
+    host: options.host ?? config.listen.host ?? '127.0.0.1',
+    maxBodyBytes: config.maxBodyBytes,
+    tooLarge: (url) => protocolError(clientProtocolOf('POST', url, new Headers()), 413, `request body larger than ${config.maxBodyBytes} bytes`),
+  });
+  logger.info({ url: server.url, upstreams: Object.keys(config.upstreams), router: factory ? 'ready' : 'missing' }, 'listening');
+  return {
+    url: server.url,
+    port: server.port,
+    async close() {
+      const cut = setTimeout(() => server.server.closeAllConnections(), options.drainMs ?? 10_000);
+      cut.unref();
+      await server.close();
+      clearTimeout(cut);
+      ledger?.close();
+      await closeTransport();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
+import { mockSignature } from '../src/mock/script.js';
+
+let chat: MockUpstream;
+let responses: MockUpstream;
+let claude: MockUpstream;
+let gemini: MockUpstream;
+
+beforeAll(async () => {
+  [chat, responses, claude, gemini] = await Promise.all([
+    startMockUpstream({ protocol: 'openai-chat' }),
+    startMockUpstream({ protocol: 'openai-responses' }),
+    startMockUpstream({ protocol: 'claude' }),
+    startMockUpstream({ protocol: 'gemini' }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([chat, responses, claude, gemini].map((m) => m.close()));
+});
+
+const weatherTool = { name: 'get_weather', description: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+
+describe('openai-chat mock', () => {
+  const client = () => new OpenAI({ apiKey: 'k', baseURL: chat.baseUrl, maxRetries: 0 });
+  it('answers text', async () => {
+    const res = await client().chat.completions.create({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi there' }] });
+    expect(res.choices[0]?.message.content).toBe('Mock openai-chat says: hi there');
+    expect(res.choices[0]?.finish_reason).toBe('stop');
+  });
+  it('streams a tool call the SDK accumulates, then accepts the tool result', async () => {
+    const tools = [{ type: 'function' as const, function: weatherTool }];
+    const stream = client().chat.completions.stream({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'weather please' }], tools, stream_options: { include_usage: true } });
+    const first = await stream.finalChatCompletion();
+    const message = first.choices[0]!.message;
+    expect(message.tool_calls).toEqual([{ id: 'call_mock_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]);
+    const second = await client().chat.completions.create({
+      model: 'gpt-4.1',
+      tools,
+      messages: [{ role: 'user', content: 'weather please' }, { role: 'assistant', content: null, tool_calls: message.tool_calls as never }, { role: 'tool', tool_call_id: 'call_mock_1', content: 'sunny' }],
+    });
+    expect(second.choices[0]?.message.content).toBe('Tool said: sunny');
+  });
+  it('rejects a tool message without a preceding call', async () => {
+    await expect(client().chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'nope', content: 'r' }] }))
+      .rejects.toMatchObject({ status: 400 });
+  });
+  it('answers a scripted 429 with retry-after', async () => {
+    const res = await fetch(`${chat.baseUrl}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'error 429' }] }) });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect(await res.json()).toEqual({ error: { message: 'scripted 429', type: 'rate_limit_exceeded', param: null, code: 'rate_limit_exceeded' } });
+  });
+});
+
+describe('openai-responses mock', () => {
+  const client = () => new OpenAI({ apiKey: 'k', baseURL: responses.baseUrl, maxRetries: 0 });
+  it('streams reasoning and a call, and validates the replayed reasoning item', async () => {
+    const tools = [{ type: 'function' as const, strict: false, ...weatherTool }];
+    const stream = client().responses.stream({ model: 'gpt-5', input: 'think then use the tool', tools });
+    const final = await stream.finalResponse();
+    expect(final.output.map((item) => item.type)).toEqual(['reasoning', 'function_call']);
+    const next = await client().responses.create({
+      model: 'gpt-5', tools,
+      input: [{ role: 'user', content: 'think then use the tool' }, ...(final.output as never[]), { type: 'function_call_output', call_id: 'call_mock_1', output: 'rain' }],
+    });
+    expect(next.output_text).toBe('Tool said: rain');
+    const tampered = final.output.map((item) => (item.type === 'reasoning' ? { ...item, encrypted_content: 'forged' } : item));
+    await expect(client().responses.create({ model: 'gpt-5', input: [{ role: 'user', content: 'x' }, ...(tampered as never[]), { type: 'function_call_output', call_id: 'call_mock_1', output: 'r' }] }))
+      .rejects.toMatchObject({ status: 400 });
+  });
+  it('rejects an output without its call', async () => {
+    await expect(client().responses.create({ model: 'gpt-5', input: [{ type: 'function_call_output', call_id: 'zz', output: 'r' }] })).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe('claude mock', () => {
+  const client = () => new Anthropic({ apiKey: 'k', baseURL: claude.baseUrl, maxRetries: 0 });
+  const tools = [{ name: 'get_weather', description: 'weather', input_schema: weatherTool.parameters as never }];
+  it('streams thinking + parallel calls the SDK accumulates, and checks the replay', async () => {
+    const stream = client().messages.stream({ model: 'claude-x', max_tokens: 100, tools, messages: [{ role: 'user', content: 'think and call in parallel' }] });
+    const message = await stream.finalMessage();
+    expect(message.content.map((b) => b.type)).toEqual(['thinking', 'tool_use', 'tool_use']);
+    expect(message.stop_reason).toBe('tool_use');
+    const results = [{ type: 'tool_result' as const, tool_use_id: 'toolu_call_mock_1', content: 'a' }, { type: 'tool_result' as const, tool_use_id: 'toolu_call_mock_2', content: 'b' }];
+    const ok = await client().messages.create({ model: 'claude-x', max_tokens: 100, tools, messages: [{ role: 'user', content: 'think and call in parallel' }, { role: 'assistant', content: message.content as never }, { role: 'user', content: results }] });
+    expect(ok.content).toEqual([{ type: 'text', text: 'Tool said: a | b' }]);
+    const forged = message.content.map((b) => (b.type === 'thinking' ? { ...b, signature: 'x' } : b));
+    await expect(client().messages.create({ model: 'claude-x', max_tokens: 100, messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: forged as never }, { role: 'user', content: results }] }))
+      .rejects.toMatchObject({ status: 400 });
+    await expect(client().messages.create({ model: 'claude-x', max_tokens: 100, messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: message.content as never }, { role: 'user', content: [{ type: 'text', text: 'hi' }, ...results] }] }))
+      .rejects.toMatchObject({ status: 400 });
+  });
+  it('requires max_tokens and alternation', async () => {
+    const post = (body: unknown) => fetch(`${claude.baseUrl}/v1/messages`, { method: 'POST', body: JSON.stringify(body) });
+    expect((await post({ model: 'c', messages: [{ role: 'user', content: 'x' }] })).status).toBe(400);
+    const res = await post({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'x' }, { role: 'user', content: 'y' }] });
+    expect(await res.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'messages.1: roles must alternate between "user" and "assistant"' } });
+  });
+  it('answers a scripted 529 overloaded', async () => {
+    await expect(client().messages.create({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'error 529' }] })).rejects.toMatchObject({ status: 529 });
+  });
+});
+
+describe('gemini mock', () => {
+  const client = () => new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: gemini.baseUrl } });
+  const tools = [{ functionDeclarations: [{ name: 'get_weather', description: 'weather', parametersJsonSchema: weatherTool.parameters }] }];
+  it('streams text over SSE', async () => {
+    let text = '';
+    for await (const chunk of await client().models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'hello gemini' })) text += chunk.text ?? '';
+    expect(text).toBe('Mock gemini says: hello gemini');
+  });
+  it('signs Gemini-3 calls and requires the signature on replay', async () => {
+    const first = await client().models.generateContent({ model: 'gemini-3-pro', contents: 'use the tool', config: { tools } });
+    const part = first.candidates?.[0]?.content?.parts?.[0];
+    expect(part).toEqual({ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: mockSignature('gemini', 'get_weather') });
+    const reply = { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { result: 'fog' } } }] };
+    const ok = await client().models.generateContent({ model: 'gemini-3-pro', config: { tools }, contents: [{ role: 'user', parts: [{ text: 'use the tool' }] }, { role: 'model', parts: [part!] }, reply] });
+    expect(ok.text).toBe('Tool said: {"result":"fog"}');
+    const unsigned = { role: 'model', parts: [{ functionCall: part!.functionCall }] };
+    await expect(client().models.generateContent({ model: 'gemini-3-pro', contents: [{ role: 'user', parts: [{ text: 'q' }] }, unsigned, reply] })).rejects.toThrow(/thought_signature/);
+  });
+  it('rejects a function response without a call turn', async () => {
+    const res = await fetch(`${gemini.baseUrl}/v1beta/models/g:generateContent`, { method: 'POST', body: JSON.stringify({ contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }] }] }) });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { status: string } }).error.status).toBe('INVALID_ARGUMENT');
+  });
+});
