@@ -11,9 +11,15 @@ export function parseConfig(text: string, env: Record<string, string | undefined
   try {
     raw = parseYaml(text);
   } catch (error) {
-    throw new ConfigError(`${source}: ${error instanceof Error ? error.message.split('\n')[0] : 'unreadable'}`);
+    const first = error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'unreadable';
+    throw new ConfigError(`${source}: ${first.replace(/:$/, '')}`);
   }
-  const expanded = expandEnv(raw ?? {}, env);
+  let expanded: unknown;
+  try {
+    expanded = expandEnv(raw ?? {}, env);
+  } catch (error) {
+    throw new ConfigError(`${source}: ${(error as Error).message}`);
+  }
   const result = v.safeParse(GatewayConfigSchema, expanded);
   if (!result.success) {
     const issue = result.issues[0];

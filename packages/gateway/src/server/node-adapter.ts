@@ -31,7 +31,12 @@ export interface NodeServer {
  */
 export async function serveNode(handler: FetchHandler, options: ServeNodeOptions = {}): Promise<NodeServer> {
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
+  let active = 0;
   const server = createServer((req, res) => {
+    active += 1;
+    res.once('close', () => {
+      active -= 1;
+    });
     void handle(handler, req, res, maxBodyBytes, options.tooLarge);
   });
   server.keepAliveTimeout = 65_000;
@@ -47,7 +52,15 @@ export async function serveNode(handler: FetchHandler, options: ServeNodeOptions
     url: `http://${host}:${address.port}`,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // Drain: once no response is in flight, cut the remaining (keep-alive) connections.
+        const sweep = setInterval(() => {
+          if (active === 0) server.closeAllConnections();
+          else server.closeIdleConnections();
+        }, 25);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
         server.closeIdleConnections();
       }),
   };

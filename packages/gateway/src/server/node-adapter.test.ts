@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { serveNode } from './node-adapter.js';
+
+function slowBody(chunks: number, everyMs: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+      controller.enqueue(new TextEncoder().encode(`data: ${sent}\n\n`));
+      sent += 1;
+      if (sent === chunks) controller.close();
+    },
+  });
+}
+
+describe('serveNode', () => {
+  it('drains an in-flight stream on close, then stops', async () => {
+    const server = await serveNode(async () => new Response(slowBody(5, 30), { headers: { 'content-type': 'text/event-stream' } }));
+    const res = await fetch(server.url);
+    const reader = res.body!.getReader();
+    await reader.read();
+    const closed = server.close();
+    let rest = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      rest += new TextDecoder().decode(value);
+    }
+    await closed;
+    expect(rest).toBe('data: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\n');
+    await expect(fetch(server.url)).rejects.toThrow();
+  });
+
+  it('passes method, headers and body to the handler, and answers 413 over the limit', async () => {
+    const server = await serveNode(async (request) => Response.json({ method: request.method, type: request.headers.get('x-t'), body: await request.text() }), {
+      maxBodyBytes: 10,
+      tooLarge: () => new Response('too big', { status: 413 }),
+    });
+    const ok = await fetch(server.url, { method: 'POST', body: 'hello', headers: { 'x-t': 'v' } });
+    expect(await ok.json()).toEqual({ method: 'POST', type: 'v', body: 'hello' });
+    const big = await fetch(server.url, { method: 'POST', body: 'x'.repeat(11) });
+    expect(big.status).toBe(413);
+    expect(await big.text()).toBe('too big');
+    await server.close();
+  });
+
+  it('answers 500 when the handler throws', async () => {
+    const server = await serveNode(async () => {
+      throw new Error('boom');
+    });
+    const res = await fetch(server.url);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: { message: 'boom' } });
+    await server.close();
+  });
+});

@@ -1,0 +1,69 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type CliIo, runCli } from '../src/cli/run.js';
+import { openLedger } from '../src/ledger/ledger.js';
+
+function io(stdin = ''): CliIo & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (t) => stdout.push(t), err: (t) => stderr.push(t), readStdin: async () => stdin, env: {} };
+}
+
+describe('llm-gateway CLI', () => {
+  it('prints help for the main command and every subcommand', async () => {
+    const main = io();
+    expect(await runCli(['--help'], main)).toBe(0);
+    expect(main.stdout[0]).toContain('Usage: llm-gateway <command> [options]');
+    for (const command of ['serve', 'mock', 'translate', 'usage']) {
+      const each = io();
+      expect(await runCli([command, '--help'], each)).toBe(0);
+      expect(each.stdout[0]).toMatch(new RegExp(`^Usage: llm-gateway ${command}`));
+    }
+  });
+
+  const errors: [string[], string][] = [
+    [['frobnicate'], 'llm-gateway: unknown command "frobnicate" (try llm-gateway --help)'],
+    [['serve'], 'llm-gateway serve: --config <file> is required'],
+    [['serve', '--config', '/nope.yaml'], 'llm-gateway serve: cannot read config /nope.yaml: ENOENT'],
+    [['serve', '--bogus'], "llm-gateway serve: Unknown option '--bogus'"],
+    [['mock', '--protocol', 'grpc'], 'llm-gateway mock: --protocol: unknown protocol "grpc" (openai-chat, openai-responses, claude or gemini)'],
+    [['mock', '--protocol', 'claude', '--port', 'x'], 'llm-gateway mock: --port: expected a port number, got "x"'],
+    [['translate', '--from', 'claude'], 'llm-gateway translate: --to is required (openai-chat, openai-responses, claude or gemini)'],
+    [['translate', '--from', 'claude', '--to', 'gemini', '--kind', 'blob'], 'llm-gateway translate: --kind: expected request, response or stream, got "blob"'],
+    [['usage', '--by', 'color'], 'llm-gateway usage: --by: expected model, upstream or key, got "color"'],
+    [['usage', '--db', '/nonexistent/usage.db'], 'llm-gateway usage: cannot read ledger /nonexistent/usage.db: Cannot open database because the directory does not exist'],
+  ];
+  for (const [argv, message] of errors) {
+    it(`answers ${argv.join(' ')} with one clear line`, async () => {
+      const run = io();
+      expect(await runCli(argv, run)).toBe(2);
+      expect(run.stderr).toEqual([message]);
+    });
+  }
+
+  it('reports usage from a ledger named by the config', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    const db = join(dir, 'u.db');
+    const ledger = openLedger(db);
+    ledger.record({ time: Date.now(), keyId: 'key-1', record: { requestId: 'a', clientProtocol: 'claude', upstream: 'g', clientModel: 'm1', status: 200, stream: false, usage: { inputTokens: 5, outputTokens: 6 }, totalMs: 4, warnings: [] } });
+    ledger.close();
+    writeFileSync(join(dir, 'c.yaml'), `upstreams: { g: { protocol: gemini, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: g }]\nledger: { path: ${db} }\n`);
+    const run = io();
+    expect(await runCli(['usage', '--config', join(dir, 'c.yaml'), '--by', 'key', '--since', '1h', '--json'], run)).toBe(0);
+    expect(JSON.parse(run.stdout[0]!)).toEqual([{ group: 'key-1', requests: 1, errors: 0, inputTokens: 5, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, outputTokens: 6, avgMs: 4 }]);
+  });
+
+  it('runs the mock upstream until stopped', async () => {
+    const run = io();
+    let stop: (() => Promise<void>) | undefined;
+    const done = runCli(['mock', '--protocol', 'openai-chat'], { ...run, onRunning: (s) => (stop = s) });
+    await expect.poll(() => run.stdout.length).toBe(1);
+    const base = /base URL (\S+)\)/.exec(run.stdout[0]!)![1]!;
+    const res = await fetch(`${base}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'ping' }] }) });
+    expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content).toBe('Mock openai-chat says: ping');
+    await stop?.();
+    expect(await done).toBe(0);
+  });
+});

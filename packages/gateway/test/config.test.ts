@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../src/config/expand-env.js';
+import { parseConfig, toRouterConfig } from '../src/config/load.js';
+
+const ISSUE_EXAMPLE = `
+listen: { host: 127.0.0.1, port: 8787 }
+keys: [ "\${GATEWAY_KEY}" ]
+upstreams:
+  openai:    { protocol: openai-chat, baseUrl: https://api.openai.com/v1, apiKey: "\${OPENAI_API_KEY}" }
+  anthropic: { protocol: claude, baseUrl: https://api.anthropic.com, apiKey: "\${ANTHROPIC_API_KEY}", headers: {} }
+  google:    { protocol: gemini, baseUrl: https://generativelanguage.googleapis.com, apiKey: "\${GEMINI_API_KEY}" }
+routes:
+  - { match: "claude-*", upstream: openai, model: gpt-4.1 }
+  - { match: "*", upstream: anthropic }
+ledger: { path: ./gateway-usage.db }
+policies: {}
+`;
+const ENV = { GATEWAY_KEY: 'gk', OPENAI_API_KEY: 'ok', ANTHROPIC_API_KEY: 'ak', GEMINI_API_KEY: 'gg' };
+
+describe('parseConfig', () => {
+  it('reads the issue example with ${VAR} expansion and maps it to the router config', () => {
+    const config = parseConfig(ISSUE_EXAMPLE, ENV);
+    expect(config).toEqual({
+      listen: { host: '127.0.0.1', port: 8787 },
+      keys: ['gk'],
+      upstreams: {
+        openai: { protocol: 'openai-chat', baseUrl: 'https://api.openai.com/v1', apiKey: 'ok' },
+        anthropic: { protocol: 'claude', baseUrl: 'https://api.anthropic.com', apiKey: 'ak', headers: {} },
+        google: { protocol: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com', apiKey: 'gg' },
+      },
+      routes: [
+        { match: 'claude-*', upstream: 'openai', model: 'gpt-4.1' },
+        { match: '*', upstream: 'anthropic' },
+      ],
+      ledger: { path: './gateway-usage.db' },
+      policies: {},
+      maxBodyBytes: 33554432,
+      log: {},
+    });
+    expect(toRouterConfig(config)).toEqual({ upstreams: config.upstreams, routes: config.routes, policies: {} });
+  });
+
+  it('accepts JSON and fills defaults', () => {
+    const config = parseConfig('{"upstreams":{"a":{"protocol":"claude","baseUrl":"http://x"}},"routes":[{"match":"*","upstream":["a","a"]}],"ledger":false,"maxRetries":1}', {});
+    expect(config.keys).toEqual([]);
+    expect(config.ledger).toBe(false);
+    expect(toRouterConfig(config).maxRetries).toBe(1);
+  });
+
+  it('supports ${VAR:-default}', () => {
+    const config = parseConfig('upstreams: { a: { protocol: gemini, baseUrl: "${BASE:-http://localhost:1}" } }\nroutes: [{ match: "*", upstream: a }]', {});
+    expect(config.upstreams.a?.baseUrl).toBe('http://localhost:1');
+  });
+
+  const cases: [string, string, string][] = [
+    ['an unset variable', ISSUE_EXAMPLE, 'config: upstreams.google.apiKey: environment variable GEMINI_API_KEY is not set'],
+    ['an unknown protocol', 'upstreams: { a: { protocol: grpc, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]', 'config: upstreams.a.protocol: Invalid type: Expected ("openai-chat" | "openai-responses" | "claude" | "gemini") but received "grpc"'],
+    ['a bad URL', 'upstreams: { a: { protocol: claude, baseUrl: nope } }\nroutes: [{ match: "*", upstream: a }]', 'config: upstreams.a.baseUrl: must be an absolute URL'],
+    ['an unknown route upstream', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: b }]', 'config: routes.0.upstream: unknown upstream "b"'],
+    ['an unknown field', 'upstreams: { a: { protocol: claude, baseUrl: "http://x", apikey: k } }\nroutes: [{ match: "*", upstream: a }]', 'config: upstreams.a.apikey: Invalid key: Expected never but received "apikey"'],
+    ['no routes', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: []', 'config: routes: at least one route is required'],
+    ['a bad port', 'listen: { port: 70000 }\nupstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]', 'config: listen.port: Invalid value: Expected <=65535 but received 70000'],
+    ['broken YAML', 'upstreams: [', 'config: Flow sequence in block collection must be sufficiently indented and end with a ] at line 1, column 13'],
+  ];
+  for (const [name, text, message] of cases) {
+    it(`names the field for ${name}`, () => {
+      const env = name === 'an unset variable' ? { ...ENV, GEMINI_API_KEY: undefined } : ENV;
+      expect(() => parseConfig(text, env)).toThrow(new ConfigError(message));
+    });
+  }
+});

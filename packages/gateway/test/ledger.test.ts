@@ -1,0 +1,52 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { openLedger } from '../src/ledger/ledger.js';
+import { formatUsage, parseSince, usageReport } from '../src/ledger/report.js';
+import type { RequestRecord } from '../src/router-contract.js';
+
+const record = (over: Partial<RequestRecord>): RequestRecord => ({
+  requestId: 'r', clientProtocol: 'claude', upstream: 'openai', upstreamProtocol: 'openai-chat', clientModel: 'claude-x', upstreamModel: 'gpt-4.1',
+  status: 200, stream: true, usage: { inputTokens: 100, cacheReadTokens: 40, cacheWriteTokens: 5, reasoningTokens: 7, outputTokens: 20 },
+  firstByteMs: 3, totalMs: 10, warnings: [], ...over,
+});
+
+describe('usage ledger', () => {
+  it('batches rows off the request path and reports them by model, upstream and key', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db');
+    const ledger = openLedger(path, { flushMs: 10_000 });
+    ledger.record({ time: 1_000, keyId: 'key-1', record: record({}) });
+    ledger.record({ time: 2_000, keyId: 'key-2', record: record({ totalMs: 30, upstream: 'google', clientModel: 'gemini-x' }) });
+    ledger.record({ time: 3_000, record: record({ status: 429, usage: undefined, errorKind: 'rate_limit', totalMs: 2 }) });
+    expect(usageReport(path, 'model')).toEqual([]);
+    ledger.flush();
+    expect(usageReport(path, 'model')).toEqual([
+      { group: 'claude-x', requests: 2, errors: 1, inputTokens: 100, cachedTokens: 40, cacheWriteTokens: 5, reasoningTokens: 7, outputTokens: 20, avgMs: 6 },
+      { group: 'gemini-x', requests: 1, errors: 0, inputTokens: 100, cachedTokens: 40, cacheWriteTokens: 5, reasoningTokens: 7, outputTokens: 20, avgMs: 30 },
+    ]);
+    expect(usageReport(path, 'key', 2_000).map((l) => [l.group, l.requests])).toEqual([['-', 1], ['key-2', 1]]);
+    expect(usageReport(path, 'upstream').map((l) => [l.group, l.requests])).toEqual([['openai', 2], ['google', 1]]);
+    expect(formatUsage(usageReport(path, 'upstream', 2_500), 'upstream')).toBe(
+      'upstream  requests  errors  input  cached  cache_write  reasoning  output  avg_ms\nopenai           1       1      0       0            0          0       0       2',
+    );
+    ledger.close();
+  });
+
+  it('never throws when the database cannot open, and reports the failure once', () => {
+    const onError = vi.fn();
+    const ledger = openLedger('/nonexistent-dir/x/usage.db', { onError });
+    ledger.record({ time: 1, record: record({}) });
+    ledger.flush();
+    ledger.record({ time: 2, record: record({}) });
+    ledger.close();
+    expect(onError).toHaveBeenCalledTimes(1);
+  });
+
+  it('parses --since durations and dates', () => {
+    expect(parseSince('2h', 10_000_000)).toBe(10_000_000 - 7_200_000);
+    expect(parseSince('30m', 3_600_000)).toBe(1_800_000);
+    expect(parseSince('2026-11-01T00:00:00Z')).toBe(Date.UTC(2026, 10, 1));
+    expect(() => parseSince('soon')).toThrow('--since: expected a duration like 24h or a date, got "soon"');
+  });
+});
