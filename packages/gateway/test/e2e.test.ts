@@ -1,0 +1,101 @@
+import { PROTOCOL_IDS, type ProtocolId } from '@llm/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config/load.js';
+import { createLogger } from '../src/logger.js';
+import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
+import { type Gateway, loadRouterFactory, startGateway } from '../src/server/start.js';
+import { sdkClient } from './helpers/clients.js';
+import { createPassthroughHandler } from './helpers/passthrough-router.js';
+
+/**
+ * End to end: the real gateway with @llm/router's createHandler, mock upstreams of every
+ * protocol, and the official SDKs as clients, over all 16 pairs. Runs once the router exports
+ * createHandler.
+ */
+const routerReady = (await loadRouterFactory()) !== undefined;
+
+const UPSTREAM_MODEL: Record<ProtocolId, string> = {
+  'openai-chat': 'gpt-4.1',
+  'openai-responses': 'gpt-5',
+  claude: 'claude-opus-5-5',
+  gemini: 'gemini-2.5-flash',
+};
+
+let gateway: Gateway;
+const mocks: MockUpstream[] = [];
+
+describe.runIf(routerReady)('gateway end to end', () => {
+  beforeAll(async () => {
+    mocks.push(...(await Promise.all(PROTOCOL_IDS.map((protocol) => startMockUpstream({ protocol })))));
+    const config = parseConfig(
+      JSON.stringify({
+        keys: ['e2e-key'],
+        upstreams: Object.fromEntries(mocks.map((m) => [m.protocol, { protocol: m.protocol, baseUrl: m.baseUrl, apiKey: 'upstream-key' }])),
+        routes: PROTOCOL_IDS.map((p) => ({ match: `to-${p}`, upstream: p, model: UPSTREAM_MODEL[p] })),
+        ledger: false,
+        maxRetries: 0,
+      }),
+    );
+    gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all(mocks.map((m) => m.close()));
+  });
+
+  for (const client of PROTOCOL_IDS) {
+    for (const upstream of PROTOCOL_IDS) {
+      for (const stream of [false, true]) {
+        const mode = stream ? 'streaming' : 'non-streaming';
+        it(`${client} client -> ${upstream} upstream, ${mode}: text`, async () => {
+          const sdk = sdkClient(client, gateway.url, 'e2e-key');
+          const turn = await sdk.ask(`to-${upstream}`, 'hello there', { stream, tools: false });
+          expect(turn).toEqual({ text: `Mock ${upstream} says: hello there`, calls: [] });
+        });
+        it(`${client} client -> ${upstream} upstream, ${mode}: tool loop`, async () => {
+          const sdk = sdkClient(client, gateway.url, 'e2e-key');
+          const first = await sdk.ask(`to-${upstream}`, 'weather please', { stream, tools: true });
+          expect(first.calls.map((c) => [c.name, c.args])).toEqual([['get_weather', { city: 'Paris' }]]);
+          const second = await sdk.ask(`to-${upstream}`, 'weather please', { stream, tools: true, toolResult: { turn: first, output: 'sunny' } });
+          expect(second.calls).toEqual([]);
+          expect(second.text).toMatch(/^Tool said: .*sunny/);
+        });
+      }
+    }
+    it(`${client} client sees an upstream 429 as a 429`, async () => {
+      const sdk = sdkClient(client, gateway.url, 'e2e-key');
+      await expect(sdk.ask('to-claude', 'error 429', { stream: false, tools: false })).rejects.toMatchObject({ status: 429 });
+    });
+  }
+});
+
+describe('SDK harness over a same-protocol passthrough (checks the clients and mocks without the router)', () => {
+  let bare: Gateway;
+  const own: MockUpstream[] = [];
+  beforeAll(async () => {
+    own.push(...(await Promise.all(PROTOCOL_IDS.map((protocol) => startMockUpstream({ protocol })))));
+    const config = parseConfig(
+      JSON.stringify({
+        upstreams: Object.fromEntries(own.map((m) => [m.protocol, { protocol: m.protocol, baseUrl: m.baseUrl }])),
+        routes: [{ match: '*', upstream: 'claude' }],
+        ledger: false,
+      }),
+    );
+    bare = await startGateway(config, { port: 0, logger: createLogger('silent'), createHandler: createPassthroughHandler });
+  });
+  afterAll(async () => {
+    await bare.close();
+    await Promise.all(own.map((m) => m.close()));
+  });
+  for (const protocol of PROTOCOL_IDS) {
+    for (const stream of [false, true]) {
+      it(`${protocol}, ${stream ? 'streaming' : 'non-streaming'}: tool loop`, async () => {
+        const sdk = sdkClient(protocol, bare.url, 'any');
+        const first = await sdk.ask(UPSTREAM_MODEL[protocol], 'weather please', { stream, tools: true });
+        expect(first.calls.map((c) => [c.name, c.args])).toEqual([['get_weather', { city: 'Paris' }]]);
+        const second = await sdk.ask(UPSTREAM_MODEL[protocol], 'weather please', { stream, tools: true, toolResult: { turn: first, output: 'sunny' } });
+        expect(second).toEqual({ text: protocol === 'gemini' ? 'Tool said: {"result":"sunny"}' : 'Tool said: sunny', calls: [] });
+      });
+    }
+  }
+});
