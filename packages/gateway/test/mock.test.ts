@@ -129,3 +129,14 @@ describe('gemini mock', () => {
     expect(((await res.json()) as { error: { status: string } }).error.status).toBe('INVALID_ARGUMENT');
   });
 });
+
+describe('token counting', () => {
+  it('counts tokens for Claude and Gemini after validating the body', async () => {
+    const claudeRes = await fetch(`${claude.baseUrl}/v1/messages/count_tokens`, { method: 'POST', body: JSON.stringify({ model: 'c', messages: [{ role: 'user', content: 'count me' }] }) });
+    expect(await claudeRes.json()).toEqual({ input_tokens: 16 });
+    const geminiRes = await fetch(`${gemini.baseUrl}/v1beta/models/g:countTokens`, { method: 'POST', body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'count me' }] }] }) });
+    expect(await geminiRes.json()).toEqual({ totalTokens: 15 });
+    const bad = await fetch(`${claude.baseUrl}/v1/messages/count_tokens`, { method: 'POST', body: JSON.stringify({ model: 'c', messages: [] }) });
+    expect(bad.status).toBe(400);
+  });
+});

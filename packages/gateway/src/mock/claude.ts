@@ -7,10 +7,10 @@ import { type MockPlan, type MockTurn, check, chunksOf, isObject, jsonResponse, 
  */
 
 /** Validates a Messages request like the real API and reads the turn the script needs. */
-export function readClaudeTurn(body: unknown): MockTurn {
+export function readClaudeTurn(body: unknown, countTokens = false): MockTurn {
   check(isObject(body), 'body: expected an object');
   check(typeof body.model === 'string' && body.model, 'model: Field required');
-  check(typeof body.max_tokens === 'number', 'max_tokens: Field required');
+  check(countTokens || typeof body.max_tokens === 'number', 'max_tokens: Field required');
   const messages = body.messages;
   check(Array.isArray(messages) && messages.length > 0, 'messages: Field required');
   let previous: string | undefined;

@@ -37,6 +37,10 @@ export function createMockHandler(protocol: ProtocolId): (request: Request) => P
       if (error instanceof MockRejection) return fail(400, error.message);
       throw error;
     }
+    if (route.countTokens) {
+      const tokens = Math.max(1, Math.ceil(JSON.stringify(body).length / 4));
+      return protocol === 'gemini' ? Response.json({ totalTokens: tokens }) : Response.json({ input_tokens: tokens });
+    }
     const plan = planAnswer(protocol, turn);
     if (plan.kind === 'error') return fail(plan.status, plan.message, plan.retryAfter);
     switch (protocol) {
@@ -61,6 +65,8 @@ export function createMockHandler(protocol: ProtocolId): (request: Request) => P
 interface Route {
   model?: string;
   stream?: boolean;
+  /** Claude `count_tokens` / Gemini `countTokens`: validated like generation, answered with a count. */
+  countTokens?: boolean;
 }
 
 function matchRoute(protocol: ProtocolId, method: string, path: string): Route | undefined {
@@ -71,10 +77,12 @@ function matchRoute(protocol: ProtocolId, method: string, path: string): Route |
     case 'openai-responses':
       return path === '/v1/responses' ? {} : undefined;
     case 'claude':
+      if (path === '/v1/messages/count_tokens') return { countTokens: true };
       return path === '/v1/messages' ? {} : undefined;
     case 'gemini': {
-      const match = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
-      return match ? { model: decodeURIComponent(match[1] ?? ''), stream: match[2] === 'streamGenerateContent' } : undefined;
+      const match = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/.exec(path);
+      if (!match) return undefined;
+      return { model: decodeURIComponent(match[1] ?? ''), stream: match[2] === 'streamGenerateContent', countTokens: match[2] === 'countTokens' };
     }
     default: {
       const unreachable: never = protocol;
@@ -86,9 +94,9 @@ function matchRoute(protocol: ProtocolId, method: string, path: string): Route |
 function readTurn(protocol: ProtocolId, body: unknown, route: Route): MockTurn {
   switch (protocol) {
     case 'claude':
-      return readClaudeTurn(body);
+      return readClaudeTurn(body, route.countTokens);
     case 'gemini':
-      return readGeminiTurn(body, route.model ?? '', route.stream === true);
+      return readGeminiTurn(unwrapCountTokens(body, route), route.model ?? '', route.stream === true);
     case 'openai-chat':
       return readChatTurn(body);
     case 'openai-responses':
@@ -114,4 +122,12 @@ function errorBuilder(protocol: ProtocolId): ErrorBuilder {
       return unreachable;
     }
   }
+}
+
+/** Gemini `countTokens` takes `{contents}` or `{generateContentRequest: {...}}`. */
+function unwrapCountTokens(body: unknown, route: Route): unknown {
+  if (route.countTokens && typeof body === 'object' && body !== null && 'generateContentRequest' in body) {
+    return (body as { generateContentRequest: unknown }).generateContentRequest;
+  }
+  return body;
 }
