@@ -79,6 +79,9 @@ export function renderGemini(plan: Exclude<MockPlan, { kind: 'error' }>, turn: M
     if (i === 0 && needsSignatures(turn.model)) part.thoughtSignature = mockSignature('gemini', call.name);
     parts.push(part);
   });
+  // Gemini 3 signs text answers too: the signature rides on the last part.
+  const lastPart = parts[parts.length - 1];
+  if (plan.calls.length === 0 && lastPart && needsSignatures(turn.model)) lastPart.thoughtSignature = mockSignature('gemini', 'text');
   const usageMetadata = {
     promptTokenCount: plan.usage.input,
     candidatesTokenCount: plan.usage.output - plan.usage.reasoning,

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockUpstream, startMockUpstream } from './mock/server.js';
+import { type NodeServer, serveNode } from './server/node-adapter.js';
+import { createUndiciTransport } from './transport.js';
+
+let mock: MockUpstream;
+let echo: NodeServer;
+const pooled = createUndiciTransport({ connections: 4 });
+
+beforeAll(async () => {
+  mock = await startMockUpstream({ protocol: 'claude' });
+  echo = await serveNode(async (request) => Response.json({ method: request.method, path: new URL(request.url).pathname + new URL(request.url).search, auth: request.headers.get('x-api-key'), body: await request.text() }, { headers: { 'set-cookie': 'a=1' } }));
+});
+afterAll(async () => {
+  await Promise.all([mock.close(), echo.close()]);
+  await pooled.close();
+});
+
+describe('createUndiciTransport', () => {
+  it('sends method, path, query, headers and body, and returns status, headers and body', async () => {
+    const res = await pooled.transport(new Request(`${echo.url}/v1/x?alt=sse`, { method: 'POST', body: '{"a":1}', headers: { 'x-api-key': 'k' } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie')).toBe('a=1');
+    expect(await res.json()).toEqual({ method: 'POST', path: '/v1/x?alt=sse', auth: 'k', body: '{"a":1}' });
+  });
+
+  it('streams an SSE body through', async () => {
+    const body = JSON.stringify({ model: 'c', max_tokens: 9, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const res = await pooled.transport(new Request(`${mock.baseUrl}/v1/messages`, { method: 'POST', body }));
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const text = await res.text();
+    expect(text.startsWith('event: message_start\n')).toBe(true);
+    expect(text.endsWith('event: message_stop\ndata: {"type":"message_stop"}\n\n')).toBe(true);
+  });
+
+  it('passes upstream errors through untouched', async () => {
+    const body = JSON.stringify({ model: 'c', max_tokens: 9, messages: [{ role: 'user', content: 'error 529' }] });
+    const res = await pooled.transport(new Request(`${mock.baseUrl}/v1/messages`, { method: 'POST', body }));
+    expect(res.status).toBe(529);
+    expect(await res.json()).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'scripted 529' } });
+  });
+
+  it('rejects when the request signal aborts', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    await expect(pooled.transport(new Request(`${echo.url}/`, { signal: abort.signal }))).rejects.toThrow();
+  });
+});
