@@ -1,2 +1,33 @@
-// Filled in by a later issue; the package exists so the workspace graph is complete.
-export {};
+// @llm/router: any client protocol to any upstream protocol, with routing, policies and the
+// upstream call.
+
+export { bridge } from './bridge.js';
+export type { Bridge, BridgeOptions, BridgeRequestOptions, BridgeStreamOptions, BridgedRequest } from './bridge.js';
+export { createHandler } from './handler.js';
+export type { FetchHandler } from './handler.js';
+export { complete } from './complete.js';
+export type { CompleteOptions, CompleteStream, CompleteValue } from './complete.js';
+export { defaultCodecs } from './registry.js';
+export type { CodecRegistry } from './registry.js';
+export { matchesGlob, modelFamilyPreset, resolveRoute } from './routing.js';
+export type { ModelFamilyUpstreams, ResolvedRoute } from './routing.js';
+export { MemoryStateStore } from './state-store.js';
+export type { MemoryStateStoreOptions } from './state-store.js';
+export { checkCapabilities } from './capabilities.js';
+export { LOOP_GUARD_INSTRUCTION, applyPolicies } from './policies.js';
+export { DEFAULT_MAX_OUTPUT_TOKENS, fixRequestForTarget, mergeSameRoleTurns, orderToolResults } from './request-fixes.js';
+export { fixToolCallFinish, fixToolCallFinishStream } from './response-fixes.js';
+export { sealContent, sealResponse, sealStream } from './seal-state.js';
+export { openRequestState } from './open-state.js';
+export { estimateTokens } from './endpoints.js';
+export type {
+  PolicyConfig,
+  RequestRecord,
+  RouteRule,
+  RouterConfig,
+  RouterHooks,
+  StateStore,
+  Transport,
+  UpstreamCapabilities,
+  UpstreamConfig,
+} from './config.js';

@@ -1,0 +1,224 @@
+import {
+  LlmError,
+  accumulateStream,
+  decodeSse,
+  encodeSse,
+  isJsonObject,
+  responseToEvents,
+  type Codec,
+  type CodecContext,
+  type LlmRequest,
+  type LlmResponse,
+  type LlmStreamEvent,
+  type LlmWarning,
+  type StreamOptions,
+} from '@llm/core';
+import { openRequestState } from './open-state.js';
+import { fixRequestForTarget } from './request-fixes.js';
+import { fixToolCallFinish, fixToolCallFinishStream } from './response-fixes.js';
+import { sealResponse, sealStream } from './seal-state.js';
+
+/** Options of {@link bridge}. */
+export interface BridgeOptions {
+  /** Codec of the protocol the client speaks. */
+  client: Codec;
+  /** Codec of the protocol the upstream speaks. */
+  upstream: Codec;
+  /** Turn translation losses into `unsupported` errors. */
+  strict?: boolean;
+  /** Receives every translation warning. */
+  warn?: (warning: LlmWarning) => void;
+  /**
+   * Canonical rewrite run on every request (policies, hooks). When set, same-protocol requests
+   * are decoded and re-encoded too instead of taking the fast path.
+   */
+  transformRequest?: (request: LlmRequest) => LlmRequest;
+  /** Canonical rewrite run on every non-streaming response. */
+  transformResponse?: (response: LlmResponse) => LlmResponse;
+}
+
+/** Per-request inputs of {@link Bridge.request}. */
+export interface BridgeRequestOptions {
+  /** Model the client named outside the body (Gemini URLs). */
+  model?: string;
+  /** Stream flag the client set outside the body (Gemini URLs). */
+  stream?: boolean;
+  /** Model to send upstream instead of the client's. */
+  upstreamModel?: string;
+}
+
+/** A translated request, ready for the upstream codec's HTTP binding. */
+export interface BridgedRequest {
+  /** Body in the upstream protocol. */
+  body: unknown;
+  /** Model to name upstream (in the body already when the upstream carries it there). */
+  model: string;
+  /** Model the client asked for. */
+  clientModel: string;
+  stream: boolean;
+  /** The canonical request, when the request was decoded (not on the same-protocol fast path). */
+  canonical?: LlmRequest;
+}
+
+/** Options of the stream translators. */
+export interface BridgeStreamOptions {
+  /** Sees every canonical event on its way (usage for ledgers). */
+  onEvent?: (event: LlmStreamEvent) => void;
+  /** Include usage where the client protocol makes it optional. */
+  includeUsage?: boolean;
+}
+
+/** Translators from one client protocol to one upstream protocol. */
+export interface Bridge {
+  readonly client: Codec;
+  readonly upstream: Codec;
+  /** True when both sides speak the same protocol (payloads pass through). */
+  readonly sameProtocol: boolean;
+  request(body: unknown, options?: BridgeRequestOptions): BridgedRequest;
+  /** Upstream response body -> client response body. */
+  response(body: unknown): unknown;
+  /** Upstream SSE bytes -> client SSE bytes. */
+  stream(body: ReadableStream<Uint8Array>, options?: BridgeStreamOptions): ReadableStream<Uint8Array>;
+  /** Upstream SSE bytes -> client response body (streaming upstream, non-streaming client). */
+  streamToResponse(body: ReadableStream<Uint8Array>, options?: BridgeStreamOptions): Promise<unknown>;
+  /** Upstream response body -> client SSE bytes (non-streaming upstream, streaming client). */
+  responseToStream(body: unknown, options?: BridgeStreamOptions): ReadableStream<Uint8Array>;
+  /** Upstream error -> client status, body and headers. */
+  error(
+    status: number,
+    body: unknown,
+    headers?: { get(name: string): string | null },
+  ): { status: number; body: unknown; headers?: Record<string, string> };
+  /** Any error (an `LlmError` or anything thrown) -> client status, body and headers. */
+  encodeError(error: unknown): { status: number; body: unknown; headers?: Record<string, string> };
+}
+
+/**
+ * Builds the translators between a client protocol and an upstream protocol. Works over any two
+ * codecs; the same codec on both sides keeps payloads intact except the model rewrite.
+ */
+export function bridge(options: BridgeOptions): Bridge {
+  const { client, upstream } = options;
+  const sameProtocol = client.id === upstream.id;
+  const context = (extra?: Partial<CodecContext>): CodecContext => ({
+    warn: options.warn,
+    strict: options.strict,
+    ...extra,
+  });
+
+  const decodeResponse = (body: unknown): LlmResponse => {
+    let response = fixToolCallFinish(upstream.response.decode(body, context()));
+    if (options.transformResponse) response = options.transformResponse(response);
+    return response;
+  };
+
+  const encodeEvents = (events: ReadableStream<LlmStreamEvent>, streamOptions?: BridgeStreamOptions) => {
+    const tapped = streamOptions?.onEvent ? events.pipeThrough(tap(streamOptions.onEvent)) : events;
+    const encodeOptions: StreamOptions = { ...context() };
+    if (streamOptions?.includeUsage !== undefined) encodeOptions.includeUsage = streamOptions.includeUsage;
+    return tapped
+      .pipeThrough(sealStream(client.id))
+      .pipeThrough(client.stream.encode(encodeOptions))
+      .pipeThrough(encodeSse());
+  };
+
+  const decodeEvents = (body: ReadableStream<Uint8Array>) =>
+    decodeSse(body).pipeThrough(upstream.stream.decode(context())).pipeThrough(fixToolCallFinishStream());
+
+  return {
+    client,
+    upstream,
+    sameProtocol,
+
+    request(body, requestOptions = {}) {
+      if (sameProtocol && !options.transformRequest && isJsonObject(body)) {
+        const clientModel = requestOptions.model ?? (typeof body.model === 'string' ? body.model : '');
+        const model = requestOptions.upstreamModel ?? clientModel;
+        const stream = requestOptions.stream ?? body.stream === true;
+        const out = upstream.http.modelIn === 'body' && model !== clientModel ? { ...body, model } : body;
+        return { body: out, model, clientModel, stream };
+      }
+      const decodeContext = context({ model: requestOptions.model, stream: requestOptions.stream });
+      let canonical = openRequestState(client.request.decode(body, decodeContext), decodeContext);
+      const clientModel = canonical.model;
+      canonical.model = requestOptions.upstreamModel ?? clientModel;
+      if (options.transformRequest) canonical = options.transformRequest(canonical);
+      canonical = fixRequestForTarget(canonical, upstream.id, context());
+      const stream = canonical.stream === true;
+      const encoded = upstream.request.encode(canonical, context({ model: canonical.model, stream }));
+      return { body: encoded, model: canonical.model, clientModel, stream, canonical };
+    },
+
+    response(body) {
+      if (sameProtocol && !options.transformResponse) return body;
+      return client.response.encode(sealResponse(decodeResponse(body), client.id), context());
+    },
+
+    stream(body, streamOptions) {
+      if (sameProtocol) {
+        if (!streamOptions?.onEvent) return body;
+        const [forClient, forTap] = body.tee();
+        void drain(decodeEvents(forTap).pipeThrough(tap(streamOptions.onEvent)));
+        return forClient;
+      }
+      return encodeEvents(decodeEvents(body), streamOptions);
+    },
+
+    async streamToResponse(body, streamOptions) {
+      const events = decodeEvents(body);
+      const tapped = streamOptions?.onEvent ? events.pipeThrough(tap(streamOptions.onEvent)) : events;
+      let response = await accumulateStream(tapped);
+      if (options.transformResponse) response = options.transformResponse(response);
+      return client.response.encode(sealResponse(response, client.id), context());
+    },
+
+    responseToStream(body, streamOptions) {
+      const events = responseToEvents(sealResponse(decodeResponse(body), client.id));
+      return encodeEvents(fromArray(events), streamOptions);
+    },
+
+    error(status, body, headers) {
+      const error = upstream.error.decode(status, body, headers);
+      if (sameProtocol) {
+        const encoded = client.error.encode(error);
+        return { status, body: isJsonObject(body) ? body : encoded.body, headers: encoded.headers };
+      }
+      return client.error.encode(error);
+    },
+
+    encodeError(error) {
+      return client.error.encode(LlmError.from(error));
+    },
+  };
+}
+
+function tap<T>(onEvent: (event: T) => void): TransformStream<T, T> {
+  return new TransformStream({
+    transform(event, controller) {
+      try {
+        onEvent(event);
+      } catch {
+        // Observers never break the stream.
+      }
+      controller.enqueue(event);
+    },
+  });
+}
+
+function fromArray<T>(items: readonly T[]): ReadableStream<T> {
+  return new ReadableStream({
+    start(controller) {
+      for (const item of items) controller.enqueue(item);
+      controller.close();
+    },
+  });
+}
+
+async function drain(stream: ReadableStream<unknown>): Promise<void> {
+  const reader = stream.getReader();
+  try {
+    for (;;) if ((await reader.read()).done) return;
+  } catch {
+    // The client side reports stream failures; the tap only observes.
+  }
+}

@@ -1,0 +1,127 @@
+import type { AuthScheme, Codec, LlmRequest, LlmResponse, LlmUsage, LlmWarning, ProtocolId } from '@llm/core';
+
+/**
+ * The public configuration of `createHandler` and `complete`. The gateway builds it from its
+ * config file; library users write it directly. Names here are a contract with @llm/gateway.
+ */
+
+/** An upstream provider endpoint. */
+export interface UpstreamConfig {
+  /** Protocol the upstream speaks. */
+  protocol: ProtocolId;
+  /**
+   * Base URL in the official SDK's convention: OpenAI protocols include `/v1`
+   * (`https://api.openai.com/v1`); Anthropic and Gemini do not (`https://api.anthropic.com`,
+   * `https://generativelanguage.googleapis.com`).
+   */
+  baseUrl: string;
+  /** Key sent upstream. Client credentials are never forwarded. */
+  apiKey?: string;
+  /** How the key is sent; defaults to the protocol's usual scheme. `none` sends no key. */
+  auth?: AuthScheme | 'none';
+  /** Extra headers sent upstream (e.g. `anthropic-beta`, `OpenAI-Organization`). */
+  headers?: Record<string, string>;
+  /** Capabilities the upstream lacks; requests needing them fail before sending. */
+  capabilities?: Partial<UpstreamCapabilities>;
+  /** Per-request timeout in milliseconds (until the first byte). Default 600000. */
+  timeoutMs?: number;
+}
+
+/** What an upstream can do (all true unless configured otherwise). */
+export interface UpstreamCapabilities {
+  images: boolean;
+  tools: boolean;
+  streaming: boolean;
+  reasoning: boolean;
+  citations: boolean;
+}
+
+/** One route: client model names matching `match` go to `upstream`. */
+export interface RouteRule {
+  /** Exact name or glob (`*` any run of characters, `?` one character): `claude-*`, `*`. */
+  match: string;
+  /** Upstream name, or several: the next is tried when one fails before its first byte. */
+  upstream: string | string[];
+  /** Model name to send upstream instead of the client's. */
+  model?: string;
+}
+
+/** One finished request, reported through {@link RouterHooks.onRequestEnd} (the gateway's ledger row). */
+export interface RequestRecord {
+  /** Request id (also returned to the client in `x-request-id`). */
+  requestId: string;
+  clientProtocol: ProtocolId;
+  /** Name of the upstream that answered (the last one tried). */
+  upstream?: string;
+  upstreamProtocol?: ProtocolId;
+  clientModel?: string;
+  upstreamModel?: string;
+  /** HTTP status returned to the client. */
+  status: number;
+  stream: boolean;
+  usage?: LlmUsage;
+  /** Milliseconds from receiving the request to the first byte sent to the client. */
+  firstByteMs?: number;
+  /** Milliseconds from receiving the request to the end of the answer. */
+  totalMs: number;
+  /** Error kind when the request failed. */
+  errorKind?: string;
+  warnings: LlmWarning[];
+}
+
+/** Observability hooks; none may throw or slow the request (errors are swallowed). */
+export interface RouterHooks {
+  /** Every translation warning, as it happens. */
+  onWarning?(warning: LlmWarning, requestId: string): void;
+  /** Once per request, after the last byte (or the failure). */
+  onRequestEnd?(record: RequestRecord): void;
+}
+
+/** Sends one upstream HTTP request. Defaults to global `fetch`; the gateway injects a faster one. */
+export type Transport = (request: Request) => Promise<Response>;
+
+/** Stores state a client cannot carry (Responses `previous_response_id`, opaque provider state). */
+export interface StateStore {
+  get(key: string): Promise<unknown | undefined>;
+  set(key: string, value: unknown, ttlMs?: number): Promise<void>;
+}
+
+/**
+ * Opt-in request/response middlewares over the canonical model (all off by default). Each is
+ * documented in the router README.
+ */
+export interface PolicyConfig {
+  stripSystemReminders?: boolean;
+  toolChoiceNoneAfterToolResults?: boolean;
+  dedupeHistoryReplay?: boolean;
+  loopGuard?: boolean;
+  readOnlyTools?: { allow: string[] } | false;
+  contextStrategy?: 'minimal' | 'full' | 'tool' | 'adaptive';
+}
+
+/** Everything `createHandler` needs. */
+export interface RouterConfig {
+  upstreams: Record<string, UpstreamConfig>;
+  routes: RouteRule[];
+  policies?: PolicyConfig;
+  /** Turn translation losses into `unsupported` errors instead of warnings. */
+  strict?: boolean;
+  /** Upstream HTTP client (default: global fetch). */
+  transport?: Transport;
+  /** State store (default: in-memory, bounded). */
+  stateStore?: StateStore;
+  /** Retries on 429 / 5xx before the first byte (default 2), with backoff honouring retry-after. */
+  maxRetries?: number;
+  /** First retry delay in milliseconds, doubled per retry (default 500). */
+  retryBaseDelayMs?: number;
+  /** Longest wait honoured from a `retry-after` (default 30000). */
+  maxRetryDelayMs?: number;
+  /** Codecs by protocol (default: the four codec packages). */
+  codecs?: Partial<Record<ProtocolId, Codec>>;
+  /** Return warnings to the client in an `x-llm-warnings` header (default false). */
+  warningsHeader?: boolean;
+  hooks?: RouterHooks;
+  /** Hook points for custom canonical rewrites, run after the built-in policies. */
+  transformRequest?(request: LlmRequest, context: { clientProtocol: ProtocolId; upstream: string }): LlmRequest;
+  transformResponse?(response: LlmResponse, context: { clientProtocol: ProtocolId; upstream: string }): LlmResponse;
+}

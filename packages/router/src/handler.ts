@@ -1,0 +1,338 @@
+import {
+  LlmError,
+  LlmStreamAccumulator,
+  SSE_HEADERS,
+  isJsonObject,
+  type Codec,
+  type HttpRequestMatch,
+  type LlmMessage,
+  type LlmRequest,
+  type LlmResponse,
+  type LlmStreamEvent,
+  type LlmUsage,
+  type LlmWarning,
+  type ProtocolId,
+} from '@llm/core';
+import { bridge, type Bridge } from './bridge.js';
+import { checkCapabilities } from './capabilities.js';
+import type { RequestRecord, RouterConfig, StateStore, UpstreamConfig } from './config.js';
+import { countTokensBody, estimateTokens, modelList } from './endpoints.js';
+import { applyPolicies } from './policies.js';
+import { defaultCodecs, type CodecRegistry } from './registry.js';
+import { resolveRoute } from './routing.js';
+import { MemoryStateStore } from './state-store.js';
+import { callUpstream, isRetryableStatus } from './upstream-call.js';
+
+/** A WHATWG fetch handler. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+const CLIENT_ORDER: readonly ProtocolId[] = ['claude', 'openai-chat', 'openai-responses', 'gemini'];
+
+/** Per-request state shared by the steps of {@link createHandler}. */
+interface Exchange {
+  requestId: string;
+  started: number;
+  clientCodec: Codec;
+  record: RequestRecord;
+  warnings: LlmWarning[];
+}
+
+/**
+ * A fetch handler serving the four protocols' endpoints (generate, count-tokens, model list) and
+ * calling the routed upstream. See the README for the request lifecycle.
+ */
+export function createHandler(config: RouterConfig): FetchHandler {
+  const codecs: CodecRegistry = config.codecs ?? defaultCodecs();
+  const store: StateStore = config.stateStore ?? new MemoryStateStore();
+  const transport = config.transport ?? ((request: Request) => fetch(request));
+
+  const finish = (exchange: Exchange, extra: Partial<RequestRecord>): void => {
+    Object.assign(exchange.record, extra, { totalMs: Date.now() - exchange.started, warnings: exchange.warnings });
+    try {
+      config.hooks?.onRequestEnd?.(exchange.record);
+    } catch {
+      // Hooks never break requests.
+    }
+  };
+
+  const respond = (exchange: Exchange, body: BodyInit | null, status: number, headers: Record<string, string>): Response => {
+    const out: Record<string, string> = { ...headers, 'x-request-id': exchange.requestId };
+    if (config.warningsHeader && exchange.warnings.length > 0) {
+      out['x-llm-warnings'] = exchange.warnings.map((warning) => `${warning.code}@${warning.path}`).join(', ');
+    }
+    exchange.record.firstByteMs ??= Date.now() - exchange.started;
+    return new Response(body, { status, headers: out });
+  };
+
+  const respondError = (exchange: Exchange, error: unknown, via?: Bridge): Response => {
+    const llmError = LlmError.from(error);
+    const encoded = via ? via.encodeError(llmError) : exchange.clientCodec.error.encode(llmError);
+    finish(exchange, { status: encoded.status, errorKind: llmError.kind });
+    return respond(exchange, JSON.stringify(encoded.body), encoded.status, {
+      'content-type': 'application/json',
+      ...encoded.headers,
+    });
+  };
+
+  return async (request) => {
+    const url = new URL(request.url);
+    const found = matchClient(codecs, request, url);
+    if (!found) {
+      return new Response(JSON.stringify({ error: { message: `no endpoint at ${request.method} ${url.pathname}` } }), {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+    const exchange: Exchange = {
+      requestId: crypto.randomUUID(),
+      started: Date.now(),
+      clientCodec: found.codec,
+      warnings: [],
+      record: { requestId: '', clientProtocol: found.codec.id, status: 0, stream: false, totalMs: 0, warnings: [] },
+    };
+    exchange.record.requestId = exchange.requestId;
+    try {
+      switch (found.match.operation) {
+        case 'list-models':
+          finish(exchange, { status: 200 });
+          return respond(exchange, JSON.stringify(modelList(found.codec.id, config.routes)), 200, {
+            'content-type': 'application/json',
+          });
+        case 'count-tokens': {
+          const text = await request.text();
+          finish(exchange, { status: 200 });
+          return respond(exchange, JSON.stringify(countTokensBody(found.codec.id, estimateTokens(text))), 200, {
+            'content-type': 'application/json',
+            'x-llm-token-count': 'estimate',
+          });
+        }
+        case 'retrieve-response':
+          throw new LlmError({ kind: 'not_found', message: 'stored responses are not served by this router' });
+        case 'generate':
+          return await generate(exchange, found.match, request);
+        default: {
+          const unreachable: never = found.match.operation;
+          return unreachable;
+        }
+      }
+    } catch (error) {
+      return respondError(exchange, error);
+    }
+  };
+
+  async function generate(exchange: Exchange, match: HttpRequestMatch, request: Request): Promise<Response> {
+    const body = parseBody(await request.text());
+    const clientModel = match.model ?? (typeof body.model === 'string' ? body.model : undefined);
+    if (!clientModel) throw new LlmError({ kind: 'invalid_request', message: 'model: required', path: 'model' });
+    exchange.record.clientModel = clientModel;
+    const route = resolveRoute(config.routes, clientModel);
+    if (!route) throw new LlmError({ kind: 'not_found', message: `no route for model ${clientModel}` });
+    const clientId = exchange.clientCodec.id;
+    const history =
+      clientId === 'openai-responses' && typeof body.previous_response_id === 'string'
+        ? await loadHistory(store, body.previous_response_id)
+        : undefined;
+
+    let lastFailure: Response | undefined;
+    for (let attempt = 0; attempt < route.upstreams.length; attempt++) {
+      const name = route.upstreams[attempt] as string;
+      const hasNext = attempt < route.upstreams.length - 1;
+      const upstream = config.upstreams[name];
+      if (!upstream) throw new LlmError({ kind: 'server', message: `route names unknown upstream ${name}` });
+      const upstreamCodec = codecs[upstream.protocol];
+      if (!upstreamCodec) throw new LlmError({ kind: 'unsupported', message: `no codec for ${upstream.protocol}` });
+      Object.assign(exchange.record, { upstream: name, upstreamProtocol: upstream.protocol, upstreamModel: route.model });
+
+      let finalRequest: LlmRequest | undefined;
+      const streamingUpstream = upstream.capabilities?.streaming !== false;
+      const needsCanonical =
+        Boolean(config.policies || config.transformRequest || upstream.capabilities || history) ||
+        (clientId === 'openai-responses' && upstream.protocol !== 'openai-responses');
+      const transformRequest = needsCanonical
+        ? (canonical: LlmRequest): LlmRequest => {
+            let out = canonical;
+            if (history) out.messages = [...history, ...out.messages];
+            if (upstream.protocol !== 'openai-responses') delete out.previousResponseId;
+            out = applyPolicies(out, config.policies, { target: upstream.protocol });
+            if (config.transformRequest) out = config.transformRequest(out, { clientProtocol: clientId, upstream: name });
+            checkCapabilities(out, upstream.capabilities, name);
+            if (!streamingUpstream) out.stream = false;
+            finalRequest = out;
+            return out;
+          }
+        : undefined;
+      const via = bridge({
+        client: exchange.clientCodec,
+        upstream: upstreamCodec,
+        strict: config.strict,
+        warn: (warning) => {
+          exchange.warnings.push(warning);
+          try {
+            config.hooks?.onWarning?.(warning, exchange.requestId);
+          } catch {
+            // Hooks never break requests.
+          }
+        },
+        transformRequest,
+        transformResponse: config.transformResponse
+          ? (response) => config.transformResponse?.(response, { clientProtocol: clientId, upstream: name }) ?? response
+          : undefined,
+      });
+      const bridged = via.request(body, { model: match.model, stream: match.stream, upstreamModel: route.model });
+      const clientStream = match.stream ?? body.stream === true;
+      exchange.record.stream = clientStream;
+      const target = upstreamCodec.http.buildRequest({
+        baseUrl: upstream.baseUrl,
+        model: bridged.model,
+        stream: bridged.stream,
+        operation: 'generate',
+        ...credentials(upstream),
+        headers: upstream.headers,
+      });
+      let response: Response;
+      try {
+        response = await callUpstream({
+          url: target.url,
+          headers: target.headers,
+          body: JSON.stringify(bridged.body),
+          transport,
+          timeoutMs: upstream.timeoutMs ?? 600_000,
+          maxRetries: config.maxRetries ?? 2,
+          retryBaseDelayMs: config.retryBaseDelayMs ?? 500,
+          maxRetryDelayMs: config.maxRetryDelayMs ?? 30_000,
+          signal: request.signal,
+        });
+      } catch (error) {
+        if (hasNext && LlmError.isInstance(error) && error.kind !== 'cancelled') continue;
+        return respondError(exchange, error, via);
+      }
+      if (!response.ok) {
+        if (hasNext && isRetryableStatus(response.status)) {
+          await response.body?.cancel().catch(() => undefined);
+          lastFailure = response;
+          continue;
+        }
+        const errorBody = await readErrorBody(response);
+        const encoded = via.error(response.status, errorBody, response.headers);
+        const kind = upstreamCodec.error.decode(response.status, errorBody, response.headers).kind;
+        finish(exchange, { status: encoded.status, errorKind: kind });
+        return respond(exchange, JSON.stringify(encoded.body), encoded.status, { 'content-type': 'application/json', ...encoded.headers });
+      }
+      const remember = rememberer(clientId, upstream.protocol, () => finalRequest);
+      if (clientStream) {
+        const onEvent = remember.onEvent;
+        const bytes =
+          bridged.stream && response.body
+            ? via.stream(response.body, { onEvent, includeUsage: finalRequest?.streamUsage })
+            : via.responseToStream(await response.json(), { onEvent });
+        return respond(exchange, bytes.pipeThrough(onEnd(() => finish(exchange, { status: 200, usage: remember.usage() }))), 200, {
+          ...SSE_HEADERS,
+        });
+      }
+      const json: unknown = await response.json();
+      const out = via.response(json);
+      remember.onResponse(json, upstreamCodec);
+      finish(exchange, { status: 200, usage: remember.usage() });
+      return respond(exchange, JSON.stringify(out), 200, { 'content-type': 'application/json' });
+    }
+    const failure = lastFailure as Response;
+    throw new LlmError({ kind: 'upstream', message: `every upstream failed (last status ${failure?.status})` });
+  }
+
+  /** Collects usage and, for Responses clients of other upstreams, stores the turn for `previous_response_id`. */
+  function rememberer(clientId: ProtocolId, upstreamId: ProtocolId, request: () => LlmRequest | undefined) {
+    let usage: LlmUsage | undefined;
+    const storing = clientId === 'openai-responses' && upstreamId !== 'openai-responses';
+    const accumulator = storing ? new LlmStreamAccumulator() : undefined;
+    const save = (response: LlmResponse): void => {
+      const canonical = request();
+      const choice = response.choices[0];
+      if (!canonical || !choice) return;
+      const messages: LlmMessage[] = [...canonical.messages, { role: 'assistant', content: choice.content }];
+      void store.set(`response:${response.id}`, messages).catch(() => undefined);
+    };
+    return {
+      usage: () => usage,
+      onEvent(event: LlmStreamEvent): void {
+        if (event.type === 'usage') usage = event.usage;
+        else if (event.type === 'finish' && event.usage) usage = event.usage;
+        if (accumulator) {
+          accumulator.push(event);
+          if (event.type === 'finish') {
+            try {
+              save(accumulator.response());
+            } catch {
+              // An incomplete stream stores nothing.
+            }
+          }
+        }
+      },
+      onResponse(json: unknown, codec: Codec): void {
+        if (!config.hooks?.onRequestEnd && !storing) return;
+        try {
+          const response = codec.response.decode(json);
+          usage = response.usage;
+          if (storing) save(response);
+        } catch {
+          // Usage is best effort; the client already has its answer.
+        }
+      },
+    };
+  }
+}
+
+function matchClient(codecs: CodecRegistry, request: Request, url: URL): { codec: Codec; match: HttpRequestMatch } | undefined {
+  const order: readonly ProtocolId[] = request.headers.has('anthropic-version')
+    ? CLIENT_ORDER
+    : [...CLIENT_ORDER.filter((id) => id !== 'claude'), 'claude'];
+  for (const id of order) {
+    const codec = codecs[id];
+    const match = codec?.http.matchRequest(request.method, url);
+    if (codec && match) return { codec, match };
+  }
+  return undefined;
+}
+
+function parseBody(text: string): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new LlmError({ kind: 'invalid_request', message: 'request body is not valid JSON' });
+  }
+  if (!isJsonObject(body)) throw new LlmError({ kind: 'invalid_request', message: 'request body must be a JSON object' });
+  return body;
+}
+
+async function readErrorBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+async function loadHistory(store: StateStore, id: string): Promise<LlmMessage[]> {
+  const value = await store.get(`response:${id}`);
+  if (!Array.isArray(value)) {
+    throw new LlmError({ kind: 'not_found', message: `previous response ${id} not found`, path: 'previous_response_id' });
+  }
+  return value as LlmMessage[];
+}
+
+function credentials(upstream: UpstreamConfig): { apiKey?: string; auth?: Exclude<UpstreamConfig['auth'], 'none'> } {
+  if (upstream.auth === 'none' || upstream.apiKey === undefined) return {};
+  return upstream.auth ? { apiKey: upstream.apiKey, auth: upstream.auth } : { apiKey: upstream.apiKey };
+}
+
+function onEnd(callback: () => void): TransformStream<Uint8Array, Uint8Array> {
+  let done = false;
+  const once = () => {
+    if (!done) {
+      done = true;
+      callback();
+    }
+  };
+  return new TransformStream({ flush: once, cancel: once } as Transformer<Uint8Array, Uint8Array>);
+}

@@ -1,0 +1,59 @@
+import type { RouteRule } from './config.js';
+
+/** A resolved route: upstream names in the order to try, and the model to send. */
+export interface ResolvedRoute {
+  rule: RouteRule;
+  upstreams: string[];
+  model: string;
+}
+
+/** True when `model` matches `pattern` (`*` any run of characters, `?` one character). */
+export function matchesGlob(pattern: string, model: string): boolean {
+  if (!pattern.includes('*') && !pattern.includes('?')) return pattern === model;
+  let source = '^';
+  for (const char of pattern) {
+    if (char === '*') source += '.*';
+    else if (char === '?') source += '.';
+    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`${source}$`, 's').test(model);
+}
+
+/**
+ * The first rule matching `model`, exact names before globs (so `gpt-4o` can be special-cased
+ * ahead of a `gpt-*` rule written earlier).
+ */
+export function resolveRoute(routes: readonly RouteRule[], model: string): ResolvedRoute | undefined {
+  const rule = routes.find((item) => item.match === model) ?? routes.find((item) => matchesGlob(item.match, model));
+  if (!rule) return undefined;
+  const upstreams = Array.isArray(rule.upstream) ? [...rule.upstream] : [rule.upstream];
+  return { rule, upstreams, model: rule.model ?? model };
+}
+
+/** Upstream names of {@link modelFamilyPreset}, one per protocol. */
+export interface ModelFamilyUpstreams {
+  /** Upstream speaking OpenAI Responses (reasoning o-series, codex). */
+  openaiResponses?: string;
+  /** Upstream speaking OpenAI Chat (`gpt*`). */
+  openaiChat?: string;
+  /** Upstream speaking Anthropic Messages (`claude*`). */
+  claude?: string;
+  /** Upstream speaking Gemini (`gemini*`). */
+  gemini?: string;
+}
+
+/**
+ * The model-family defaults of the earlier designs as route rules: reasoning o-series and codex
+ * models -> Responses, `gpt*` -> Chat, `claude*` -> Anthropic, `gemini*` -> Gemini. Rules are
+ * only emitted for the upstreams given.
+ */
+export function modelFamilyPreset(upstreams: ModelFamilyUpstreams): RouteRule[] {
+  const rules: RouteRule[] = [];
+  if (upstreams.openaiResponses) {
+    for (const match of ['o1*', 'o3*', 'o4*', '*codex*', 'gpt-5*-pro*']) rules.push({ match, upstream: upstreams.openaiResponses });
+  }
+  if (upstreams.openaiChat) rules.push({ match: 'gpt*', upstream: upstreams.openaiChat }, { match: 'chatgpt*', upstream: upstreams.openaiChat });
+  if (upstreams.claude) rules.push({ match: 'claude*', upstream: upstreams.claude });
+  if (upstreams.gemini) rules.push({ match: 'gemini*', upstream: upstreams.gemini });
+  return rules;
+}

@@ -1,0 +1,85 @@
+import { LlmError, retryAfterFromHeaders } from '@llm/core';
+import type { Transport } from './config.js';
+
+/** Options of {@link callUpstream}. */
+export interface UpstreamCallOptions {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  transport: Transport;
+  /** Milliseconds until the response headers arrive. */
+  timeoutMs: number;
+  /** Retries on 429 / 5xx / network errors before the first byte. */
+  maxRetries: number;
+  /** First backoff delay; doubles per retry. */
+  retryBaseDelayMs: number;
+  /** Longest wait honoured from `retry-after`. */
+  maxRetryDelayMs: number;
+  /** The client's abort signal: aborting it cancels the upstream request. */
+  signal?: AbortSignal;
+}
+
+/** Statuses worth retrying before the first byte. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status === 408 || status >= 500;
+}
+
+/**
+ * Sends one upstream request, retrying on 429 / 5xx / network failures with exponential backoff
+ * (honouring `retry-after`). Returns the last response, retryable or not; throws `LlmError`
+ * (`timeout`, `network`, `cancelled`) when no response came at all. The timeout stops counting
+ * once headers arrive; the client's signal stays attached to the body.
+ */
+export async function callUpstream(options: UpstreamCallOptions): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+    let response: Response;
+    try {
+      response = await options.transport(
+        new Request(options.url, { method: 'POST', headers: options.headers, body: options.body, signal }),
+      );
+    } catch (cause) {
+      clearTimeout(timer);
+      if (options.signal?.aborted) throw new LlmError({ kind: 'cancelled', message: 'client cancelled the request', cause });
+      const error = timeout.signal.aborted
+        ? new LlmError({ kind: 'timeout', message: `upstream did not answer within ${options.timeoutMs} ms`, cause })
+        : new LlmError({ kind: 'upstream', message: `upstream unreachable: ${describeCause(cause)}`, cause });
+      if (attempt >= options.maxRetries) throw error;
+      await sleep(backoff(options, attempt), options.signal);
+      continue;
+    }
+    clearTimeout(timer);
+    if (!isRetryableStatus(response.status) || attempt >= options.maxRetries) return response;
+    const retryAfter = retryAfterFromHeaders(response.headers);
+    await response.body?.cancel().catch(() => undefined);
+    await sleep(Math.min(retryAfter ?? backoff(options, attempt), options.maxRetryDelayMs), options.signal);
+  }
+}
+
+function backoff(options: UpstreamCallOptions, attempt: number): number {
+  return Math.min(options.retryBaseDelayMs * 2 ** attempt, options.maxRetryDelayMs);
+}
+
+function describeCause(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new LlmError({ kind: 'cancelled', message: 'client cancelled the request' }));
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new LlmError({ kind: 'cancelled', message: 'client cancelled the request' }));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
