@@ -4,6 +4,7 @@ import { parseConfig } from './config/load.js';
 import { createLogger } from './logger.js';
 import { startMockUpstream } from './mock/server.js';
 import { loadRouterFactory, startGateway } from './server/start.js';
+import { codecsReady } from './translate.js';
 
 /**
  * `pnpm --filter @llm/gateway demo`: starts mock Claude and Gemini upstreams and the gateway on
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
       ledger: false,
     }),
   );
-  const routerReady = (await loadRouterFactory()) !== undefined;
+  const routerReady = (await loadRouterFactory()) !== undefined && (await codecsReady());
   const gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
   try {
     if (routerReady) {
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
       const message = await anthropic.messages.create({ model: 'demo-gemini', max_tokens: 100, messages: [{ role: 'user', content: 'Hello from an Anthropic client' }] });
       console.log(`Anthropic client -> Gemini upstream: ${message.content.map((b) => (b.type === 'text' ? b.text : '')).join('')}`);
     } else {
-      console.log('@llm/router does not export createHandler yet: this demo exercises the mock upstreams directly (no translation).');
+      console.log('@llm/router or the codecs are not complete yet: this demo exercises the mock upstreams directly (no translation).');
       const anthropic = new Anthropic({ apiKey: 'demo', baseURL: claudeMock.baseUrl, maxRetries: 0 });
       const message = await anthropic.messages.create({ model: 'claude-opus-5-5', max_tokens: 100, messages: [{ role: 'user', content: 'Hello from an Anthropic client' }] });
       console.log(`Anthropic client -> mock Claude upstream: ${message.content.map((b) => (b.type === 'text' ? b.text : '')).join('')}`);

@@ -25,7 +25,7 @@ export { startMockUpstream } from './mock/server.js';
 export type { MockUpstream, MockUpstreamOptions } from './mock/server.js';
 export { createMockHandler, mockBaseUrl } from './mock/handler.js';
 
-export { translate, loadCodec } from './translate.js';
+export { codecsReady, translate, loadCodec } from './translate.js';
 export type { TranslateKind, TranslateOptions } from './translate.js';
 
 export { runCli } from './cli/run.js';

@@ -72,3 +72,12 @@ export async function translate(input: string, options: TranslateOptions): Promi
     }
   }
 }
+
+/** True when all four codec packages export their codec (the router needs them to translate). */
+export async function codecsReady(): Promise<boolean> {
+  const protocols: ProtocolId[] = ['openai-chat', 'openai-responses', 'claude', 'gemini'];
+  return Promise.all(protocols.map((protocol) => loadCodec(protocol))).then(
+    () => true,
+    () => false,
+  );
+}

@@ -4,15 +4,16 @@ import { parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/logger.js';
 import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
 import { type Gateway, loadRouterFactory, startGateway } from '../src/server/start.js';
+import { codecsReady } from '../src/translate.js';
 import { sdkClient } from './helpers/clients.js';
 import { createPassthroughHandler } from './helpers/passthrough-router.js';
 
 /**
  * End to end: the real gateway with @llm/router's createHandler, mock upstreams of every
  * protocol, and the official SDKs as clients, over all 16 pairs. Runs once the router exports
- * createHandler.
+ * createHandler and the four codecs export their codec objects.
  */
-const routerReady = (await loadRouterFactory()) !== undefined;
+const routerReady = (await loadRouterFactory()) !== undefined && (await codecsReady());
 
 const UPSTREAM_MODEL: Record<ProtocolId, string> = {
   'openai-chat': 'gpt-4.1',

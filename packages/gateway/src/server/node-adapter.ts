@@ -85,7 +85,7 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
         else headers.set(name, value);
       }
       const init: RequestInit = { method: req.method ?? 'GET', headers, signal: abort.signal };
-      if (body && body.length > 0) init.body = body;
+      if (body && body.length > 0) init.body = new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength);
       response = await handler(new Request(url, init));
     }
   } catch (error) {
