@@ -130,11 +130,12 @@ export function sealStream(client: ProtocolId): TransformStream<LlmStreamEvent, 
             if (block.format) reasoning.format = block.format;
             if (block.id !== undefined) reasoning.id = block.id;
             open.set(event.index, { choice, reasoning });
-            if (isForeign(block.origin, block.signature, client)) {
+            if (block.origin && block.origin.protocol !== client) {
               const copy = { ...block };
               delete copy.origin;
-              if (native) copy.signature = packOpaqueState({ origin: block.origin as LlmOrigin, data: block.signature as string });
-              else delete copy.signature;
+              if (block.signature !== undefined && native) {
+                copy.signature = packOpaqueState({ origin: block.origin, data: block.signature });
+              } else delete copy.signature;
               controller.enqueue({ ...event, block: copy });
               return;
             }
