@@ -1,0 +1,205 @@
+import type { LlmResponse, LlmStreamEvent } from '@llm/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RequestRecord, RouterConfig } from '../src/config.js';
+import { createHandler } from '../src/handler.js';
+import { fakeCodecs, fakeSse, parseFakeSse } from './fake-codec.js';
+import { json, startUpstream, type MockUpstream } from './mock-upstream.js';
+
+const upstreams: MockUpstream[] = [];
+afterEach(async () => {
+  await Promise.all(upstreams.splice(0).map((upstream) => upstream.close()));
+});
+
+async function upstream(reply: Parameters<typeof startUpstream>[0]): Promise<MockUpstream> {
+  const started = await startUpstream(reply);
+  upstreams.push(started);
+  return started;
+}
+
+const answer: LlmResponse = {
+  id: 'resp_1',
+  model: 'claude-up',
+  choices: [{ index: 0, content: [{ type: 'text', text: 'hello' }], finishReason: 'stop' }],
+  usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6 } as LlmResponse['usage'],
+};
+
+const streamEvents: LlmStreamEvent[] = [
+  { type: 'start', id: 'resp_2', model: 'claude-up' },
+  { type: 'block-start', index: 0, block: { kind: 'text' } },
+  { type: 'text-delta', index: 0, text: 'hi' },
+  { type: 'block-end', index: 0 },
+  { type: 'finish', reason: 'stop', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } as never },
+];
+
+function config(baseUrl: string, extra: Partial<RouterConfig> = {}): RouterConfig {
+  return {
+    codecs: fakeCodecs(),
+    upstreams: { main: { protocol: 'claude', baseUrl, apiKey: 'server-key' } },
+    routes: [{ match: 'gpt-*', upstream: 'main', model: 'claude-up' }, { match: 'exact-model', upstream: 'main' }],
+    retryBaseDelayMs: 1,
+    ...extra,
+  };
+}
+
+function post(path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Request {
+  return new Request(`http://router.test${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    signal,
+  });
+}
+
+const chatBody = { model: 'gpt-4o', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] };
+
+describe('createHandler', () => {
+  it('routes a Chat client to a Claude upstream without forwarding the client key', async () => {
+    const mock = await upstream((_request, response) => json(response, 200, answer));
+    const records: RequestRecord[] = [];
+    const handler = createHandler(config(mock.baseUrl, { hooks: { onRequestEnd: (record) => records.push(record) } }));
+    const response = await handler(post('/openai-chat/generate', chatBody, { authorization: 'Bearer client-secret' }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(answer);
+    expect(mock.received[0]?.url).toBe('/claude/generate');
+    expect(mock.received[0]?.headers.authorization).toBe('Bearer server-key');
+    expect(JSON.stringify(mock.received[0]?.headers)).not.toContain('client-secret');
+    expect(mock.received[0]?.body).toEqual({ ...chatBody, model: 'claude-up', maxOutputTokens: 4096 });
+    expect(records[0]).toMatchObject({
+      clientProtocol: 'openai-chat',
+      upstream: 'main',
+      upstreamProtocol: 'claude',
+      clientModel: 'gpt-4o',
+      upstreamModel: 'claude-up',
+      status: 200,
+      stream: false,
+      usage: answer.usage,
+    });
+    expect(response.headers.get('x-request-id')).toBe(records[0]?.requestId);
+  });
+
+  it('streams and reports usage from the stream in onRequestEnd', async () => {
+    const mock = await upstream((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(fakeSse(streamEvents));
+    });
+    const records: RequestRecord[] = [];
+    const handler = createHandler(config(mock.baseUrl, { hooks: { onRequestEnd: (record) => records.push(record) } }));
+    const response = await handler(post('/openai-chat/generate', { ...chatBody, stream: true }));
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(parseFakeSse(await response.text())).toEqual(streamEvents);
+    expect(mock.received[0]?.url).toBe('/claude/generate?stream=1');
+    expect(records[0]).toMatchObject({ status: 200, stream: true, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } });
+  });
+
+  it('serves a streaming client from an upstream declared non-streaming', async () => {
+    const mock = await upstream((_request, response) => json(response, 200, answer));
+    const base = config(mock.baseUrl);
+    const handler = createHandler({ ...base, upstreams: { main: { ...base.upstreams.main!, capabilities: { streaming: false } } } });
+    const response = await handler(post('/openai-chat/generate', { ...chatBody, stream: true }));
+    expect(mock.received[0]?.url).toBe('/claude/generate');
+    const events = parseFakeSse(await response.text()) as LlmStreamEvent[];
+    expect(events.map((event) => event.type)).toEqual(['start', 'block-start', 'text-delta', 'block-end', 'finish']);
+  });
+
+  it('retries a 429 honouring retry-after, then succeeds', async () => {
+    const mock = await upstream((_request, response, index) =>
+      index === 0 ? json(response, 429, { error: { message: 'slow' } }, { 'retry-after': '0' }) : json(response, 200, answer),
+    );
+    const response = await createHandler(config(mock.baseUrl))(post('/openai-chat/generate', chatBody));
+    expect(response.status).toBe(200);
+    expect(mock.received).toHaveLength(2);
+  });
+
+  it('re-encodes a final upstream error in the client protocol', async () => {
+    const mock = await upstream((_request, response) => json(response, 500, { error: { message: 'boom' } }));
+    const response = await createHandler(config(mock.baseUrl, { maxRetries: 1 }))(post('/openai-chat/generate', chatBody));
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: { protocol: 'openai-chat', kind: 'server', message: 'boom' } });
+    expect(mock.received).toHaveLength(2);
+  });
+
+  it('falls back to the next upstream of a route', async () => {
+    const failing = await upstream((_request, response) => json(response, 503, { error: { message: 'down' } }));
+    const working = await upstream((_request, response) => json(response, 200, answer));
+    const handler = createHandler({
+      codecs: fakeCodecs(),
+      maxRetries: 0,
+      upstreams: { a: { protocol: 'claude', baseUrl: failing.baseUrl }, b: { protocol: 'gemini', baseUrl: working.baseUrl } },
+      routes: [{ match: '*', upstream: ['a', 'b'] }],
+    });
+    const response = await handler(post('/openai-chat/generate', chatBody));
+    expect(response.status).toBe(200);
+    expect(working.received[0]?.url).toBe('/gemini/generate');
+  });
+
+  it('times out an upstream that never answers', async () => {
+    const mock = await upstream(() => undefined);
+    const base = config(mock.baseUrl, { maxRetries: 0 });
+    const handler = createHandler({ ...base, upstreams: { main: { ...base.upstreams.main!, timeoutMs: 50 } } });
+    const response = await handler(post('/openai-chat/generate', chatBody));
+    expect(response.status).toBe(504);
+    expect(await response.json()).toMatchObject({ error: { kind: 'timeout' } });
+  });
+
+  it('a client abort cancels the upstream request', async () => {
+    let closed = false;
+    const mock = await upstream((request, response) => {
+      response.on('close', () => {
+        closed = true;
+      });
+      void request;
+    });
+    const controller = new AbortController();
+    const pending = createHandler(config(mock.baseUrl, { maxRetries: 0 }))(post('/openai-chat/generate', chatBody, {}, controller.signal));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    const response = await pending;
+    expect(response.status).toBe(499);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(closed).toBe(true);
+  });
+
+  it('answers unknown models, bad JSON and unknown paths with errors', async () => {
+    const handler = createHandler(config('http://127.0.0.1:9'));
+    const noRoute = await handler(post('/claude/generate', { model: 'other', messages: [] }));
+    expect(noRoute.status).toBe(404);
+    expect(await noRoute.json()).toMatchObject({ error: { protocol: 'claude', kind: 'not_found' } });
+    const badJson = await handler(new Request('http://router.test/claude/generate', { method: 'POST', body: '{' }));
+    expect(badJson.status).toBe(400);
+    expect((await handler(post('/nowhere', {}))).status).toBe(404);
+  });
+
+  it('lists exact route names as models and estimates token counts', async () => {
+    const handler = createHandler(config('http://127.0.0.1:9'));
+    const models = await handler(new Request('http://router.test/openai-chat/models'));
+    expect(await models.json()).toEqual({ object: 'list', data: [{ id: 'exact-model', object: 'model', created: 0, owned_by: 'llm-router' }] });
+    const count = await handler(post('/claude/count', { model: 'x', messages: [] }));
+    expect(count.headers.get('x-llm-token-count')).toBe('estimate');
+    expect(await count.json()).toEqual({ input_tokens: Math.ceil(JSON.stringify({ model: 'x', messages: [] }).length / 3) });
+  });
+
+  it('REGRESSIONS #5: previous_response_id for a Responses client of a Claude upstream replays the stored turn', async () => {
+    const mock = await upstream((_request, response) => json(response, 200, answer));
+    const handler = createHandler({ ...config(mock.baseUrl), routes: [{ match: '*', upstream: 'main' }] });
+    const first = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'one' }] }] };
+    expect((await handler(post('/openai-responses/generate', first))).status).toBe(200);
+    const second = { model: 'm', previous_response_id: 'resp_1', previousResponseId: 'resp_1', messages: [{ role: 'user', content: [{ type: 'text', text: 'two' }] }] };
+    expect((await handler(post('/openai-responses/generate', second))).status).toBe(200);
+    expect((mock.received[1]?.body as { messages: unknown[] }).messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'one' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
+      { role: 'user', content: [{ type: 'text', text: 'two' }] },
+    ]);
+    expect(mock.received[1]?.body).not.toHaveProperty('previousResponseId');
+    const missing = await handler(post('/openai-responses/generate', { ...second, previous_response_id: 'nope' }));
+    expect(missing.status).toBe(404);
+  });
+
+  it('refuses requests needing a capability the upstream lacks', async () => {
+    const base = config('http://127.0.0.1:9');
+    const handler = createHandler({ ...base, upstreams: { main: { ...base.upstreams.main!, capabilities: { tools: false } } } });
+    const response = await handler(post('/openai-chat/generate', { ...chatBody, tools: [{ type: 'function', name: 'f' }] }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { kind: 'unsupported', message: 'upstream main does not support tools' } });
+  });
+});
