@@ -1,2 +1,14 @@
-// Filled in by a later issue; the package exists so the workspace graph is complete.
-export {};
+// @llm/openai-responses: the OpenAI Responses API codec.
+export { openaiResponses } from './codec.js';
+export type {
+  OpenAIResponsesContentPart,
+  OpenAIResponsesErrorBody,
+  OpenAIResponsesItem,
+  OpenAIResponsesObject,
+  OpenAIResponsesRequest,
+  OpenAIResponsesResponse,
+  OpenAIResponsesStreamEvent,
+  OpenAIResponsesTool,
+  OpenAIResponsesUsage,
+  OpenAIResponsesWireTypes,
+} from './wire-types.js';

@@ -1,0 +1,274 @@
+import {
+  collectUnknown,
+  invalid,
+  joinPath,
+  readArray,
+  readObject,
+  readString,
+  setExtensions,
+  type LlmAssistantContent,
+  type LlmMessage,
+  type LlmProviderPart,
+  type LlmReasoningPart,
+  type LlmToolCallPart,
+  type LlmToolResultContent,
+  type LlmToolResultPart,
+  type LlmUserContent,
+} from '@llm/core';
+import { PROTOCOL } from './ext.js';
+import { decodeContentPart } from './parts.js';
+
+/** Built-in items the assistant side produces (kept whole as provider parts). */
+const ASSISTANT_ITEMS = new Set([
+  'web_search_call',
+  'file_search_call',
+  'computer_call',
+  'code_interpreter_call',
+  'image_generation_call',
+  'local_shell_call',
+  'shell_call',
+  'apply_patch_call',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  'mcp_call',
+  'tool_search_call',
+  'compaction',
+  'additional_tools',
+  'program',
+]);
+
+/** Items that answer a call (kept whole in tool messages). */
+function isToolSideItem(type: string): boolean {
+  return type.endsWith('_output') || type === 'mcp_approval_response';
+}
+
+const MESSAGE_KNOWN = new Set(['role', 'content']);
+const REASONING_KNOWN = new Set(['type', 'id', 'summary', 'content', 'encrypted_content']);
+const FUNCTION_CALL_KNOWN = new Set(['type', 'call_id', 'name', 'arguments']);
+const CUSTOM_CALL_KNOWN = new Set(['type', 'call_id', 'name', 'input']);
+const OUTPUT_KNOWN = new Set(['type', 'call_id', 'output']);
+
+/** `input` (a string or items) -> canonical messages, after the `instructions` message if any. */
+export function decodeInput(input: unknown, messages: LlmMessage[]): void {
+  if (typeof input === 'string') {
+    messages.push({ role: 'user', content: [{ type: 'text', text: input }], stringContent: true });
+    return;
+  }
+  const items = readArray(input, '', 'input', PROTOCOL);
+  for (let index = 0; index < items.length; index++) decodeInputItem(items[index], index, messages);
+}
+
+function decodeInputItem(wire: unknown, index: number, messages: LlmMessage[]): void {
+  const item = readObject(wire, 'input', index, PROTOCOL);
+  const type = item.type;
+  if (type === undefined || type === 'message') {
+    decodeMessageItem(item, index, messages);
+    return;
+  }
+  if (typeof type !== 'string') return invalid(joinPath('input', index), 'type', 'a string', type, PROTOCOL);
+  const path = joinPath('input', index);
+  if (isToolSideItem(type)) {
+    const part =
+      type === 'function_call_output' || type === 'custom_tool_call_output'
+        ? decodeToolOutput(item, path)
+        : providerPart(item);
+    const last = messages[messages.length - 1];
+    if (last?.role === 'tool' && !last.extensions) last.content.push(part);
+    else messages.push({ role: 'tool', content: [part] });
+    return;
+  }
+  if (type === 'reasoning' || type === 'function_call' || type === 'custom_tool_call' || ASSISTANT_ITEMS.has(type)) {
+    assistantTail(messages).push(decodeAssistantItem(item, path)[0] as LlmAssistantContent);
+    return;
+  }
+  // item_reference, compaction_trigger and item types this codec does not know: kept whole.
+  messages.push({ role: 'user', content: [providerPart(item)] });
+}
+
+/** The assistant message the next assistant-side item joins (a new one unless the last is one). */
+function assistantTail(messages: LlmMessage[]): LlmAssistantContent[] {
+  const last = messages[messages.length - 1];
+  if (last?.role === 'assistant') return last.content;
+  const message: LlmMessage = { role: 'assistant', content: [] };
+  messages.push(message);
+  return message.content;
+}
+
+function decodeMessageItem(item: Record<string, unknown>, index: number, messages: LlmMessage[]): void {
+  const path = joinPath('input', index);
+  const role = item.role;
+  const rest = collectUnknown(item, MESSAGE_KNOWN) ?? {};
+  const content = item.content;
+  const stringContent = typeof content === 'string';
+  const wireParts: unknown[] = stringContent ? [] : readArray(content, path, 'content', PROTOCOL);
+  const contentPath = joinPath(path, 'content');
+  switch (role) {
+    case 'assistant': {
+      const parts = decodeAssistantMessage(item, path);
+      const tail = assistantTail(messages);
+      for (const part of parts) tail.push(part);
+      return;
+    }
+    case 'user': {
+      const parts: LlmUserContent[] = stringContent
+        ? [{ type: 'text', text: content as string }]
+        : wireParts.map((part, key) => {
+            const decoded = decodeContentPart(part, contentPath, key);
+            if (decoded.type === 'refusal') return invalid(contentPath, key, 'a user content part', 'refusal', PROTOCOL);
+            return decoded;
+          });
+      const message: LlmMessage = { role: 'user', content: parts };
+      if (stringContent) message.stringContent = true;
+      setExtensions(message, PROTOCOL, { ...rest, $item: true });
+      messages.push(message);
+      return;
+    }
+    case 'system':
+    case 'developer': {
+      const parts = stringContent
+        ? [{ type: 'text' as const, text: content as string }]
+        : wireParts.map((part, key) => {
+            const decoded = decodeContentPart(part, contentPath, key);
+            if (decoded.type !== 'text') return invalid(contentPath, key, 'a text part', decoded.type, PROTOCOL);
+            return decoded;
+          });
+      const message: LlmMessage = { role: 'system', content: parts };
+      if (role === 'developer') message.developer = true;
+      setExtensions(message, PROTOCOL, { ...rest, $item: true, ...(stringContent ? { $string: true } : {}) });
+      messages.push(message);
+      return;
+    }
+    default:
+      return invalid(path, 'role', '"user", "assistant", "system" or "developer"', role, PROTOCOL);
+  }
+}
+
+/**
+ * An assistant `message` item -> its parts. The item's own fields (`id`, `status`, `phase`,
+ * `type`) ride on the first part as `$item`, so consecutive message items stay apart; an item
+ * with no content is kept whole as a provider part.
+ */
+export function decodeAssistantMessage(item: Record<string, unknown>, path: string): LlmAssistantContent[] {
+  const content = item.content;
+  const fields = collectUnknown(item, MESSAGE_KNOWN) ?? {};
+  if (typeof content === 'string') {
+    const part: LlmAssistantContent = { type: 'text', text: content };
+    setExtensions(part, PROTOCOL, { $item: fields, $string: true });
+    return [part];
+  }
+  const wireParts = readArray(content, path, 'content', PROTOCOL);
+  if (wireParts.length === 0) return [providerPart(item)];
+  const contentPath = joinPath(path, 'content');
+  const parts: LlmAssistantContent[] = [];
+  for (let key = 0; key < wireParts.length; key++) parts.push(decodeContentPart(wireParts[key], contentPath, key));
+  const first = parts[0] as LlmAssistantContent;
+  first.extensions = { [PROTOCOL]: { ...first.extensions?.[PROTOCOL], $item: fields } };
+  return parts;
+}
+
+/** An assistant-side item (message, reasoning, tool call, built-in call) -> canonical parts. */
+export function decodeAssistantItem(item: Record<string, unknown>, path: string): LlmAssistantContent[] {
+  switch (item.type) {
+    case 'message':
+      return decodeAssistantMessage(item, path);
+    case 'reasoning':
+      return [decodeReasoning(item, path)];
+    case 'function_call': {
+      const part: LlmToolCallPart = {
+        type: 'tool-call',
+        id: readString(item, 'call_id', path, PROTOCOL),
+        name: readString(item, 'name', path, PROTOCOL),
+        arguments: readString(item, 'arguments', path, PROTOCOL),
+      };
+      setExtensions(part, PROTOCOL, collectUnknown(item, FUNCTION_CALL_KNOWN));
+      return [part];
+    }
+    case 'custom_tool_call': {
+      const part: LlmToolCallPart = {
+        type: 'tool-call',
+        id: readString(item, 'call_id', path, PROTOCOL),
+        name: readString(item, 'name', path, PROTOCOL),
+        arguments: readString(item, 'input', path, PROTOCOL),
+        freeform: true,
+      };
+      setExtensions(part, PROTOCOL, collectUnknown(item, CUSTOM_CALL_KNOWN));
+      return [part];
+    }
+    default:
+      return [providerPart(item)];
+  }
+}
+
+/**
+ * A `reasoning` item -> one reasoning part. Summaries are joined with blank lines
+ * (`format: 'summary'`); raw `reasoning_text` content wins as the text (`format: 'full'`) and
+ * the summaries are kept in `$summary`. Structure the text cannot say is kept in the bag.
+ */
+function decodeReasoning(item: Record<string, unknown>, path: string): LlmReasoningPart {
+  const summary = item.summary === undefined ? undefined : readArray(item.summary, path, 'summary', PROTOCOL);
+  const content = item.content === undefined || item.content === null ? undefined : readArray(item.content, path, 'content', PROTOCOL);
+  const part: LlmReasoningPart = { type: 'reasoning', text: '' };
+  const bag: Record<string, unknown> = collectUnknown(item, REASONING_KNOWN) ?? {};
+  if (content !== undefined) {
+    part.text = joinTexts(content, joinPath(path, 'content'));
+    part.format = 'full';
+    bag.$content = content;
+    if (summary !== undefined) bag.$summary = summary;
+  } else {
+    if (summary !== undefined) {
+      part.text = joinTexts(summary, joinPath(path, 'summary'));
+      if (summary.length !== 1 || hasExtraKeys(summary[0])) bag.$summary = summary;
+    } else bag.$noSummary = true;
+    part.format = 'summary';
+  }
+  if (item.content === null) bag.content = null;
+  if (typeof item.id === 'string') part.id = item.id;
+  else if (item.id !== undefined) bag.id = item.id;
+  const encrypted = item.encrypted_content;
+  if (typeof encrypted === 'string') part.signature = encrypted;
+  else if (encrypted !== undefined) bag.encrypted_content = encrypted;
+  part.origin = { protocol: PROTOCOL };
+  setExtensions(part, PROTOCOL, bag);
+  return part;
+}
+
+function hasExtraKeys(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  for (const key in value) if (key !== 'type' && key !== 'text') return true;
+  return (value as Record<string, unknown>).type !== 'summary_text';
+}
+
+function joinTexts(parts: unknown[], path: string): string {
+  let text = '';
+  for (let index = 0; index < parts.length; index++) {
+    const part = readObject(parts[index], path, index, PROTOCOL);
+    if (index > 0) text += '\n\n';
+    text += readString(part, 'text', joinPath(path, index), PROTOCOL);
+  }
+  return text;
+}
+
+function decodeToolOutput(item: Record<string, unknown>, path: string): LlmToolResultPart {
+  const output = item.output;
+  let content: LlmToolResultPart['content'];
+  if (typeof output === 'string') content = output;
+  else {
+    const list = readArray(output, path, 'output', PROTOCOL);
+    const outputPath = joinPath(path, 'output');
+    content = list.map((part, key) => {
+      const decoded = decodeContentPart(part, outputPath, key);
+      if (decoded.type === 'refusal') return invalid(outputPath, key, 'a tool output part', 'refusal', PROTOCOL);
+      return decoded as LlmToolResultContent;
+    });
+  }
+  const part: LlmToolResultPart = { type: 'tool-result', toolCallId: readString(item, 'call_id', path, PROTOCOL), content };
+  const rest = collectUnknown(item, OUTPUT_KNOWN) ?? {};
+  if (item.type === 'custom_tool_call_output') rest.$custom = true;
+  setExtensions(part, PROTOCOL, rest);
+  return part;
+}
+
+/** An item kept whole for same-protocol round trips. */
+export function providerPart(item: Record<string, unknown>): LlmProviderPart {
+  return { type: 'provider', protocol: PROTOCOL, value: item };
+}

@@ -1,0 +1,273 @@
+import {
+  joinPath,
+  opaqueStateWarning,
+  reportLoss,
+  textOf,
+  toolArgumentsText,
+  type CodecContext,
+  type LlmAssistantContent,
+  type LlmMessage,
+  type LlmPart,
+  type LlmProviderPart,
+  type LlmReasoningPart,
+  type LlmToolResultPart,
+} from '@llm/core';
+import { PROTOCOL, ownBag, writeBack } from './ext.js';
+import { encodeContentPart } from './parts.js';
+
+/** What canonical messages become: `instructions` (leading system messages) and `input`. */
+export interface EncodedInput {
+  instructions?: string;
+  input: string | unknown[];
+}
+
+/** Options of {@link encodeMessages}. */
+export interface EncodeInputOptions {
+  /** `store: false`: nothing resolves by id, so bare reasoning ids are dropped. */
+  store?: boolean;
+}
+
+/**
+ * Canonical messages -> `instructions` and `input` items. Leading system messages that were not
+ * `input` items become `instructions`; a lone user message that was a string stays a string.
+ */
+export function encodeMessages(messages: readonly LlmMessage[], context: CodecContext | undefined, options: EncodeInputOptions = {}): EncodedInput {
+  let start = 0;
+  let instructions: string | undefined;
+  while (start < messages.length) {
+    const message = messages[start] as LlmMessage;
+    if (message.role !== 'system' || ownBag(message)?.$item) break;
+    const text = textOf(message.content);
+    instructions = instructions === undefined ? text : `${instructions}\n\n${text}`;
+    if (start > 0) {
+      reportLoss(context, { code: 'lossy-conversion', path: `messages[${start}]`, message: 'several system messages were joined into instructions', protocol: PROTOCOL });
+    }
+    start++;
+  }
+  const result: EncodedInput = { input: [] };
+  if (instructions !== undefined) result.instructions = instructions;
+  if (messages.length - start === 1) {
+    const only = messages[start] as LlmMessage;
+    const first = only.content[0];
+    if (only.role === 'user' && only.stringContent && !only.extensions && only.content.length === 1 && first?.type === 'text') {
+      result.input = first.text;
+      return result;
+    }
+  }
+  const input: unknown[] = [];
+  for (let index = start; index < messages.length; index++) {
+    encodeMessage(messages[index] as LlmMessage, `messages[${index}]`, input, context, options);
+  }
+  result.input = input;
+  return result;
+}
+
+function encodeMessage(message: LlmMessage, path: string, out: unknown[], context: CodecContext | undefined, options: EncodeInputOptions): void {
+  switch (message.role) {
+    case 'system':
+    case 'user': {
+      const bag = ownBag(message);
+      const item: Record<string, unknown> = {};
+      if (!bag) item.type = 'message';
+      item.role = message.role === 'system' ? (message.developer ? 'developer' : 'system') : 'user';
+      const stringContent = message.role === 'user' ? message.stringContent : bag?.$string === true;
+      const first = message.content[0];
+      if (stringContent && message.content.length === 1 && first?.type === 'text') item.content = first.text;
+      else {
+        const content: unknown[] = [];
+        const providers: unknown[] = [];
+        message.content.forEach((part, index) => {
+          if (part.type === 'provider') {
+            const value = ownProvider(part, joinPath(joinPath(path, 'content'), index), context);
+            if (value !== undefined) providers.push(value);
+            return;
+          }
+          const encoded = encodeContentPart(part, false, joinPath(joinPath(path, 'content'), index), context);
+          if (encoded) content.push(encoded);
+        });
+        if (providers.length > 0 && content.length === 0 && !bag) {
+          for (const value of providers) out.push(value);
+          return;
+        }
+        item.content = content;
+        writeBack(item, bag);
+        out.push(item);
+        for (const value of providers) out.push(value);
+        return;
+      }
+      writeBack(item, bag);
+      out.push(item);
+      return;
+    }
+    case 'assistant':
+      encodeAssistantParts(message.content, path, out, context, options);
+      return;
+    case 'tool':
+      message.content.forEach((part, index) => {
+        const partPath = joinPath(joinPath(path, 'content'), index);
+        if (part.type === 'provider') {
+          const value = ownProvider(part, partPath, context);
+          if (value !== undefined) out.push(value);
+        } else out.push(encodeToolResult(part, partPath, context));
+      });
+      return;
+    default: {
+      const unreachable: never = message;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * Assistant parts -> output items in order: consecutive text/refusal parts share one `message`
+ * item (a part carrying `$item` opens a new one), reasoning, tool calls and provider items each
+ * become their own item.
+ */
+export function encodeAssistantParts(
+  parts: readonly LlmAssistantContent[],
+  path: string,
+  out: unknown[],
+  context: CodecContext | undefined,
+  options: EncodeInputOptions,
+  defaults?: { status?: string; idFor?: (prefix: string, index: number) => string },
+): void {
+  let message: { content: unknown[] } | undefined;
+  parts.forEach((part, index) => {
+    const partPath = joinPath(joinPath(path, 'content'), index);
+    if (part.type === 'text' || part.type === 'refusal') {
+      const bag = ownBag(part);
+      const fields = bag?.$item as Record<string, unknown> | undefined;
+      if (!message || fields) {
+        const item: Record<string, unknown> = {};
+        if (fields) Object.assign(item, fields);
+        else {
+          item.type = 'message';
+          if (defaults?.idFor) item.id = defaults.idFor('msg', index);
+          if (defaults?.status) item.status = defaults.status;
+        }
+        item.role = 'assistant';
+        if (bag?.$string && part.type === 'text') {
+          item.content = part.text;
+          out.push(item);
+          message = undefined;
+          return;
+        }
+        message = { content: [] };
+        item.content = message.content;
+        out.push(item);
+      }
+      const encoded = encodeContentPart(part, true, partPath, context);
+      if (encoded) message.content.push(encoded);
+      return;
+    }
+    message = undefined;
+    switch (part.type) {
+      case 'reasoning': {
+        if (defaults) {
+          // Towards a client: state is written as it is (the router sealed foreign state already).
+          const item = reasoningItem(part);
+          if (item.id === undefined && defaults.idFor) item.id = defaults.idFor('rs', index);
+          out.push(item);
+          return;
+        }
+        const item = encodeReasoning(part, partPath, context, options);
+        if (item) out.push(item);
+        return;
+      }
+      case 'tool-call': {
+        const bag = ownBag(part);
+        const item: Record<string, unknown> = part.freeform
+          ? { type: 'custom_tool_call', call_id: part.id, name: part.name, input: toolArgumentsText(part.arguments) }
+          : { type: 'function_call', call_id: part.id, name: part.name, arguments: toolArgumentsText(part.arguments) };
+        if (!bag && defaults?.idFor) item.id = defaults.idFor(part.freeform ? 'ctc' : 'fc', index);
+        if (!bag && defaults?.status) item.status = defaults.status;
+        writeBack(item, bag);
+        out.push(item);
+        return;
+      }
+      case 'provider': {
+        const value = ownProvider(part, partPath, context);
+        if (value !== undefined) out.push(value);
+        return;
+      }
+      case 'image':
+      case 'audio':
+      case 'file':
+        reportLoss(context, { code: 'dropped-part', path: partPath, message: `assistant ${part.type} parts have no Responses input form`, protocol: PROTOCOL });
+        return;
+      default: {
+        const unreachable: never = part;
+        return unreachable;
+      }
+    }
+  });
+}
+
+/**
+ * A reasoning part -> a `reasoning` item. Foreign state is dropped (and reported); with
+ * `store: false` an item is only sent with its `encrypted_content`, never as a bare id that the
+ * server could not resolve.
+ */
+function encodeReasoning(part: LlmReasoningPart, path: string, context: CodecContext | undefined, options: EncodeInputOptions): Record<string, unknown> | undefined {
+  if (part.origin && part.origin.protocol !== PROTOCOL) {
+    reportLoss(context, { ...opaqueStateWarning(path, { foreign: part.origin, target: { protocol: PROTOCOL } }), protocol: PROTOCOL });
+    return undefined;
+  }
+  const bag = ownBag(part);
+  if (part.id === undefined && bag?.id === undefined) {
+    reportLoss(context, { code: 'dropped-part', path, message: 'reasoning without a Responses item id cannot be replayed', protocol: PROTOCOL });
+    return undefined;
+  }
+  if (options.store === false && part.signature === undefined) {
+    reportLoss(context, { code: 'dropped-part', path, message: 'with store:false a reasoning item needs its encrypted_content; a bare id cannot be resolved', protocol: PROTOCOL });
+    return undefined;
+  }
+  return reasoningItem(part);
+}
+
+/** The wire `reasoning` item of a reasoning part (no origin checks). */
+export function reasoningItem(part: LlmReasoningPart): Record<string, unknown> {
+  const bag = ownBag(part);
+  const item: Record<string, unknown> = { type: 'reasoning' };
+  if (part.id !== undefined) item.id = part.id;
+  if (bag?.$summary !== undefined) item.summary = bag.$summary;
+  else if (!bag?.$noSummary) {
+    item.summary = part.format === 'full' || part.text === '' ? [] : [{ type: 'summary_text', text: part.text }];
+  }
+  if (bag?.$content !== undefined) item.content = bag.$content;
+  else if (part.format === 'full' && part.text !== '') item.content = [{ type: 'reasoning_text', text: part.text }];
+  if (part.signature !== undefined) item.encrypted_content = part.signature;
+  writeBack(item, bag);
+  return item;
+}
+
+function encodeToolResult(part: LlmToolResultPart, path: string, context: CodecContext | undefined): Record<string, unknown> {
+  const bag = ownBag(part);
+  const item: Record<string, unknown> = { type: bag?.$custom ? 'custom_tool_call_output' : 'function_call_output', call_id: part.toolCallId };
+  if (typeof part.content === 'string') item.output = part.content;
+  else {
+    const output: unknown[] = [];
+    part.content.forEach((inner, index) => {
+      const innerPath = joinPath(joinPath(path, 'content'), index);
+      if (inner.type === 'json') {
+        output.push({ type: 'input_text', text: JSON.stringify(inner.value) });
+        reportLoss(context, { code: 'lossy-conversion', path: innerPath, message: 'a JSON tool result was sent as text', protocol: PROTOCOL });
+        return;
+      }
+      const encoded = encodeContentPart(inner as LlmPart, false, innerPath, context);
+      if (encoded) output.push(encoded);
+    });
+    item.output = output;
+  }
+  if (part.isError) {
+    reportLoss(context, { code: 'dropped-field', path: `${path}.isError`, message: 'Responses tool outputs have no error flag', protocol: PROTOCOL });
+  }
+  writeBack(item, bag);
+  return item;
+}
+
+function ownProvider(part: LlmProviderPart, path: string, context: CodecContext | undefined): unknown {
+  if (part.protocol === PROTOCOL) return part.value;
+  reportLoss(context, { code: 'dropped-part', path, message: `a ${part.protocol} provider item has no Responses form`, protocol: PROTOCOL });
+  return undefined;
+}

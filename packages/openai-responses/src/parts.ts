@@ -1,0 +1,229 @@
+import {
+  bytesToBase64,
+  collectUnknown,
+  invalid,
+  joinPath,
+  readObject,
+  readOptionalString,
+  readString,
+  reportLoss,
+  setExtensions,
+  type CodecContext,
+  type LlmAudioPart,
+  type LlmCitation,
+  type LlmFilePart,
+  type LlmImagePart,
+  type LlmPart,
+  type LlmRefusalPart,
+  type LlmTextPart,
+} from '@llm/core';
+import { PROTOCOL, ownBag, writeBack } from './ext.js';
+
+/** A canonical part a message content part becomes. */
+export type DecodedContentPart = LlmTextPart | LlmImagePart | LlmFilePart | LlmAudioPart | LlmRefusalPart;
+
+const TEXT_KNOWN = new Set(['type', 'text']);
+const OUTPUT_TEXT_KNOWN = new Set(['type', 'text']);
+const IMAGE_KNOWN = new Set(['type', 'image_url', 'file_id', 'detail']);
+const FILE_KNOWN = new Set(['type', 'file_id', 'file_data', 'file_url', 'filename']);
+const AUDIO_KNOWN = new Set(['type', 'input_audio']);
+const REFUSAL_KNOWN = new Set(['type', 'refusal']);
+const DATA_URL = /^data:([^;,]+);base64,/;
+
+/**
+ * Decodes one message content part (`input_text`, `output_text`, `input_image`, `input_file`,
+ * `input_audio`, `refusal`). `output_text.annotations` become citations and are also kept whole
+ * so that same-protocol encodes are exact.
+ * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
+ */
+export function decodeContentPart(wire: unknown, parent: string, key: number): DecodedContentPart {
+  const part = readObject(wire, parent, key, PROTOCOL);
+  const type = part.type;
+  switch (type) {
+    case 'input_text': {
+      const out: LlmTextPart = { type: 'text', text: readString(part, 'text', joinPath(parent, key), PROTOCOL) };
+      setExtensions(out, PROTOCOL, collectUnknown(part, TEXT_KNOWN));
+      return out;
+    }
+    case 'output_text': {
+      const path = joinPath(parent, key);
+      const out: LlmTextPart = { type: 'text', text: readString(part, 'text', path, PROTOCOL) };
+      const unknown = collectUnknown(part, OUTPUT_TEXT_KNOWN);
+      if (Array.isArray(part.annotations) && part.annotations.length > 0) {
+        out.citations = part.annotations.map(citationOf);
+      }
+      const bag: Record<string, unknown> = { ...unknown, $type: 'output_text' };
+      setExtensions(out, PROTOCOL, bag);
+      return out;
+    }
+    case 'refusal': {
+      const out: LlmRefusalPart = {
+        type: 'refusal',
+        text: readString(part, 'refusal', joinPath(parent, key), PROTOCOL),
+      };
+      setExtensions(out, PROTOCOL, collectUnknown(part, REFUSAL_KNOWN));
+      return out;
+    }
+    case 'input_image': {
+      const path = joinPath(parent, key);
+      const url = readOptionalString(part, 'image_url', path, PROTOCOL);
+      const fileId = readOptionalString(part, 'file_id', path, PROTOCOL);
+      const out: LlmImagePart = {
+        type: 'image',
+        source:
+          url !== undefined
+            ? { kind: 'url', url }
+            : { kind: 'file', fileId: fileId ?? '', provider: PROTOCOL },
+      };
+      const detail = readOptionalString(part, 'detail', path, PROTOCOL);
+      if (detail !== undefined) out.detail = detail as NonNullable<LlmImagePart['detail']>;
+      const unknown = collectUnknown(part, IMAGE_KNOWN);
+      setExtensions(out, PROTOCOL, url === undefined && fileId === undefined ? { ...unknown, $noSource: true } : unknown);
+      return out;
+    }
+    case 'input_file': {
+      const path = joinPath(parent, key);
+      const fileId = readOptionalString(part, 'file_id', path, PROTOCOL);
+      const data = readOptionalString(part, 'file_data', path, PROTOCOL);
+      const fileUrl = readOptionalString(part, 'file_url', path, PROTOCOL);
+      const unknown: Record<string, unknown> = { ...collectUnknown(part, FILE_KNOWN) };
+      let source: LlmFilePart['source'];
+      if (data !== undefined) {
+        const match = DATA_URL.exec(data);
+        if (match?.[1]) source = { kind: 'base64', mediaType: match[1], data: data.slice(match[0].length) };
+        else {
+          source = { kind: 'base64', mediaType: 'application/octet-stream', data };
+          unknown.$rawData = true;
+        }
+        if (fileId !== undefined) unknown.file_id = fileId;
+        if (fileUrl !== undefined) unknown.file_url = fileUrl;
+      } else if (fileId !== undefined) {
+        source = { kind: 'file', fileId, provider: PROTOCOL };
+        if (fileUrl !== undefined) unknown.file_url = fileUrl;
+      } else if (fileUrl !== undefined) source = { kind: 'url', url: fileUrl };
+      else return invalidPart(path, 'file_id, file_data or file_url', part);
+      const out: LlmFilePart = { type: 'file', source };
+      const filename = readOptionalString(part, 'filename', path, PROTOCOL);
+      if (filename !== undefined) out.filename = filename;
+      setExtensions(out, PROTOCOL, unknown);
+      return out;
+    }
+    case 'input_audio': {
+      const path = joinPath(parent, key);
+      const audio = readObject(part.input_audio, path, 'input_audio', PROTOCOL);
+      const inner = joinPath(path, 'input_audio');
+      const format = readString(audio, 'format', inner, PROTOCOL);
+      const out: LlmAudioPart = {
+        type: 'audio',
+        source: { kind: 'base64', mediaType: `audio/${format}`, data: readString(audio, 'data', inner, PROTOCOL) },
+        format,
+      };
+      setExtensions(out, PROTOCOL, collectUnknown(part, AUDIO_KNOWN));
+      return out;
+    }
+    default:
+      return invalidPart(
+        joinPath(parent, key),
+        '"input_text", "output_text", "refusal", "input_image", "input_file" or "input_audio" as type',
+        type,
+      );
+  }
+}
+
+function invalidPart(path: string, expected: string, got: unknown): never {
+  return invalid(path, undefined, expected, got, PROTOCOL);
+}
+
+function citationOf(annotation: unknown): LlmCitation {
+  const value = (typeof annotation === 'object' && annotation !== null ? annotation : {}) as Record<string, unknown>;
+  const citation: LlmCitation = { kind: value.type === 'url_citation' ? 'url' : 'file' };
+  if (typeof value.url === 'string') citation.url = value.url;
+  if (typeof value.title === 'string') citation.title = value.title;
+  if (typeof value.file_id === 'string') citation.fileId = value.file_id;
+  if (typeof value.start_index === 'number') citation.startIndex = value.start_index;
+  if (typeof value.end_index === 'number') citation.endIndex = value.end_index;
+  return citation;
+}
+
+function annotationOf(citation: LlmCitation): Record<string, unknown> {
+  if (citation.kind === 'url') {
+    return {
+      type: 'url_citation',
+      start_index: citation.startIndex ?? 0,
+      end_index: citation.endIndex ?? 0,
+      title: citation.title ?? '',
+      url: citation.url ?? '',
+    };
+  }
+  return { type: 'file_citation', file_id: citation.fileId ?? '', filename: citation.title ?? '', index: citation.startIndex ?? 0 };
+}
+
+/**
+ * Encodes a canonical part as a message content part. `output` selects `output_text` (assistant
+ * replay) over `input_text`. Parts a message cannot hold return `undefined` after a warning.
+ */
+export function encodeContentPart(
+  part: LlmPart,
+  output: boolean,
+  path: string,
+  context: CodecContext | undefined,
+): Record<string, unknown> | undefined {
+  const bag = ownBag(part);
+  switch (part.type) {
+    case 'text': {
+      const wireType = output || bag?.$type === 'output_text' ? 'output_text' : 'input_text';
+      const out: Record<string, unknown> = { type: wireType, text: part.text };
+      if (wireType === 'output_text' && bag?.annotations === undefined) {
+        out.annotations = part.citations ? part.citations.map(annotationOf) : [];
+      }
+      writeBack(out, bag);
+      return out;
+    }
+    case 'refusal': {
+      const out: Record<string, unknown> = { type: 'refusal', refusal: part.text };
+      writeBack(out, bag);
+      return out;
+    }
+    case 'image': {
+      const out: Record<string, unknown> = { type: 'input_image' };
+      const source = part.source;
+      if (!bag?.$noSource) {
+        if (source.kind === 'url') out.image_url = source.url;
+        else if (source.kind === 'base64') out.image_url = `data:${source.mediaType};base64,${source.data}`;
+        else if (source.kind === 'file') out.file_id = source.fileId;
+        else {
+          reportLoss(context, { code: 'dropped-part', path, message: 'a text image source has no Responses form', protocol: PROTOCOL });
+          return undefined;
+        }
+      }
+      if (part.detail !== undefined) out.detail = part.detail;
+      else if (bag === undefined) out.detail = 'auto';
+      writeBack(out, bag);
+      return out;
+    }
+    case 'file': {
+      const out: Record<string, unknown> = { type: 'input_file' };
+      const source = part.source;
+      if (source.kind === 'base64') out.file_data = bag?.$rawData ? source.data : `data:${source.mediaType};base64,${source.data}`;
+      else if (source.kind === 'file') out.file_id = source.fileId;
+      else if (source.kind === 'url') out.file_url = source.url;
+      else out.file_data = `data:text/plain;base64,${bytesToBase64(new TextEncoder().encode(source.text))}`;
+      if (part.filename !== undefined) out.filename = part.filename;
+      writeBack(out, bag);
+      return out;
+    }
+    case 'audio': {
+      if (part.source.kind !== 'base64') {
+        reportLoss(context, { code: 'dropped-part', path, message: 'Responses audio input must be inline base64', protocol: PROTOCOL });
+        return undefined;
+      }
+      const format = part.format ?? part.source.mediaType.replace(/^audio\//, '');
+      const out: Record<string, unknown> = { type: 'input_audio', input_audio: { data: part.source.data, format } };
+      writeBack(out, bag);
+      return out;
+    }
+    default:
+      reportLoss(context, { code: 'dropped-part', path, message: `a ${part.type} part cannot be message content`, protocol: PROTOCOL });
+      return undefined;
+  }
+}

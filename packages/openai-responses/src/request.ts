@@ -1,0 +1,257 @@
+import {
+  collectUnknown,
+  invalid,
+  readObject,
+  readOptionalBoolean,
+  readOptionalInteger,
+  readOptionalNumber,
+  readOptionalString,
+  readString,
+  reportLoss,
+  setExtensions,
+  type CodecContext,
+  type LlmMessage,
+  type LlmReasoningConfig,
+  type LlmReasoningEffort,
+  type LlmRequest,
+  type LlmResponseFormat,
+} from '@llm/core';
+import { PROTOCOL, ownBag, writeBack } from './ext.js';
+import { decodeInput } from './items-decode.js';
+import { encodeMessages } from './items-encode.js';
+import { decodeToolChoice, decodeTools, encodeToolChoice, encodeTools } from './tools.js';
+import type { OpenAIResponsesRequest } from './wire-types.js';
+
+const KNOWN = new Set([
+  'model',
+  'input',
+  'instructions',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'max_output_tokens',
+  'max_tool_calls',
+  'temperature',
+  'top_p',
+  'top_logprobs',
+  'reasoning',
+  'text',
+  'store',
+  'previous_response_id',
+  'metadata',
+  'safety_identifier',
+  'prompt_cache_key',
+  'service_tier',
+  'stream',
+]);
+const EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']);
+const SUMMARIES = new Set(['auto', 'concise', 'detailed', 'none']);
+const VERBOSITIES = new Set(['low', 'medium', 'high']);
+
+/**
+ * A `POST /v1/responses` body -> canonical request. `instructions` becomes a leading system
+ * message; `input` items become messages (see items-decode.ts). Fields without a canonical home
+ * (`include`, `truncation`, `conversation`, `background`, `stream_options`, `user`, ...) stay in
+ * the extensions bag.
+ * @see https://platform.openai.com/docs/api-reference/responses/create
+ */
+export function decodeRequest(wire: unknown, _context?: CodecContext): LlmRequest {
+  const body = readObject(wire, '', undefined, PROTOCOL);
+  const messages: LlmMessage[] = [];
+  const bag: Record<string, unknown> = collectUnknown(body, KNOWN) ?? {};
+  const instructions = readOptionalString(body, 'instructions', '', PROTOCOL);
+  if (instructions !== undefined) messages.push({ role: 'system', content: [{ type: 'text', text: instructions }] });
+  else if (body.instructions === null) bag.instructions = null;
+  if (body.input !== undefined) decodeInput(body.input, messages);
+  else bag.$noInput = true;
+  const request: LlmRequest = { model: readOptionalString(body, 'model', '', PROTOCOL) ?? '', messages };
+  if (body.model === undefined) bag.$noModel = true;
+  if (body.tools !== undefined) request.tools = decodeTools(body.tools);
+  if (body.tool_choice !== undefined) {
+    const choice = decodeToolChoice(body.tool_choice);
+    if (choice) request.toolChoice = choice;
+    else bag.tool_choice = body.tool_choice;
+  }
+  copyNullable(body, bag, request, 'parallel_tool_calls', 'parallelToolCalls', readOptionalBoolean);
+  copyNullable(body, bag, request, 'max_output_tokens', 'maxOutputTokens', readOptionalInteger);
+  copyNullable(body, bag, request, 'max_tool_calls', 'maxToolCalls', readOptionalInteger);
+  copyNullable(body, bag, request, 'store', 'store', readOptionalBoolean);
+  copyNullable(body, bag, request, 'stream', 'stream', readOptionalBoolean);
+  copyNullable(body, bag, request, 'previous_response_id', 'previousResponseId', readOptionalString);
+  copyNullable(body, bag, request, 'safety_identifier', 'user', readOptionalString);
+  copyNullable(body, bag, request, 'prompt_cache_key', 'promptCacheKey', readOptionalString);
+  copyNullable(body, bag, request, 'service_tier', 'serviceTier', readOptionalString);
+  const temperature = readOptionalNumber(body, 'temperature', '', PROTOCOL);
+  const topP = readOptionalNumber(body, 'top_p', '', PROTOCOL);
+  if (temperature !== undefined || topP !== undefined) {
+    request.sampling = {};
+    if (temperature !== undefined) request.sampling.temperature = temperature;
+    if (topP !== undefined) request.sampling.topP = topP;
+  }
+  if (body.temperature === null) bag.temperature = null;
+  if (body.top_p === null) bag.top_p = null;
+  const top = readOptionalInteger(body, 'top_logprobs', '', PROTOCOL);
+  if (top !== undefined) request.logprobs = { top };
+  else if (body.top_logprobs === null) bag.top_logprobs = null;
+  if (body.metadata !== undefined && body.metadata !== null) {
+    const metadata = readObject(body.metadata, '', 'metadata', PROTOCOL);
+    for (const key in metadata) if (typeof metadata[key] !== 'string') invalid('metadata', key, 'a string', metadata[key], PROTOCOL);
+    request.metadata = metadata as Record<string, string>;
+  } else if (body.metadata === null) bag.metadata = null;
+  if (body.reasoning !== undefined && body.reasoning !== null) decodeReasoningConfig(body.reasoning, request, bag);
+  else if (body.reasoning === null) bag.reasoning = null;
+  if (body.text !== undefined && body.text !== null) decodeTextConfig(body.text, request, bag);
+  else if (body.text === null) bag.text = null;
+  setExtensions(request, PROTOCOL, bag);
+  return request;
+}
+
+type Reader<T> = (object: Record<string, unknown>, key: string, parent: string, protocol?: typeof PROTOCOL) => T | undefined;
+
+function copyNullable<K extends keyof LlmRequest, T extends LlmRequest[K]>(
+  body: Record<string, unknown>,
+  bag: Record<string, unknown>,
+  request: LlmRequest,
+  key: string,
+  field: K,
+  read: Reader<T>,
+): void {
+  const value = read(body, key, '', PROTOCOL);
+  if (value !== undefined) request[field] = value as LlmRequest[K];
+  else if (body[key] === null) bag[key] = null;
+}
+
+function decodeReasoningConfig(wire: unknown, request: LlmRequest, bag: Record<string, unknown>): void {
+  const reasoning = readObject(wire, '', 'reasoning', PROTOCOL);
+  const config: LlmReasoningConfig = {};
+  const rest: Record<string, unknown> = collectUnknown(reasoning, new Set(['effort', 'summary'])) ?? {};
+  const effort = readOptionalString(reasoning, 'effort', 'reasoning', PROTOCOL);
+  if (effort !== undefined) {
+    if (!EFFORTS.has(effort)) invalid('reasoning', 'effort', 'a reasoning effort', effort, PROTOCOL);
+    config.effort = effort as LlmReasoningEffort;
+  } else if (reasoning.effort === null) rest.effort = null;
+  const summary = readOptionalString(reasoning, 'summary', 'reasoning', PROTOCOL);
+  if (summary !== undefined) {
+    if (!SUMMARIES.has(summary)) invalid('reasoning', 'summary', '"auto", "concise" or "detailed"', summary, PROTOCOL);
+    config.summary = summary as NonNullable<LlmReasoningConfig['summary']>;
+  } else if (reasoning.summary === null) rest.summary = null;
+  request.reasoning = config;
+  if (Object.keys(rest).length > 0) bag.$reasoning = rest;
+}
+
+function decodeTextConfig(wire: unknown, request: LlmRequest, bag: Record<string, unknown>): void {
+  const text = readObject(wire, '', 'text', PROTOCOL);
+  const rest: Record<string, unknown> = collectUnknown(text, new Set(['format', 'verbosity'])) ?? {};
+  const verbosity = readOptionalString(text, 'verbosity', 'text', PROTOCOL);
+  if (verbosity !== undefined) {
+    if (!VERBOSITIES.has(verbosity)) invalid('text', 'verbosity', '"low", "medium" or "high"', verbosity, PROTOCOL);
+    request.verbosity = verbosity as NonNullable<LlmRequest['verbosity']>;
+  } else if (text.verbosity === null) rest.verbosity = null;
+  if (text.format !== undefined) {
+    const format = readObject(text.format, 'text', 'format', PROTOCOL);
+    const type = readString(format, 'type', 'text.format', PROTOCOL);
+    let decoded: LlmResponseFormat | undefined;
+    if (type === 'text' && Object.keys(format).length === 1) decoded = { type: 'text' };
+    else if (type === 'json_object' && Object.keys(format).length === 1) decoded = { type: 'json' };
+    else if (type === 'json_schema') {
+      const schema = readObject(format.schema, 'text.format', 'schema', PROTOCOL);
+      const known = new Set(['type', 'schema', 'name', 'description', 'strict']);
+      if (!collectUnknown(format, known)) {
+        const out: Extract<LlmResponseFormat, { type: 'json-schema' }> = { type: 'json-schema', schema };
+        const name = readOptionalString(format, 'name', 'text.format', PROTOCOL);
+        if (name !== undefined) out.name = name;
+        const description = readOptionalString(format, 'description', 'text.format', PROTOCOL);
+        if (description !== undefined) out.description = description;
+        const strict = readOptionalBoolean(format, 'strict', 'text.format', PROTOCOL);
+        if (strict !== undefined) out.strict = strict;
+        if (format.strict === null || format.description === null || format.name === null) decoded = undefined;
+        else decoded = out;
+      }
+    }
+    if (decoded) request.responseFormat = decoded;
+    else rest.format = format;
+  }
+  if (Object.keys(rest).length > 0 || (request.verbosity === undefined && request.responseFormat === undefined)) bag.$text = rest;
+}
+
+/**
+ * Canonical request -> `POST /v1/responses` body. Reports what Responses cannot say (`stop`,
+ * `n`, penalties, seeds, `topK`, logit bias).
+ * @see https://platform.openai.com/docs/api-reference/responses/create
+ */
+export function encodeRequest(request: LlmRequest, context?: CodecContext): OpenAIResponsesRequest {
+  const bag = ownBag(request);
+  const body: Record<string, unknown> = {};
+  if (!bag?.$noModel) body.model = request.model;
+  const { instructions, input } = encodeMessages(request.messages, context, { store: request.store });
+  if (instructions !== undefined) body.instructions = instructions;
+  if (!(bag?.$noInput && Array.isArray(input) && input.length === 0)) body.input = input;
+  if (request.tools !== undefined) body.tools = encodeTools(request.tools, context);
+  if (request.toolChoice !== undefined) body.tool_choice = encodeToolChoice(request.toolChoice, request.tools);
+  if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
+  if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
+  if (request.maxToolCalls !== undefined) body.max_tool_calls = request.maxToolCalls;
+  const sampling = request.sampling;
+  if (sampling) {
+    if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
+    if (sampling.topP !== undefined) body.top_p = sampling.topP;
+    for (const key of ['topK', 'frequencyPenalty', 'presencePenalty', 'seed', 'logitBias'] as const) {
+      if (sampling[key] !== undefined) {
+        reportLoss(context, { code: 'dropped-field', path: `sampling.${key}`, message: `Responses has no ${key}`, protocol: PROTOCOL });
+      }
+    }
+  }
+  if (request.stop !== undefined && request.stop.length > 0) {
+    reportLoss(context, { code: 'dropped-field', path: 'stop', message: 'Responses has no stop sequences', protocol: PROTOCOL });
+  }
+  if (request.candidateCount !== undefined && request.candidateCount !== 1) {
+    reportLoss(context, { code: 'dropped-field', path: 'candidateCount', message: 'Responses returns one answer per request', protocol: PROTOCOL });
+  }
+  if (request.logprobs?.top !== undefined) body.top_logprobs = request.logprobs.top;
+  if (request.reasoning) {
+    const reasoning: Record<string, unknown> = {};
+    if (request.reasoning.effort !== undefined) reasoning.effort = request.reasoning.effort;
+    else if (request.reasoning.enabled === false) reasoning.effort = 'none';
+    if (request.reasoning.summary !== undefined) reasoning.summary = request.reasoning.summary;
+    writeBack(reasoning, bag?.$reasoning as Record<string, unknown> | undefined);
+    body.reasoning = reasoning;
+  }
+  const textRest = bag?.$text as Record<string, unknown> | undefined;
+  if (request.responseFormat || request.verbosity || textRest) {
+    const text: Record<string, unknown> = {};
+    const format = request.responseFormat;
+    if (format) {
+      switch (format.type) {
+        case 'text':
+          text.format = { type: 'text' };
+          break;
+        case 'json':
+          text.format = { type: 'json_object' };
+          break;
+        case 'json-schema': {
+          const wire: Record<string, unknown> = { type: 'json_schema', name: format.name ?? 'response', schema: format.schema };
+          if (format.description !== undefined) wire.description = format.description;
+          if (format.strict !== undefined) wire.strict = format.strict;
+          text.format = wire;
+          break;
+        }
+        default: {
+          const unreachable: never = format;
+          return unreachable;
+        }
+      }
+    }
+    if (request.verbosity !== undefined) text.verbosity = request.verbosity;
+    writeBack(text, textRest);
+    body.text = text;
+  }
+  if (request.store !== undefined) body.store = request.store;
+  if (request.stream !== undefined) body.stream = request.stream;
+  if (request.previousResponseId !== undefined) body.previous_response_id = request.previousResponseId;
+  if (request.metadata !== undefined) body.metadata = request.metadata;
+  if (request.user !== undefined) body.safety_identifier = request.user;
+  if (request.promptCacheKey !== undefined) body.prompt_cache_key = request.promptCacheKey;
+  if (request.serviceTier !== undefined) body.service_tier = request.serviceTier;
+  writeBack(body, bag);
+  return body as OpenAIResponsesRequest;
+}

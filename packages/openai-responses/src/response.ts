@@ -1,0 +1,110 @@
+import {
+  collectUnknown,
+  joinPath,
+  readArray,
+  readObject,
+  readOptionalInteger,
+  readOptionalString,
+  readString,
+  setExtensions,
+  type CodecContext,
+  type LlmAssistantContent,
+  type LlmChoice,
+  type LlmResponse,
+} from '@llm/core';
+import { PROTOCOL, ownBag, writeBack } from './ext.js';
+import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
+import { decodeAssistantItem } from './items-decode.js';
+import { encodeAssistantParts } from './items-encode.js';
+import { decodeUsage, encodeUsage } from './usage.js';
+import type { OpenAIResponsesResponse } from './wire-types.js';
+
+const KNOWN = new Set(['id', 'object', 'created_at', 'model', 'output', 'usage', 'status', 'service_tier']);
+
+/**
+ * A response object -> canonical response with one choice. Every output item becomes parts (see
+ * items-decode.ts); the finish reason is derived from `status` and the output. Echoed request
+ * config (`tools`, `reasoning`, `text`, ...) and `incomplete_details` / `error` stay in the bag.
+ * @see https://platform.openai.com/docs/api-reference/responses/object
+ */
+export function decodeResponse(wire: unknown, _context?: CodecContext): LlmResponse {
+  const body = readObject(wire, '', undefined, PROTOCOL);
+  return decodeResponseObject(body, '');
+}
+
+/** Decodes a response object found at `path` (a stream event's `response`). */
+export function decodeResponseObject(body: Record<string, unknown>, path: string): LlmResponse {
+  const model = readOptionalString(body, 'model', path, PROTOCOL) ?? '';
+  const output = readArray(body.output ?? [], path, 'output', PROTOCOL);
+  const outputPath = joinPath(path, 'output');
+  const content: LlmAssistantContent[] = [];
+  for (let index = 0; index < output.length; index++) {
+    const item = readObject(output[index], outputPath, index, PROTOCOL);
+    for (const part of decodeAssistantItem(item, joinPath(outputPath, index))) {
+      if (part.type === 'reasoning' && model) part.origin = { protocol: PROTOCOL, model };
+      content.push(part);
+    }
+  }
+  const status = readOptionalString(body, 'status', path, PROTOCOL);
+  const incomplete = body.incomplete_details;
+  const reason =
+    typeof incomplete === 'object' && incomplete !== null && typeof (incomplete as { reason?: unknown }).reason === 'string'
+      ? ((incomplete as { reason: string }).reason)
+      : undefined;
+  const finish = decodeFinishReason(status, reason, content);
+  const choice: LlmChoice = { index: 0, content, finishReason: finish.reason, rawFinishReason: finish.raw };
+  const response: LlmResponse = { id: readString(body, 'id', path, PROTOCOL), model, choices: [choice] };
+  const created = readOptionalInteger(body, 'created_at', path, PROTOCOL);
+  if (created !== undefined) response.created = created;
+  if (body.usage !== undefined && body.usage !== null) response.usage = decodeUsage(body.usage, joinPath(path, 'usage'));
+  const tier = readOptionalString(body, 'service_tier', path, PROTOCOL);
+  if (tier !== undefined) response.serviceTier = tier;
+  const bag: Record<string, unknown> = collectUnknown(body, KNOWN) ?? {};
+  if (body.usage === null) bag.usage = null;
+  if (body.service_tier === null) bag.service_tier = null;
+  if (body.model === undefined) bag.$noModel = true;
+  if (status === undefined) bag.$noStatus = true;
+  if (body.object === undefined) bag.$noObject = true;
+  if (body.created_at === null) bag.created_at = null;
+  // An empty bag still says "came from Responses": encode then adds no defaults of its own.
+  if (Object.keys(bag).length === 0) bag.$own = true;
+  setExtensions(response, PROTOCOL, bag);
+  return response;
+}
+
+/**
+ * Canonical response -> response object. Items without ids get ones derived from the response
+ * id; opaque state is written as it is.
+ * @see https://platform.openai.com/docs/api-reference/responses/object
+ */
+export function encodeResponse(response: LlmResponse, context?: CodecContext): OpenAIResponsesResponse {
+  const bag = ownBag(response);
+  const choice = response.choices[0];
+  const output: unknown[] = [];
+  const { status, incomplete } = encodeFinishReason(choice?.finishReason, choice?.rawFinishReason);
+  const base = response.id.replace(/^resp_/, '');
+  const itemStatus = status === 'incomplete' ? 'incomplete' : 'completed';
+  if (choice) {
+    encodeAssistantParts(choice.content, 'choices[0]', output, context, {}, {
+      status: itemStatus,
+      idFor: (prefix, index) => `${prefix}_${base}_${index}`,
+    });
+  }
+  const body: Record<string, unknown> = { id: response.id };
+  if (!bag?.$noObject) body.object = 'response';
+  body.created_at = response.created ?? Math.floor(Date.now() / 1000);
+  if (!bag?.$noStatus) body.status = status;
+  if (!bag) {
+    body.error = status === 'failed' ? { code: 'server_error', message: 'the model failed' } : null;
+    body.incomplete_details = incomplete ?? null;
+  }
+  if (!bag?.$noModel) body.model = response.model;
+  body.output = output;
+  if (response.usage) body.usage = encodeUsage(response.usage);
+  if (response.serviceTier !== undefined) body.service_tier = response.serviceTier;
+  if (!bag) body.parallel_tool_calls = true;
+  if (!bag) body.tool_choice = 'auto';
+  if (!bag) body.tools = [];
+  writeBack(body, bag);
+  return body as OpenAIResponsesResponse;
+}

@@ -1,0 +1,268 @@
+import {
+  LlmError,
+  type LlmAssistantContent,
+  type LlmStreamEvent,
+  type LlmUsage,
+  type SseEvent,
+  type StreamOptions,
+} from '@llm/core';
+import { PROTOCOL } from './ext.js';
+import { decodeFinishReason } from './finish-reason.js';
+import { decodeAssistantItem } from './items-decode.js';
+import { decodeContentPart } from './parts.js';
+import { decodeUsage } from './usage.js';
+
+type Out = Pick<TransformStreamDefaultController<LlmStreamEvent>, 'enqueue'>;
+type Wire = Record<string, unknown>;
+
+/** What the decoder knows about one output item. */
+interface ItemState {
+  type: string;
+  /** Canonical block of a reasoning or tool-call item. */
+  block?: number;
+  /** Blocks of a message item's content parts, by `content_index`. */
+  parts?: Map<number, number>;
+  /** Reasoning: summary parts seen so far (to join them with blank lines). */
+  summaries?: number;
+  /** Tool call: argument text received as deltas. */
+  argsSeen?: boolean;
+  /** Message: the item's own fields, attached to its first part. */
+  fields?: Record<string, unknown>;
+}
+
+/** State of the Responses SSE -> canonical events decoder. */
+export interface DecodeState {
+  started: boolean;
+  done: boolean;
+  nextBlock: number;
+  items: Map<number, ItemState>;
+  /** Kinds of finished parts, for the finish reason. */
+  kinds: LlmAssistantContent[];
+  model?: string;
+}
+
+/** A fresh decoder state. */
+export function createDecodeState(): DecodeState {
+  return { started: false, done: false, nextBlock: 0, items: new Map(), kinds: [] };
+}
+
+/**
+ * Responses SSE events -> canonical stream events. Usage and the finish reason come from the
+ * terminal `response.completed` / `.incomplete` / `.failed`; `error` events (flat or nested
+ * `error` object) end the stream with an `error` event. Progress events of built-in tools are
+ * skipped: the finished item arrives whole in `output_item.done`.
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming
+ */
+export function decodeStream(_options: StreamOptions = {}): TransformStream<SseEvent, LlmStreamEvent> {
+  const state = createDecodeState();
+  return new TransformStream({ transform: (event, controller) => decodeStep(state, event, controller) });
+}
+
+/** Handles one SSE event. Never throws: bad input becomes an `error` event. */
+export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
+  if (state.done) return;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(sse.data);
+  } catch {
+    return fail(state, out, new LlmError({ kind: 'upstream', message: `invalid JSON in a Responses stream event`, protocol: PROTOCOL }));
+  }
+  if (typeof payload !== 'object' || payload === null) {
+    return fail(state, out, new LlmError({ kind: 'upstream', message: 'a Responses stream event is not an object', protocol: PROTOCOL }));
+  }
+  try {
+    decodeEvent(state, payload as Wire, out);
+  } catch (error) {
+    fail(state, out, LlmError.from(error));
+  }
+}
+
+function fail(state: DecodeState, out: Out, error: LlmError): void {
+  state.done = true;
+  out.enqueue({ type: 'error', error });
+}
+
+/** Decodes one parsed event payload (exported for the bench's synchronous step). */
+export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
+  switch (event.type) {
+    case 'response.created':
+    case 'response.in_progress':
+    case 'response.queued': {
+      if (state.started) return;
+      state.started = true;
+      const response = (event.response ?? {}) as Wire;
+      const start: Extract<LlmStreamEvent, { type: 'start' }> = { type: 'start' };
+      if (typeof response.id === 'string') start.id = response.id;
+      if (typeof response.model === 'string') start.model = state.model = response.model;
+      if (typeof response.created_at === 'number') start.created = response.created_at;
+      out.enqueue(start);
+      return;
+    }
+    case 'response.output_item.added':
+      return itemAdded(state, event, out);
+    case 'response.output_item.done':
+      return itemDone(state, event, out);
+    case 'response.content_part.added': {
+      const item = state.items.get(event.output_index as number);
+      if (!item || item.type !== 'message') return;
+      const part = event.part as Wire | undefined;
+      const block = state.nextBlock++;
+      (item.parts ??= new Map()).set(event.content_index as number, block);
+      out.enqueue({ type: 'block-start', index: block, block: { kind: part?.type === 'refusal' ? 'refusal' : 'text' } });
+      return;
+    }
+    case 'response.output_text.delta':
+    case 'response.refusal.delta': {
+      const block = state.items.get(event.output_index as number)?.parts?.get(event.content_index as number);
+      if (block !== undefined && typeof event.delta === 'string' && event.delta !== '') {
+        out.enqueue({ type: 'text-delta', index: block, text: event.delta });
+      }
+      return;
+    }
+    case 'response.content_part.done': {
+      const item = state.items.get(event.output_index as number);
+      const contentIndex = event.content_index as number;
+      const block = item?.parts?.get(contentIndex);
+      if (!item || block === undefined) return;
+      const part = decodeContentPart(event.part, 'part', 0);
+      const ext: Record<string, unknown> = { ...part.extensions?.[PROTOCOL] };
+      if (contentIndex === 0 && item.fields) ext.$item = item.fields;
+      state.kinds.push(part);
+      if (part.type === 'text' && part.citations) {
+        for (const citation of part.citations) out.enqueue({ type: 'citation', index: block, citation });
+      }
+      out.enqueue({ type: 'block-end', index: block, extensions: { [PROTOCOL]: ext } });
+      item.parts?.delete(contentIndex);
+      return;
+    }
+    case 'response.reasoning_summary_part.added': {
+      const item = state.items.get(event.output_index as number);
+      if (item?.block === undefined) return;
+      if ((item.summaries = (item.summaries ?? 0) + 1) > 1) out.enqueue({ type: 'reasoning-delta', index: item.block, text: '\n\n' });
+      return;
+    }
+    case 'response.reasoning_summary_text.delta':
+    case 'response.reasoning_text.delta': {
+      const item = state.items.get(event.output_index as number);
+      if (item?.block !== undefined && typeof event.delta === 'string' && event.delta !== '') {
+        out.enqueue({ type: 'reasoning-delta', index: item.block, text: event.delta });
+      }
+      return;
+    }
+    case 'response.function_call_arguments.delta':
+    case 'response.custom_tool_call_input.delta': {
+      const item = state.items.get(event.output_index as number);
+      if (item?.block !== undefined && typeof event.delta === 'string' && event.delta !== '') {
+        item.argsSeen = true;
+        out.enqueue({ type: 'tool-args-delta', index: item.block, json: event.delta });
+      }
+      return;
+    }
+    case 'response.completed':
+    case 'response.incomplete':
+    case 'response.failed':
+      return terminal(state, event, out);
+    case 'error':
+      return fail(state, out, streamError(event));
+    default:
+      // Progress events (`*.in_progress`, `*.searching`, `.done` of texts, `keepalive`, ...).
+      return;
+  }
+}
+
+function itemAdded(state: DecodeState, event: Wire, out: Out): void {
+  const item = (event.item ?? {}) as Wire;
+  const type = typeof item.type === 'string' ? item.type : 'message';
+  const entry: ItemState = { type };
+  state.items.set(event.output_index as number, entry);
+  switch (type) {
+    case 'message': {
+      const { role: _role, content: _content, status: _status, ...fields } = item;
+      entry.fields = fields;
+      return;
+    }
+    case 'reasoning': {
+      entry.block = state.nextBlock++;
+      const block: Extract<LlmStreamEvent, { type: 'block-start' }>['block'] = { kind: 'reasoning', format: 'summary' };
+      if (typeof item.id === 'string') block.id = item.id;
+      block.origin = state.model ? { protocol: PROTOCOL, model: state.model } : { protocol: PROTOCOL };
+      out.enqueue({ type: 'block-start', index: entry.block, block });
+      return;
+    }
+    case 'function_call':
+    case 'custom_tool_call': {
+      entry.block = state.nextBlock++;
+      const id = typeof item.call_id === 'string' ? item.call_id : '';
+      const name = typeof item.name === 'string' ? item.name : '';
+      out.enqueue({
+        type: 'block-start',
+        index: entry.block,
+        block: type === 'custom_tool_call' ? { kind: 'tool_call', id, name, freeform: true } : { kind: 'tool_call', id, name },
+      });
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function itemDone(state: DecodeState, event: Wire, out: Out): void {
+  const entry = state.items.get(event.output_index as number);
+  const item = (event.item ?? {}) as Wire;
+  const parts = decodeAssistantItem(item, 'item');
+  state.items.delete(event.output_index as number);
+  const part = parts[0];
+  if (entry?.block !== undefined && part) {
+    state.kinds.push(part);
+    if (part.type === 'reasoning') {
+      if (part.signature !== undefined) {
+        out.enqueue({ type: 'reasoning-signature', index: entry.block, signature: part.signature, origin: state.model ? { protocol: PROTOCOL, model: state.model } : { protocol: PROTOCOL } });
+      }
+    } else if (part.type === 'tool-call' && !entry.argsSeen && typeof part.arguments === 'string' && part.arguments !== '') {
+      out.enqueue({ type: 'tool-args-delta', index: entry.block, json: part.arguments });
+    }
+    out.enqueue({ type: 'block-end', index: entry.block, extensions: { [PROTOCOL]: { ...part.extensions?.[PROTOCOL] } } });
+    return;
+  }
+  if (entry?.type === 'message' && entry.parts && entry.parts.size > 0) {
+    for (const block of entry.parts.values()) out.enqueue({ type: 'block-end', index: block });
+    return;
+  }
+  if (entry?.type === 'message' && Array.isArray(item.content) && item.content.length > 0) return;
+  // A built-in item (or an empty message): one complete part.
+  if (part?.type === 'provider') {
+    state.kinds.push(part);
+    const block = state.nextBlock++;
+    out.enqueue({ type: 'block-start', index: block, block: { kind: 'part', part } });
+    out.enqueue({ type: 'block-end', index: block });
+  }
+}
+
+function terminal(state: DecodeState, event: Wire, out: Out): void {
+  const response = (event.response ?? {}) as Wire;
+  if (!state.started) decodeEvent(state, { type: 'response.created', response }, out);
+  for (const entry of state.items.values()) {
+    if (entry.block !== undefined) out.enqueue({ type: 'block-end', index: entry.block });
+    for (const block of entry.parts?.values() ?? []) out.enqueue({ type: 'block-end', index: block });
+  }
+  state.items.clear();
+  const incomplete = response.incomplete_details as Wire | null | undefined;
+  const status = typeof response.status === 'string' ? response.status : event.type === 'response.completed' ? 'completed' : undefined;
+  const finish = decodeFinishReason(status, typeof incomplete?.reason === 'string' ? incomplete.reason : undefined, state.kinds);
+  const done: Extract<LlmStreamEvent, { type: 'finish' }> = { type: 'finish', reason: finish.reason, rawReason: finish.raw };
+  if (response.usage && typeof response.usage === 'object') {
+    const usage: LlmUsage = decodeUsage(response.usage, 'response.usage');
+    done.usage = usage;
+  }
+  state.done = true;
+  out.enqueue(done);
+}
+
+/** An `error` event, flat (`{code, message, param}`) or nested (`{error:{type, code, message}}`). */
+function streamError(event: Wire): LlmError {
+  const nested = typeof event.error === 'object' && event.error !== null ? (event.error as Wire) : event;
+  const code = typeof nested.code === 'string' ? nested.code : typeof nested.type === 'string' ? nested.type : undefined;
+  const message = typeof nested.message === 'string' ? nested.message : 'the upstream stream failed';
+  const kind = code === 'insufficient_quota' ? 'quota' : code === 'rate_limit_exceeded' ? 'rate_limit' : code === 'context_length_exceeded' ? 'context_length' : 'upstream';
+  return new LlmError({ kind, message, code, protocol: PROTOCOL, raw: event });
+}

@@ -1,0 +1,328 @@
+import {
+  LlmStreamAccumulator,
+  reportLoss,
+  type LlmBlockStart,
+  type LlmError,
+  type LlmStreamEvent,
+  type SseEvent,
+  type StreamOptions,
+} from '@llm/core';
+import { encodeError } from './errors.js';
+import { PROTOCOL } from './ext.js';
+import { reasoningItem } from './items-encode.js';
+import { encodeResponse } from './response.js';
+
+type Out = Pick<TransformStreamDefaultController<SseEvent>, 'enqueue'>;
+type Wire = Record<string, unknown>;
+
+/** One open output item. */
+interface OpenItem {
+  kind: LlmBlockStart['kind'];
+  outputIndex: number;
+  itemId: string;
+  text: string;
+  /** Reasoning: whether the summary (or reasoning_text) part was opened. */
+  partOpen?: boolean;
+  full?: boolean;
+  signature?: string;
+  reasoningId?: string;
+  name?: string;
+  callId?: string;
+  freeform?: boolean;
+}
+
+/** State of the canonical -> Responses SSE encoder. */
+export interface EncodeState {
+  options: StreamOptions;
+  sequence: number;
+  id: string;
+  base: string;
+  model: string;
+  created: number;
+  started: boolean;
+  finished: boolean;
+  open: Map<number, OpenItem>;
+  /** Finished output items, in order, for the terminal event. */
+  output: unknown[];
+  accumulator: LlmStreamAccumulator;
+}
+
+/** A fresh encoder state. */
+export function createEncodeState(options: StreamOptions = {}): EncodeState {
+  return {
+    options,
+    sequence: 0,
+    id: options.id ?? '',
+    base: '',
+    model: '',
+    created: 0,
+    started: false,
+    finished: false,
+    open: new Map(),
+    output: [],
+    accumulator: new LlmStreamAccumulator(),
+  };
+}
+
+/**
+ * Canonical events -> Responses SSE, in the order the `openai` SDK's stream accumulator expects:
+ * `response.created`, `response.in_progress`, then per block `output_item.added` (+
+ * `content_part.added`), deltas, `.done` events and `output_item.done` (reasoning with its
+ * `encrypted_content`), and a terminal `response.completed` / `.incomplete` / `.failed` carrying
+ * the whole response. Every event has a `sequence_number`.
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming
+ */
+export function encodeStream(options: StreamOptions = {}): TransformStream<LlmStreamEvent, SseEvent> {
+  const state = createEncodeState(options);
+  return new TransformStream({ transform: (event, controller) => encodeStep(state, event, controller) });
+}
+
+function emit(state: EncodeState, out: Out, payload: Wire): void {
+  payload.sequence_number = state.sequence++;
+  out.enqueue({ event: payload.type as string, data: JSON.stringify(payload) });
+}
+
+/** Handles one canonical event. */
+export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out): void {
+  if (state.finished) return;
+  if (event.type !== 'error') state.accumulator.push(event);
+  switch (event.type) {
+    case 'start':
+      return start(state, event, out);
+    case 'block-start':
+      if (!state.started) start(state, { type: 'start' }, out);
+      return blockStart(state, event.index, event.block, out);
+    case 'text-delta': {
+      const item = state.open.get(event.index);
+      if (!item) return;
+      item.text += event.text;
+      emit(state, out, {
+        type: item.kind === 'refusal' ? 'response.refusal.delta' : 'response.output_text.delta',
+        item_id: item.itemId,
+        output_index: item.outputIndex,
+        content_index: 0,
+        delta: event.text,
+        ...(item.kind === 'refusal' ? {} : { logprobs: [] }),
+      });
+      return;
+    }
+    case 'reasoning-delta': {
+      const item = state.open.get(event.index);
+      if (!item) return;
+      openReasoningPart(state, item, out);
+      item.text += event.text;
+      emit(state, out, item.full
+        ? { type: 'response.reasoning_text.delta', item_id: item.itemId, output_index: item.outputIndex, content_index: 0, delta: event.text }
+        : { type: 'response.reasoning_summary_text.delta', item_id: item.itemId, output_index: item.outputIndex, summary_index: 0, delta: event.text });
+      return;
+    }
+    case 'reasoning-signature': {
+      const item = state.open.get(event.index);
+      if (item) item.signature = event.signature;
+      return;
+    }
+    case 'tool-args-delta': {
+      const item = state.open.get(event.index);
+      if (!item) return;
+      item.text += event.json;
+      emit(state, out, {
+        type: item.freeform ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta',
+        item_id: item.itemId,
+        output_index: item.outputIndex,
+        delta: event.json,
+      });
+      return;
+    }
+    case 'citation':
+    case 'logprobs':
+    case 'usage':
+      return;
+    case 'block-end':
+      return blockEnd(state, event.index, out);
+    case 'finish':
+      return finish(state, out);
+    case 'error':
+      return failed(state, event.error, out);
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+function snapshot(state: EncodeState, status: string): Wire {
+  return {
+    id: state.id,
+    object: 'response',
+    created_at: state.created,
+    status,
+    error: null,
+    incomplete_details: null,
+    model: state.model,
+    output: [],
+    parallel_tool_calls: true,
+    tool_choice: 'auto',
+    tools: [],
+  };
+}
+
+function start(state: EncodeState, event: Extract<LlmStreamEvent, { type: 'start' }>, out: Out): void {
+  if (state.started) return;
+  state.started = true;
+  state.id = state.options.id ?? event.id ?? `resp_${crypto.randomUUID().replace(/-/g, '')}`;
+  state.base = state.id.replace(/^resp_/, '');
+  state.model = event.model ?? '';
+  state.created = event.created ?? Math.floor(Date.now() / 1000);
+  emit(state, out, { type: 'response.created', response: snapshot(state, 'in_progress') });
+  emit(state, out, { type: 'response.in_progress', response: snapshot(state, 'in_progress') });
+}
+
+function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out: Out): void {
+  const outputIndex = state.output.length + state.open.size;
+  switch (block.kind) {
+    case 'text':
+    case 'refusal': {
+      const item: OpenItem = { kind: block.kind, outputIndex, itemId: `msg_${state.base}_${index}`, text: '' };
+      state.open.set(index, item);
+      emit(state, out, {
+        type: 'response.output_item.added',
+        output_index: outputIndex,
+        item: { id: item.itemId, type: 'message', status: 'in_progress', content: [], role: 'assistant' },
+      });
+      emit(state, out, {
+        type: 'response.content_part.added',
+        item_id: item.itemId,
+        output_index: outputIndex,
+        content_index: 0,
+        part: block.kind === 'refusal' ? { type: 'refusal', refusal: '' } : { type: 'output_text', annotations: [], text: '' },
+      });
+      return;
+    }
+    case 'reasoning': {
+      const item: OpenItem = { kind: 'reasoning', outputIndex, itemId: block.id ?? `rs_${state.base}_${index}`, text: '', full: block.format === 'full' };
+      if (block.signature !== undefined) item.signature = block.signature;
+      state.open.set(index, item);
+      emit(state, out, { type: 'response.output_item.added', output_index: outputIndex, item: { id: item.itemId, type: 'reasoning', summary: [] } });
+      return;
+    }
+    case 'tool_call': {
+      const item: OpenItem = {
+        kind: 'tool_call',
+        outputIndex,
+        itemId: `${block.freeform ? 'ctc' : 'fc'}_${state.base}_${index}`,
+        text: '',
+        name: block.name,
+        callId: block.id,
+        freeform: block.freeform === true,
+      };
+      state.open.set(index, item);
+      emit(state, out, {
+        type: 'response.output_item.added',
+        output_index: outputIndex,
+        item: block.freeform
+          ? { id: item.itemId, type: 'custom_tool_call', status: 'in_progress', call_id: block.id, name: block.name, input: '' }
+          : { id: item.itemId, type: 'function_call', status: 'in_progress', call_id: block.id, name: block.name, arguments: '' },
+      });
+      return;
+    }
+    case 'part': {
+      const part = block.part;
+      if (part.type !== 'provider' || part.protocol !== PROTOCOL) {
+        reportLoss(state.options, { code: 'dropped-part', path: `blocks[${index}]`, message: `a ${part.type} part has no Responses stream form`, protocol: PROTOCOL });
+        return;
+      }
+      state.open.set(index, { kind: 'part', outputIndex, itemId: '', text: '' });
+      emit(state, out, { type: 'response.output_item.added', output_index: outputIndex, item: part.value });
+      state.output.push(part.value);
+      state.open.delete(index);
+      emit(state, out, { type: 'response.output_item.done', output_index: outputIndex, item: part.value });
+      return;
+    }
+    default: {
+      const unreachable: never = block;
+      return unreachable;
+    }
+  }
+}
+
+function openReasoningPart(state: EncodeState, item: OpenItem, out: Out): void {
+  if (item.partOpen) return;
+  item.partOpen = true;
+  emit(state, out, item.full
+    ? { type: 'response.content_part.added', item_id: item.itemId, output_index: item.outputIndex, content_index: 0, part: { type: 'reasoning_text', text: '' } }
+    : { type: 'response.reasoning_summary_part.added', item_id: item.itemId, output_index: item.outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' } });
+}
+
+function blockEnd(state: EncodeState, index: number, out: Out): void {
+  const item = state.open.get(index);
+  if (!item) return;
+  state.open.delete(index);
+  const base = { item_id: item.itemId, output_index: item.outputIndex };
+  let done: Wire;
+  switch (item.kind) {
+    case 'text':
+    case 'refusal': {
+      const part = item.kind === 'refusal' ? { type: 'refusal', refusal: item.text } : { type: 'output_text', annotations: [], text: item.text };
+      if (item.kind === 'refusal') emit(state, out, { type: 'response.refusal.done', ...base, content_index: 0, refusal: item.text });
+      else emit(state, out, { type: 'response.output_text.done', ...base, content_index: 0, text: item.text, logprobs: [] });
+      emit(state, out, { type: 'response.content_part.done', ...base, content_index: 0, part });
+      done = { id: item.itemId, type: 'message', status: 'completed', content: [part], role: 'assistant' };
+      break;
+    }
+    case 'reasoning': {
+      if (item.partOpen) {
+        if (item.full) {
+          emit(state, out, { type: 'response.reasoning_text.done', ...base, content_index: 0, text: item.text });
+          emit(state, out, { type: 'response.content_part.done', ...base, content_index: 0, part: { type: 'reasoning_text', text: item.text } });
+        } else {
+          emit(state, out, { type: 'response.reasoning_summary_text.done', ...base, summary_index: 0, text: item.text });
+          emit(state, out, { type: 'response.reasoning_summary_part.done', ...base, summary_index: 0, part: { type: 'summary_text', text: item.text } });
+        }
+      }
+      const reasoning: Parameters<typeof reasoningItem>[0] = { type: 'reasoning', text: item.text, id: item.itemId, format: item.full ? 'full' : 'summary' };
+      if (item.signature !== undefined) reasoning.signature = item.signature;
+      done = reasoningItem(reasoning);
+      break;
+    }
+    case 'tool_call':
+      if (item.freeform) {
+        emit(state, out, { type: 'response.custom_tool_call_input.done', ...base, input: item.text });
+        done = { id: item.itemId, type: 'custom_tool_call', status: 'completed', call_id: item.callId, name: item.name, input: item.text };
+      } else {
+        emit(state, out, { type: 'response.function_call_arguments.done', ...base, name: item.name, arguments: item.text });
+        done = { id: item.itemId, type: 'function_call', status: 'completed', call_id: item.callId, name: item.name, arguments: item.text };
+      }
+      break;
+    default:
+      return;
+  }
+  state.output.push(done);
+  emit(state, out, { type: 'response.output_item.done', output_index: item.outputIndex, item: done });
+}
+
+function finish(state: EncodeState, out: Out): void {
+  if (!state.started) start(state, { type: 'start' }, out);
+  for (const index of [...state.open.keys()]) blockEnd(state, index, out);
+  state.finished = true;
+  const response = state.accumulator.response();
+  response.id = state.id;
+  response.model = state.model;
+  response.created = state.created;
+  const body = encodeResponse(response, state.options) as unknown as Wire;
+  body.output = state.output;
+  const status = body.status as string;
+  const type = status === 'incomplete' ? 'response.incomplete' : status === 'failed' ? 'response.failed' : 'response.completed';
+  emit(state, out, { type, response: body });
+}
+
+function failed(state: EncodeState, error: LlmError, out: Out): void {
+  if (!state.started) start(state, { type: 'start' }, out);
+  state.finished = true;
+  const wire = encodeError(error).body.error;
+  emit(state, out, { type: 'error', code: wire.code ?? wire.type, message: wire.message, param: wire.param });
+  const body = snapshot(state, 'failed');
+  body.error = { code: error.kind === 'rate_limit' ? 'rate_limit_exceeded' : 'server_error', message: error.message };
+  body.output = state.output;
+  emit(state, out, { type: 'response.failed', response: body });
+}
+

@@ -1,0 +1,140 @@
+import {
+  collectUnknown,
+  invalid,
+  joinPath,
+  readArray,
+  readObject,
+  readOptionalBoolean,
+  readOptionalString,
+  readString,
+  reportLoss,
+  setExtensions,
+  type CodecContext,
+  type LlmTool,
+  type LlmToolChoice,
+} from '@llm/core';
+import { PROTOCOL, ownBag, writeBack } from './ext.js';
+
+const FUNCTION_KNOWN = new Set(['type', 'name', 'description', 'parameters', 'strict']);
+const CUSTOM_KNOWN = new Set(['type', 'name', 'description', 'format']);
+
+/**
+ * `tools[]` -> canonical tools: `function` (flat, with `strict`), `custom`, and built-ins kept
+ * whole as provider tools.
+ * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools
+ */
+export function decodeTools(wire: unknown): LlmTool[] {
+  return readArray(wire, '', 'tools', PROTOCOL).map((entry, index) => {
+    const tool = readObject(entry, 'tools', index, PROTOCOL);
+    const path = joinPath('tools', index);
+    const type = readString(tool, 'type', path, PROTOCOL);
+    if (type === 'function') {
+      const out: LlmTool = { type: 'function', name: readString(tool, 'name', path, PROTOCOL) };
+      const description = readOptionalString(tool, 'description', path, PROTOCOL);
+      if (description !== undefined) out.description = description;
+      const bag: Record<string, unknown> = collectUnknown(tool, FUNCTION_KNOWN) ?? {};
+      if (tool.parameters === null) bag.parameters = null;
+      else if (tool.parameters !== undefined) out.parameters = readObject(tool.parameters, path, 'parameters', PROTOCOL);
+      const strict = readOptionalBoolean(tool, 'strict', path, PROTOCOL);
+      if (strict !== undefined) out.strict = strict;
+      else if (tool.strict === null) bag.strict = null;
+      if (tool.description === null) bag.description = null;
+      setExtensions(out, PROTOCOL, bag);
+      return out;
+    }
+    if (type === 'custom') {
+      const out: LlmTool = { type: 'custom', name: readString(tool, 'name', path, PROTOCOL) };
+      const description = readOptionalString(tool, 'description', path, PROTOCOL);
+      if (description !== undefined) out.description = description;
+      if (tool.format !== undefined) out.format = tool.format;
+      setExtensions(out, PROTOCOL, collectUnknown(tool, CUSTOM_KNOWN));
+      return out;
+    }
+    const name = typeof tool.server_label === 'string' ? tool.server_label : type;
+    return { type: 'provider', protocol: PROTOCOL, name, value: tool };
+  });
+}
+
+/** Canonical tools -> `tools[]`; foreign provider tools are dropped and reported. */
+export function encodeTools(tools: readonly LlmTool[], context: CodecContext | undefined): unknown[] {
+  const out: unknown[] = [];
+  tools.forEach((tool, index) => {
+    const bag = ownBag(tool);
+    switch (tool.type) {
+      case 'function': {
+        const wire: Record<string, unknown> = { type: 'function', name: tool.name };
+        if (tool.description !== undefined) wire.description = tool.description;
+        wire.parameters = tool.parameters ?? (bag ? undefined : { type: 'object', properties: {} });
+        if (wire.parameters === undefined) delete wire.parameters;
+        // Responses defaults to strict schemas; say false unless the tool asked for strict.
+        if (tool.strict !== undefined) wire.strict = tool.strict;
+        else if (!bag) wire.strict = false;
+        writeBack(wire, bag);
+        out.push(wire);
+        return;
+      }
+      case 'custom': {
+        const wire: Record<string, unknown> = { type: 'custom', name: tool.name };
+        if (tool.description !== undefined) wire.description = tool.description;
+        if (tool.format !== undefined) wire.format = tool.format;
+        writeBack(wire, bag);
+        out.push(wire);
+        return;
+      }
+      case 'provider':
+        if (tool.protocol === PROTOCOL) out.push(tool.value);
+        else reportLoss(context, { code: 'dropped-tool', path: `tools[${index}]`, message: `the ${tool.protocol} tool ${tool.name} has no Responses form`, protocol: PROTOCOL });
+        return;
+      default: {
+        const unreachable: never = tool;
+        return unreachable;
+      }
+    }
+  });
+  return out;
+}
+
+/**
+ * `tool_choice` -> canonical. Forms with no canonical meaning (hosted-tool forcing, `mcp`) return
+ * `undefined` and the caller keeps the wire value.
+ */
+export function decodeToolChoice(wire: unknown): LlmToolChoice | undefined {
+  if (wire === 'auto' || wire === 'none' || wire === 'required') return { type: wire };
+  if (typeof wire === 'string') return invalid('', 'tool_choice', '"auto", "none", "required" or an object', wire, PROTOCOL);
+  const choice = readObject(wire, '', 'tool_choice', PROTOCOL);
+  if ((choice.type === 'function' || choice.type === 'custom') && Object.keys(choice).length === 2) {
+    return { type: 'tool', name: readString(choice, 'name', 'tool_choice', PROTOCOL) };
+  }
+  if (choice.type === 'allowed_tools' && Object.keys(choice).length === 3 && (choice.mode === 'auto' || choice.mode === 'required')) {
+    const tools = readArray(choice.tools, 'tool_choice', 'tools', PROTOCOL);
+    const names: string[] = [];
+    for (const tool of tools) {
+      if (typeof tool !== 'object' || tool === null) return undefined;
+      const entry = tool as Record<string, unknown>;
+      if (entry.type !== 'function' || typeof entry.name !== 'string' || Object.keys(entry).length !== 2) return undefined;
+      names.push(entry.name);
+    }
+    return { type: 'allowed', names, mode: choice.mode };
+  }
+  return undefined;
+}
+
+/** Canonical tool choice -> `tool_choice`. */
+export function encodeToolChoice(choice: LlmToolChoice, tools: readonly LlmTool[] | undefined): unknown {
+  switch (choice.type) {
+    case 'auto':
+    case 'none':
+    case 'required':
+      return choice.type;
+    case 'tool': {
+      const custom = tools?.some((tool) => tool.type === 'custom' && tool.name === choice.name);
+      return { type: custom ? 'custom' : 'function', name: choice.name };
+    }
+    case 'allowed':
+      return { type: 'allowed_tools', mode: choice.mode, tools: choice.names.map((name) => ({ type: 'function', name })) };
+    default: {
+      const unreachable: never = choice;
+      return unreachable;
+    }
+  }
+}
