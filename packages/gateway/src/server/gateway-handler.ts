@@ -18,8 +18,8 @@ export interface GatewayHandlerOptions {
   logger: Logger;
   /** Records requests the gateway answers itself (401...); the router reports the others. */
   onLocalRecord?(record: RequestRecord, keyId: string | undefined): void;
-  /** Remembers which key made a request, for the ledger row the router reports later. */
-  keyIds?: Map<string, string>;
+  /** Called with the router's request id (its `x-request-id`) and the client key id, for the ledger. */
+  onRouted?(requestId: string, keyId: string | undefined): void;
 }
 
 /** A stable, non-secret id for a client key: its position in the config, else a hash prefix. */
@@ -41,7 +41,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): FetchHandl
     const finish = (response: Response, extra: Record<string, unknown> = {}) => {
       const headers = new Headers(response.headers);
       if (!headers.has('x-request-id')) headers.set('x-request-id', requestId);
-      logger.info({ requestId, method: request.method, path: redactUrl(url), status: response.status, ms: Math.round(performance.now() - started), ...extra }, 'request');
+      logger.info({ requestId: headers.get('x-request-id'), method: request.method, path: redactUrl(url), status: response.status, ms: Math.round(performance.now() - started), ...extra }, 'request');
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
     };
     if (url.pathname === '/health') return finish(Response.json({ status: 'ok' }));
@@ -57,7 +57,6 @@ export function createGatewayHandler(options: GatewayHandlerOptions): FetchHandl
         return finish(protocolError(protocol, status, presented ? 'invalid gateway key' : 'missing gateway key'));
       }
       keyId = keyIdOf(presented, keys);
-      options.keyIds?.set(requestId, keyId);
     }
     const headers = new Headers(request.headers);
     headers.set('x-request-id', requestId);
@@ -67,7 +66,9 @@ export function createGatewayHandler(options: GatewayHandlerOptions): FetchHandl
       init.duplex = 'half';
     }
     try {
-      return finish(await router(new Request(request.url, init)), { protocol });
+      const response = await router(new Request(request.url, init));
+      options.onRouted?.(response.headers.get('x-request-id') ?? requestId, keyId);
+      return finish(response, { protocol });
     } catch (error) {
       logger.error({ requestId, err: error instanceof Error ? error.message : String(error) }, 'router failed');
       return finish(protocolError(protocol, 500, 'internal gateway error'));

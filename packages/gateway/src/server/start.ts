@@ -7,6 +7,7 @@ import type { RouterConfig } from '../router-contract.js';
 import { createUndiciTransport } from '../transport.js';
 import { clientProtocolOf } from './client-protocol.js';
 import { createGatewayHandler } from './gateway-handler.js';
+import { KeyJoin } from './key-join.js';
 import { type FetchHandler, serveNode } from './node-adapter.js';
 import { protocolError } from './protocol-error.js';
 
@@ -47,23 +48,19 @@ export async function loadRouterFactory(): Promise<CreateHandler | undefined> {
 export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config.log.level);
   const { transport, close: closeTransport } = createUndiciTransport();
-  const keyIds = new Map<string, string>();
   let ledger: Ledger | undefined;
   if (config.ledger) {
     ledger = openLedger(config.ledger.path, {
       onError: (error) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'usage ledger failed; requests continue without it'),
     });
   }
+  const join = new KeyJoin((record, keyId) => ledger?.record({ time: Date.now(), keyId, record }));
   const routerConfig: RouterConfig = {
     ...toRouterConfig(config),
     transport,
     hooks: {
       onWarning: (warning, requestId) => logger.warn({ requestId, warning }, 'translation warning'),
-      onRequestEnd: (record) => {
-        const keyId = keyIds.get(record.requestId);
-        keyIds.delete(record.requestId);
-        ledger?.record({ time: Date.now(), keyId, record });
-      },
+      onRequestEnd: (record) => join.record(record),
     },
   };
   const factory = options.createHandler ?? (await loadRouterFactory());
@@ -77,7 +74,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     router,
     keys: config.keys,
     logger,
-    keyIds,
+    onRouted: (requestId, keyId) => join.key(requestId, keyId),
     onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record }),
   });
   const server = await serveNode(handler, {
@@ -95,6 +92,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       cut.unref();
       await server.close();
       clearTimeout(cut);
+      join.flush();
       ledger?.close();
       await closeTransport();
     },
