@@ -17,6 +17,7 @@ import { openRequestState } from './open-state.js';
 import { fixRequestForTarget } from './request-fixes.js';
 import { fixToolCallFinish, fixToolCallFinishStream } from './response-fixes.js';
 import { sealResponse, sealStream } from './seal-state.js';
+import { adaptTools, restoreToolCalls, restoreToolStream, type ToolAdaptation } from './tool-adaptation.js';
 
 /** Options of {@link bridge}. */
 export interface BridgeOptions {
@@ -106,8 +107,15 @@ export function bridge(options: BridgeOptions): Bridge {
     ...extra,
   });
 
+  /** Tool adaptation of the last translated request (a bridge serves one exchange at a time). */
+  let adaptation: ToolAdaptation = { names: new Map(), freeform: new Set() };
+  const restore = (response: LlmResponse): LlmResponse => {
+    for (const choice of response.choices) restoreToolCalls(choice.content, adaptation);
+    return response;
+  };
+
   const decodeResponse = (body: unknown): LlmResponse => {
-    let response = fixToolCallFinish(upstream.response.decode(body, context()));
+    let response = restore(fixToolCallFinish(upstream.response.decode(body, context())));
     if (options.transformResponse) response = options.transformResponse(response);
     return response;
   };
@@ -123,7 +131,10 @@ export function bridge(options: BridgeOptions): Bridge {
   };
 
   const decodeEvents = (body: ReadableStream<Uint8Array>) =>
-    decodeSse(body).pipeThrough(upstream.stream.decode(context())).pipeThrough(fixToolCallFinishStream());
+    decodeSse(body)
+      .pipeThrough(upstream.stream.decode(context()))
+      .pipeThrough(fixToolCallFinishStream())
+      .pipeThrough(restoreToolStream(adaptation));
 
   return {
     client,
@@ -144,6 +155,7 @@ export function bridge(options: BridgeOptions): Bridge {
       canonical.model = requestOptions.upstreamModel ?? clientModel;
       if (options.transformRequest) canonical = options.transformRequest(canonical);
       canonical = fixRequestForTarget(canonical, upstream.id, context());
+      adaptation = adaptTools(canonical, upstream.id, context());
       const stream = canonical.stream === true;
       const encoded = upstream.request.encode(canonical, context({ model: canonical.model, stream }));
       return { body: encoded, model: canonical.model, clientModel, stream, canonical };

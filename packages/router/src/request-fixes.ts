@@ -1,4 +1,4 @@
-import type { LlmMessage, LlmRequest, LlmToolMessage, ProtocolId } from '@llm/core';
+import type { LlmAudioPart, LlmFilePart, LlmImagePart, LlmMessage, LlmRequest, LlmToolMessage, LlmUserMessage, ProtocolId } from '@llm/core';
 import { reportLoss, type CodecContext } from '@llm/core';
 
 /** Output-token default for targets that require one (Claude's `max_tokens`). */
@@ -33,9 +33,56 @@ export function fixRequestForTarget(request: LlmRequest, target: ProtocolId, con
     });
     request.stop = request.stop.slice(0, limit);
   }
+  if ((target === 'claude' || target === 'openai-responses') && request.candidateCount !== undefined && request.candidateCount > 1) {
+    reportLoss(context, {
+      code: 'dropped-field',
+      path: 'n',
+      message: `${target} returns one candidate per request; n=${request.candidateCount} sent as 1`,
+    });
+    delete request.candidateCount;
+  }
   request.messages = orderToolResults(request.messages);
+  if (target === 'openai-chat') request.messages = moveToolResultMedia(request.messages, context);
   if (target === 'claude' || target === 'gemini') request.messages = mergeSameRoleTurns(request.messages);
   return request;
+}
+
+/**
+ * Chat tool messages hold text only: images and files inside tool results move to a user message
+ * right after the tool messages of that turn (`lossy-conversion`), with a text note naming the call.
+ */
+export function moveToolResultMedia(messages: LlmMessage[], context?: CodecContext): LlmMessage[] {
+  const out: LlmMessage[] = [];
+  let carried: LlmUserMessage['content'] = [];
+  const flush = () => {
+    if (carried.length > 0) out.push({ role: 'user', content: carried });
+    carried = [];
+  };
+  messages.forEach((message, messageIndex) => {
+    if (message.role !== 'tool') {
+      flush();
+      out.push(message);
+      return;
+    }
+    const content = message.content.map((part, partIndex) => {
+      if (part.type !== 'tool-result' || typeof part.content === 'string') return part;
+      const media = part.content.filter(
+        (item): item is LlmImagePart | LlmFilePart | LlmAudioPart => item.type === 'image' || item.type === 'file' || item.type === 'audio',
+      );
+      if (media.length === 0) return part;
+      reportLoss(context, {
+        code: 'lossy-conversion',
+        path: `messages[${messageIndex}].content[${partIndex}]`,
+        message: 'media in a tool result moved to a user message (Chat tool messages hold text only)',
+      });
+      carried.push({ type: 'text', text: `Attachments of tool result ${part.toolCallId}:` });
+      carried.push(...media);
+      return { ...part, content: part.content.filter((item) => !(media as unknown[]).includes(item)) };
+    });
+    out.push({ ...message, content });
+  });
+  flush();
+  return out;
 }
 
 /** Merges consecutive user (or assistant) messages into one, keeping every part in order. */
