@@ -112,3 +112,9 @@ export {
   unpackOpaqueState,
 } from './opaque-state.js';
 export type { ExtractedState, OpaqueState, OpaqueStateProblem, UnpackedState } from './opaque-state.js';
+
+export { toOpenAIStrictSchema } from './json-schema/openai-strict.js';
+export { toGeminiSchema } from './json-schema/gemini.js';
+export { toGeminiJsonSchema } from './json-schema/gemini-json-schema.js';
+export { MAX_INLINED_NODES } from './json-schema/inline-refs.js';
+export type { SchemaContext } from './json-schema/walk.js';

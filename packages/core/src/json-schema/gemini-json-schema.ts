@@ -1,0 +1,15 @@
+import type { JsonSchema } from '../json.js';
+import { inlineRefs } from './inline-refs.js';
+import type { SchemaContext } from './walk.js';
+
+/**
+ * Prepares a JSON Schema for Gemini's `parametersJsonSchema` / `responseJsonSchema`, which take
+ * standard JSON Schema (unlike `parameters` / `responseSchema`, for which see `toGeminiSchema`). Only
+ * makes it self-contained: local `$ref`s are inlined, and recursive ones are kept as
+ * `$ref: "#/$defs/<name>"` with those definitions at the root. Never mutates `schema`.
+ *
+ * @see ../shared/protocols/gemini.md §1.3 and §6 item 9
+ */
+export function toGeminiJsonSchema(schema: JsonSchema, context?: SchemaContext): JsonSchema {
+  return inlineRefs(schema, context, { mode: 'keep' });
+}
