@@ -32,7 +32,13 @@ for (const path of workspaceDirs.flatMap(reportFiles)) rmSync(path, { force: tru
 const turboArgs = ['turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--continue', '--output-logs=new-only'];
 if (force) turboArgs.push('--force');
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', FORCE_COLOR: '0' };
-const turbo = spawnSync(turboArgs[0], turboArgs.slice(1), { cwd: root, stdio: 'inherit', env });
+// The local binary, so the script also works outside `pnpm run` (no .bin on PATH there).
+const turboBin = join(root, 'node_modules', '.bin', 'turbo');
+if (!existsSync(turboBin)) {
+  console.error(`${label}: ${turboBin} is missing: run \`npm run setup\` (pnpm install) first`);
+}
+const turbo = spawnSync(turboBin, turboArgs.slice(1), { cwd: root, stdio: 'inherit', env });
+if (turbo.error) console.error(`${label}: could not run turbo: ${turbo.error.message}`);
 
 let passed = 0;
 let failed = 0;
