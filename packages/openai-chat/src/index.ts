@@ -1,2 +1,26 @@
-// Filled in by a later issue; the package exists so the workspace graph is complete.
-export {};
+// @llm/openai-chat: the OpenAI Chat Completions codec.
+export { openaiChat } from './codec.js';
+export { decodeChunk, createDecodeState, endStream } from './stream-decode-state.js';
+export { encodeEvent, createEncodeState, endEncode } from './stream-encode-state.js';
+export type { ChatDecodeState } from './stream-decode-state.js';
+export type { ChatEncodeState } from './stream-encode-state.js';
+export type {
+  OpenAIChatAnnotation,
+  OpenAIChatChunk,
+  OpenAIChatContentPart,
+  OpenAIChatError,
+  OpenAIChatFinishReason,
+  OpenAIChatLogprobs,
+  OpenAIChatMessage,
+  OpenAIChatRequest,
+  OpenAIChatResponse,
+  OpenAIChatResponseFormat,
+  OpenAIChatResponseMessage,
+  OpenAIChatTokenLogprob,
+  OpenAIChatTool,
+  OpenAIChatToolCall,
+  OpenAIChatToolCallDelta,
+  OpenAIChatToolChoice,
+  OpenAIChatUsage,
+  OpenAIChatWireTypes,
+} from './wire-types.js';

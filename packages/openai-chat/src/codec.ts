@@ -1,0 +1,24 @@
+import type { Codec } from '@llm/core';
+import { decodeError, encodeError } from './error.js';
+import { http } from './http.js';
+import { PROTOCOL } from './internal.js';
+import { decodeRequest } from './request-decode.js';
+import { encodeRequest } from './request-encode.js';
+import { decodeResponse } from './response-decode.js';
+import { encodeResponse } from './response-encode.js';
+import { decodeStream } from './stream-decode.js';
+import { encodeStream } from './stream-encode.js';
+import type { OpenAIChatWireTypes } from './wire-types.js';
+
+/**
+ * The OpenAI Chat Completions codec.
+ * @see /work/shared/protocols/openai-chat.md
+ */
+export const openaiChat: Codec<OpenAIChatWireTypes> = {
+  id: PROTOCOL,
+  request: { decode: (wire) => decodeRequest(wire), encode: encodeRequest },
+  response: { decode: (wire) => decodeResponse(wire), encode: encodeResponse },
+  stream: { decode: decodeStream, encode: encodeStream },
+  error: { decode: decodeError, encode: encodeError },
+  http,
+};

@@ -1,0 +1,109 @@
+import type { CodecContext, LlmChoice, LlmResponse, LlmTokenLogprob } from '@llm/core';
+import { joinPath, opaqueStateWarning, reportLoss, toolArgumentsText } from '@llm/core';
+import { encodeFinishReason } from './finish-reason.js';
+import { PROTOCOL, marker, writeRest } from './internal.js';
+import { encodeUsage } from './usage.js';
+import type { OpenAIChatResponse, OpenAIChatTokenLogprob } from './wire-types.js';
+
+const P = PROTOCOL;
+type Wire = Record<string, unknown>;
+
+/** Canonical token logprobs -> wire `logprobs.content`. */
+export function encodeLogprobs(logprobs: readonly LlmTokenLogprob[]): OpenAIChatTokenLogprob[] {
+  return logprobs.map((entry) => ({
+    token: entry.token,
+    logprob: entry.logprob,
+    bytes: entry.bytes ?? null,
+    top_logprobs: (entry.top ?? []).map((top) => ({ token: top.token, logprob: top.logprob, bytes: top.bytes ?? null })),
+  }));
+}
+
+/** The assistant message of one choice, in the shape the API (and the SDK accumulator) produce. */
+export function encodeChoiceMessage(choice: LlmChoice, path: string, context: CodecContext | undefined): Wire {
+  const message: Wire = { role: 'assistant' };
+  let content: string | null = null;
+  let refusal: string | null = null;
+  let calls: Wire[] | undefined;
+  let annotations: Wire[] | undefined;
+  for (let i = 0; i < choice.content.length; i++) {
+    const part = choice.content[i]!;
+    switch (part.type) {
+      case 'text':
+        content = (content ?? '') + part.text;
+        if (part.citations) {
+          for (const citation of part.citations) {
+            if (citation.kind !== 'url' || citation.url === undefined) continue;
+            (annotations ??= []).push({
+              type: 'url_citation',
+              url_citation: { end_index: citation.endIndex ?? 0, start_index: citation.startIndex ?? 0, title: citation.title ?? '', url: citation.url },
+            });
+          }
+          annotations ??= [];
+        }
+        break;
+      case 'refusal':
+        refusal = (refusal ?? '') + part.text;
+        break;
+      case 'reasoning': {
+        if (part.redacted || (part.text === '' && part.signature !== undefined)) {
+          reportLoss(context, { ...opaqueStateWarning(joinPath(path, i), { foreign: part.origin ?? { protocol: P }, target: { protocol: P } }), protocol: P });
+          break;
+        }
+        const field = marker(part, 'field') === 'reasoning' ? 'reasoning' : 'reasoning_content';
+        message[field] = typeof message[field] === 'string' ? (message[field] as string) + part.text : part.text;
+        break;
+      }
+      case 'tool-call': {
+        if (marker(part, 'legacy')) {
+          message.function_call = { name: part.name, arguments: toolArgumentsText(part.arguments) };
+          break;
+        }
+        const call: Wire = part.freeform
+          ? { id: part.id, type: 'custom', custom: { name: part.name, input: toolArgumentsText(part.arguments) } }
+          : { id: part.id, type: 'function', function: { name: part.name, arguments: toolArgumentsText(part.arguments) } };
+        writeRest(call, part);
+        (calls ??= []).push(call);
+        break;
+      }
+      default:
+        reportLoss(context, { code: 'dropped-part', path: joinPath(path, i), message: `a ${part.type} part has no openai-chat response form`, protocol: P });
+    }
+  }
+  if (content !== null || !marker(choice, 'noContent')) message.content = content;
+  if (refusal !== null || !marker(choice, 'noRefusal')) message.refusal = refusal;
+  if (calls) message.tool_calls = calls;
+  const markedAnnotations = marker(choice, 'annotations');
+  if (annotations) message.annotations = annotations;
+  else if (markedAnnotations !== undefined) message.annotations = markedAnnotations;
+  const rest = marker(choice, 'message') as Wire | undefined;
+  if (rest) Object.assign(message, rest);
+  return message;
+}
+
+/**
+ * `LlmResponse` -> Chat Completions response body.
+ * @see openai-chat.md §2
+ */
+export function encodeResponse(response: LlmResponse, context?: CodecContext): OpenAIChatResponse {
+  const out: Wire = { id: response.id, object: 'chat.completion', created: response.created ?? 0, model: response.model };
+  const choices: Wire[] = new Array(response.choices.length);
+  for (let i = 0; i < response.choices.length; i++) {
+    const choice = response.choices[i]!;
+    const wire: Wire = {
+      index: choice.index,
+      message: encodeChoiceMessage(choice, joinPath(joinPath('choices', i), 'content'), context),
+      finish_reason: encodeFinishReason(choice.finishReason ?? 'stop', choice.rawFinishReason),
+      logprobs: choice.logprobs
+        ? { content: encodeLogprobs(choice.logprobs), refusal: marker(choice, 'refusalLogprobs') ?? null }
+        : null,
+    };
+    if (!choice.logprobs && marker(choice, 'noLogprobs')) delete wire.logprobs;
+    writeRest(wire, choice);
+    choices[i] = wire;
+  }
+  out.choices = choices;
+  if (response.usage) out.usage = encodeUsage(response.usage);
+  if (response.serviceTier !== undefined) out.service_tier = response.serviceTier;
+  writeRest(out, response);
+  return out as unknown as OpenAIChatResponse;
+}

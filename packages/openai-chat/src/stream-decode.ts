@@ -1,0 +1,35 @@
+import type { LlmStreamEvent, SseEvent, StreamOptions } from '@llm/core';
+import { LlmError } from '@llm/core';
+import { PROTOCOL } from './internal.js';
+import { createDecodeState, decodeChunk, endStream, failStream } from './stream-decode-state.js';
+
+/**
+ * Chat Completions SSE events -> canonical stream events. `finish` events are held until the
+ * usage is known (the usage-only chunk, `[DONE]` or the end of the stream).
+ * @see openai-chat.md §3
+ */
+export function decodeStream(_options?: StreamOptions): TransformStream<SseEvent, LlmStreamEvent> {
+  const state = createDecodeState();
+  return new TransformStream<SseEvent, LlmStreamEvent>({
+    transform(event, controller) {
+      if (state.done) return;
+      const data = event.data;
+      if (data === '[DONE]') {
+        endStream(state, controller);
+        return;
+      }
+      if (data === '') return;
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(data);
+      } catch (error) {
+        failStream(state, controller, new LlmError({ kind: 'upstream', message: `invalid stream chunk: ${(error as Error).message}`, protocol: PROTOCOL, raw: data, cause: error }));
+        return;
+      }
+      decodeChunk(state, controller, chunk);
+    },
+    flush(controller) {
+      if (!state.done) endStream(state, controller);
+    },
+  });
+}

@@ -1,0 +1,174 @@
+import type { CodecContext, LlmStreamEvent, LlmUsage, SseEvent } from '@llm/core';
+import { reportLoss } from '@llm/core';
+import { encodeError } from './error.js';
+import { encodeFinishReason } from './finish-reason.js';
+import { PROTOCOL } from './internal.js';
+import { encodeLogprobs } from './response-encode.js';
+import { encodeUsage } from './usage.js';
+
+const P = PROTOCOL;
+type Emit = Pick<TransformStreamDefaultController<SseEvent>, 'enqueue'>;
+type Wire = Record<string, unknown>;
+
+/** What an open canonical block maps to on the wire. */
+interface BlockState {
+  choice: number;
+  kind: 'text' | 'refusal' | 'reasoning' | 'tool_call' | 'part';
+  /** Wire `tool_calls[].index` of a tool-call block. */
+  toolIndex: number;
+  freeform: boolean;
+}
+
+/** State of one stream encode. */
+export interface ChatEncodeState {
+  id: string;
+  model: string;
+  created: number;
+  serviceTier: string | undefined;
+  includeUsage: boolean;
+  blocks: Map<number, BlockState>;
+  /** Choices whose role delta was sent. */
+  roleSent: Set<number>;
+  /** Next wire tool index per choice. */
+  toolCount: Map<number, number>;
+  usage: LlmUsage | undefined;
+  ended: boolean;
+  context: CodecContext | undefined;
+}
+
+/** A fresh state. */
+export function createEncodeState(id: string | undefined, includeUsage: boolean, context: CodecContext | undefined): ChatEncodeState {
+  return {
+    id: id ?? `chatcmpl-${Math.random().toString(36).slice(2, 14)}`,
+    model: '',
+    created: Math.floor(Date.now() / 1000),
+    serviceTier: undefined,
+    includeUsage,
+    blocks: new Map(),
+    roleSent: new Set(),
+    toolCount: new Map(),
+    usage: undefined,
+    ended: false,
+    context,
+  };
+}
+
+function chunk(state: ChatEncodeState, choices: Wire[]): Wire {
+  const out: Wire = { id: state.id, object: 'chat.completion.chunk', created: state.created, model: state.model, choices };
+  if (state.serviceTier !== undefined) out.service_tier = state.serviceTier;
+  return out;
+}
+
+function send(emit: Emit, payload: Wire): void {
+  emit.enqueue({ data: JSON.stringify(payload) } as SseEvent);
+}
+
+/** Sends one delta for `choice`, adding the role on the choice's first chunk. */
+function sendDelta(state: ChatEncodeState, emit: Emit, choice: number, delta: Wire, extra?: Wire): void {
+  if (!state.roleSent.has(choice)) {
+    state.roleSent.add(choice);
+    delta = { role: 'assistant', ...delta };
+  }
+  const wire: Wire = { index: choice, delta, finish_reason: null };
+  if (extra) Object.assign(wire, extra);
+  send(emit, chunk(state, [wire]));
+}
+
+/**
+ * One canonical event -> zero or more chunks.
+ * @see openai-chat.md §3
+ */
+export function encodeEvent(state: ChatEncodeState, emit: Emit, event: LlmStreamEvent): void {
+  if (state.ended) return;
+  switch (event.type) {
+    case 'start':
+      if (event.id !== undefined) state.id = event.id;
+      if (event.model !== undefined) state.model = event.model;
+      if (event.created !== undefined) state.created = event.created;
+      state.serviceTier = event.serviceTier;
+      return;
+    case 'block-start': {
+      const choice = event.choice ?? 0;
+      const block = event.block;
+      if (block.kind === 'tool_call') {
+        const toolIndex = state.toolCount.get(choice) ?? 0;
+        state.toolCount.set(choice, toolIndex + 1);
+        state.blocks.set(event.index, { choice, kind: 'tool_call', toolIndex, freeform: block.freeform === true });
+        const call: Wire = block.freeform
+          ? { index: toolIndex, id: block.id, type: 'custom', custom: { name: block.name, input: '' } }
+          : { index: toolIndex, id: block.id, type: 'function', function: { name: block.name, arguments: '' } };
+        sendDelta(state, emit, choice, { tool_calls: [call] });
+        return;
+      }
+      if (block.kind === 'part') {
+        reportLoss(state.context, { code: 'dropped-part', path: `blocks[${event.index}]`, message: `a ${block.part.type} part has no openai-chat stream form`, protocol: P });
+      }
+      state.blocks.set(event.index, { choice, kind: block.kind, toolIndex: -1, freeform: false });
+      if (!state.roleSent.has(choice) && block.kind === 'text') sendDelta(state, emit, choice, { content: '' });
+      return;
+    }
+    case 'text-delta':
+    case 'reasoning-delta': {
+      const block = state.blocks.get(event.index);
+      if (!block) return;
+      const field = block.kind === 'refusal' ? 'refusal' : block.kind === 'reasoning' ? 'reasoning_content' : 'content';
+      sendDelta(state, emit, block.choice, { [field]: event.text });
+      return;
+    }
+    case 'tool-args-delta': {
+      const block = state.blocks.get(event.index);
+      if (!block || block.kind !== 'tool_call') return;
+      const call: Wire = block.freeform
+        ? { index: block.toolIndex, custom: { input: event.json } }
+        : { index: block.toolIndex, function: { arguments: event.json } };
+      sendDelta(state, emit, block.choice, { tool_calls: [call] });
+      return;
+    }
+    case 'logprobs': {
+      const block = state.blocks.get(event.index);
+      if (!block) return;
+      sendDelta(state, emit, block.choice, {}, { logprobs: { content: encodeLogprobs(event.logprobs), refusal: null } });
+      return;
+    }
+    case 'reasoning-signature':
+      reportLoss(state.context, { code: 'foreign-state', path: `blocks[${event.index}]`, message: 'openai-chat streams carry no reasoning signatures', protocol: P });
+      return;
+    case 'citation':
+      reportLoss(state.context, { code: 'dropped-field', path: `blocks[${event.index}]`, message: 'openai-chat streams carry no citations', protocol: P });
+      return;
+    case 'block-end':
+      state.blocks.delete(event.index);
+      return;
+    case 'usage':
+      state.usage = event.usage;
+      return;
+    case 'finish': {
+      const choice = event.choice ?? 0;
+      if (event.usage) state.usage = event.usage;
+      const delta: Wire = state.roleSent.has(choice) ? {} : { role: 'assistant', content: '' };
+      state.roleSent.add(choice);
+      send(emit, chunk(state, [{ index: choice, delta, finish_reason: encodeFinishReason(event.reason, event.rawReason) }]));
+      return;
+    }
+    case 'error':
+      state.ended = true;
+      send(emit, encodeError(event.error).body as unknown as Wire);
+      return;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** Ends the stream: the usage-only chunk (when asked for) and `[DONE]`. */
+export function endEncode(state: ChatEncodeState, emit: Emit): void {
+  if (state.ended) return;
+  state.ended = true;
+  if (state.includeUsage && state.usage) {
+    const last = chunk(state, []);
+    last.usage = encodeUsage(state.usage);
+    send(emit, last);
+  }
+  emit.enqueue({ data: '[DONE]' } as SseEvent);
+}
