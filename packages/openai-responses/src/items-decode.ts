@@ -42,7 +42,8 @@ function isToolSideItem(type: string): boolean {
   return type.endsWith('_output') || type === 'mcp_approval_response';
 }
 
-const MESSAGE_KNOWN = new Set(['role', 'content']);
+/** Fields of a message item with a canonical home; the rest ride along as `$item`. */
+export const MESSAGE_KNOWN: ReadonlySet<string> = new Set(['role', 'content']);
 const REASONING_KNOWN = new Set(['type', 'id', 'summary', 'content', 'encrypted_content']);
 const FUNCTION_CALL_KNOWN = new Set(['type', 'call_id', 'name', 'arguments']);
 const CUSTOM_CALL_KNOWN = new Set(['type', 'call_id', 'name', 'input']);
@@ -217,7 +218,7 @@ function decodeReasoning(item: Record<string, unknown>, path: string): LlmReason
   } else {
     if (summary !== undefined) {
       part.text = joinTexts(summary, joinPath(path, 'summary'));
-      if (summary.length !== 1 || hasExtraKeys(summary[0])) bag.$summary = summary;
+      if (summary.length > 1 || (summary.length === 1 && (part.text === '' || hasExtraKeys(summary[0])))) bag.$summary = summary;
     } else bag.$noSummary = true;
     part.format = 'summary';
   }

@@ -1,4 +1,5 @@
 import {
+  collectUnknown,
   LlmError,
   type LlmAssistantContent,
   type LlmStreamEvent,
@@ -8,7 +9,7 @@ import {
 } from '@llm/core';
 import { PROTOCOL } from './ext.js';
 import { decodeFinishReason } from './finish-reason.js';
-import { decodeAssistantItem } from './items-decode.js';
+import { decodeAssistantItem, MESSAGE_KNOWN } from './items-decode.js';
 import { decodeContentPart } from './parts.js';
 import { decodeUsage } from './usage.js';
 
@@ -26,8 +27,13 @@ interface ItemState {
   summaries?: number;
   /** Tool call: argument text received as deltas. */
   argsSeen?: boolean;
-  /** Message: the item's own fields, attached to its first part. */
+  /** Message: the item's own fields as `output_item.added` gave them (no status yet). */
   fields?: Record<string, unknown>;
+  /**
+   * Message: the first part, finished but left open until `output_item.done`, whose item fields
+   * (final `status`) it carries as `$item`.
+   */
+  first?: { block: number; ext: Record<string, unknown> };
 }
 
 /** State of the Responses SSE -> canonical events decoder. */
@@ -126,13 +132,13 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
       if (!item || block === undefined) return;
       const part = decodeContentPart(event.part, 'part', 0);
       const ext: Record<string, unknown> = { ...part.extensions?.[PROTOCOL] };
-      if (contentIndex === 0 && item.fields) ext.$item = item.fields;
       state.kinds.push(part);
       if (part.type === 'text' && part.citations) {
         for (const citation of part.citations) out.enqueue({ type: 'citation', index: block, citation });
       }
-      out.enqueue({ type: 'block-end', index: block, extensions: { [PROTOCOL]: ext } });
       item.parts?.delete(contentIndex);
+      if (contentIndex === 0) item.first = { block, ext };
+      else out.enqueue({ type: 'block-end', index: block, extensions: { [PROTOCOL]: ext } });
       return;
     }
     case 'response.reasoning_summary_part.added': {
@@ -224,8 +230,8 @@ function itemDone(state: DecodeState, event: Wire, out: Out): void {
     out.enqueue({ type: 'block-end', index: entry.block, extensions: { [PROTOCOL]: { ...part.extensions?.[PROTOCOL] } } });
     return;
   }
-  if (entry?.type === 'message' && entry.parts && entry.parts.size > 0) {
-    for (const block of entry.parts.values()) out.enqueue({ type: 'block-end', index: block });
+  if (entry?.type === 'message' && (entry.first || (entry.parts && entry.parts.size > 0))) {
+    closeMessage(entry, collectUnknown(item, MESSAGE_KNOWN) ?? {}, out);
     return;
   }
   if (entry?.type === 'message' && Array.isArray(item.content) && item.content.length > 0) return;
@@ -238,12 +244,23 @@ function itemDone(state: DecodeState, event: Wire, out: Out): void {
   }
 }
 
+/** Ends a message item's open blocks; the first part gets the item's fields as `$item`. */
+function closeMessage(entry: ItemState, fields: Record<string, unknown> | undefined, out: Out): void {
+  if (entry.first) {
+    const ext = fields ? { ...entry.first.ext, $item: fields } : entry.first.ext;
+    out.enqueue({ type: 'block-end', index: entry.first.block, extensions: { [PROTOCOL]: ext } });
+    entry.first = undefined;
+  }
+  for (const block of entry.parts?.values() ?? []) out.enqueue({ type: 'block-end', index: block });
+  entry.parts?.clear();
+}
+
 function terminal(state: DecodeState, event: Wire, out: Out): void {
   const response = (event.response ?? {}) as Wire;
   if (!state.started) decodeEvent(state, { type: 'response.created', response }, out);
   for (const entry of state.items.values()) {
     if (entry.block !== undefined) out.enqueue({ type: 'block-end', index: entry.block });
-    for (const block of entry.parts?.values() ?? []) out.enqueue({ type: 'block-end', index: block });
+    closeMessage(entry, entry.fields, out);
   }
   state.items.clear();
   const incomplete = response.incomplete_details as Wire | null | undefined;
