@@ -1,0 +1,84 @@
+// What the load run measures: the gateway (built dist, started with its CLI as users run it) on a
+// few client -> upstream pairs, the yardstick Node proxies from ../shared/peers, and the peer
+// gateways installed by ../shared/peers/install-peers.sh. Each target says how to start it, what
+// its clients send, and which upstream path the mock must see for a round trip to count.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const MODEL = { 'openai-chat': 'gpt-4o-mini', 'openai-responses': 'gpt-4o-mini', claude: 'claude-sonnet-4-5' };
+const PATHS = { 'openai-chat': '/v1/chat/completions', 'openai-responses': '/v1/responses', claude: '/v1/messages' };
+const GATEWAY_PORT = 9600;
+
+/** The gateway's config for one pair: a single route from the client's model to the upstream. */
+function gatewayConfig(dir, name, upstreamProtocol, upstream, lean) {
+  const file = join(dir, `${name}.json`);
+  const config = {
+    listen: { host: '127.0.0.1', port: GATEWAY_PORT },
+    upstreams: { up: { protocol: upstreamProtocol, baseUrl: `${upstream}/v1`, apiKey: 'mock' } },
+    routes: [{ match: '*', upstream: 'up', model: MODEL[upstreamProtocol] }],
+    // As users run it: usage ledger on, one JSON access-log line per request. "lean" turns both off.
+    ledger: lean ? false : { path: join(dir, `${name}.db`) },
+    log: { level: lean ? 'warn' : 'info' },
+  };
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
+}
+
+/**
+ * @param {{ repo: string, peersScripts: string, peersDir: string, work: string, upstream: string }} where
+ */
+export function targets({ repo, peersScripts, peersDir, work, upstream }) {
+  const node = (args, extra = {}) => ({ cmd: process.execPath, args, ...extra });
+  const cli = join(repo, 'packages/gateway/dist/cli.js');
+  const gateway = (client, up, lean = false) => {
+    const name = `gateway${lean ? '-lean' : ''}-${short(client)}-${short(up)}`;
+    return {
+      name, kind: 'gateway', pair: `${short(client)}->${short(up)}`, client, port: GATEWAY_PORT,
+      path: PATHS[client], model: `client-${MODEL[client]}`, headers: {},
+      start: () => node([cli, 'serve', '--config', gatewayConfig(work, name, up, upstream, lean)]),
+      expectUpstream: PATHS[up],
+    };
+  };
+  const floor = (port, mode, up) => ({
+    name: `yardstick-${mode}`, kind: 'yardstick', pair: `chat->${short(up)}`, client: 'openai-chat', port,
+    path: PATHS['openai-chat'], model: MODEL['openai-chat'], headers: {},
+    start: () => node([join(peersScripts, 'floor-proxy.mjs'), `--port=${port}`, `--upstream=${upstream}`, `--mode=${mode}`, '--client=http']),
+    expectUpstream: PATHS[up],
+  });
+  const portkey = (provider, up) => ({
+    name: `portkey-${provider}`, kind: 'peer', pair: `chat->${short(up)}`, client: 'openai-chat', port: 9300,
+    path: PATHS['openai-chat'], model: MODEL[up],
+    headers: { 'x-portkey-provider': provider, 'x-portkey-custom-host': `${upstream}/v1`, authorization: 'Bearer mock' },
+    start: () => node([join(peersDir, 'portkey/node_modules/@portkey-ai/gateway/build/start-server.js'), '--port=9300'], { cwd: join(peersDir, 'portkey') }),
+    expectUpstream: PATHS[up],
+    requires: join(peersDir, 'portkey/node_modules/@portkey-ai/gateway'),
+  });
+  return [
+    // The mock upstream itself on the target CPU: the ceiling for one Node process, and the
+    // baseline that "added time to first byte" is measured against.
+    {
+      name: 'direct-mock', kind: 'direct', pair: 'chat (no proxy)', client: 'openai-chat', port: 9101,
+      path: PATHS['openai-chat'], model: MODEL['openai-chat'], headers: {},
+      start: () => node([join(peersScripts, 'mock-upstream.mjs'), '--port=9101']), expectUpstream: null,
+    },
+    floor(9201, 'json', 'openai-chat'),
+    floor(9203, 'oa2an', 'claude'),
+    gateway('openai-chat', 'openai-chat'),
+    gateway('openai-chat', 'openai-responses'),
+    gateway('openai-responses', 'openai-chat'),
+    gateway('openai-chat', 'openai-responses', true),
+    portkey('openai', 'openai-chat'),
+    portkey('anthropic', 'claude'),
+    {
+      name: 'musi-llms', kind: 'peer', pair: 'claude->chat', client: 'claude', port: 9400,
+      path: PATHS.claude, model: 'mock,gpt-4o-mini', headers: { 'x-api-key': 'mock', 'anthropic-version': '2023-06-01' },
+      start: () => node([join(peersScripts, 'start-musi-llms.mjs'), `--pkg-dir=${join(peersDir, 'musi')}`, '--port=9400', `--upstream=${upstream}`]),
+      expectUpstream: PATHS['openai-chat'],
+      requires: join(peersDir, 'musi/node_modules/@musistudio/llms'),
+    },
+  ];
+}
+
+function short(protocol) {
+  return { 'openai-chat': 'chat', 'openai-responses': 'responses', claude: 'claude', gemini: 'gemini' }[protocol];
+}
