@@ -13,16 +13,18 @@ export const MARK = '$';
 
 /**
  * Like core `collectUnknown`, but also keeps known fields whose value is `null` (the canonical
- * model has no null, so a round trip would otherwise drop them).
+ * model has no null, so a round trip would otherwise drop them). `nullDefaults` names the keys
+ * whose `null` the encoder writes anyway (a response message's `content: null`).
  */
 export function collectRest(
   wire: Record<string, unknown>,
   known: ReadonlySet<string>,
+  nullDefaults?: ReadonlySet<string>,
 ): Record<string, unknown> | undefined {
   let rest: Record<string, unknown> | undefined;
   for (const key in wire) {
     const value = wire[key];
-    if (value !== null && known.has(key)) continue;
+    if (known.has(key) && (value !== null || nullDefaults?.has(key))) continue;
     (rest ??= {})[key] = value;
   }
   return rest;

@@ -22,7 +22,9 @@ const KNOWN = new Set([
   'response_format', 'reasoning_effort', 'verbosity', 'stream', 'metadata', 'store', 'service_tier',
   'prompt_cache_key', 'safety_identifier', 'user',
 ]);
+const STREAM_OPTION_KEYS = new Set(['include_usage']);
 const FUNCTION_TOOL_KEYS = new Set(['type', 'function']);
+const CUSTOM_TOOL_KEYS = new Set(['type', 'custom']);
 const FUNCTION_KEYS = new Set(['name', 'description', 'parameters', 'strict']);
 const CUSTOM_KEYS = new Set(['name', 'description', 'format']);
 
@@ -50,7 +52,7 @@ function decodeTool(value: unknown, parent: string, index: number): LlmTool {
     const description = readOptionalString(custom, 'description', inner, P);
     if (description !== undefined) tool.description = description;
     if (custom.format !== undefined) tool.format = custom.format;
-    setExtensions(tool, P, collectRest(wire, FUNCTION_TOOL_KEYS));
+    setExtensions(tool, P, collectRest(wire, CUSTOM_TOOL_KEYS));
     const rest = collectRest(custom, CUSTOM_KEYS);
     if (rest) mark(tool, 'function', rest);
     return tool;
@@ -128,7 +130,6 @@ export function decodeRequest(body: unknown): LlmRequest {
   if (wire.logprobs === true) {
     const top = readOptionalInteger(wire, 'top_logprobs', '', P);
     request.logprobs = top === undefined ? {} : { top };
-    mark(request, 'logprobs', true);
   }
   if (wire.tools !== undefined && wire.tools !== null) {
     const tools = readArray(wire.tools, '', 'tools', P);
@@ -172,10 +173,14 @@ export function decodeRequest(body: unknown): LlmRequest {
   const stream = readOptionalBoolean(wire, 'stream', '', P);
   if (stream !== undefined) request.stream = stream;
   const options = wire.stream_options;
+  let otherOptions: Record<string, unknown> | undefined;
   if (options !== undefined && options !== null) {
     const object = readObject(options, '', 'stream_options', P);
     const include = readOptionalBoolean(object, 'include_usage', 'stream_options', P);
-    if (include !== undefined) request.streamUsage = include;
+    if (include !== undefined) {
+      request.streamUsage = include;
+      otherOptions = collectRest(object, STREAM_OPTION_KEYS);
+    } else otherOptions = object;
   }
   if (wire.metadata !== undefined && wire.metadata !== null) {
     request.metadata = readObject(wire.metadata, '', 'metadata', P) as Record<string, string>;
@@ -198,6 +203,16 @@ export function decodeRequest(body: unknown): LlmRequest {
   // Everything not modelled (stream_options, logprobs false, modalities, audio, prediction, ...)
   // travels in the extension bag.
   const rest = collectRest(wire, KNOWN);
-  if (rest) setExtensions(request, P, rest);
+  if (rest) {
+    // Modelled parts of `logprobs` / `stream_options` live in canonical fields only, so a router
+    // that clears them is not overridden by the bag.
+    if (wire.logprobs === true) {
+      delete rest.logprobs;
+      if (typeof wire.top_logprobs === 'number') delete rest.top_logprobs;
+    }
+    if (otherOptions) rest.stream_options = otherOptions;
+    else if (options !== undefined && options !== null) delete rest.stream_options;
+    if (Object.keys(rest).length > 0) setExtensions(request, P, rest);
+  }
   return request;
 }

@@ -129,7 +129,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
   if (request.stream !== undefined) out.stream = request.stream;
   if (request.streamUsage !== undefined) {
     const options = out.stream_options;
-    out.stream_options = { ...(options && typeof options === 'object' ? options : {}), include_usage: request.streamUsage };
+    out.stream_options = { include_usage: request.streamUsage, ...(options && typeof options === 'object' ? options : {}) };
   }
   if (request.metadata !== undefined) out.metadata = request.metadata;
   if (request.store !== undefined) out.store = request.store;

@@ -1,5 +1,6 @@
-import type { LlmAssistantMessage, LlmChoice, LlmResponse, LlmTokenLogprob } from '@llm/core';
+import type { LlmAssistantMessage, LlmCitation, LlmChoice, LlmResponse, LlmTokenLogprob } from '@llm/core';
 import {
+  invalid,
   joinPath,
   readArray,
   readObject,
@@ -15,9 +16,19 @@ import { decodeAssistantContent } from './message-decode.js';
 import { decodeUsage } from './usage.js';
 
 const P = PROTOCOL;
-const KNOWN = new Set(['id', 'model', 'created', 'choices', 'usage', 'service_tier']);
+const KNOWN = new Set(['id', 'object', 'model', 'created', 'choices', 'usage', 'service_tier']);
 const CHOICE_KEYS = new Set(['index', 'message', 'finish_reason', 'logprobs']);
-const MESSAGE_KEYS = new Set(['content', 'refusal', 'tool_calls', 'function_call', 'reasoning_content', 'reasoning', 'annotations']);
+// Written by the encoder as the API does: `null` there is the default, not worth keeping.
+const CHOICE_NULLS = new Set(['logprobs']);
+const MESSAGE_NULLS = new Set(['content', 'refusal']);
+const MESSAGE_KEYS = new Set(['role', 'content', 'refusal', 'tool_calls', 'function_call', 'reasoning_content', 'reasoning', 'annotations']);
+
+function readBytes(wire: Record<string, unknown>, path: string): number[] | undefined {
+  if (wire.bytes === undefined || wire.bytes === null) return undefined;
+  const bytes = readArray(wire.bytes, path, 'bytes', P);
+  for (let i = 0; i < bytes.length; i++) if (typeof bytes[i] !== 'number') invalid(joinPath(path, 'bytes'), i, 'a number', bytes[i], P);
+  return bytes as number[];
+}
 
 /** `logprobs.content` -> canonical token logprobs. */
 export function decodeLogprobs(value: unknown, path: string): LlmTokenLogprob[] | undefined {
@@ -25,18 +36,49 @@ export function decodeLogprobs(value: unknown, path: string): LlmTokenLogprob[] 
   if (wire.content === undefined || wire.content === null) return undefined;
   const items = readArray(wire.content, path, 'content', P);
   const out: LlmTokenLogprob[] = new Array(items.length);
+  const inner = joinPath(path, 'content');
   for (let i = 0; i < items.length; i++) {
-    const item = readObject(items[i], `${path}.content`, i, P);
-    const entry: LlmTokenLogprob = { token: readString(item, 'token', path, P), logprob: readOptionalNumber(item, 'logprob', path, P) ?? 0 };
-    if (Array.isArray(item.bytes)) entry.bytes = item.bytes as number[];
-    if (Array.isArray(item.top_logprobs)) {
-      entry.top = (item.top_logprobs as Array<Record<string, unknown>>).map((top) => {
-        const alt: { token: string; logprob: number; bytes?: number[] } = { token: String(top.token), logprob: Number(top.logprob) };
-        if (Array.isArray(top.bytes)) alt.bytes = top.bytes as number[];
+    const item = readObject(items[i], inner, i, P);
+    const itemPath = joinPath(inner, i);
+    const entry: LlmTokenLogprob = { token: readString(item, 'token', itemPath, P), logprob: readOptionalNumber(item, 'logprob', itemPath, P) ?? 0 };
+    const bytes = readBytes(item, itemPath);
+    if (bytes) entry.bytes = bytes;
+    if (item.top_logprobs !== undefined && item.top_logprobs !== null) {
+      const tops = readArray(item.top_logprobs, itemPath, 'top_logprobs', P);
+      const topPath = joinPath(itemPath, 'top_logprobs');
+      entry.top = tops.map((value, k) => {
+        const top = readObject(value, topPath, k, P);
+        const altPath = joinPath(topPath, k);
+        const alt: { token: string; logprob: number; bytes?: number[] } = {
+          token: readString(top, 'token', altPath, P),
+          logprob: readOptionalNumber(top, 'logprob', altPath, P) ?? 0,
+        };
+        const altBytes = readBytes(top, altPath);
+        if (altBytes) alt.bytes = altBytes;
         return alt;
       });
     }
     out[i] = entry;
+  }
+  return out;
+}
+
+/** `url_citation` annotations -> citations; `undefined` when one has another type (kept whole then). */
+function decodeAnnotations(items: unknown[], path: string): LlmCitation[] | undefined {
+  const out: LlmCitation[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const annotation = readObject(items[i], path, i, P);
+    if (annotation.type !== 'url_citation') return undefined;
+    const inner = joinPath(joinPath(path, i), 'url_citation');
+    const cite = readObject(annotation.url_citation, joinPath(path, i), 'url_citation', P);
+    const citation: LlmCitation = { kind: 'url', url: readString(cite, 'url', inner, P) };
+    const title = readOptionalString(cite, 'title', inner, P);
+    if (title !== undefined) citation.title = title;
+    const start = readOptionalInteger(cite, 'start_index', inner, P);
+    if (start !== undefined) citation.startIndex = start;
+    const end = readOptionalInteger(cite, 'end_index', inner, P);
+    if (end !== undefined) citation.endIndex = end;
+    out.push(citation);
   }
   return out;
 }
@@ -49,20 +91,11 @@ function decodeChoice(value: unknown, parent: string, index: number): LlmChoice 
   const message: LlmAssistantMessage = { role: 'assistant', content: [] };
   decodeAssistantContent(messageWire, messagePath, message);
   const choice: LlmChoice = { index: readOptionalInteger(wire, 'index', path, P) ?? index, content: message.content };
-  if (Array.isArray(messageWire.annotations)) {
+  if (messageWire.annotations !== undefined && messageWire.annotations !== null) {
+    const annotations = readArray(messageWire.annotations, messagePath, 'annotations', P);
     const text = message.content.find((part) => part.type === 'text');
-    const citations = messageWire.annotations.map((item, i) => {
-      const annotation = readObject(item, `${messagePath}.annotations`, i, P);
-      const cite = readObject(annotation.url_citation, `${messagePath}.annotations[${i}]`, 'url_citation', P);
-      return {
-        kind: 'url' as const,
-        url: String(cite.url),
-        title: String(cite.title),
-        startIndex: Number(cite.start_index),
-        endIndex: Number(cite.end_index),
-      };
-    });
-    if (text && text.type === 'text') text.citations = citations;
+    const citations = text?.type === 'text' ? decodeAnnotations(annotations, joinPath(messagePath, 'annotations')) : undefined;
+    if (citations && text?.type === 'text') text.citations = citations;
     else mark(choice, 'annotations', messageWire.annotations);
   }
   const raw = readOptionalString(wire, 'finish_reason', path, P);
@@ -80,8 +113,9 @@ function decodeChoice(value: unknown, parent: string, index: number): LlmChoice 
   if (!('logprobs' in wire)) mark(choice, 'noLogprobs', true);
   if (!('content' in messageWire)) mark(choice, 'noContent', true);
   if (!('refusal' in messageWire)) mark(choice, 'noRefusal', true);
-  setExtensions(choice, P, collectRest(wire, CHOICE_KEYS));
-  const messageRest = collectRest(messageWire, MESSAGE_KEYS);
+  setExtensions(choice, P, collectRest(wire, CHOICE_KEYS, CHOICE_NULLS));
+  const messageRest = collectRest(messageWire, MESSAGE_KEYS, MESSAGE_NULLS);
+  if (messageWire.role !== 'assistant') mark(choice, 'role', messageWire.role === undefined ? null : messageWire.role);
   if (messageRest) mark(choice, 'message', messageRest);
   return choice;
 }
@@ -104,6 +138,9 @@ export function decodeResponse(body: unknown): LlmResponse {
   if (wire.usage !== undefined && wire.usage !== null) response.usage = decodeUsage(wire.usage, 'usage');
   const tier = readOptionalString(wire, 'service_tier', '', P);
   if (tier !== undefined) response.serviceTier = tier;
-  setExtensions(response, P, collectRest(wire, KNOWN));
+  const rest = collectRest(wire, KNOWN);
+  // `object` is always `chat.completion` from OpenAI; compatible servers may differ or omit it.
+  if (wire.object !== 'chat.completion') mark(response, 'object', wire.object === undefined ? null : wire.object);
+  setExtensions(response, P, rest);
   return response;
 }

@@ -77,6 +77,9 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
   else if (markedAnnotations !== undefined) message.annotations = markedAnnotations;
   const rest = marker(choice, 'message') as Wire | undefined;
   if (rest) Object.assign(message, rest);
+  const role = marker(choice, 'role');
+  if (role === null) delete message.role;
+  else if (role !== undefined) message.role = role;
   return message;
 }
 
@@ -86,6 +89,9 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
  */
 export function encodeResponse(response: LlmResponse, context?: CodecContext): OpenAIChatResponse {
   const out: Wire = { id: response.id, object: 'chat.completion', created: response.created ?? 0, model: response.model };
+  const object = marker(response, 'object');
+  if (object === null) delete out.object;
+  else if (object !== undefined) out.object = object;
   const choices: Wire[] = new Array(response.choices.length);
   for (let i = 0; i < response.choices.length; i++) {
     const choice = response.choices[i]!;
