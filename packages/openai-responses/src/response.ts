@@ -106,5 +106,5 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): O
   if (!bag) body.tool_choice = 'auto';
   if (!bag) body.tools = [];
   writeBack(body, bag);
-  return body as OpenAIResponsesResponse;
+  return body as unknown as OpenAIResponsesResponse;
 }

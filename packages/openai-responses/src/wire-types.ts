@@ -1,7 +1,9 @@
 /**
  * Wire shapes of the OpenAI Responses API (`POST /v1/responses`), as far as this codec reads
  * them. Field names are the wire's own. Fields not listed here are kept by the codec in the
- * extensions bag and written back on same-protocol encodes.
+ * extensions bag and written back on same-protocol encodes. The shapes name fields only (no index
+ * signature), so every value typed with the `openai` SDK's interfaces is assignable to them
+ * (checked in test/wire-types.test-d.ts).
  *
  * @see https://platform.openai.com/docs/api-reference/responses
  */
@@ -10,19 +12,19 @@
 export type OpenAIResponsesObject = { [key: string]: unknown };
 
 /** One item of `input` / `output`: a message, a tool call or output, reasoning, a built-in item. */
-export interface OpenAIResponsesItem extends OpenAIResponsesObject {
-  /** Item type; may be omitted for `message` items on input. */
-  type?: string;
-  id?: string;
+export interface OpenAIResponsesItem {
+  /** Item type; may be omitted (or null on `item_reference`) for input items. */
+  type?: string | null;
+  id?: string | null;
 }
 
 /** A content part of a message item (`input_text`, `input_image`, `output_text`, `refusal`, ...). */
-export interface OpenAIResponsesContentPart extends OpenAIResponsesObject {
+export interface OpenAIResponsesContentPart {
   type: string;
 }
 
 /** A tool definition (`function` flat shape, `custom`, or a built-in tool). */
-export interface OpenAIResponsesTool extends OpenAIResponsesObject {
+export interface OpenAIResponsesTool {
   type: string;
 }
 
@@ -30,25 +32,25 @@ export interface OpenAIResponsesTool extends OpenAIResponsesObject {
  * The request body of `POST /v1/responses`.
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
-export interface OpenAIResponsesRequest extends OpenAIResponsesObject {
+export interface OpenAIResponsesRequest {
   model?: string;
   input?: string | OpenAIResponsesItem[];
   instructions?: string | null;
   tools?: OpenAIResponsesTool[];
-  tool_choice?: string | OpenAIResponsesObject;
+  tool_choice?: string | { type: string };
   parallel_tool_calls?: boolean | null;
   max_output_tokens?: number | null;
   max_tool_calls?: number | null;
   temperature?: number | null;
   top_p?: number | null;
   top_logprobs?: number | null;
-  reasoning?: { effort?: string | null; summary?: string | null } & OpenAIResponsesObject;
-  text?: { format?: OpenAIResponsesObject; verbosity?: string | null } & OpenAIResponsesObject;
+  reasoning?: { effort?: string | null; summary?: string | null } | null;
+  text?: { format?: { type: string }; verbosity?: string | null };
   store?: boolean | null;
   previous_response_id?: string | null;
   metadata?: Record<string, string> | null;
-  safety_identifier?: string;
-  prompt_cache_key?: string;
+  safety_identifier?: string | null;
+  prompt_cache_key?: string | null;
   service_tier?: string | null;
   stream?: boolean | null;
 }
@@ -63,7 +65,7 @@ export interface OpenAIResponsesUsage {
 }
 
 /** The response object. @see https://platform.openai.com/docs/api-reference/responses/object */
-export interface OpenAIResponsesResponse extends OpenAIResponsesObject {
+export interface OpenAIResponsesResponse {
   id: string;
   object: 'response';
   created_at: number;
@@ -76,7 +78,7 @@ export interface OpenAIResponsesResponse extends OpenAIResponsesObject {
 }
 
 /** The data payload of one SSE event (`type`, `sequence_number` and the event's fields). */
-export interface OpenAIResponsesStreamEvent extends OpenAIResponsesObject {
+export interface OpenAIResponsesStreamEvent {
   type: string;
   sequence_number?: number;
 }

@@ -96,7 +96,7 @@ describe('stream.encode', () => {
     const final = await client.responses.stream({ model: 'gpt-5', input: 'hi' }).finalResponse();
     // finalResponse() is the SDK's ParsedResponse: the wire response plus `output_text`,
     // `output_parsed`, `parsed` on output_text parts and `parsed_arguments` on function calls.
-    const wire = openaiResponses.response.encode(RESPONSE) as Record<string, unknown> & { output: Record<string, unknown>[] };
+    const wire = openaiResponses.response.encode(RESPONSE) as unknown as Record<string, unknown> & { output: Record<string, unknown>[] };
     expect(final).toEqual({
       ...wire,
       output: wire.output.map((item) => {
