@@ -2,9 +2,15 @@ import { Readable } from 'node:stream';
 import { Agent } from 'undici';
 import type { Transport } from './router-contract.js';
 
+/** Largest fixed-length, non-SSE upstream body read whole before it is handed on. */
+const BUFFER_LIMIT = 16 * 1024 * 1024;
+
 /** Options of {@link createUndiciTransport}. */
 export interface UndiciTransportOptions {
-  /** Sockets kept per origin (default 128). */
+  /**
+   * Most sockets per origin (default: no limit). HTTP/1.1 carries one request per socket, and an
+   * LLM stream holds its socket for its whole length: a cap would queue streams behind each other.
+   */
   connections?: number;
   /** Idle keep-alive in milliseconds (default 60,000). */
   keepAliveTimeout?: number;
@@ -23,7 +29,7 @@ export interface PooledTransport {
  */
 export function createUndiciTransport(options: UndiciTransportOptions = {}): PooledTransport {
   const agent = new Agent({
-    connections: options.connections ?? 128,
+    connections: options.connections ?? null,
     keepAliveTimeout: options.keepAliveTimeout ?? 60_000,
     keepAliveMaxTimeout: 600_000,
     bodyTimeout: 0,
@@ -35,7 +41,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const body = request.body ? await request.text() : undefined;
     const result = await agent.request({
       origin: url.origin,
       path: url.pathname + url.search,
@@ -51,9 +57,18 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
       else responseHeaders.set(name, value);
     }
     const nullBody = result.statusCode === 204 || result.statusCode === 304 || request.method === 'HEAD';
-    if (nullBody) result.body.resume();
-    const stream = nullBody ? null : (Readable.toWeb(result.body) as ReadableStream<Uint8Array>);
-    return new Response(stream, { status: result.statusCode, headers: responseHeaders });
+    if (nullBody) {
+      result.body.resume();
+      return new Response(null, { status: result.statusCode, headers: responseHeaders });
+    }
+    // A body of announced length that is not an event stream (a JSON answer or error) is read
+    // whole here: the router reads it whole anyway, and a byte body skips a stream adapter.
+    const length = Number(result.headers['content-length']);
+    const eventStream = responseHeaders.get('content-type')?.includes('text/event-stream') ?? false;
+    if (!eventStream && Number.isInteger(length) && length <= BUFFER_LIMIT) {
+      return new Response(await result.body.arrayBuffer(), { status: result.statusCode, headers: responseHeaders });
+    }
+    return new Response(Readable.toWeb(result.body) as ReadableStream<Uint8Array>, { status: result.statusCode, headers: responseHeaders });
   };
   return { transport, close: () => agent.close() };
 }

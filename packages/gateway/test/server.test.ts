@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/load.js';
 import { usageReport } from '../src/ledger/report.js';
 import { createLogger } from '../src/logger.js';
 import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
 import { type NodeServer, serveNode } from '../src/server/node-adapter.js';
 import { type Gateway, loadRouterFactory, startGateway } from '../src/server/start.js';
+import type { RouterConfig } from '../src/router-contract.js';
 import { createPassthroughHandler } from './helpers/passthrough-router.js';
 
 let claude: MockUpstream;
@@ -134,5 +135,28 @@ describe('gateway without a router', () => {
     expect(res.status).toBe(501);
     expect(await res.json()).toEqual({ type: 'error', error: { type: 'api_error', message: '@llm/router does not export createHandler yet' } });
     await bare.close();
+  });
+});
+
+describe('upstream transport', () => {
+  it('hands the router its undici transport: global fetch never calls the upstream', async () => {
+    const upstream = await startMockUpstream({ protocol: 'openai-chat' });
+    const config = parseConfig(JSON.stringify({ upstreams: { chat: { protocol: 'openai-chat', baseUrl: upstream.baseUrl } }, routes: [{ match: '*', upstream: 'chat' }], ledger: false }));
+    const factory = await loadRouterFactory();
+    let seen: RouterConfig | undefined;
+    const gw = await startGateway(config, { port: 0, logger: createLogger('silent'), createHandler: (routerConfig) => ((seen = routerConfig), factory!(routerConfig)) });
+    const spy = vi.spyOn(globalThis, 'fetch');
+    try {
+      const openai = new OpenAI({ apiKey: 'k', baseURL: `${gw.url}/v1`, maxRetries: 0 });
+      const completion = await openai.chat.completions.create({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'via undici' }] });
+      expect(completion.choices[0]?.message.content).toBe('Mock openai-chat says: via undici');
+      expect(typeof seen?.transport).toBe('function');
+      const urls = spy.mock.calls.map(([input]) => (input instanceof Request ? input.url : String(input)));
+      expect(urls.filter((url) => url.startsWith(upstream.url))).toEqual([]);
+    } finally {
+      spy.mockRestore();
+      await gw.close();
+      await upstream.close();
+    }
   });
 });

@@ -25,6 +25,8 @@ export interface ChatEncodeState {
   model: string;
   created: number;
   serviceTier: string | undefined;
+  /** `system_fingerprint` from the start event's extensions, repeated on every chunk as the API does. */
+  fingerprint: string | undefined;
   includeUsage: boolean;
   blocks: Map<number, BlockState>;
   /** Choices whose role delta was sent. */
@@ -43,6 +45,7 @@ export function createEncodeState(id: string | undefined, includeUsage: boolean,
     model: '',
     created: Math.floor(Date.now() / 1000),
     serviceTier: undefined,
+    fingerprint: undefined,
     includeUsage,
     blocks: new Map(),
     roleSent: new Set(),
@@ -56,6 +59,7 @@ export function createEncodeState(id: string | undefined, includeUsage: boolean,
 function chunk(state: ChatEncodeState, choices: Wire[]): Wire {
   const out: Wire = { id: state.id, object: 'chat.completion.chunk', created: state.created, model: state.model, choices };
   if (state.serviceTier !== undefined) out.service_tier = state.serviceTier;
+  if (state.fingerprint !== undefined) out.system_fingerprint = state.fingerprint;
   return out;
 }
 
@@ -86,6 +90,10 @@ export function encodeEvent(state: ChatEncodeState, emit: Emit, event: LlmStream
       if (event.model !== undefined) state.model = event.model;
       if (event.created !== undefined) state.created = event.created;
       state.serviceTier = event.serviceTier;
+      {
+        const fingerprint = event.extensions?.[P]?.system_fingerprint;
+        if (typeof fingerprint === 'string') state.fingerprint = fingerprint;
+      }
       return;
     case 'block-start': {
       const choice = event.choice ?? 0;

@@ -157,7 +157,9 @@ export function bridge(options: BridgeOptions): Bridge {
       canonical = fixRequestForTarget(canonical, upstream.id, context());
       adaptation = adaptTools(canonical, upstream.id, context());
       const stream = canonical.stream === true;
-      const encoded = upstream.request.encode(canonical, context({ model: canonical.model, stream }));
+      // A streaming Chat upstream reports usage only when asked; the client's answer and the ledger need it.
+      const sent = upstream.id === 'openai-chat' && stream && !canonical.streamUsage ? { ...canonical, streamUsage: true } : canonical;
+      const encoded = upstream.request.encode(sent, context({ model: canonical.model, stream }));
       return { body: encoded, model: canonical.model, clientModel, stream, canonical };
     },
 
@@ -195,13 +197,31 @@ export function bridge(options: BridgeOptions): Bridge {
         const encoded = client.error.encode(error);
         return { status, body: isJsonObject(body) ? body : encoded.body, headers: encoded.headers };
       }
-      return client.error.encode(error);
+      return client.error.encode(withKindStatus(error));
     },
 
     encodeError(error) {
       return client.error.encode(LlmError.from(error));
     },
   };
+}
+
+/**
+ * The upstream's status means something in its protocol only (Claude's 529 is 503 elsewhere): a
+ * client of another protocol gets the status its codec gives the error's kind.
+ */
+function withKindStatus(error: LlmError): LlmError {
+  return new LlmError({
+    kind: error.kind,
+    message: error.message,
+    path: error.path,
+    protocol: error.protocol,
+    retryable: error.retryable,
+    retryAfterMs: error.retryAfterMs,
+    code: error.code,
+    requestId: error.requestId,
+    raw: error.raw,
+  });
 }
 
 function tap<T>(onEvent: (event: T) => void): TransformStream<T, T> {

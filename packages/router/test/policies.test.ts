@@ -299,6 +299,8 @@ describe('streaming through the handler', () => {
     expect(mock.received[0]?.body).toEqual({
       model: 'gpt-up',
       stream: true,
+      // Asked of every streaming Chat upstream so the ledger sees usage; the client did not ask, so gets no usage chunk.
+      stream_options: { include_usage: true },
       messages: [
         { role: 'user', content: 'list the files' },
         { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{}' } }] },

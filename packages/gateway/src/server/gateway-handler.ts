@@ -38,11 +38,10 @@ export function createGatewayHandler(options: GatewayHandlerOptions): FetchHandl
     const started = performance.now();
     const url = new URL(request.url);
     const requestId = request.headers.get('x-request-id') ?? randomUUID();
-    const finish = (response: Response, extra: Record<string, unknown> = {}) => {
-      const headers = new Headers(response.headers);
-      if (!headers.has('x-request-id')) headers.set('x-request-id', requestId);
-      logger.info({ requestId: headers.get('x-request-id'), method: request.method, path: redactUrl(url), status: response.status, ms: Math.round(performance.now() - started), ...extra }, 'request');
-      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    const finish = (answer: Response, extra: Record<string, unknown> = {}) => {
+      const response = withRequestId(answer, requestId);
+      logger.info({ requestId: response.headers.get('x-request-id'), method: request.method, path: redactUrl(url), status: response.status, ms: Math.round(performance.now() - started), ...extra }, 'request');
+      return response;
     };
     if (url.pathname === '/health') return finish(Response.json({ status: 'ok' }));
     if (url.pathname === '/api/hello') return finish(new Response(request.method === 'HEAD' ? null : 'ok'));
@@ -58,15 +57,8 @@ export function createGatewayHandler(options: GatewayHandlerOptions): FetchHandl
       }
       keyId = keyIdOf(presented, keys);
     }
-    const headers = new Headers(request.headers);
-    headers.set('x-request-id', requestId);
-    const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers, signal: request.signal };
-    if (request.body) {
-      init.body = request.body;
-      init.duplex = 'half';
-    }
     try {
-      const response = await router(new Request(request.url, init));
+      const response = await router(withRequestHeader(request, requestId));
       options.onRouted?.(response.headers.get('x-request-id') ?? requestId, keyId);
       return finish(response, { protocol });
     } catch (error) {
@@ -74,4 +66,38 @@ export function createGatewayHandler(options: GatewayHandlerOptions): FetchHandl
       return finish(protocolError(protocol, 500, 'internal gateway error'));
     }
   };
+}
+
+/**
+ * The request with `x-request-id` set. A Request built by the server has mutable headers, so it
+ * is passed on as is (re-wrapping it would copy the headers and re-stream the body: measurable
+ * CPU per request); a Request with immutable headers is copied.
+ */
+function withRequestHeader(request: Request, requestId: string): Request {
+  try {
+    request.headers.set('x-request-id', requestId);
+    return request;
+  } catch {
+    const headers = new Headers(request.headers);
+    headers.set('x-request-id', requestId);
+    const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers, signal: request.signal };
+    if (request.body) {
+      init.body = request.body;
+      init.duplex = 'half';
+    }
+    return new Request(request.url, init);
+  }
+}
+
+/** The response with `x-request-id` (unless the router named its own), without copying it when its headers are mutable. */
+function withRequestId(response: Response, requestId: string): Response {
+  if (response.headers.has('x-request-id')) return response;
+  try {
+    response.headers.set('x-request-id', requestId);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set('x-request-id', requestId);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
 }
