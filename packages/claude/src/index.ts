@@ -1,2 +1,5 @@
-// Filled in by a later issue; the package exists so the workspace graph is complete.
-export {};
+export { claude } from './codec.js';
+export { DEFAULT_MAX_TOKENS } from './request.js';
+export { DEFAULT_ANTHROPIC_VERSION, http } from './http.js';
+export { decodeUsage, encodeUsage } from './usage.js';
+export type * from './wire-types.js';

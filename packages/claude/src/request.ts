@@ -1,0 +1,504 @@
+import type {
+  CodecContext,
+  LlmAssistantContent,
+  LlmMessage,
+  LlmReasoningConfig,
+  LlmRequest,
+  LlmSampling,
+  LlmSystemMessage,
+  LlmTextPart,
+  LlmTool,
+  LlmToolMessage,
+  LlmUserContent,
+  LlmUserMessage,
+} from '@llm/core';
+import {
+  LlmError,
+  effortToBudget,
+  invalid,
+  readArray,
+  readObject,
+  readOptionalBoolean,
+  readOptionalInteger,
+  readOptionalNumber,
+  readOptionalString,
+  readString,
+  reportLoss,
+} from '@llm/core';
+import { decodeBlock, decodeCache, encodeCache, encodePart, encodeParts, toolResultBlock, type EncodePartOptions } from './blocks.js';
+import { PROTOCOL, ownBag, restOf, writeBack } from './ext.js';
+import { decodeTool, decodeToolChoice, encodeTool, encodeToolChoice } from './tools.js';
+import type { ClaudeRequest } from './wire-types.js';
+
+/**
+ * `max_tokens` written when the source request has no output limit (Claude requires one).
+ * With a thinking budget of this size or more, the default is `budget_tokens + DEFAULT_MAX_TOKENS`
+ * so that the answer has room after the thinking.
+ */
+export const DEFAULT_MAX_TOKENS = 4096;
+
+const KNOWN = new Set([
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'stop_sequences',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'thinking',
+  'output_config',
+  'tools',
+  'tool_choice',
+  'metadata',
+  'cache_control',
+  'service_tier',
+]);
+const MESSAGE_KNOWN = new Set(['role', 'content']);
+const EFFORTS = new Set(['low', 'medium', 'high', 'xhigh', 'max']);
+type Wire = Record<string, unknown>;
+
+/** Request body -> canonical request. */
+export function decodeRequest(body: unknown): LlmRequest {
+  const wire = readObject(body, '', undefined, PROTOCOL);
+  const request: LlmRequest = { model: readString(wire, 'model', '', PROTOCOL), messages: [] };
+  const rest = restOf(wire, KNOWN) ?? {};
+  const maxTokens = readOptionalInteger(wire, 'max_tokens', '', PROTOCOL);
+  if (maxTokens !== undefined) request.maxOutputTokens = maxTokens;
+
+  if (wire.system != null) decodeSystem(wire.system, request.messages);
+  decodeMessages(readArray(wire.messages, '', 'messages', PROTOCOL), request.messages);
+
+  if (wire.stop_sequences != null) {
+    const stops = readArray(wire.stop_sequences, '', 'stop_sequences', PROTOCOL);
+    for (let index = 0; index < stops.length; index++) {
+      if (typeof stops[index] !== 'string') invalid('stop_sequences', index, 'a string', stops[index], PROTOCOL);
+    }
+    request.stop = stops as string[];
+  }
+  const stream = readOptionalBoolean(wire, 'stream', '', PROTOCOL);
+  if (stream !== undefined) request.stream = stream;
+
+  const temperature = readOptionalNumber(wire, 'temperature', '', PROTOCOL);
+  const topP = readOptionalNumber(wire, 'top_p', '', PROTOCOL);
+  const topK = readOptionalNumber(wire, 'top_k', '', PROTOCOL);
+  if (temperature !== undefined || topP !== undefined || topK !== undefined) {
+    const sampling: LlmSampling = {};
+    if (temperature !== undefined) sampling.temperature = temperature;
+    if (topP !== undefined) sampling.topP = topP;
+    if (topK !== undefined) sampling.topK = topK;
+    request.sampling = sampling;
+  }
+
+  const reasoning: LlmReasoningConfig = {};
+  if (wire.thinking != null && !decodeThinking(wire.thinking, reasoning)) rest.thinking = wire.thinking;
+  if (wire.output_config != null) {
+    const config = readObject(wire.output_config, '', 'output_config', PROTOCOL);
+    const configRest = restOf(config, new Set(['effort', 'format'])) ?? {};
+    let decoded = false;
+    if (typeof config.effort === 'string' && EFFORTS.has(config.effort)) {
+      reasoning.effort = config.effort as LlmReasoningConfig['effort'];
+      decoded = true;
+    } else if (config.effort != null) configRest.effort = config.effort;
+    const format = config.format;
+    if (format != null) {
+      const object = readObject(format, 'output_config', 'format', PROTOCOL);
+      let keys = 0;
+      for (const _ in object) keys++;
+      if (object.type === 'json_schema' && keys === 2 && typeof object.schema === 'object' && object.schema !== null) {
+        request.responseFormat = { type: 'json-schema', schema: object.schema as Wire };
+        decoded = true;
+      } else configRest.format = format;
+    }
+    let configKeys = 0;
+    for (const _ in configRest) configKeys++;
+    if (configKeys > 0 || !decoded) rest.$output_config = configRest;
+  }
+  for (const _ in reasoning) {
+    request.reasoning = reasoning;
+    break;
+  }
+
+  if (wire.tools != null) {
+    const tools = readArray(wire.tools, '', 'tools', PROTOCOL);
+    const out: LlmTool[] = new Array(tools.length);
+    for (let index = 0; index < tools.length; index++) out[index] = decodeTool(tools[index], index);
+    request.tools = out;
+  }
+  if (wire.tool_choice != null) {
+    const { choice, parallel, raw } = decodeToolChoice(wire.tool_choice);
+    if (raw !== undefined) rest.tool_choice = raw;
+    if (choice) request.toolChoice = choice;
+    if (parallel !== undefined) request.parallelToolCalls = parallel;
+  }
+  if (wire.metadata != null) {
+    const metadata = readObject(wire.metadata, '', 'metadata', PROTOCOL);
+    const userId = readOptionalString(metadata, 'user_id', 'metadata', PROTOCOL);
+    if (userId !== undefined) request.user = userId;
+    const metadataRest = restOf(metadata, new Set(['user_id']));
+    if (metadataRest || userId === undefined) rest.$metadata = metadataRest ?? {};
+  }
+  if (wire.cache_control != null) {
+    const cache = decodeCache(wire.cache_control);
+    if (cache) request.cache = cache;
+    else rest.cache_control = wire.cache_control;
+  }
+  const tier = readOptionalString(wire, 'service_tier', '', PROTOCOL);
+  if (tier !== undefined) request.serviceTier = tier;
+  for (const _ in rest) {
+    request.extensions = { [PROTOCOL]: rest };
+    break;
+  }
+  return request;
+}
+
+/** `thinking` -> reasoning; `false` when it has a shape we keep raw. */
+function decodeThinking(value: unknown, reasoning: LlmReasoningConfig): boolean {
+  const thinking = readObject(value, '', 'thinking', PROTOCOL);
+  let keys = 0;
+  for (const _ in thinking) keys++;
+  const display = thinking.display;
+  if (display !== undefined) {
+    if (display !== 'summarized' && display !== 'omitted') return false;
+    keys--;
+  }
+  switch (thinking.type) {
+    case 'enabled': {
+      const budget = readOptionalInteger(thinking, 'budget_tokens', 'thinking', PROTOCOL);
+      if (budget === undefined || keys !== 2) return false;
+      reasoning.enabled = true;
+      reasoning.budgetTokens = budget;
+      break;
+    }
+    case 'adaptive':
+      if (keys !== 1) return false;
+      reasoning.adaptive = true;
+      break;
+    case 'disabled':
+      if (keys !== 1 || display !== undefined) return false;
+      reasoning.enabled = false;
+      break;
+    default:
+      return false;
+  }
+  if (display !== undefined) reasoning.includeThoughts = display === 'summarized';
+  return true;
+}
+
+function decodeSystem(value: unknown, messages: LlmMessage[]): void {
+  if (typeof value === 'string') {
+    messages.push({ role: 'system', content: [{ type: 'text', text: value }] });
+    return;
+  }
+  const blocks = readArray(value, '', 'system', PROTOCOL);
+  const content: LlmTextPart[] = new Array(blocks.length);
+  for (let index = 0; index < blocks.length; index++) {
+    const part = decodeBlock(blocks[index], 'system', index);
+    if (part.type !== 'text') invalid(`system[${index}]`, 'type', '"text"', (blocks[index] as Wire).type, PROTOCOL);
+    content[index] = part;
+  }
+  messages.push({ role: 'system', content, extensions: { [PROTOCOL]: { $blocks: true } } });
+}
+
+function decodeMessages(list: unknown[], messages: LlmMessage[]): void {
+  // True when the previous wire message held only tool results (the encoder merges into such a message).
+  let previousToolsOnly = false;
+  for (let index = 0; index < list.length; index++) {
+    const wire = readObject(list[index], 'messages', index, PROTOCOL);
+    const path = `messages[${index}]`;
+    const role = wire.role;
+    const rest = restOf(wire, MESSAGE_KNOWN);
+    const first = messages.length;
+    let toolsOnly = false;
+    if (role === 'user') {
+      toolsOnly = decodeUser(wire.content, path, messages);
+      if (previousToolsOnly) bag(messages[first]!).$separate = true;
+    } else if (role === 'assistant') {
+      const content = wire.content;
+      if (typeof content === 'string') {
+        messages.push({ role: 'assistant', content: [{ type: 'text', text: content }], stringContent: true });
+      } else {
+        const blocks = readArray(content, path, 'content', PROTOCOL);
+        const parts: LlmAssistantContent[] = new Array(blocks.length);
+        const contentPath = `${path}.content`;
+        for (let at = 0; at < blocks.length; at++) {
+          const part = decodeBlock(blocks[at], contentPath, at);
+          parts[at] = part.type === 'tool-result' || part.type === 'json' ? { type: 'provider', protocol: PROTOCOL, value: blocks[at] } : part;
+        }
+        messages.push({ role: 'assistant', content: parts });
+      }
+    } else if (role === 'system') {
+      // Mid-conversation instructions (newest models).
+      const content = wire.content;
+      if (typeof content === 'string') {
+        messages.push({ role: 'system', content: [{ type: 'text', text: content }], extensions: { [PROTOCOL]: { $string: true } } });
+      } else {
+        const blocks = readArray(content, path, 'content', PROTOCOL);
+        const parts: LlmTextPart[] = new Array(blocks.length);
+        const contentPath = `${path}.content`;
+        for (let at = 0; at < blocks.length; at++) {
+          const part = decodeBlock(blocks[at], contentPath, at);
+          if (part.type !== 'text') invalid(`${contentPath}[${at}]`, 'type', '"text"', (blocks[at] as Wire).type, PROTOCOL);
+          parts[at] = part;
+        }
+        messages.push({ role: 'system', content: parts });
+      }
+    } else {
+      invalid(path, 'role', '"user" or "assistant" or "system"', role, PROTOCOL);
+    }
+    if (rest) writeBack(bag(messages[first]!), rest);
+    previousToolsOnly = toolsOnly;
+  }
+}
+
+function bag(message: LlmMessage): Record<string, unknown> {
+  const extensions = (message.extensions ??= {});
+  return (extensions[PROTOCOL] ??= {});
+}
+
+/** Decodes a user message; returns true when it held only tool results. */
+function decodeUser(content: unknown, path: string, messages: LlmMessage[]): boolean {
+  if (typeof content === 'string') {
+    messages.push({ role: 'user', content: [{ type: 'text', text: content }], stringContent: true });
+    return false;
+  }
+  const blocks = readArray(content, path, 'content', PROTOCOL);
+  const contentPath = `${path}.content`;
+  let at = 0;
+  // Leading tool results become tool messages, one result each.
+  for (; at < blocks.length; at++) {
+    const block = blocks[at];
+    if (typeof block !== 'object' || block === null || (block as Wire).type !== 'tool_result') break;
+    const part = decodeBlock(block, contentPath, at);
+    messages.push({ role: 'tool', content: [part as LlmToolMessage['content'][number]] });
+  }
+  if (at > 0 && at === blocks.length) return true;
+  const parts: LlmUserContent[] = new Array(blocks.length - at);
+  for (let from = at; at < blocks.length; at++) {
+    const part = decodeBlock(blocks[at], contentPath, at);
+    parts[at - from] =
+      part.type === 'text' || part.type === 'image' || part.type === 'file' || part.type === 'provider' || part.type === 'audio'
+        ? part
+        : { type: 'provider', protocol: PROTOCOL, value: blocks[at] };
+  }
+  messages.push({ role: 'user', content: parts });
+  return false;
+}
+
+/** Canonical request -> request body. */
+export function encodeRequest(request: LlmRequest, context?: CodecContext): ClaudeRequest {
+  const out: Wire = { model: request.model };
+  const ext = ownBag(request);
+  const options: EncodePartOptions = { context, model: request.model };
+  const messages = request.messages;
+
+  let maxTokens = request.maxOutputTokens;
+  if (maxTokens === undefined) {
+    const budget = request.reasoning?.budgetTokens ?? 0;
+    maxTokens = budget >= DEFAULT_MAX_TOKENS ? budget + DEFAULT_MAX_TOKENS : DEFAULT_MAX_TOKENS;
+    reportLoss(context, {
+      code: 'defaulted',
+      path: 'max_tokens',
+      message: `Claude requires max_tokens; ${maxTokens} was used`,
+      protocol: PROTOCOL,
+    });
+  }
+  out.max_tokens = maxTokens;
+
+  let start = 0;
+  while (start < messages.length && messages[start]!.role === 'system') start++;
+  if (start > 0) out.system = encodeSystem(messages.slice(0, start) as LlmSystemMessage[], options);
+  out.messages = encodeMessages(messages, start, options);
+
+  if (request.stop !== undefined) out.stop_sequences = request.stop;
+  if (request.stream !== undefined) out.stream = request.stream;
+  const sampling = request.sampling;
+  if (sampling) {
+    if (sampling.temperature !== undefined) out.temperature = sampling.temperature;
+    if (sampling.topP !== undefined) out.top_p = sampling.topP;
+    if (sampling.topK !== undefined) out.top_k = sampling.topK;
+    for (const key of ['frequencyPenalty', 'presencePenalty', 'seed', 'logitBias'] as const) {
+      if (sampling[key] !== undefined) {
+        reportLoss(context, { code: 'dropped-field', path: `sampling.${key}`, message: `Claude has no ${key}`, protocol: PROTOCOL });
+      }
+    }
+  }
+
+  const reasoning = request.reasoning;
+  const outputConfig: Wire = {};
+  if (reasoning) encodeReasoning(reasoning, out, outputConfig, maxTokens, context);
+  const format = request.responseFormat;
+  if (format?.type === 'json-schema') {
+    outputConfig.format = { type: 'json_schema', schema: format.schema };
+    if (format.name !== undefined && ext === undefined) {
+      reportLoss(context, { code: 'dropped-field', path: 'responseFormat.name', message: 'Claude structured output has no schema name', protocol: PROTOCOL });
+    }
+  } else if (format?.type === 'json') {
+    reportLoss(context, { code: 'dropped-field', path: 'responseFormat', message: 'Claude has no JSON mode without a schema', protocol: PROTOCOL });
+  }
+  const configExt = ext?.$output_config as Wire | undefined;
+  if (configExt) Object.assign(outputConfig, configExt);
+  let hasConfig = configExt !== undefined;
+  for (const _ in outputConfig) hasConfig = true;
+  if (hasConfig) out.output_config = outputConfig;
+
+  const { wire: toolChoice, only } = encodeToolChoice(request.toolChoice, request.parallelToolCalls);
+  if (request.tools) {
+    const tools: Wire[] = [];
+    for (let index = 0; index < request.tools.length; index++) {
+      const tool = request.tools[index]!;
+      if (only && !only.has(tool.name)) continue;
+      const encoded = encodeTool(tool, index, context);
+      if (encoded) tools.push(encoded);
+    }
+    out.tools = tools;
+  }
+  if (toolChoice) out.tool_choice = toolChoice;
+
+  const metadataExt = ext?.$metadata as Wire | undefined;
+  if (request.user !== undefined || metadataExt) out.metadata = { ...metadataExt, ...(request.user !== undefined ? { user_id: request.user } : {}) };
+  if (request.metadata) {
+    reportLoss(context, { code: 'dropped-field', path: 'metadata', message: 'Claude metadata holds only user_id', protocol: PROTOCOL });
+  }
+  if (request.cache) out.cache_control = encodeCache(request.cache);
+  if (request.serviceTier !== undefined) out.service_tier = request.serviceTier;
+  reportUnmapped(request, context);
+  writeBack(out, ext);
+  return out as ClaudeRequest;
+}
+
+function encodeReasoning(reasoning: LlmReasoningConfig, out: Wire, outputConfig: Wire, maxTokens: number, context: CodecContext | undefined): void {
+  let thinking: Wire | undefined;
+  if (reasoning.adaptive) thinking = { type: 'adaptive' };
+  else if (reasoning.enabled === false || reasoning.effort === 'none') thinking = { type: 'disabled' };
+  else if (reasoning.budgetTokens !== undefined) thinking = { type: 'enabled', budget_tokens: reasoning.budgetTokens };
+  else if (reasoning.enabled) {
+    // Thinking asked for without a budget: derive one below max_tokens (mapping.md §6).
+    const budget = Math.max(1024, Math.min(effortToBudget(reasoning.effort ?? 'medium', maxTokens), maxTokens - 1));
+    thinking = { type: 'enabled', budget_tokens: budget };
+  }
+  if (thinking && thinking.type !== 'disabled' && reasoning.includeThoughts !== undefined) {
+    thinking.display = reasoning.includeThoughts ? 'summarized' : 'omitted';
+  }
+  if (thinking) out.thinking = thinking;
+  const effort = reasoning.effort;
+  if (effort !== undefined && effort !== 'none') {
+    if (effort === 'minimal') {
+      reportLoss(context, { code: 'lossy-conversion', path: 'reasoning.effort', message: 'effort "minimal" was sent as "low"', protocol: PROTOCOL });
+      outputConfig.effort = 'low';
+    } else outputConfig.effort = effort;
+  }
+  if (reasoning.summary !== undefined && reasoning.summary !== 'none' && reasoning.includeThoughts === undefined) {
+    reportLoss(context, { code: 'dropped-field', path: 'reasoning.summary', message: 'Claude has no reasoning summary style', protocol: PROTOCOL });
+  }
+}
+
+function reportUnmapped(request: LlmRequest, context: CodecContext | undefined): void {
+  if (!context) return;
+  const fields: Array<[keyof LlmRequest, boolean]> = [
+    ['candidateCount', request.candidateCount !== undefined && request.candidateCount !== 1],
+    ['logprobs', request.logprobs !== undefined],
+    ['verbosity', request.verbosity !== undefined],
+    ['promptCacheKey', request.promptCacheKey !== undefined],
+    ['store', request.store !== undefined],
+    ['previousResponseId', request.previousResponseId !== undefined],
+    ['maxToolCalls', request.maxToolCalls !== undefined],
+  ];
+  for (const [field, present] of fields) {
+    if (present) reportLoss(context, { code: 'dropped-field', path: field, message: `Claude has no ${field}`, protocol: PROTOCOL });
+  }
+}
+
+function encodeSystem(messages: LlmSystemMessage[], options: EncodePartOptions): string | Wire[] {
+  const first = messages[0]!;
+  if (messages.length === 1 && first.content.length === 1 && !ownBag(first)?.$blocks) {
+    const part = first.content[0]!;
+    if (!part.cache && !part.citations && !part.extensions && part.signature === undefined) return part.text;
+  }
+  const blocks: Wire[] = [];
+  for (let index = 0; index < messages.length; index++) {
+    blocks.push(...encodeParts(messages[index]!.content, `messages[${index}].content`, options));
+  }
+  return blocks;
+}
+
+interface OpenWire {
+  role: string;
+  content: string | Wire[];
+  /** True while the wire message holds only tool results (user text may still join it). */
+  toolsOnly: boolean;
+}
+
+function encodeMessages(messages: readonly LlmMessage[], start: number, options: EncodePartOptions): Wire[] {
+  const out: Wire[] = [];
+  let current: OpenWire | undefined;
+  for (let index = start; index < messages.length; index++) {
+    const message = messages[index]!;
+    const path = `messages[${index}]`;
+    const ext = ownBag(message);
+    const joins = current !== undefined && current.toolsOnly && !ext?.$separate;
+    switch (message.role) {
+      case 'tool': {
+        const blocks: Wire[] = [];
+        for (let at = 0; at < message.content.length; at++) {
+          const part = message.content[at]!;
+          const partPath = `${path}.content[${at}]`;
+          const block = part.type === 'tool-result' ? toolResultBlock(part, partPath, options) : encodePart(part, partPath, options);
+          if (block) blocks.push(block);
+        }
+        if (joins) (current!.content as Wire[]).push(...blocks);
+        else current = open(out, 'user', blocks, ext, true);
+        break;
+      }
+      case 'user': {
+        warnName(message, path, options);
+        if (joins) {
+          (current!.content as Wire[]).push(...encodeParts(message.content, `${path}.content`, options));
+          current!.toolsOnly = false;
+        } else current = open(out, 'user', userContent(message, path, options), ext, false);
+        break;
+      }
+      case 'assistant': {
+        warnName(message, path, options);
+        current = open(out, 'assistant', plainString(message.content, message.stringContent) ?? encodeParts(message.content, `${path}.content`, options), ext, false);
+        break;
+      }
+      case 'system': {
+        const content = ext?.$string && message.content.length === 1 && !message.content[0]!.extensions ? message.content[0]!.text : encodeParts(message.content, `${path}.content`, options);
+        current = open(out, 'system', content, ext, false);
+        break;
+      }
+      default: {
+        const unreachable: never = message;
+        throw new LlmError({ kind: 'invalid_request', message: `unknown role ${JSON.stringify(unreachable)}`, protocol: PROTOCOL });
+      }
+    }
+  }
+  return out;
+}
+
+function open(out: Wire[], role: string, content: string | Wire[], ext: Wire | undefined, toolsOnly: boolean): OpenWire {
+  const wire: Wire = { role, content };
+  writeBack(wire, ext);
+  out.push(wire);
+  return { role, content, toolsOnly };
+}
+
+function userContent(message: LlmUserMessage, path: string, options: EncodePartOptions): string | Wire[] {
+  return plainString(message.content, message.stringContent) ?? encodeParts(message.content, `${path}.content`, options);
+}
+
+/** The text of a `stringContent` message that is still one plain text part. */
+function plainString(content: readonly { type: string }[], stringContent: boolean | undefined): string | undefined {
+  if (!stringContent || content.length !== 1) return undefined;
+  const part = content[0] as LlmTextPart;
+  if (part.type !== 'text' || part.cache || part.citations || part.extensions || part.signature !== undefined) return undefined;
+  return part.text;
+}
+
+function warnName(message: { name?: string }, path: string, options: EncodePartOptions): void {
+  if (message.name !== undefined) {
+    reportLoss(options.context, { code: 'dropped-field', path: `${path}.name`, message: 'Claude messages have no participant name', protocol: PROTOCOL });
+  }
+}

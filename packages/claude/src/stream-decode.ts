@@ -1,0 +1,347 @@
+import {
+  LlmError,
+  responseToEvents,
+  type LlmFinishReason,
+  type LlmResponse,
+  type LlmStreamEvent,
+  type LlmUsage,
+  type SseEvent,
+  type StreamOptions,
+} from '@llm/core';
+import { asAssistantContent, decodeBlock } from './blocks.js';
+import { decodeCitation } from './citations.js';
+import { decodeError } from './errors.js';
+import { PROTOCOL, restOf } from './ext.js';
+import { decodeStopReason } from './stop-reason.js';
+import { decodeUsage } from './usage.js';
+
+type Out = Pick<TransformStreamDefaultController<LlmStreamEvent>, 'enqueue'>;
+type Wire = Record<string, unknown>;
+
+/** A wire block being received. */
+interface BlockState {
+  /** Canonical index (assigned in start order). */
+  index: number;
+  kind: 'text' | 'reasoning' | 'tool_call' | 'part';
+  /** Provider blocks: the start payload, completed at `content_block_stop`. */
+  value?: Wire;
+  /** Provider blocks: `input_json_delta` text received. */
+  json?: string;
+  /** Start fields with no canonical home (`caller`, ...), put on the block's `block-end`. */
+  extras?: Wire;
+}
+
+/** Fields of a streamed block's start that the canonical events carry. */
+const START_KNOWN: Readonly<Record<string, ReadonlySet<string>>> = {
+  text: new Set(['type', 'text', 'citations']),
+  thinking: new Set(['type', 'thinking', 'signature']),
+  redacted_thinking: new Set(['type', 'data']),
+  tool_use: new Set(['type', 'id', 'name', 'input']),
+};
+
+/** State of the Claude SSE -> canonical events decoder. */
+export interface DecodeState {
+  started: boolean;
+  /** Id from `message_start` (a repeated `message_start` of the same message is ignored). */
+  id?: string;
+  done: boolean;
+  nextIndex: number;
+  blocks: Map<number, BlockState>;
+  /** Usage fields so far (`message_start`, then `message_delta`'s cumulative totals overwrite). */
+  usage?: Wire;
+  stopReason?: string;
+  stopSequence?: string;
+  /** `message_delta.delta` fields without a canonical home (stop_details, container, ...). */
+  finishExtras?: Wire;
+}
+
+/** A fresh decoder state. */
+export function createDecodeState(): DecodeState {
+  return { started: false, done: false, nextIndex: 0, blocks: new Map() };
+}
+
+/**
+ * Claude SSE events -> canonical stream events. `ping` is skipped; the finish (stop reason and
+ * final cumulative usage from `message_delta`) is sent at `message_stop`, or when the stream
+ * ends after `message_delta` without one. Server-tool blocks are kept whole and sent complete
+ * when they stop. `event: error` ends the stream with an `error` event.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
+ */
+export function decodeStream(_options: StreamOptions = {}): TransformStream<SseEvent, LlmStreamEvent> {
+  const state = createDecodeState();
+  return new TransformStream({
+    transform: (event, controller) => decodeStep(state, event, controller),
+    flush: (controller) => decodeEnd(state, controller),
+  });
+}
+
+/** Handles one SSE event. Never throws: bad input becomes an `error` event. */
+export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
+  if (state.done) return;
+  if (sse.event === 'ping') return;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(sse.data);
+  } catch {
+    return fail(state, out, new LlmError({ kind: 'upstream', message: 'invalid JSON in a Claude stream event', protocol: PROTOCOL }));
+  }
+  if (typeof payload !== 'object' || payload === null) {
+    return fail(state, out, new LlmError({ kind: 'upstream', message: 'a Claude stream event is not an object', protocol: PROTOCOL }));
+  }
+  try {
+    decodeEvent(state, payload as Wire, out);
+  } catch (error) {
+    fail(state, out, LlmError.from(error));
+  }
+}
+
+/** End of input: a stream cut after `message_delta` still finishes; one cut earlier is an error. */
+export function decodeEnd(state: DecodeState, out: Out): void {
+  if (state.done) return;
+  if (state.stopReason !== undefined) return finish(state, out);
+  fail(state, out, new LlmError({ kind: 'upstream', message: 'the Claude stream ended before message_stop', protocol: PROTOCOL }));
+}
+
+function fail(state: DecodeState, out: Out, error: LlmError): void {
+  state.done = true;
+  out.enqueue({ type: 'error', error });
+}
+
+function unexpected(what: string): LlmError {
+  return new LlmError({ kind: 'upstream', message: `unexpected Claude stream event: ${what}`, protocol: PROTOCOL });
+}
+
+/** Decodes one parsed event payload. */
+export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
+  switch (event.type) {
+    case 'message_start': {
+      const message = (event.message ?? {}) as Wire;
+      if (state.started) {
+        if (message.id === state.id && state.nextIndex === 0) return;
+        throw unexpected('a second message_start in one stream');
+      }
+      state.started = true;
+      if (typeof message.id === 'string') state.id = message.id;
+      const start: Extract<LlmStreamEvent, { type: 'start' }> = { type: 'start' };
+      if (typeof message.id === 'string') start.id = message.id;
+      if (typeof message.model === 'string') start.model = message.model;
+      if (typeof message.usage === 'object' && message.usage !== null) {
+        state.usage = { ...(message.usage as Wire) };
+        const tier = state.usage.service_tier;
+        if (typeof tier === 'string') start.serviceTier = tier;
+      }
+      const extras = messageExtras(message);
+      if (extras) start.extensions = { [PROTOCOL]: extras };
+      out.enqueue(start);
+      // Input counts are known from the start; clients of any protocol may show them early.
+      const early = decodeUsage(state.usage);
+      if (early) out.enqueue({ type: 'usage', usage: early });
+      // Blocks the message already holds (programmatic tool calls resume this way) come whole.
+      if (Array.isArray(message.content)) for (let at = 0; at < message.content.length; at++) completeBlock(state, message.content, at, out);
+      return;
+    }
+    case 'content_block_start':
+      return blockStart(state, event, out);
+    case 'content_block_delta':
+      return blockDelta(state, event, out);
+    case 'content_block_stop': {
+      const block = state.blocks.get(event.index as number);
+      if (!block) throw unexpected(`content_block_stop for unopened block ${String(event.index)}`);
+      state.blocks.delete(event.index as number);
+      if (block.kind === 'part') {
+        const value = block.value!;
+        if (block.json !== undefined) value.input = block.json === '' ? {} : JSON.parse(block.json);
+        out.enqueue({ type: 'block-start', index: block.index, block: { kind: 'part', part: { type: 'provider', protocol: PROTOCOL, value } } });
+      }
+      out.enqueue(block.extras ? { type: 'block-end', index: block.index, extensions: { [PROTOCOL]: block.extras } } : { type: 'block-end', index: block.index });
+      return;
+    }
+    case 'message_delta': {
+      const delta = (event.delta ?? {}) as Wire;
+      if (typeof delta.stop_reason === 'string') state.stopReason = delta.stop_reason;
+      if (typeof delta.stop_sequence === 'string') state.stopSequence = delta.stop_sequence;
+      for (const key in delta) {
+        if (key === 'stop_reason' || key === 'stop_sequence') continue;
+        (state.finishExtras ??= {})[key] = delta[key];
+      }
+      if (typeof event.usage === 'object' && event.usage !== null) {
+        // Cumulative totals: overwrite what message_start said.
+        state.usage = { ...state.usage, ...(event.usage as Wire) };
+      }
+      return;
+    }
+    case 'message_stop':
+      return finish(state, out);
+    case 'ping':
+      return;
+    case 'error': {
+      const error = decodeError(statusOf(event), event);
+      return fail(state, out, error);
+    }
+    default:
+      // Event types added later are skipped, as the SDK does.
+      return;
+  }
+}
+
+/** The HTTP status an in-stream error would have had. */
+function statusOf(event: Wire): number {
+  const type = (event.error as Wire | undefined)?.type;
+  switch (type) {
+    case 'overloaded_error':
+      return 529;
+    case 'rate_limit_error':
+      return 429;
+    case 'invalid_request_error':
+      return 400;
+    case 'timeout_error':
+      return 504;
+    default:
+      return 500;
+  }
+}
+
+/** Fields of the `message_start` message besides the ones the stream reports elsewhere. */
+function messageExtras(message: Wire): Wire | undefined {
+  let extras: Wire | undefined;
+  for (const key in message) {
+    switch (key) {
+      case 'id':
+      case 'type':
+      case 'role':
+      case 'model':
+      case 'content':
+      case 'stop_reason':
+      case 'stop_sequence':
+      case 'usage':
+        continue;
+      default:
+        if (message[key] !== null) (extras ??= {})[key] = message[key];
+    }
+  }
+  return extras;
+}
+
+function blockStart(state: DecodeState, event: Wire, out: Out): void {
+  if (!state.started) throw unexpected('content_block_start before message_start');
+  const wireIndex = event.index as number;
+  const content = event.content_block as Wire | undefined;
+  if (typeof wireIndex !== 'number' || typeof content !== 'object' || content === null) throw unexpected('malformed content_block_start');
+  if (state.blocks.has(wireIndex)) throw unexpected(`block ${wireIndex} started twice`);
+  const index = state.nextIndex++;
+  const known = START_KNOWN[content.type as string];
+  const extras = known ? restOf(content, known) : undefined;
+  decodeStart(state, wireIndex, index, content, out);
+  if (extras) state.blocks.get(wireIndex)!.extras = extras;
+}
+
+function decodeStart(state: DecodeState, wireIndex: number, index: number, content: Wire, out: Out): void {
+  switch (content.type) {
+    case 'text': {
+      state.blocks.set(wireIndex, { index, kind: 'text' });
+      out.enqueue({ type: 'block-start', index, block: { kind: 'text' } });
+      if (typeof content.text === 'string' && content.text !== '') out.enqueue({ type: 'text-delta', index, text: content.text });
+      return;
+    }
+    case 'thinking': {
+      state.blocks.set(wireIndex, { index, kind: 'reasoning' });
+      out.enqueue({ type: 'block-start', index, block: { kind: 'reasoning', origin: { protocol: PROTOCOL } } });
+      if (typeof content.thinking === 'string' && content.thinking !== '') out.enqueue({ type: 'reasoning-delta', index, text: content.thinking });
+      if (typeof content.signature === 'string' && content.signature !== '') {
+        out.enqueue({ type: 'reasoning-signature', index, signature: content.signature, origin: { protocol: PROTOCOL } });
+      }
+      return;
+    }
+    case 'redacted_thinking': {
+      state.blocks.set(wireIndex, { index, kind: 'reasoning' });
+      const data = typeof content.data === 'string' ? content.data : '';
+      out.enqueue({ type: 'block-start', index, block: { kind: 'reasoning', redacted: true, signature: data, origin: { protocol: PROTOCOL } } });
+      return;
+    }
+    case 'tool_use': {
+      if (typeof content.id !== 'string' || typeof content.name !== 'string') throw unexpected('tool_use block without id or name');
+      state.blocks.set(wireIndex, { index, kind: 'tool_call' });
+      out.enqueue({ type: 'block-start', index, block: { kind: 'tool_call', id: content.id, name: content.name } });
+      // Some servers send the whole input at start instead of as deltas.
+      const input = content.input;
+      if (typeof input === 'object' && input !== null && Object.keys(input).length > 0) {
+        out.enqueue({ type: 'tool-args-delta', index, json: JSON.stringify(input) });
+      }
+      return;
+    }
+    default: {
+      // Server tool calls and their results: kept whole, sent when complete (input may stream).
+      const value = { ...content };
+      const streamsInput = typeof value.input === 'object' && value.input !== null && Object.keys(value.input).length === 0;
+      state.blocks.set(wireIndex, streamsInput ? { index, kind: 'part', value, json: '' } : { index, kind: 'part', value });
+    }
+  }
+}
+
+function blockDelta(state: DecodeState, event: Wire, out: Out): void {
+  const block = state.blocks.get(event.index as number);
+  if (!block) throw unexpected(`content_block_delta for unopened block ${String(event.index)}`);
+  const delta = (event.delta ?? {}) as Wire;
+  const index = block.index;
+  switch (delta.type) {
+    case 'text_delta':
+      if (typeof delta.text === 'string' && block.kind === 'text') out.enqueue({ type: 'text-delta', index, text: delta.text });
+      return;
+    case 'thinking_delta':
+      if (typeof delta.thinking === 'string' && block.kind === 'reasoning') out.enqueue({ type: 'reasoning-delta', index, text: delta.thinking });
+      return;
+    case 'signature_delta':
+      if (typeof delta.signature === 'string') {
+        out.enqueue({ type: 'reasoning-signature', index, signature: delta.signature, origin: { protocol: PROTOCOL } });
+      }
+      return;
+    case 'input_json_delta': {
+      const json = typeof delta.partial_json === 'string' ? delta.partial_json : '';
+      if (block.kind === 'tool_call') {
+        if (json !== '') out.enqueue({ type: 'tool-args-delta', index, json });
+      } else if (block.kind === 'part') block.json = (block.json ?? '') + json;
+      return;
+    }
+    case 'citations_delta':
+      if (block.kind === 'text') out.enqueue({ type: 'citation', index, citation: decodeCitation(delta.citation, 'delta', 0) });
+      return;
+    default:
+      // Beta deltas on kept blocks (compaction_delta, ...) are folded into the block's value.
+      if (block.kind === 'part' && block.value) {
+        const key = typeof delta.type === 'string' ? delta.type.replace(/_delta$/, '') : '';
+        const piece = delta[key];
+        if (typeof piece === 'string' && (block.value[key] === undefined || typeof block.value[key] === 'string')) {
+          block.value[key] = ((block.value[key] as string | undefined) ?? '') + piece;
+        }
+      }
+      return;
+  }
+}
+
+/** A block that arrives complete (inside `message_start`) -> its canonical block events. */
+function completeBlock(state: DecodeState, blocks: unknown[], at: number, out: Out): void {
+  const part = asAssistantContent(decodeBlock(blocks[at], 'message.content', at), `message.content[${at}]`);
+  const response: LlmResponse = { id: '', model: '', choices: [{ index: 0, content: [part] }] };
+  for (const event of responseToEvents(response)) {
+    if (event.type === 'start' || event.type === 'finish' || event.type === 'usage') continue;
+    out.enqueue({ ...event, index: state.nextIndex } as LlmStreamEvent);
+  }
+  state.nextIndex++;
+}
+
+function finish(state: DecodeState, out: Out): void {
+  if (state.done) return;
+  if (!state.started) return fail(state, out, unexpected('message_stop before message_start'));
+  // A stream cut by max_tokens may leave a block open: it ends before the finish.
+  for (const wireIndex of [...state.blocks.keys()]) decodeEvent(state, { type: 'content_block_stop', index: wireIndex }, out);
+  state.done = true;
+  const raw = state.stopReason;
+  const reason: LlmFinishReason = raw === undefined ? 'stop' : decodeStopReason(raw);
+  const event: Extract<LlmStreamEvent, { type: 'finish' }> = { type: 'finish', reason };
+  if (raw !== undefined) event.rawReason = raw;
+  if (state.stopSequence !== undefined) event.stopSequence = state.stopSequence;
+  const usage: LlmUsage | undefined = decodeUsage(state.usage);
+  if (usage) event.usage = usage;
+  if (state.finishExtras) event.extensions = { [PROTOCOL]: state.finishExtras };
+  out.enqueue(event);
+}

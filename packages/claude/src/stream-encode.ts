@@ -1,0 +1,252 @@
+import { reportLoss, type LlmError, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
+import { encodeCitation } from './citations.js';
+import { encodeError } from './errors.js';
+import { PROTOCOL } from './ext.js';
+import { encodeStopReason } from './stop-reason.js';
+import { encodeUsage } from './usage.js';
+
+type Out = Pick<TransformStreamDefaultController<SseEvent>, 'enqueue'>;
+type Wire = Record<string, unknown>;
+
+/** One open wire block. */
+interface OpenBlock {
+  wireIndex: number;
+  kind: 'text' | 'thinking' | 'tool_use' | 'kept';
+  /** Thinking: the signature to send just before the block stops (the last one wins). */
+  signature?: string;
+  /** Free-form tool call: raw input text, sent as `{"input": ...}` when the block ends. */
+  freeform?: string;
+}
+
+/** State of the canonical -> Claude SSE encoder. */
+export interface EncodeState {
+  options: StreamOptions;
+  /** The `start` event, held until the first other event so early usage can join `message_start`. */
+  pendingStart?: Extract<LlmStreamEvent, { type: 'start' }>;
+  started: boolean;
+  finished: boolean;
+  nextWireIndex: number;
+  open: Map<number, OpenBlock>;
+  /** Canonical blocks not sent (other choices, parts Claude cannot hold). */
+  skipped: Set<number>;
+  usage?: LlmUsage;
+  /** Loss kinds already reported (each once per stream). */
+  reported: Set<string>;
+}
+
+/** A fresh encoder state. */
+export function createEncodeState(options: StreamOptions = {}): EncodeState {
+  return { options, started: false, finished: false, nextWireIndex: 0, open: new Map(), skipped: new Set(), reported: new Set() };
+}
+
+/**
+ * Canonical stream events -> Claude SSE, every event with its `event:` line, in the order the
+ * SDK's `MessageStream` requires: `message_start`, blocks one at a time (start, deltas, stop),
+ * `message_delta` with the stop reason and cumulative usage, `message_stop`. A thinking block's
+ * signature is sent once, just before it stops. Extra choices are dropped (reported).
+ */
+export function encodeStream(options: StreamOptions = {}): TransformStream<LlmStreamEvent, SseEvent> {
+  const state = createEncodeState(options);
+  return new TransformStream({
+    transform: (event, controller) => encodeEvent(state, event, controller),
+    flush: (controller) => encodeEnd(state, controller),
+  });
+}
+
+function send(out: Out, payload: Wire): void {
+  out.enqueue({ event: payload.type as string, data: JSON.stringify(payload) });
+}
+
+function lossOnce(state: EncodeState, key: string, path: string, message: string): void {
+  if (state.reported.has(key)) return;
+  state.reported.add(key);
+  reportLoss(state.options, { code: 'dropped-field', path, message, protocol: PROTOCOL });
+}
+
+/** Sends `message_start` if it has not gone yet. */
+function ensureStarted(state: EncodeState, out: Out): void {
+  if (state.started) return;
+  state.started = true;
+  const start = state.pendingStart;
+  state.pendingStart = undefined;
+  const message: Wire = {
+    id: start?.id ?? state.options.id ?? `msg_${crypto.randomUUID().replace(/-/g, '')}`,
+    type: 'message',
+    role: 'assistant',
+    model: start?.model ?? '',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: encodeUsage(state.usage),
+  };
+  const extras = start?.extensions?.[PROTOCOL];
+  if (extras) Object.assign(message, extras);
+  send(out, { type: 'message_start', message });
+}
+
+/** Encodes one canonical event. */
+export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out): void {
+  if (state.finished) return;
+  if (event.type === 'start') {
+    if (!state.started && state.pendingStart === undefined) state.pendingStart = event;
+    return;
+  }
+  if (event.type === 'usage') {
+    state.usage = event.usage;
+    return;
+  }
+  ensureStarted(state, out);
+  switch (event.type) {
+    case 'block-start':
+      return blockStart(state, event, out);
+    case 'text-delta': {
+      const block = state.open.get(event.index);
+      if (block?.kind === 'text') send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'text_delta', text: event.text } });
+      return;
+    }
+    case 'reasoning-delta': {
+      const block = state.open.get(event.index);
+      if (block?.kind === 'thinking') send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'thinking_delta', thinking: event.text } });
+      return;
+    }
+    case 'reasoning-signature': {
+      const block = state.open.get(event.index);
+      if (!block) return;
+      if (event.origin !== undefined && event.origin.protocol !== PROTOCOL) {
+        lossOnce(state, 'foreign-signature', `blocks[${event.index}]`, `provider state issued by ${event.origin.protocol} was not sent to a Claude client`);
+        return;
+      }
+      if (block.kind === 'thinking') block.signature = event.signature;
+      else lossOnce(state, 'part-signature', `blocks[${event.index}]`, 'Claude has no signature on text or tool-use blocks');
+      return;
+    }
+    case 'tool-args-delta': {
+      const block = state.open.get(event.index);
+      if (block?.kind !== 'tool_use') return;
+      if (block.freeform !== undefined) block.freeform += event.json;
+      else send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'input_json_delta', partial_json: event.json } });
+      return;
+    }
+    case 'citation': {
+      const block = state.open.get(event.index);
+      if (block?.kind !== 'text') return;
+      const citation = encodeCitation(event.citation, `blocks[${event.index}].citations`, state.options);
+      send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'citations_delta', citation } });
+      return;
+    }
+    case 'logprobs':
+      lossOnce(state, 'logprobs', `blocks[${event.index}].logprobs`, 'Claude has no logprobs');
+      return;
+    case 'block-end': {
+      const extras = event.extensions?.[PROTOCOL];
+      if (extras && state.open.has(event.index) && Object.keys(extras).some((key) => !key.startsWith('$'))) {
+        lossOnce(state, 'block-fields', `blocks[${event.index}]`, 'block fields known only when the block ended (such as `caller`) cannot be added to a block already started');
+      }
+      return blockEnd(state, event.index, out);
+    }
+    case 'finish': {
+      if ((event.choice ?? 0) !== 0) return;
+      for (const index of [...state.open.keys()]) blockEnd(state, index, out);
+      const delta: Wire = {
+        stop_reason: encodeStopReason(event.reason, event.rawReason, event.stopSequence),
+        stop_sequence: event.stopSequence ?? null,
+      };
+      const extras = event.extensions?.[PROTOCOL];
+      if (extras) Object.assign(delta, extras);
+      send(out, { type: 'message_delta', delta, usage: encodeUsage(event.usage ?? state.usage) });
+      send(out, { type: 'message_stop' });
+      state.finished = true;
+      return;
+    }
+    case 'error':
+      return sendError(state, event.error, out);
+  }
+}
+
+function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: 'block-start' }>, out: Out): void {
+  if ((event.choice ?? 0) !== 0) {
+    state.skipped.add(event.index);
+    lossOnce(state, 'choices', 'choices', 'Claude answers with one message; blocks of other choices were dropped');
+    return;
+  }
+  const block = event.block;
+  const wireIndex = state.nextWireIndex;
+  let open: OpenBlock;
+  let content: Wire;
+  switch (block.kind) {
+    case 'text':
+    case 'refusal':
+      open = { wireIndex, kind: 'text' };
+      content = { type: 'text', text: '' };
+      break;
+    case 'reasoning':
+      if (block.redacted) {
+        open = { wireIndex, kind: 'kept' };
+        content = { type: 'redacted_thinking', data: block.signature ?? '' };
+      } else {
+        open = { wireIndex, kind: 'thinking' };
+        if (block.signature !== undefined && (block.origin === undefined || block.origin.protocol === PROTOCOL)) open.signature = block.signature;
+        content = { type: 'thinking', thinking: '', signature: '' };
+      }
+      break;
+    case 'tool_call':
+      open = { wireIndex, kind: 'tool_use' };
+      if (block.freeform) {
+        open.freeform = '';
+        lossOnce(state, 'freeform', `blocks[${event.index}]`, 'a free-form tool call was sent as a call with one string argument `input`');
+      }
+      content = { type: 'tool_use', id: block.id, name: block.name, input: {} };
+      break;
+    case 'part': {
+      const part = block.part;
+      if (part.type !== 'provider' || part.protocol !== PROTOCOL) {
+        state.skipped.add(event.index);
+        lossOnce(state, `part-${part.type}`, `blocks[${event.index}]`, `a generated ${part.type === 'provider' ? `${part.protocol} item` : part.type} has no Claude stream block`);
+        return;
+      }
+      const value = part.value as Wire;
+      open = { wireIndex, kind: 'kept' };
+      const input = value.input;
+      if (typeof input === 'object' && input !== null && Object.keys(input).length > 0) {
+        // Server tool calls stream their input like tool_use does.
+        state.nextWireIndex++;
+        state.open.set(event.index, open);
+        send(out, { type: 'content_block_start', index: wireIndex, content_block: { ...value, input: {} } });
+        send(out, { type: 'content_block_delta', index: wireIndex, delta: { type: 'input_json_delta', partial_json: JSON.stringify(input) } });
+        return;
+      }
+      content = value;
+      break;
+    }
+  }
+  state.nextWireIndex++;
+  state.open.set(event.index, open);
+  send(out, { type: 'content_block_start', index: wireIndex, content_block: content });
+}
+
+function blockEnd(state: EncodeState, index: number, out: Out): void {
+  const block = state.open.get(index);
+  if (!block) return;
+  state.open.delete(index);
+  if (block.kind === 'thinking' && block.signature !== undefined) {
+    send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'signature_delta', signature: block.signature } });
+  }
+  if (block.freeform !== undefined) {
+    send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'input_json_delta', partial_json: JSON.stringify({ input: block.freeform }) } });
+  }
+  send(out, { type: 'content_block_stop', index: block.wireIndex });
+}
+
+function sendError(state: EncodeState, error: LlmError, out: Out): void {
+  state.finished = true;
+  send(out, encodeError(error).body as unknown as Wire);
+}
+
+/** End of input: a stream that stopped without `finish` or `error` tells the client so. */
+export function encodeEnd(state: EncodeState, out: Out): void {
+  if (state.finished) return;
+  if (!state.started && state.pendingStart === undefined) return;
+  ensureStarted(state, out);
+  state.finished = true;
+  send(out, { type: 'error', error: { type: 'api_error', message: 'the upstream stream ended before it finished' } });
+}
