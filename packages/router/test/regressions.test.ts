@@ -1,0 +1,520 @@
+// One test per translation case of /work/shared/REGRESSIONS.md, named `R<n>: ...`, over the real
+// codecs. Each asserts the exact translated payload or event sequence.
+import type { Codec, LlmWarning } from '@llm/core';
+import { openaiChat } from '@llm/openai-chat';
+import { openaiResponses } from '@llm/openai-responses';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bridge } from '../src/bridge.js';
+import { createHandler } from '../src/handler.js';
+import { MemoryStateStore } from '../src/state-store.js';
+import type { RouterConfig } from '../src/config.js';
+import { json, startUpstream, type MockUpstream } from './mock-upstream.js';
+
+const encoder = new TextEncoder();
+
+/** A bridge that records its warnings as `code@path`. */
+function bridged(client: Codec, upstream: Codec) {
+  const warnings: string[] = [];
+  const via = bridge({ client, upstream, warn: (warning: LlmWarning) => warnings.push(`${warning.code}@${warning.path}`) });
+  return { via, warnings };
+}
+
+/** Upstream SSE bytes, one `data:` event per payload (`event:` named after `type` when `named`). */
+function sseBytes(payloads: readonly unknown[], named = false): Uint8Array {
+  const text = payloads
+    .map((payload) => {
+      if (payload === '[DONE]') return 'data: [DONE]\n\n';
+      const type = named ? `event: ${(payload as { type: string }).type}\n` : '';
+      return `${type}data: ${JSON.stringify(payload)}\n\n`;
+    })
+    .join('');
+  return encoder.encode(text);
+}
+
+function bytesStream(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+}
+
+/** The `data:` payloads of an SSE text (JSON parsed, `[DONE]` kept as is). */
+function dataOf(text: string): unknown[] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n');
+      return data === '[DONE]' ? data : (JSON.parse(data) as unknown);
+    });
+}
+
+const readText = (stream: ReadableStream<Uint8Array>) => new Response(stream).text();
+
+const weatherTool = {
+  type: 'function',
+  function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+};
+
+const chunkBase = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'deepseek-reasoner' };
+const chatChunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  ...chunkBase,
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+
+/** A Chat upstream streaming reasoning, then text, then a tool call whose arguments arrive in pieces. */
+const reasoningThenToolChunks = [
+  chatChunk({ role: 'assistant', reasoning_content: 'Need ' }),
+  chatChunk({ reasoning_content: 'weather.' }),
+  chatChunk({ content: 'Checking.' }),
+  chatChunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] }),
+  chatChunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
+  chatChunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
+  chatChunk({}, 'tool_calls'),
+  { ...chunkBase, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } },
+  '[DONE]',
+];
+
+const responsesUsage = (input: number, output: number, cached = 0, reasoning = 0) => ({
+  input_tokens: input,
+  input_tokens_details: { cached_tokens: cached },
+  output_tokens: output,
+  output_tokens_details: { reasoning_tokens: reasoning },
+  total_tokens: input + output,
+});
+
+/** A Responses upstream's JSON answer. */
+const responsesAnswer = (model: string, output: unknown[], usage: unknown) => ({
+  id: 'resp_1',
+  object: 'response',
+  created_at: 1,
+  status: 'completed',
+  model,
+  output,
+  usage,
+});
+
+/** What the Responses stream encoder writes around a reasoning + text + function call turn (ids from the upstream's). */
+const reasoningThenToolOutput = [
+  { type: 'reasoning', id: 'rs_chatcmpl-1_0', summary: [{ type: 'summary_text', text: 'Need weather.' }] },
+  {
+    id: 'msg_chatcmpl-1_1',
+    type: 'message',
+    status: 'completed',
+    content: [{ type: 'output_text', annotations: [], text: 'Checking.' }],
+    role: 'assistant',
+  },
+  { id: 'fc_chatcmpl-1_2', type: 'function_call', status: 'completed', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+];
+
+describe('REGRESSIONS.md, OpenAI Chat <-> Responses', () => {
+  it('R3: Responses reasoning items (id, encrypted_content) come back to the Responses upstream through a Chat client', () => {
+    const { via, warnings } = bridged(openaiChat, openaiResponses);
+    const first = via.request({ model: 'o4-mini', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [weatherTool] });
+    expect(first.body).toEqual({
+      model: 'o4-mini',
+      input: 'Weather in Paris?',
+      tools: [{ type: 'function', name: 'get_weather', parameters: weatherTool.function.parameters, strict: false }],
+    });
+    const answer = via.response(responsesAnswer('o4-mini', [
+        { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Need weather.' }], encrypted_content: 'ENC1' },
+        { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
+      ], responsesUsage(10, 20, 0, 12))) as { choices: Array<{ message: { reasoning_content: string; tool_calls: Array<{ id: string; function: unknown }> } }> };
+    const message = answer.choices[0]?.message;
+    const call = message?.tool_calls[0];
+    expect(message?.reasoning_content).toBe('Need weather.');
+    // The reasoning item rides in the call id, after the upstream's own id.
+    expect(call?.id.startsWith('call_1__llms1_')).toBe(true);
+    expect(call?.function).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
+
+    // The Chat client echoes only standard fields: the tool call and its result.
+    const second = via.request({
+      model: 'o4-mini',
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: message?.tool_calls },
+        { role: 'tool', tool_call_id: call?.id, content: 'sunny' },
+      ],
+    });
+    expect(second.body).toEqual({
+      model: 'o4-mini',
+      input: [
+        { type: 'message', role: 'user', content: 'Weather in Paris?' },
+        { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Need weather.' }], encrypted_content: 'ENC1' },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+      ],
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('R8: raw reasoning_text of a Responses upstream reaches a Chat client as reasoning_content, json and stream', async () => {
+    const { via, warnings } = bridged(openaiChat, openaiResponses);
+    via.request({ model: 'gpt-oss-120b', messages: [{ role: 'user', content: 'Hi' }] });
+    const reasoning = { type: 'reasoning', id: 'rs_1', summary: [], content: [{ type: 'reasoning_text', text: 'Raw thought.' }] };
+    const response = responsesAnswer('gpt-oss-120b', [reasoning, { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hi', annotations: [] }] }], responsesUsage(3, 4, 0, 2));
+    expect(via.response(response)).toEqual({
+      id: 'resp_1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'gpt-oss-120b',
+      choices: [{ index: 0, message: { role: 'assistant', reasoning_content: 'Raw thought.', content: 'Hi', refusal: null }, finish_reason: 'stop', logprobs: null }],
+      usage: {
+        prompt_tokens: 3,
+        completion_tokens: 4,
+        total_tokens: 7,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 2 },
+      },
+    });
+
+    const events = [
+      { type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress', output: [], usage: null } },
+      { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { type: 'reasoning', id: 'rs_1', summary: [] } },
+      { type: 'response.content_part.added', sequence_number: 2, item_id: 'rs_1', output_index: 0, content_index: 0, part: { type: 'reasoning_text', text: '' } },
+      { type: 'response.reasoning_text.delta', sequence_number: 3, item_id: 'rs_1', output_index: 0, content_index: 0, delta: 'Raw thought.' },
+      { type: 'response.reasoning_text.done', sequence_number: 4, item_id: 'rs_1', output_index: 0, content_index: 0, text: 'Raw thought.' },
+      { type: 'response.content_part.done', sequence_number: 5, item_id: 'rs_1', output_index: 0, content_index: 0, part: { type: 'reasoning_text', text: 'Raw thought.' } },
+      { type: 'response.output_item.done', sequence_number: 6, output_index: 0, item: reasoning },
+      { type: 'response.completed', sequence_number: 7, response: { ...response, output: [reasoning] } },
+    ];
+    const chunk = { id: 'resp_1', object: 'chat.completion.chunk', created: 1, model: 'gpt-oss-120b' };
+    expect(dataOf(await readText(via.stream(bytesStream([sseBytes(events, true)]))))).toEqual([
+      { ...chunk, choices: [{ index: 0, delta: { role: 'assistant', reasoning_content: 'Raw thought.' }, finish_reason: null }] },
+      { ...chunk, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+      '[DONE]',
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('R14: cached input tokens stay inside input tokens across Chat and Responses (no double counting)', () => {
+    const { via } = bridged(openaiResponses, openaiChat);
+    via.request({ model: 'gpt-4o', input: 'Hi' });
+    const answer = via.response({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'gpt-4o',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 1200, completion_tokens: 5, total_tokens: 1205, prompt_tokens_details: { cached_tokens: 1000 } },
+    }) as { usage: unknown };
+    expect(answer.usage).toEqual(responsesUsage(1200, 5, 1000, 0));
+
+    const back = bridged(openaiChat, openaiResponses).via;
+    back.request({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] });
+    const chat = back.response(responsesAnswer('gpt-4o', [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hello', annotations: [] }] }], responsesUsage(1200, 300, 1000, 250))) as { usage: unknown };
+    expect(chat.usage).toEqual({
+      prompt_tokens: 1200,
+      completion_tokens: 300,
+      total_tokens: 1500,
+      prompt_tokens_details: { cached_tokens: 1000 },
+      completion_tokens_details: { reasoning_tokens: 250 },
+    });
+  });
+
+  it('R17: a Chat upstream that stopped on length ends a streaming Responses client with response.incomplete, not completed', async () => {
+    const { via } = bridged(openaiResponses, openaiChat);
+    via.request({ model: 'gpt-4o', input: 'Write a story.', stream: true });
+    const events = dataOf(
+      await readText(
+        via.responseToStream({
+          id: 'chatcmpl-9',
+          object: 'chat.completion',
+          created: 1,
+          model: 'gpt-4o',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'Once upon' }, finish_reason: 'length' }],
+          usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+        }),
+      ),
+    ) as Array<{ type: string; response?: Record<string, unknown> }>;
+    const last = events[events.length - 1];
+    expect(events.map((event) => event.type).filter((type) => type.startsWith('response.') && !type.includes('.', 9))).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.incomplete',
+    ]);
+    expect(last?.response?.status).toBe('incomplete');
+    expect(last?.response?.incomplete_details).toEqual({ reason: 'max_output_tokens' });
+  });
+
+  it('R30: tool-call argument deltas after reasoning deltas stay intact (Chat upstream -> Responses client)', async () => {
+    const { via, warnings } = bridged(openaiResponses, openaiChat);
+    via.request({ model: 'deepseek-reasoner', input: 'Weather in Paris?', stream: true });
+    const events = dataOf(await readText(via.stream(bytesStream([sseBytes(reasoningThenToolChunks)])))) as Array<Record<string, unknown>>;
+    const argumentEvents = events.filter((event) => String(event.type).startsWith('response.function_call_arguments'));
+    expect(argumentEvents).toEqual([
+      { type: 'response.function_call_arguments.delta', item_id: 'fc_chatcmpl-1_2', output_index: 2, delta: '{"city":', sequence_number: 16 },
+      { type: 'response.function_call_arguments.delta', item_id: 'fc_chatcmpl-1_2', output_index: 2, delta: '"Paris"}', sequence_number: 17 },
+      {
+        type: 'response.function_call_arguments.done',
+        item_id: 'fc_chatcmpl-1_2',
+        output_index: 2,
+        name: 'get_weather',
+        arguments: '{"city":"Paris"}',
+        sequence_number: 18,
+      },
+    ]);
+    const completed = events[events.length - 1] as { type: string; response: { output: unknown[]; usage: unknown } };
+    expect(completed.type).toBe('response.completed');
+    expect(completed.response.output).toEqual(reasoningThenToolOutput);
+    expect(completed.response.usage).toEqual(responsesUsage(10, 5));
+    expect(warnings).toEqual([]);
+  });
+
+  it('R31: an SSE data line split across network chunks (one byte at a time) translates exactly like the whole stream', async () => {
+    const bytes = sseBytes(reasoningThenToolChunks);
+    const whole = bridged(openaiResponses, openaiChat).via;
+    const split = bridged(openaiResponses, openaiChat).via;
+    const expected = await readText(whole.stream(bytesStream([bytes])));
+    const oneByteChunks = Array.from(bytes, (byte) => Uint8Array.of(byte));
+    expect(await readText(split.stream(bytesStream(oneByteChunks)))).toBe(expected);
+  });
+
+  it('R32: a multi-byte UTF-8 character straddling two chunks is not replaced by U+FFFD', async () => {
+    const bytes = sseBytes([chatChunk({ role: 'assistant', content: 'Grüße, 東京 🌧' }), chatChunk({}, 'stop'), '[DONE]']);
+    const emoji = encoder.encode('🌧');
+    // Cut inside the four bytes of the emoji and inside the three bytes of 東.
+    const at = (needle: Uint8Array, offset: number) => {
+      for (let index = 0; index + needle.length <= bytes.length; index++) {
+        if (needle.every((byte, position) => bytes[index + position] === byte)) return index + offset;
+      }
+      throw new Error('needle not found');
+    };
+    const cuts = [at(encoder.encode('東'), 1), at(emoji, 2)];
+    const chunks = [bytes.slice(0, cuts[0]), bytes.slice(cuts[0], cuts[1]), bytes.slice(cuts[1])];
+    const { via } = bridged(openaiResponses, openaiChat);
+    via.request({ model: 'gpt-4o', input: 'Hi', stream: true });
+    const text = await readText(via.stream(bytesStream(chunks)));
+    expect(text).not.toContain('\uFFFD');
+    const done = (dataOf(text) as Array<{ type: string; text?: string }>).find((event) => event.type === 'response.output_text.done');
+    expect(done?.text).toBe('Grüße, 東京 🌧');
+  });
+
+  it('R39: text, reasoning and tool calls of one Chat turn all reach a Responses client once (json)', () => {
+    const { via, warnings } = bridged(openaiResponses, openaiChat);
+    via.request({ model: 'deepseek-reasoner', input: 'Weather in Paris?' });
+    const answer = via.response({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'deepseek-reasoner',
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            reasoning_content: 'Need weather.',
+            content: 'Checking.',
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    }) as { output: unknown[] };
+    expect(answer.output).toEqual([
+      { type: 'reasoning', summary: [{ type: 'summary_text', text: 'Need weather.' }], id: 'rs_chatcmpl-1_0' },
+      { type: 'message', id: 'msg_chatcmpl-1_1', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Checking.', annotations: [] }] },
+      { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', id: 'fc_chatcmpl-1_2', status: 'completed' },
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('R39: assistant text next to tool calls survives Responses -> Chat requests, each call once', () => {
+    const { via, warnings } = bridged(openaiResponses, openaiChat);
+    const out = via.request({
+      model: 'gpt-4o',
+      input: [
+        { type: 'message', role: 'user', content: 'Weather in Paris?' },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checking.', annotations: [] }] },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+      ],
+    });
+    expect(out.body).toEqual({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        {
+          role: 'assistant',
+          // Output text parts become Chat content parts (a valid assistant content form).
+          content: [{ type: 'text', text: 'Checking.' }],
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+      ],
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('R21: store:false with an encrypted reasoning item passes a Responses -> Responses route unchanged', () => {
+    const { via } = bridged(openaiResponses, openaiResponses);
+    const body = {
+      model: 'o4-mini',
+      store: false,
+      include: ['reasoning.encrypted_content'],
+      input: [
+        { type: 'message', role: 'user', content: 'Weather in Paris?' },
+        { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'ENC1' },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+      ],
+    };
+    const snapshot = structuredClone(body);
+    const out = via.request(body, { upstreamModel: 'o4-mini-2025-04-16' });
+    expect(out.body).toEqual({ ...snapshot, model: 'o4-mini-2025-04-16' });
+  });
+
+  it('R42: reasoning replayed to a Responses upstream through a Chat client carries its encrypted content inline, never null', () => {
+    const { via } = bridged(openaiChat, openaiResponses);
+    via.request({ model: 'o4-mini', messages: [{ role: 'user', content: 'Hi' }], tools: [weatherTool] });
+    const answer = via.response(responsesAnswer('o4-mini', [
+        { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'ENC1' },
+        { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}', status: 'completed' },
+      ], responsesUsage(1, 1))) as { choices: Array<{ message: { tool_calls: Array<{ id: string }> } }> };
+    const calls = answer.choices[0]?.message.tool_calls ?? [];
+    const next = via.request({
+      model: 'o4-mini',
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: null, tool_calls: calls },
+        { role: 'tool', tool_call_id: calls[0]?.id, content: 'rain' },
+      ],
+    }) as { body: { input: Array<Record<string, unknown>> } };
+    expect(next.body.input[1]).toEqual({ type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'ENC1' });
+    expect(JSON.stringify(next.body)).not.toContain('"encrypted_content":null');
+  });
+});
+
+describe('REGRESSIONS.md, handler state (previous_response_id, count tokens)', () => {
+  const upstreams: MockUpstream[] = [];
+  afterEach(async () => {
+    await Promise.all(upstreams.splice(0).map((upstream) => upstream.close()));
+  });
+
+  /** A Chat upstream answering a tool call first, then text. */
+  async function chatUpstream(): Promise<MockUpstream> {
+    const mock = await startUpstream((_request, response, index) =>
+      json(response, 200, {
+        id: `chatcmpl-${index}`,
+        object: 'chat.completion',
+        created: 1,
+        model: 'gpt-4o',
+        choices: [
+          index === 0
+            ? {
+                index: 0,
+                message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+                finish_reason: 'tool_calls',
+              }
+            : { index: 0, message: { role: 'assistant', content: 'Sunny in Paris.' }, finish_reason: 'stop' },
+        ],
+        usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 },
+      }),
+    );
+    upstreams.push(mock);
+    return mock;
+  }
+
+  const config = (baseUrl: string, extra: Partial<RouterConfig> = {}): RouterConfig => ({
+    codecs: { 'openai-chat': openaiChat, 'openai-responses': openaiResponses },
+    upstreams: { chat: { protocol: 'openai-chat', baseUrl: `${baseUrl}/v1`, apiKey: 'server-key' } },
+    routes: [{ match: '*', upstream: 'chat' }],
+    retryBaseDelayMs: 1,
+    ...extra,
+  });
+
+  const post = (path: string, body: unknown) =>
+    new Request(`http://router.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  const responsesTools = [{ type: 'function', name: 'get_weather', parameters: weatherTool.function.parameters }];
+  const firstTurn = { model: 'gpt-4o', input: 'Weather in Paris?', tools: responsesTools };
+  const secondTurn = (previous: string) => ({
+    model: 'gpt-4o',
+    previous_response_id: previous,
+    tools: responsesTools,
+    input: [{ type: 'function_call_output', call_id: 'call_1', output: 'sunny' }],
+  });
+  /** What the Chat upstream must receive on the second turn: the whole conversation. */
+  const secondUpstreamMessages = [
+    { role: 'user', content: 'Weather in Paris?' },
+    { role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+    { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+  ];
+
+  it('R5: previous_response_id of a Responses client of a Chat upstream is the id the client saw, and replays the turn', async () => {
+    const mock = await chatUpstream();
+    const handler = createHandler(config(mock.baseUrl));
+    const first = (await (await handler(post('/v1/responses', firstTurn))).json()) as { id: string; output: unknown[] };
+    expect(first.output).toEqual([
+      { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', id: 'fc_chatcmpl-0_0', status: 'completed' },
+    ]);
+    const second = await handler(post('/v1/responses', secondTurn(first.id)));
+    expect(second.status).toBe(200);
+    expect((mock.received[1]?.body as { messages: unknown }).messages).toEqual(secondUpstreamMessages);
+    expect(((await second.json()) as { output: unknown[] }).output).toEqual([
+      { type: 'message', id: 'msg_chatcmpl-1_0', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Sunny in Paris.', annotations: [] }] },
+    ]);
+  });
+
+  it('R43: a previous_response_id continuation carrying only a function_call_output gets its function_call from the stored turn', async () => {
+    const mock = await chatUpstream();
+    const handler = createHandler(config(mock.baseUrl));
+    const first = (await (await handler(post('/v1/responses', firstTurn))).json()) as { id: string };
+    await handler(post('/v1/responses', secondTurn(first.id)));
+    // The call precedes its output, and appears exactly once.
+    expect((mock.received[1]?.body as { messages: unknown }).messages).toEqual(secondUpstreamMessages);
+  });
+
+  it('R6: chaining across two router instances works with a shared state store, and fails clearly (404) without one', async () => {
+    const mock = await chatUpstream();
+    const shared = new MemoryStateStore();
+    const one = createHandler(config(mock.baseUrl, { stateStore: shared }));
+    const two = createHandler(config(mock.baseUrl, { stateStore: shared }));
+    const first = (await (await one(post('/v1/responses', firstTurn))).json()) as { id: string };
+    const second = await two(post('/v1/responses', secondTurn(first.id)));
+    expect(second.status).toBe(200);
+    expect((mock.received[1]?.body as { messages: unknown }).messages).toEqual(secondUpstreamMessages);
+
+    const isolated = createHandler(config(mock.baseUrl));
+    const lost = await isolated(post('/v1/responses', secondTurn(first.id)));
+    expect(lost.status).toBe(404);
+    expect(((await lost.json()) as { error: { message: string } }).error.message).toContain(`previous response ${first.id} not found`);
+    // Nothing half-translated reached the upstream.
+    expect(mock.received).toHaveLength(2);
+  });
+
+  it('R13: count tokens the upstream cannot answer is an over-estimate marked as such, never a silent low count', async () => {
+    const mock = await chatUpstream();
+    const handler = createHandler(config(mock.baseUrl));
+    const body = { model: 'gpt-4o', input: 'x'.repeat(300) };
+    const response = await handler(post('/v1/responses/input_tokens', body));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-llm-token-count')).toBe('estimate');
+    const counted = (await response.json()) as { object: string; input_tokens: number };
+    expect(counted).toEqual({ object: 'response.input_tokens', input_tokens: Math.ceil(JSON.stringify(body).length / 3) });
+    // 300 characters of text are ~75 real tokens; the estimate is above that.
+    expect(counted.input_tokens).toBeGreaterThan(100);
+    expect(mock.received).toHaveLength(0);
+  });
+
+  it('R25: the count-tokens estimate includes the system prompt, tool definitions and message overhead', async () => {
+    const mock = await chatUpstream();
+    const handler = createHandler(config(mock.baseUrl));
+    const count = async (body: unknown) =>
+      ((await (await handler(post('/v1/responses/input_tokens', body))).json()) as { input_tokens: number }).input_tokens;
+    const bare = await count({ model: 'gpt-4o', input: 'Hi' });
+    const instructions = 'You are a careful assistant. '.repeat(10);
+    const withSystem = await count({ model: 'gpt-4o', instructions, input: 'Hi' });
+    const withTools = await count({ model: 'gpt-4o', input: 'Hi', tools: responsesTools });
+    // Each part adds at least a token per three bytes of its JSON (rounding may take one).
+    expect(withSystem - bare).toBeGreaterThanOrEqual(Math.floor(JSON.stringify({ instructions }).length / 3) - 1);
+    expect(withTools - bare).toBeGreaterThanOrEqual(Math.floor(JSON.stringify({ tools: responsesTools }).length / 3) - 1);
+  });
+});
