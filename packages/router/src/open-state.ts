@@ -30,11 +30,19 @@ export function openRequestState(request: LlmRequest, context?: CodecContext): L
     const out: LlmAssistantContent[] = [];
     message.content.forEach((part, partIndex) => {
       const path = `messages[${messageIndex}].content[${partIndex}]`;
+      // An empty signature proves nothing (Claude clients echo unsigned thinking with `signature: ""`).
+      if (part.type === 'reasoning' && part.signature === '') {
+        delete part.signature;
+        delete part.origin;
+      }
       if ((part.type === 'reasoning' || part.type === 'text' || part.type === 'tool-call') && part.signature) {
         const unpacked = unpackOpaqueState(part.signature);
-        if (unpacked.state && typeof unpacked.state.data === 'string') {
-          part.signature = unpacked.state.data;
+        const data = unpacked.state?.data;
+        if (unpacked.state && typeof data === 'string') {
+          part.signature = data;
           part.origin = unpacked.state.origin;
+        } else if (unpacked.state && part.type === 'reasoning' && isJsonObject(data) && typeof data.signature === 'string') {
+          Object.assign(part, reasoningPart({ ...data, text: part.text, redacted: part.redacted }, unpacked.state.origin));
         } else if (!unpacked.state && unpacked.problem !== 'not-a-carrier') {
           reportLoss(context, opaqueStateWarning(path, { problem: unpacked.problem }));
           delete part.signature;

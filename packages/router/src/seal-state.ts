@@ -44,7 +44,7 @@ export function sealContent(content: LlmAssistantContent[], client: ProtocolId):
       if (!isForeign(part.origin, part.signature, client)) continue;
       const origin = part.origin as LlmOrigin;
       if (hasNativeReasoningField(client)) {
-        part.signature = packOpaqueState({ origin, data: part.signature as string });
+        part.signature = packOpaqueState({ origin, data: nativeReasoningCarrier(part) });
         delete part.origin;
       } else {
         pending.push({ ...part });
@@ -88,6 +88,19 @@ export function sealResponse(response: LlmResponse, client: ProtocolId): LlmResp
 
 function isForeign(origin: LlmOrigin | undefined, signature: string | undefined, client: ProtocolId): boolean {
   return signature !== undefined && origin !== undefined && origin.protocol !== client;
+}
+
+/**
+ * What a native reasoning field carries: the signature alone, or with the item id and text form
+ * when the issuer needs them back (a Responses reasoning item is replayed by id, as summary or as
+ * reasoning_text).
+ */
+function nativeReasoningCarrier(part: LlmReasoningPart): string | JsonObject {
+  if (part.id === undefined && part.format === undefined) return part.signature as string;
+  const data: JsonObject = { signature: part.signature as string };
+  if (part.id !== undefined) data.id = part.id;
+  if (part.format !== undefined) data.format = part.format;
+  return data;
 }
 
 function reasoningJson(part: LlmReasoningPart): JsonObject {
@@ -134,7 +147,7 @@ export function sealStream(client: ProtocolId): TransformStream<LlmStreamEvent, 
               const copy = { ...block };
               delete copy.origin;
               if (block.signature !== undefined && native) {
-                copy.signature = packOpaqueState({ origin: block.origin, data: block.signature });
+                copy.signature = packOpaqueState({ origin: block.origin, data: nativeReasoningCarrier({ type: 'reasoning', ...reasoning }) });
               } else delete copy.signature;
               controller.enqueue({ ...event, block: copy });
               return;
@@ -184,7 +197,10 @@ export function sealStream(client: ProtocolId): TransformStream<LlmStreamEvent, 
             controller.enqueue({
               type: 'reasoning-signature',
               index: event.index,
-              signature: packOpaqueState({ origin: origin as LlmOrigin, data: event.signature }),
+              signature: packOpaqueState({
+                origin: origin as LlmOrigin,
+                data: entry ? nativeReasoningCarrier({ type: 'reasoning', ...entry.reasoning }) : event.signature,
+              }),
             });
             return;
           }

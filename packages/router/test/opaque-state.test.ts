@@ -136,7 +136,8 @@ describe('opaque state for clients with a native field', () => {
     );
     const part = sealed.choices[0]?.content[0] as { signature: string };
     const opened = openRequestState({ model: 'o3', messages: [{ role: 'assistant', content: [{ type: 'reasoning', text: 'sum', signature: part.signature, origin: { protocol: 'claude' } }] }] });
-    expect(opened.messages[0]?.content[0]).toEqual({ type: 'reasoning', text: 'sum', signature: 'ENC', origin });
+    // The item id and text form come back too: Responses replays reasoning items by id.
+    expect(opened.messages[0]?.content[0]).toEqual({ type: 'reasoning', text: 'sum', signature: 'ENC', origin, id: 'rs_1', format: 'summary' });
   });
 
   it('a corrupt carrier is cut off and reported as invalid-state', () => {

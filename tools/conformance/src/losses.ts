@@ -1,25 +1,37 @@
 import { LlmError, type Codec, type ProtocolId } from '@llm/core';
-import type { Outcome } from './run.js';
+import type { Mode, Outcome } from './run.js';
 
 /**
- * A loss the matrix expects: a scenario detail that one protocol has no field for. It applies to
- * every pair with that protocol on either side; the warning is reported by the first side that
- * meets it (the client's own rendering when the client protocol lacks it, the bridge otherwise),
- * so each cell expects exactly one warning per loss, never a silent drop.
+ * A loss the matrix expects: a scenario detail that one protocol has no field for. By default it
+ * applies to every pair with that protocol on either side; the warning is reported by the first
+ * side that meets it (the client's own rendering when the client protocol lacks it, the bridge
+ * otherwise), so each cell expects exactly one warning per loss, never a silent drop.
  */
 export interface ExpectedLoss {
   scenario: string;
-  /** The protocols lacking the field, with the warning (`code@path`) each one reports. */
+  /** The protocols lacking the field, with the warning (`code@path`) each one reports, or null (none). */
   lost: Partial<Record<ProtocolId, string | null>>;
-  /** The loss shows only when the protocol is the client's (an upstream of it loses nothing). */
-  clientOnly?: true;
+  /** Narrows the loss to some sides or modes (`client` only, one pair, streaming only). */
+  when?: { side?: 'client' | 'upstream'; client?: ProtocolId; upstream?: ProtocolId; mode?: Mode };
   /** Why, in one line (printed in the table legend). */
   reason: string;
-  /** What the loss changes in the expected outcome. */
-  apply: (expected: Outcome, client: Codec, upstream: Codec) => void;
+  /** What the loss changes in the expected outcome (nothing when only a warning is expected). */
+  apply?: (expected: Outcome, client: Codec, upstream: Codec) => void;
+}
+
+/** What a client sees of an upstream server error. */
+function serverError(client: Codec): NonNullable<Outcome['error']> {
+  const encoded = client.error.encode(new LlmError({ kind: 'server', message: 'server error' }));
+  return { kind: client.error.decode(encoded.status, encoded.body, new Headers()).kind, status: encoded.status };
 }
 
 export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
+  {
+    scenario: 'image',
+    lost: { claude: 'dropped-field@messages[0].content[1].detail' },
+    when: { client: 'openai-responses', side: 'upstream' },
+    reason: 'Responses input_image always names a detail level; Claude images have none',
+  },
   {
     scenario: 'tool-error',
     lost: {
@@ -32,6 +44,18 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
     },
   },
   {
+    scenario: 'reasoning-tools',
+    lost: { claude: 'dropped-part@messages[1].content[0]' },
+    when: { side: 'client', upstream: 'openai-chat', mode: 'stream' },
+    reason:
+      'a Chat upstream signs no reasoning; the Claude stream then carries no signature, and the Claude client cannot echo unsigned thinking (the JSON form carries signature "")',
+  },
+  {
+    scenario: 'structured',
+    lost: { claude: 'dropped-field@responseFormat.name' },
+    reason: 'Claude output_config.format has no schema name',
+  },
+  {
     scenario: 'stop-sequence',
     lost: { 'openai-responses': 'dropped-field@stop' },
     reason: 'the Responses API has no stop sequences',
@@ -41,12 +65,40 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
   },
   {
     scenario: 'refusal',
-    // No warning: the refusal text itself crosses in message.refusal; only the reason word differs.
-    lost: { 'openai-chat': null },
-    clientOnly: true,
-    reason: "Chat has no 'refusal' finish reason: finish_reason is 'stop' next to message.refusal",
-    apply: (expected) => {
-      if (expected.response) expected.response.finish = 'stop';
+    // No warning: the refusal text crosses; what differs is where it sits and the reason word.
+    lost: { claude: null, 'openai-chat': null },
+    reason:
+      "Claude has stop_reason 'refusal' but no refusal block (the text is plain text); Chat has a refusal field but finishes with 'stop'; Responses finishes with 'refusal' only next to a refusal part",
+    apply: (expected, client, upstream) => {
+      const response = expected.response;
+      if (!response) return;
+      const viaClaude = client.id === 'claude' || upstream.id === 'claude';
+      if (viaClaude) {
+        response.text += response.refusal;
+        response.refusal = '';
+      }
+      // What the upstream's answer says once decoded: Chat reports 'stop', the others 'refusal'.
+      const upstreamFinish = upstream.id === 'openai-chat' ? 'stop' : 'refusal';
+      if (client.id === 'openai-chat') response.finish = 'stop';
+      else if (client.id === 'openai-responses') response.finish = response.refusal !== '' ? 'refusal' : 'stop';
+      else response.finish = upstreamFinish;
+    },
+  },
+  {
+    scenario: 'content-filter',
+    lost: { claude: null },
+    reason: "Claude has no content-filter stop reason: Claude says 'refusal', and OpenAI clients get 'stop' for a refusal without a refusal part",
+    apply: (expected, client) => {
+      if (expected.response) expected.response.finish = client.id === 'claude' ? 'refusal' : 'stop';
+    },
+  },
+  {
+    scenario: 'stream-error',
+    lost: { 'openai-chat': null, 'openai-responses': null },
+    when: { side: 'upstream', client: 'claude' },
+    reason: "OpenAI streams have no 'overloaded' error: a Claude client gets a server error (OpenAI clients read their own that way already)",
+    apply: (expected, client) => {
+      expected.error = serverError(client);
     },
   },
   {
@@ -58,23 +110,33 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
       // A Responses client reads its own 503 as a server error already (the native baseline);
       // behind a Responses upstream, another client gets what its protocol says for a server error.
       if (upstream.id !== 'openai-responses' || client.id === upstream.id || !expected.error) return;
-      const encoded = client.error.encode(new LlmError({ kind: 'server', message: 'server error' }));
-      expected.error = { kind: client.error.decode(encoded.status, encoded.body, new Headers()).kind, status: encoded.status };
+      expected.error = serverError(client);
     },
   },
 ];
 
 /** The losses of one cell and the warnings they must produce. */
-export function lossesFor(scenario: string, client: ProtocolId, upstream: ProtocolId): { losses: ExpectedLoss[]; warnings: string[] } {
+export function lossesFor(scenario: string, client: ProtocolId, upstream: ProtocolId, mode: Mode): { losses: ExpectedLoss[]; warnings: string[] } {
   const losses: ExpectedLoss[] = [];
   const warnings: string[] = [];
   for (const loss of EXPECTED_LOSSES) {
     if (loss.scenario !== scenario) continue;
-    const side = client in loss.lost ? client : upstream in loss.lost && !loss.clientOnly ? upstream : undefined;
+    const when = loss.when ?? {};
+    if ((when.client && when.client !== client) || (when.upstream && when.upstream !== upstream) || (when.mode && when.mode !== mode)) continue;
+    const side =
+      when.side !== 'upstream' && client in loss.lost ? client : when.side !== 'client' && upstream in loss.lost ? upstream : undefined;
     if (side === undefined) continue;
     losses.push(loss);
     const warning = loss.lost[side];
-    if (warning) warnings.push(warning);
+    if (warning && !warnings.includes(warning)) warnings.push(warning);
   }
   return { losses, warnings };
+}
+
+/** The legend line of a loss: the protocols, the narrowing, the reason. */
+export function describeLoss(loss: ExpectedLoss, short: (id: ProtocolId) => string): string {
+  const who = Object.keys(loss.lost).map((id) => short(id as ProtocolId)).join(', ');
+  const { side, client, upstream, mode } = loss.when ?? {};
+  const narrowing = [side && `as ${side}`, client && `client ${short(client)}`, upstream && `upstream ${short(upstream)}`, mode && `${mode} only`].filter(Boolean);
+  return `- ${loss.scenario} (${who}${narrowing.length > 0 ? `; ${narrowing.join(', ')}` : ''}): ${loss.reason}`;
 }

@@ -7,7 +7,7 @@ import { scenarios } from './scenarios.js';
  * Protocols whose codecs are complete enough for the matrix. A protocol joins when its codec's
  * request, response, stream and error halves have landed.
  */
-export const MATRIX_PROTOCOLS: readonly ProtocolId[] = ['openai-chat', 'openai-responses'];
+export const MATRIX_PROTOCOLS: readonly ProtocolId[] = ['openai-chat', 'openai-responses', 'claude'];
 
 export const MODES: readonly Mode[] = ['json', 'stream'];
 

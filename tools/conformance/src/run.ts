@@ -47,14 +47,14 @@ export interface Outcome {
 /** Pushes one scenario through `bridge({client, upstream})` in one mode and compares meanings. */
 export async function runCell(scenario: Scenario, client: Codec, upstream: Codec, mode: Mode): Promise<CellResult> {
   const base = { scenario: scenario.id, client: client.id, upstream: upstream.id, mode };
-  const { losses, warnings: expectedWarnings } = lossesFor(scenario.id, client.id, upstream.id);
-  expectedWarnings.sort();
   if (scenario.streamOnly && mode === 'json') return { ...base, status: 'n/a', warnings: [], expectedWarnings: [] };
+  const { losses, warnings: expectedWarnings } = lossesFor(scenario.id, client.id, upstream.id, mode);
+  expectedWarnings.sort();
   const seen = new Set<string>();
   const context: CodecContext = { warn: (warning) => seen.add(`${warning.code}@${warning.path}`) };
   try {
     const expected = await expectedOutcome(scenario, client, upstream);
-    for (const loss of losses) loss.apply(expected, client, upstream);
+    for (const loss of losses) loss.apply?.(expected, client, upstream);
     const actual = await outcome(scenario, client, upstream, mode, context);
     const warnings = [...seen].sort();
     const detail =
@@ -76,13 +76,15 @@ function nativeError(client: Codec, error: LlmError): ErrorMeaning {
   return meaning;
 }
 
-/** The error event a streaming client of this protocol gets from an upstream of the same protocol. */
-async function nativeStreamError(client: Codec, error: LlmError): Promise<ErrorMeaning> {
-  const events: LlmStreamEvent[] = [{ type: 'start', id: 'resp_native', model: 'native' }, { type: 'error', error }];
+/**
+ * What a streaming client of this protocol holds when an upstream of the same protocol sends
+ * these events (its partial answer and the error), the baseline of the mid-stream error cells.
+ */
+async function nativeStream(client: Codec, events: LlmStreamEvent[]): Promise<Pick<Outcome, 'response' | 'error'>> {
   const decoded = await collect(decodeSse(streamOf(events).pipeThrough(client.stream.encode({})).pipeThrough(encodeSse())).pipeThrough(client.stream.decode({})));
   const failure = decoded.find((event) => event.type === 'error');
   if (failure?.type !== 'error') throw new Error(`${client.id} stream codec lost a native error event`);
-  return { kind: failure.error.kind, status: client.error.encode(failure.error).status };
+  return { response: responseMeaning(partialResponse(decoded)), error: { kind: failure.error.kind, status: client.error.encode(failure.error).status } };
 }
 
 async function expectedOutcome(scenario: Scenario, client: Codec, upstream: Codec): Promise<Outcome> {
@@ -96,9 +98,7 @@ async function expectedOutcome(scenario: Scenario, client: Codec, upstream: Code
       out.followUp = { request: requestMeaning(followUp), signatures: signaturesOf(scenario.response, upstream.id) };
     }
   } else if (scenario.events) {
-    out.response = responseMeaning(partialResponse(scenario.events));
-    const failure = scenario.events.find((event) => event.type === 'error');
-    if (failure?.type === 'error') out.error = await nativeStreamError(client, failure.error);
+    Object.assign(out, await nativeStream(client, scenario.events));
   }
   return out;
 }
@@ -203,7 +203,8 @@ function partialResponse(events: LlmStreamEvent[]): LlmResponse {
 function streamOf<T>(items: readonly T[]): ReadableStream<T> {
   return new ReadableStream({
     start(controller) {
-      for (const item of items) controller.enqueue(structuredClone(item instanceof LlmError ? item : item));
+      // Events are cloned so no cell sees another's mutations; errors stay LlmError instances.
+      for (const item of items) controller.enqueue(isErrorEvent(item) ? item : structuredClone(item));
       controller.close();
     },
   });
@@ -217,6 +218,10 @@ async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
     if (done) return out;
     out.push(value);
   }
+}
+
+function isErrorEvent(item: unknown): boolean {
+  return typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'error';
 }
 
 /** The first path at which two outcomes differ, as `path: expected != actual`. */

@@ -1,5 +1,5 @@
 import type { ProtocolId } from '@llm/core';
-import { EXPECTED_LOSSES } from './losses.js';
+import { EXPECTED_LOSSES, describeLoss } from './losses.js';
 import type { CellResult } from './run.js';
 import { scenarios } from './scenarios.js';
 
@@ -30,7 +30,7 @@ export function renderTable(results: readonly CellResult[]): string {
     '`loss`: passes with the expected losses below (and exactly their warnings); `-`: not applicable.',
     '',
     'Expected losses:',
-    ...EXPECTED_LOSSES.map((loss) => `- ${loss.scenario} (${Object.keys(loss.lost).map((id) => SHORT[id as ProtocolId]).join(', ')}${loss.clientOnly ? ' as client' : ''}): ${loss.reason}`),
+    ...EXPECTED_LOSSES.map((loss) => describeLoss(loss, (id) => SHORT[id])),
   ];
   if (failed.length > 0) {
     legend.push('', 'Failures:', ...failed.map((result) => `- ${result.scenario} ${label(`${result.client}>${result.upstream}`)} ${result.mode}: ${result.detail ?? ''}`));
