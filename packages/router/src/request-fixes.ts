@@ -41,10 +41,62 @@ export function fixRequestForTarget(request: LlmRequest, target: ProtocolId, con
     });
     delete request.candidateCount;
   }
+  fixToolChoice(request, target, context);
   request.messages = orderToolResults(request.messages);
   if (target === 'openai-chat') request.messages = moveToolResultMedia(request.messages, context);
-  if (target === 'claude' || target === 'gemini') request.messages = mergeSameRoleTurns(request.messages);
+  if (target === 'claude' || target === 'gemini') request.messages = mergeSameRoleTurns(dropEmptyContent(request.messages));
   return request;
+}
+
+/**
+ * Keeps the tool choice valid for what the target will receive (REGRESSIONS #18, #38):
+ * - a choice naming a tool the target drops (another protocol's provider tool) or that is not in
+ *   the tools at all falls back to `auto` (`dropped-field`); `allowed` keeps the names that remain;
+ * - `none` with `parallelToolCalls: false` loses the parallel flag on Claude, whose `none` choice
+ *   has no `disable_parallel_tool_use` (no call will be made, so nothing is lost).
+ */
+export function fixToolChoice(request: LlmRequest, target: ProtocolId, context?: CodecContext): void {
+  const choice = request.toolChoice;
+  if (!choice) return;
+  if (choice.type === 'none') {
+    if (target === 'claude') delete request.parallelToolCalls;
+    return;
+  }
+  const sent = new Set((request.tools ?? []).filter((tool) => tool.type !== 'provider' || tool.protocol === target).map((tool) => tool.name));
+  const drop = (message: string) => {
+    reportLoss(context, { code: 'dropped-field', path: 'tool_choice', message });
+    if (sent.size === 0) delete request.toolChoice;
+    else request.toolChoice = { type: 'auto' };
+  };
+  if (choice.type === 'tool' && !sent.has(choice.name)) {
+    drop(`tool_choice names ${JSON.stringify(choice.name)}, which ${target} does not receive; sent as auto`);
+  } else if (choice.type === 'allowed') {
+    const names = choice.names.filter((name) => sent.has(name));
+    if (names.length === 0) drop(`none of the allowed tools reach ${target}; sent as auto`);
+    else if (names.length < choice.names.length) {
+      reportLoss(context, { code: 'dropped-field', path: 'tool_choice', message: `allowed tools not sent to ${target} left out of tool_choice` });
+      request.toolChoice = { ...choice, names };
+    }
+  }
+}
+
+/**
+ * Claude and Gemini reject empty text blocks and messages without content (REGRESSIONS #34):
+ * empty text parts go, and so do user / assistant messages left with nothing. They carry nothing,
+ * so nothing is reported.
+ */
+export function dropEmptyContent(messages: LlmMessage[]): LlmMessage[] {
+  const out: LlmMessage[] = [];
+  for (const message of messages) {
+    if (message.role !== 'user' && message.role !== 'assistant') {
+      out.push(message);
+      continue;
+    }
+    const content = (message.content as Array<{ type: string; text?: string }>).filter((part) => !(part.type === 'text' && part.text === ''));
+    if (content.length === 0) continue;
+    out.push(content.length === message.content.length ? message : ({ ...message, content } as LlmMessage));
+  }
+  return out;
 }
 
 /**
@@ -125,8 +177,21 @@ export function orderToolResults(messages: LlmMessage[]): LlmMessage[] {
   });
   const out: LlmMessage[] = [];
   for (const item of rest) {
-    if (typeof item === 'number') out.push(...(attached.get(item) ?? []));
-    else out.push(item);
+    if (typeof item !== 'number') out.push(item);
+    else out.push(...inCallOrder(attached.get(item) ?? [], messages[item] as LlmMessage));
   }
   return out;
+}
+
+/** Tool messages sorted like the calls of the assistant turn they answer (Gemini pairs by position). */
+function inCallOrder(results: LlmToolMessage[], turn: LlmMessage): LlmToolMessage[] {
+  const order = new Map<string, number>();
+  turn.content.forEach((part, index) => {
+    if (part.type === 'tool-call') order.set(part.id, index);
+  });
+  const position = (message: LlmToolMessage) => {
+    const first = message.content.find((part) => part.type === 'tool-result');
+    return first && first.type === 'tool-result' ? (order.get(first.toolCallId) ?? Infinity) : Infinity;
+  };
+  return [...results].sort((a, b) => position(a) - position(b));
 }

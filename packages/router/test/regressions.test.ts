@@ -1,6 +1,7 @@
 // One test per translation case of /work/shared/REGRESSIONS.md, named `R<n>: ...`, over the real
 // codecs. Each asserts the exact translated payload or event sequence.
 import type { Codec, LlmWarning } from '@llm/core';
+import { claude } from '@llm/claude';
 import { openaiChat } from '@llm/openai-chat';
 import { openaiResponses } from '@llm/openai-responses';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -80,6 +81,9 @@ const reasoningThenToolChunks = [
   { ...chunkBase, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } },
   '[DONE]',
 ];
+
+/** The head of a Chat upstream's JSON answer. */
+const chatHead = (model: string) => ({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model });
 
 const responsesUsage = (input: number, output: number, cached = 0, reasoning = 0) => ({
   input_tokens: input,
@@ -197,10 +201,7 @@ describe('REGRESSIONS.md, OpenAI Chat <-> Responses', () => {
     const { via } = bridged(openaiResponses, openaiChat);
     via.request({ model: 'gpt-4o', input: 'Hi' });
     const answer = via.response({
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1,
-      model: 'gpt-4o',
+      ...chatHead('gpt-4o'),
       choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }],
       usage: { prompt_tokens: 1200, completion_tokens: 5, total_tokens: 1205, prompt_tokens_details: { cached_tokens: 1000 } },
     }) as { usage: unknown };
@@ -300,10 +301,7 @@ describe('REGRESSIONS.md, OpenAI Chat <-> Responses', () => {
     const { via, warnings } = bridged(openaiResponses, openaiChat);
     via.request({ model: 'deepseek-reasoner', input: 'Weather in Paris?' });
     const answer = via.response({
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1,
-      model: 'deepseek-reasoner',
+      ...chatHead('deepseek-reasoner'),
       choices: [
         {
           index: 0,
@@ -423,7 +421,7 @@ describe('REGRESSIONS.md, handler state (previous_response_id, count tokens)', (
   }
 
   const config = (baseUrl: string, extra: Partial<RouterConfig> = {}): RouterConfig => ({
-    codecs: { 'openai-chat': openaiChat, 'openai-responses': openaiResponses },
+    codecs: { 'openai-chat': openaiChat, 'openai-responses': openaiResponses, claude },
     upstreams: { chat: { protocol: 'openai-chat', baseUrl: `${baseUrl}/v1`, apiKey: 'server-key' } },
     routes: [{ match: '*', upstream: 'chat' }],
     retryBaseDelayMs: 1,
@@ -504,6 +502,27 @@ describe('REGRESSIONS.md, handler state (previous_response_id, count tokens)', (
     expect(mock.received).toHaveLength(0);
   });
 
+  it('R12: /v1/messages/count_tokens?beta=true is served (no 404 on every Claude Code turn)', async () => {
+    const mock = await chatUpstream();
+    const handler = createHandler(config(mock.baseUrl));
+    const body = { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] };
+    const response = await handler(post('/v1/messages/count_tokens?beta=true', body));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ input_tokens: Math.ceil(JSON.stringify(body).length / 3) });
+  });
+
+  it('R26: a count-tokens call never reaches an upstream without that endpoint, so it cannot mark the model missing', async () => {
+    const mock = await chatUpstream();
+    const handler = createHandler(config(mock.baseUrl));
+    const body = { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] };
+    expect((await handler(post('/v1/messages/count_tokens', body))).status).toBe(200);
+    expect(mock.received).toHaveLength(0);
+    // The route keeps working right after.
+    const answer = await handler(post('/v1/messages', body));
+    expect(answer.status).toBe(200);
+    expect(mock.received.map((request) => request.url)).toEqual(['/v1/chat/completions']);
+  });
+
   it('R25: the count-tokens estimate includes the system prompt, tool definitions and message overhead', async () => {
     const mock = await chatUpstream();
     const handler = createHandler(config(mock.baseUrl));
@@ -516,5 +535,434 @@ describe('REGRESSIONS.md, handler state (previous_response_id, count tokens)', (
     // Each part adds at least a token per three bytes of its JSON (rounding may take one).
     expect(withSystem - bare).toBeGreaterThanOrEqual(Math.floor(JSON.stringify({ instructions }).length / 3) - 1);
     expect(withTools - bare).toBeGreaterThanOrEqual(Math.floor(JSON.stringify({ tools: responsesTools }).length / 3) - 1);
+  });
+});
+
+/** Claude SSE events as `{event, data}` pairs, for exact sequence assertions. */
+function claudeEvents(text: string): unknown[] {
+  return dataOf(text);
+}
+
+const claudeTool = { name: 'read', input_schema: { type: 'object', properties: { p: { type: 'string' } } } };
+const chatReadTool = { type: 'function', function: { name: 'read', parameters: { type: 'object', properties: { p: { type: 'string' } } } } };
+
+describe('REGRESSIONS.md, Claude Messages', () => {
+  const chatToClaude = (body: Record<string, unknown>) => {
+    const { via, warnings } = bridged(openaiChat, claude);
+    return { body: via.request({ model: 'claude-sonnet-4-5', max_tokens: 512, messages: [{ role: 'user', content: 'hi' }], ...body }).body, warnings };
+  };
+  const claudeRequest = (extra: Record<string, unknown>) => ({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 512,
+    messages: [{ role: 'user', content: 'hi' }],
+    tools: [{ name: 'get_weather', input_schema: weatherTool.function.parameters }],
+    ...extra,
+  });
+
+  it('R11: parallel_tool_calls:false maps to disable_parallel_tool_use, not an error', () => {
+    const { body, warnings } = chatToClaude({ tools: [weatherTool], parallel_tool_calls: false });
+    expect(body).toEqual(claudeRequest({ tool_choice: { type: 'auto', disable_parallel_tool_use: true } }));
+    expect(warnings).toEqual([]);
+  });
+
+  it('R51: parallel_tool_calls alone never synthesizes a forced tool choice', () => {
+    expect(chatToClaude({ tools: [weatherTool], parallel_tool_calls: true }).body).toEqual(claudeRequest({}));
+  });
+
+  it('R38: tool_choice none with parallel_tool_calls:false is a plain {type:"none"} (Claude none takes no parallel flag)', () => {
+    const { body, warnings } = chatToClaude({ tools: [weatherTool], tool_choice: 'none', parallel_tool_calls: false });
+    expect(body).toEqual(claudeRequest({ tool_choice: { type: 'none' } }));
+    expect(warnings).toEqual([]);
+  });
+
+  it('R41: tool_choice none maps to Claude {type:"none"}', () => {
+    expect(chatToClaude({ tools: [weatherTool], tool_choice: 'none' }).body).toEqual(claudeRequest({ tool_choice: { type: 'none' } }));
+  });
+
+  it('R35: a Chat tool without parameters becomes a Claude tool with an empty object schema, not dropped', () => {
+    const { body, warnings } = chatToClaude({ tools: [{ type: 'function', function: { name: 'now' } }] });
+    expect(body).toEqual(claudeRequest({ tools: [{ name: 'now', input_schema: { type: 'object', properties: {} } }] }));
+    expect(warnings).toEqual([]);
+  });
+
+  it('R19: Chat function tools become Claude tools Anthropic accepts (name, description, input_schema object, strict)', () => {
+    const parameters = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+    const { body } = chatToClaude({ tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', strict: true, parameters } }] });
+    expect(body).toEqual(claudeRequest({ tools: [{ name: 'get_weather', description: 'Weather', input_schema: parameters, strict: true }] }));
+  });
+
+  it('R49: a Chat request without max_tokens gets a default max_tokens for Claude, reported as defaulted', () => {
+    const { via, warnings } = bridged(openaiChat, claude);
+    expect(via.request({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] }).body).toEqual({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 4096,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(warnings).toEqual(['defaulted@max_tokens']);
+  });
+
+  it('R37: reasoning effort and a JSON schema format both reach Claude output_config', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false };
+    const { body, warnings } = chatToClaude({ reasoning_effort: 'high', response_format: { type: 'json_schema', json_schema: { name: 'x', schema, strict: true } } });
+    expect(body).toEqual({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 512,
+      messages: [{ role: 'user', content: 'hi' }],
+      output_config: { effort: 'high', format: { type: 'json_schema', schema } },
+    });
+    // Claude's format has no name: the one thing lost, and said.
+    expect(warnings).toEqual(['dropped-field@responseFormat.name']);
+  });
+
+  it('R34: empty assistant content never reaches Claude as an empty text block or an empty message', () => {
+    const { body } = chatToClaude({
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"p":"a"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'A' },
+        { role: 'assistant', content: '' },
+        { role: 'user', content: 'and?' },
+      ],
+    });
+    expect(body).toEqual({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 512,
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'read', input: { p: 'a' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: 'A' }, { type: 'text', text: 'and?' }] },
+      ],
+    });
+  });
+
+  it('R50: Claude tool_result blocks become separate role:tool messages in call order, and tools without type are accepted', () => {
+    const { via, warnings } = bridged(claude, openaiChat);
+    const out = via.request({
+      model: 'gpt-4o',
+      max_tokens: 100,
+      tools: [claudeTool],
+      messages: [
+        { role: 'user', content: 'hi' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Reading both.' },
+            { type: 'tool_use', id: 'toolu_1', name: 'read', input: { p: 'a' } },
+            { type: 'tool_use', id: 'toolu_2', name: 'read', input: { p: 'b' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_2', content: 'B' },
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: 'A' },
+            { type: 'text', text: 'thanks' },
+          ],
+        },
+      ],
+    });
+    expect(out.body).toEqual({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'user', content: 'hi' },
+        {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'Reading both.' }],
+          tool_calls: [
+            { id: 'toolu_1', type: 'function', function: { name: 'read', arguments: '{"p":"a"}' } },
+            { id: 'toolu_2', type: 'function', function: { name: 'read', arguments: '{"p":"b"}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'toolu_1', content: 'A' },
+        { role: 'tool', tool_call_id: 'toolu_2', content: 'B' },
+        { role: 'user', content: [{ type: 'text', text: 'thanks' }] },
+      ],
+      max_completion_tokens: 100,
+      tools: [chatReadTool],
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('R39: Claude assistant text next to tool_use survives to Chat (see R50), and Chat text + tool calls reach a Claude client', () => {
+    const { via } = bridged(claude, openaiChat);
+    via.request({ model: 'gpt-4o', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+    const answer = via.response({
+      ...chatHead('gpt-4o'),
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: 'Reading.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"p":"a"}' } }] },
+          finish_reason: 'tool_calls',
+        },
+      ],
+      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+    }) as { content: unknown[]; stop_reason: string };
+    expect(answer.content).toEqual([
+      { type: 'text', text: 'Reading.' },
+      { type: 'tool_use', id: 'call_1', name: 'read', input: { p: 'a' } },
+    ]);
+    expect(answer.stop_reason).toBe('tool_use');
+  });
+
+  it('R4: Claude thinking sent to a Chat upstream becomes reasoning_content (not text), and Chat reasoning comes back as thinking', () => {
+    const { via, warnings } = bridged(claude, openaiChat);
+    const out = via.request({
+      model: 'gpt-4o',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'Plan.', signature: 'SIG_A' }, { type: 'tool_use', id: 'toolu_1', name: 'read', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }] },
+      ],
+    });
+    expect(out.body).toEqual({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', reasoning_content: 'Plan.', tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'read', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'toolu_1', content: 'x' },
+      ],
+      max_completion_tokens: 100,
+    });
+    // Claude's signature means nothing to Chat: reported, not forwarded.
+    expect(warnings).toEqual(['foreign-state@messages[1].content[0]']);
+    const answer = via.response({
+      ...chatHead('gpt-4o'),
+      choices: [{ index: 0, message: { role: 'assistant', reasoning_content: 'Plan.', content: 'Done.' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+    }) as { content: unknown[] };
+    expect(answer.content).toEqual([
+      { type: 'thinking', thinking: 'Plan.', signature: '' },
+      { type: 'text', text: 'Done.' },
+    ]);
+  });
+
+  it('R29: reasoning a Chat upstream produced is echoed back as reasoning_content on the tool turn', () => {
+    const { via } = bridged(claude, openaiChat);
+    const out = via.request({
+      model: 'deepseek-reasoner',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'hi' },
+        // What a Claude client got from R4's answer (unsigned thinking), echoed with the tool call.
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'Need the file.', signature: '' }, { type: 'tool_use', id: 'call_1', name: 'read', input: { p: 'a' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: 'A' }] },
+      ],
+    }) as { body: { messages: unknown[] } };
+    expect(out.body.messages[1]).toEqual({
+      role: 'assistant',
+      reasoning_content: 'Need the file.',
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"p":"a"}' } }],
+    });
+  });
+
+  it('R48: tool_use id, name and input survive Claude -> Chat -> Claude, so the next tool_result matches its call', () => {
+    const { via } = bridged(claude, openaiChat);
+    via.request({ model: 'gpt-4o', max_tokens: 100, tools: [claudeTool], messages: [{ role: 'user', content: 'read a' }] });
+    const answer = via.response({
+      ...chatHead('gpt-4o'),
+      choices: [
+        { index: 0, message: { role: 'assistant', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'read', arguments: '{"p":"a"}' } }] }, finish_reason: 'tool_calls' },
+      ],
+    }) as { content: Array<{ id: string }> };
+    expect(answer.content).toEqual([{ type: 'tool_use', id: 'call_9', name: 'read', input: { p: 'a' } }]);
+    const next = via.request({
+      model: 'gpt-4o',
+      max_tokens: 100,
+      tools: [claudeTool],
+      messages: [
+        { role: 'user', content: 'read a' },
+        { role: 'assistant', content: answer.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: answer.content[0]?.id, content: 'A' }] },
+      ],
+    }) as { body: { messages: unknown[] } };
+    expect(next.body.messages.slice(1)).toEqual([
+      { role: 'assistant', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'read', arguments: '{"p":"a"}' } }] },
+      { role: 'tool', tool_call_id: 'call_9', content: 'A' },
+    ]);
+  });
+
+  it('R47: Claude input_tokens exclude cache reads when translated from Chat usage', () => {
+    const { via } = bridged(claude, openaiChat);
+    via.request({ model: 'gpt-4o', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+    const answer = via.response({
+      ...chatHead('gpt-4o'),
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 1200, completion_tokens: 5, total_tokens: 1205, prompt_tokens_details: { cached_tokens: 1000 } },
+    }) as { usage: unknown };
+    expect(answer.usage).toEqual({ input_tokens: 200, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 1000 });
+  });
+
+  /** A Chat upstream streaming text, then two parallel calls whose chunks interleave and repeat the name. */
+  const parallelChunks = [
+    chatChunk({ role: 'assistant', content: 'Let me check.' }),
+    chatChunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"p":' } }] }),
+    chatChunk({ tool_calls: [{ index: 1, id: 'call_2', type: 'function', function: { name: 'read', arguments: '{"p":"b"}' } }] }),
+    chatChunk({ tool_calls: [{ index: 0, function: { name: 'read', arguments: '"a"}' } }] }),
+    // The upstream says stop on a text + tool turn (R15), without a usage chunk (R36).
+    chatChunk({}, 'stop'),
+    '[DONE]',
+  ];
+  const textBlock = { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } };
+  const delta = (index: number, json: string) => ({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json } });
+  const toolStart = (index: number, id: string) => ({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: 'read', input: {} } });
+
+  it('R1 / R20 / R36: a Claude client stream from a Chat upstream starts every block once before its deltas and closes each', async () => {
+    const { via } = bridged(claude, openaiChat);
+    via.request({ model: 'gpt-4o', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const events = claudeEvents(await readText(via.stream(bytesStream([sseBytes(parallelChunks)]))));
+    expect(events).toEqual([
+      {
+        type: 'message_start',
+        message: { id: 'chatcmpl-1', type: 'message', role: 'assistant', model: 'deepseek-reasoner', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } },
+      },
+      textBlock,
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Let me check.' } },
+      { type: 'content_block_stop', index: 0 },
+      toolStart(1, 'call_1'),
+      delta(1, '{"p":'),
+      toolStart(2, 'call_2'),
+      delta(2, '{"p":"b"}'),
+      // The repeated name does not restart call_1's block (no second content_block_start, no input reset).
+      delta(1, '"a"}'),
+      { type: 'content_block_stop', index: 1 },
+      { type: 'content_block_stop', index: 2 },
+      { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { input_tokens: 0, output_tokens: 0 } },
+      { type: 'message_stop' },
+    ]);
+    // Every delta and stop names a block that was started and not yet stopped (the SDK's "Content block not found").
+    const open = new Set<number>();
+    for (const event of events as Array<{ type: string; index?: number }>) {
+      if (event.type === 'content_block_start') open.add(event.index as number);
+      else if (event.type === 'content_block_delta') expect(open.has(event.index as number)).toBe(true);
+      else if (event.type === 'content_block_stop') expect(open.delete(event.index as number)).toBe(true);
+    }
+    expect(open.size).toBe(0);
+  });
+
+  it('R15: a text + tool turn the Chat upstream finished with stop ends the Claude stream with stop_reason tool_use', async () => {
+    const { via } = bridged(claude, openaiChat);
+    via.request({ model: 'gpt-4o', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const events = claudeEvents(await readText(via.stream(bytesStream([sseBytes(parallelChunks)])))) as Array<{ type: string; delta?: unknown }>;
+    expect(events.filter((event) => event.type === 'message_delta').map((event) => event.delta)).toEqual([{ stop_reason: 'tool_use', stop_sequence: null }]);
+  });
+
+  it('R36: the last argument delta arriving with finish_reason (no usage chunk) is kept', async () => {
+    const { via } = bridged(claude, openaiChat);
+    via.request({ model: 'gpt-4o', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const chunks = [
+      chatChunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"p":' } }] }),
+      { ...chunkBase, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"z"}' } }] }, finish_reason: 'tool_calls' }] },
+      '[DONE]',
+    ];
+    const events = claudeEvents(await readText(via.stream(bytesStream([sseBytes(chunks)]))));
+    expect(events.slice(1, 5)).toEqual([toolStart(0, 'call_1'), delta(0, '{"p":'), delta(0, '"z"}'), { type: 'content_block_stop', index: 0 }]);
+  });
+
+  it('R46: Claude stream usage from a Chat upstream arrives in message_delta, cache reads outside input_tokens', async () => {
+    const { via } = bridged(claude, openaiChat);
+    const sent = via.request({ model: 'gpt-4o', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] }) as { body: Record<string, unknown> };
+    // The router asks the Chat upstream for usage.
+    expect(sent.body.stream_options).toEqual({ include_usage: true });
+    const chunks = [
+      chatChunk({ role: 'assistant', content: 'Hi' }),
+      chatChunk({}, 'stop'),
+      { ...chunkBase, choices: [], usage: { prompt_tokens: 1200, completion_tokens: 5, total_tokens: 1205, prompt_tokens_details: { cached_tokens: 1000 } } },
+      '[DONE]',
+    ];
+    const events = claudeEvents(await readText(via.stream(bytesStream([sseBytes(chunks)])))) as Array<{ type: string; usage?: unknown }>;
+    expect(events.find((event) => event.type === 'message_delta')?.usage).toEqual({
+      input_tokens: 200,
+      output_tokens: 5,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 1000,
+    });
+  });
+
+  it('R40: two tool_use blocks streamed by Claude become two separate Chat tool calls', async () => {
+    const { via } = bridged(openaiChat, claude);
+    via.request({ model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+    const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } };
+    const events = [
+      { type: 'message_start', message },
+      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'read', input: {} } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"p":"a"}' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_2', name: 'read', input: {} } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"p":"b"}' } },
+      { type: 'content_block_stop', index: 1 },
+      { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } },
+      { type: 'message_stop' },
+    ];
+    const chunks = dataOf(await readText(via.stream(bytesStream([sseBytes(events, true)])))) as Array<{ choices?: Array<{ delta: unknown; finish_reason: unknown }> }>;
+    expect(chunks.flatMap((chunk) => chunk.choices ?? []).map((choice) => [choice.delta, choice.finish_reason])).toEqual([
+      [{ role: 'assistant', tool_calls: [{ index: 0, id: 'toolu_1', type: 'function', function: { name: 'read', arguments: '' } }] }, null],
+      [{ tool_calls: [{ index: 0, function: { arguments: '{"p":"a"}' } }] }, null],
+      [{ tool_calls: [{ index: 1, id: 'toolu_2', type: 'function', function: { name: 'read', arguments: '' } }] }, null],
+      [{ tool_calls: [{ index: 1, function: { arguments: '{"p":"b"}' } }] }, null],
+      [{}, 'tool_calls'],
+    ]);
+  });
+
+  it('R16: a Responses upstream answering only function_call items gives a Claude client stop_reason tool_use', () => {
+    const { via } = bridged(claude, openaiResponses);
+    via.request({ model: 'gpt-4.1', max_tokens: 100, tools: [claudeTool], messages: [{ role: 'user', content: 'read a' }] });
+    const answer = via.response(
+      responsesAnswer('gpt-4.1', [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'read', arguments: '{"p":"a"}', status: 'completed' }], responsesUsage(1, 1)),
+    ) as { content: unknown; stop_reason: string };
+    expect(answer.content).toEqual([{ type: 'tool_use', id: 'call_1', name: 'read', input: { p: 'a' } }]);
+    expect(answer.stop_reason).toBe('tool_use');
+  });
+
+  it('R18: a tool_choice naming a Claude server tool the Responses upstream does not get is not sent dangling', () => {
+    const { via, warnings } = bridged(claude, openaiResponses);
+    const out = via.request({
+      model: 'gpt-4.1',
+      max_tokens: 100,
+      tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }, claudeTool],
+      tool_choice: { type: 'tool', name: 'web_search' },
+      messages: [{ role: 'user', content: 'news?' }],
+    });
+    expect(out.body).toEqual({
+      model: 'gpt-4.1',
+      input: 'news?',
+      tools: [{ type: 'function', name: 'read', parameters: claudeTool.input_schema, strict: false }],
+      tool_choice: 'auto',
+      max_output_tokens: 100,
+    });
+    expect(warnings.sort()).toEqual(['dropped-field@tool_choice', 'dropped-tool@tools[0]']);
+  });
+
+  it('R3: a Responses reasoning item shown to a Claude client as thinking comes back with its id and encrypted content', () => {
+    const { via, warnings } = bridged(claude, openaiResponses);
+    via.request({ model: 'o4-mini', max_tokens: 100, tools: [claudeTool], messages: [{ role: 'user', content: 'read a' }] });
+    const answer = via.response(
+      responsesAnswer(
+        'o4-mini',
+        [
+          { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Read it.' }], encrypted_content: 'ENC1' },
+          { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'read', arguments: '{"p":"a"}', status: 'completed' },
+        ],
+        responsesUsage(1, 1),
+      ),
+    ) as { content: Array<{ type: string; signature?: string }> };
+    expect(answer.content[0]?.signature?.startsWith('llms1_')).toBe(true);
+    const next = via.request({
+      model: 'o4-mini',
+      max_tokens: 100,
+      tools: [claudeTool],
+      messages: [
+        { role: 'user', content: 'read a' },
+        { role: 'assistant', content: answer.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: 'A' }] },
+      ],
+    }) as { body: { input: unknown[] } };
+    expect(next.body.input).toEqual([
+      { type: 'message', role: 'user', content: 'read a' },
+      { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Read it.' }], encrypted_content: 'ENC1' },
+      { type: 'function_call', call_id: 'call_1', name: 'read', arguments: '{"p":"a"}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'A' },
+    ]);
+    expect(warnings).toEqual([]);
   });
 });
