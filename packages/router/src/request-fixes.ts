@@ -44,7 +44,9 @@ export function fixRequestForTarget(request: LlmRequest, target: ProtocolId, con
   fixToolChoice(request, target, context);
   request.messages = orderToolResults(request.messages);
   if (target === 'openai-chat') request.messages = moveToolResultMedia(request.messages, context);
-  if (target === 'claude' || target === 'gemini') request.messages = mergeSameRoleTurns(dropEmptyContent(request.messages));
+  if (target === 'claude' || target === 'gemini') {
+    request.messages = mergeSameRoleTurns(dropEmptyContent(midConversationSystemToUser(request.messages, context)));
+  }
   return request;
 }
 
@@ -78,6 +80,25 @@ export function fixToolChoice(request: LlmRequest, target: ProtocolId, context?:
       request.toolChoice = { ...choice, names };
     }
   }
+}
+
+/**
+ * Claude and Gemini take system instructions only before the conversation: a system message after
+ * the first turn becomes user text in place (it keeps its position, loses its role), reported as
+ * `lossy-conversion`. Leading system messages stay for the codec's system field.
+ */
+export function midConversationSystemToUser(messages: LlmMessage[], context?: CodecContext): LlmMessage[] {
+  const firstTurn = messages.findIndex((message) => message.role !== 'system');
+  if (firstTurn < 0) return messages;
+  return messages.map((message, index) => {
+    if (index < firstTurn || message.role !== 'system') return message;
+    reportLoss(context, {
+      code: 'lossy-conversion',
+      path: `messages[${index}]`,
+      message: 'a system message in the middle of the conversation is sent as user text',
+    });
+    return { role: 'user', content: message.content.map((part) => ({ type: 'text' as const, text: part.text })) };
+  });
 }
 
 /**
