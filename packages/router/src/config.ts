@@ -1,3 +1,4 @@
+import type { MediaFetchConfig } from './media-fetch.js';
 import type { AuthScheme, Codec, LlmRequest, LlmResponse, LlmUsage, LlmWarning, ProtocolId } from '@llm/core';
 
 /**
@@ -118,6 +119,12 @@ export interface RouterConfig {
   maxRetryDelayMs?: number;
   /** Codecs by protocol (default: the four codec packages). */
   codecs?: Partial<Record<ProtocolId, Codec>>;
+  /**
+   * Download media URLs the target cannot take (Gemini images and files, Chat files) and send them
+   * inline. Off by default: without it no URL is ever fetched; with it only allowlisted URLs, up
+   * to a size limit. Downloads use `transport`.
+   */
+  fetchMedia?: MediaFetchConfig;
   /** Return warnings to the client in an `x-llm-warnings` header (default false). */
   warningsHeader?: boolean;
   hooks?: RouterHooks;

@@ -18,6 +18,7 @@ import { checkCapabilities } from './capabilities.js';
 import type { RequestRecord, RouterConfig, StateStore, UpstreamConfig } from './config.js';
 import { countTokensBody, estimateTokens, modelList } from './endpoints.js';
 import { applyPolicies } from './policies.js';
+import { fetchMediaUrls, inlineFetchedMedia, mediaUrlsToFetch, type FetchedMedia } from './media-fetch.js';
 import { defaultCodecs, type CodecRegistry } from './registry.js';
 import { resolveRoute } from './routing.js';
 import { MemoryStateStore } from './state-store.js';
@@ -133,6 +134,18 @@ export function createHandler(config: RouterConfig): FetchHandler {
         ? await loadHistory(store, body.previous_response_id)
         : undefined;
 
+    // Media URLs the target cannot take, downloaded once per request when configured.
+    let clientCanonical: LlmRequest | undefined;
+    const fetched = new Map<string, FetchedMedia>();
+    const mediaFor = async (target: ProtocolId): Promise<Map<string, FetchedMedia> | undefined> => {
+      const fetchConfig = config.fetchMedia;
+      if (!fetchConfig) return undefined;
+      clientCanonical ??= exchange.clientCodec.request.decode(body, { model: match.model, stream: match.stream });
+      const urls = mediaUrlsToFetch(clientCanonical, target, fetchConfig).filter((url) => !fetched.has(url));
+      for (const [url, media] of await fetchMediaUrls(urls, fetchConfig, transport)) fetched.set(url, media);
+      return fetched;
+    };
+
     let lastFailure: Response | undefined;
     for (let attempt = 0; attempt < route.upstreams.length; attempt++) {
       const name = route.upstreams[attempt] as string;
@@ -145,13 +158,15 @@ export function createHandler(config: RouterConfig): FetchHandler {
 
       let finalRequest: LlmRequest | undefined;
       const streamingUpstream = upstream.capabilities?.streaming !== false;
+      const media = await mediaFor(upstream.protocol);
       const needsCanonical =
-        Boolean(config.policies || config.transformRequest || upstream.capabilities || history) ||
+        Boolean(config.policies || config.transformRequest || upstream.capabilities || history || media?.size) ||
         (clientId === 'openai-responses' && upstream.protocol !== 'openai-responses');
       const transformRequest = needsCanonical
         ? (canonical: LlmRequest): LlmRequest => {
             let out = canonical;
             if (history) out.messages = [...history, ...out.messages];
+            if (media) inlineFetchedMedia(out, media);
             if (upstream.protocol !== 'openai-responses') delete out.previousResponseId;
             out = applyPolicies(out, config.policies, { target: upstream.protocol });
             if (config.transformRequest) out = config.transformRequest(out, { clientProtocol: clientId, upstream: name });
