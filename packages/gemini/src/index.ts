@@ -1,2 +1,6 @@
-// Filled in by a later issue; the package exists so the workspace graph is complete.
-export {};
+export { gemini } from './codec.js';
+export { http } from './http.js';
+export { SKIP_SIGNATURE } from './request.js';
+export { fromGeminiSchema } from './schema.js';
+export { decodeUsage, encodeUsage } from './usage.js';
+export type * from './wire-types.js';

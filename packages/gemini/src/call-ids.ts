@@ -1,0 +1,41 @@
+/**
+ * Gemini may send function calls without ids (older models, and every model before Gemini 3 in
+ * history). Other protocols need one to pair a result with its call, so the decoder makes them up:
+ * stable for a given input (the same history decodes to the same ids) and unique within it.
+ * Results without an id are paired with the calls of the model turn before them by name, then
+ * by order. Encoding back to Gemini omits made-up ids (marked `$syntheticId`); ids from other
+ * protocols are sent as they are, which the API accepts.
+ */
+export class CallIds {
+  private pending: Array<{ id: string; name: string; used: boolean }> = [];
+  private count = 0;
+
+  constructor(private readonly prefix: string) {}
+
+  /** Starts a model turn: results that follow answer its calls. */
+  modelTurn(): void {
+    this.pending = [];
+  }
+
+  /** An id for a call that came without one. */
+  call(name: string): string {
+    const id = `${this.prefix}${this.count++}`;
+    this.pending.push({ id, name, used: false });
+    return id;
+  }
+
+  /** Records a call that came with its own id (results may still omit it). */
+  known(id: string, name: string): void {
+    this.pending.push({ id, name, used: false });
+  }
+
+  /** The id of the call a result without an id answers. */
+  result(name: string): string {
+    const match = this.pending.find((call) => !call.used && call.name === name) ?? this.pending.find((call) => !call.used);
+    if (match) {
+      match.used = true;
+      return match.id;
+    }
+    return `${this.prefix}${this.count++}`;
+  }
+}

@@ -1,0 +1,19 @@
+import type { Codec } from '@llm/core';
+import { decodeError, encodeError } from './errors.js';
+import { PROTOCOL } from './ext.js';
+import { http } from './http.js';
+import { decodeRequest, encodeRequest } from './request.js';
+import { decodeResponse, encodeResponse } from './response.js';
+import { decodeStream } from './stream-decode.js';
+import { encodeStream } from './stream-encode.js';
+import type { GeminiWireTypes } from './wire-types.js';
+
+/** The Gemini codec (`models/{model}:generateContent` / `:streamGenerateContent`). */
+export const gemini: Codec<GeminiWireTypes> = {
+  id: PROTOCOL,
+  request: { decode: decodeRequest, encode: encodeRequest },
+  response: { decode: decodeResponse, encode: encodeResponse },
+  stream: { decode: decodeStream, encode: encodeStream },
+  error: { decode: decodeError, encode: encodeError },
+  http,
+};

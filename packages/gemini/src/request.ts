@@ -1,0 +1,261 @@
+import {
+  invalid,
+  readArray,
+  readObject,
+  reportLoss,
+  type CodecContext,
+  type LlmAssistantContent,
+  type LlmMessage,
+  type LlmRequest,
+  type LlmTextPart,
+  type LlmToolMessage,
+  type LlmUserContent,
+} from '@llm/core';
+import { CallIds } from './call-ids.js';
+import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
+import { decodeGenerationConfig, encodeGenerationConfig } from './generation-config.js';
+import { asAssistantContent, decodePart, encodePart, encodeToolResult, type PartDecodeContext, type PartEncodeOptions } from './parts.js';
+import { field, unknownFields } from './read.js';
+import { decodeToolConfig, decodeTools, encodeToolConfig, encodeTools } from './tools.js';
+import type { GeminiContent, GeminiRequest } from './wire-types.js';
+
+type Wire = Record<string, unknown>;
+
+const KNOWN = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig', 'store', 'serviceTier', 'model']);
+
+/**
+ * Request body -> canonical request. The model and the stream flag live in the URL: pass them as
+ * `context.model` / `context.stream` (the HTTP binding's `matchRequest` reads them).
+ */
+export function decodeRequest(body: unknown, context?: CodecContext): LlmRequest {
+  const wire = readObject(body, '', undefined, PROTOCOL);
+  const model = context?.model ?? (typeof wire.model === 'string' ? wire.model.replace(/^models\//, '') : '');
+  const request: LlmRequest = { model, messages: [] };
+  if (context?.stream !== undefined) request.stream = context.stream;
+  let bag: Wire = { ...unknownFields(wire, KNOWN) };
+  if (typeof wire.model === 'string') bag.$model = wire.model;
+
+  const system = field(wire, 'systemInstruction');
+  if (system !== undefined) decodeSystem(system, request.messages);
+  const origin = model ? { protocol: PROTOCOL, model } : { protocol: PROTOCOL };
+  const ids = new CallIds('call_');
+  const contents = readArray(wire.contents, '', 'contents', PROTOCOL);
+  for (let index = 0; index < contents.length; index++) decodeContent(contents[index], index, request.messages, ids, origin);
+
+  if (wire.tools !== undefined) request.tools = decodeTools(wire.tools);
+  const toolConfig = field(wire, 'toolConfig');
+  if (toolConfig !== undefined) {
+    const decoded = decodeToolConfig(toolConfig);
+    if (decoded.choice) request.toolChoice = decoded.choice;
+    if (decoded.rest) bag.$toolConfig = decoded.rest;
+  }
+  const generation = field(wire, 'generationConfig');
+  if (generation !== undefined) {
+    const kept = decodeGenerationConfig(generation, request);
+    bag.$generation = kept ?? {};
+  }
+  if (typeof wire.store === 'boolean') request.store = wire.store;
+  const tier = field(wire, 'serviceTier');
+  if (typeof tier === 'string') request.serviceTier = tier;
+  if (Object.keys(bag).length === 0) return request;
+  return keep(request, bag);
+}
+
+function decodeSystem(value: unknown, messages: LlmMessage[]): void {
+  const system = readObject(value, '', 'systemInstruction', PROTOCOL);
+  const parts = readArray(system.parts, 'systemInstruction', 'parts', PROTOCOL);
+  const content: LlmTextPart[] = parts.map((item, index) => {
+    const part = readObject(item, 'systemInstruction.parts', index, PROTOCOL);
+    if (typeof part.text !== 'string') return invalid(`systemInstruction.parts[${index}]`, 'text', 'a string (system instructions hold text)', part.text, PROTOCOL);
+    const rest = unknownFields(part, new Set(['text']));
+    const text: LlmTextPart = { type: 'text', text: part.text };
+    return rest ? keep(text, rest) : text;
+  });
+  const message: LlmMessage = { role: 'system', content };
+  keep(message, unknownFields(system, new Set(['parts'])));
+  messages.push(message);
+}
+
+function decodeContent(value: unknown, index: number, messages: LlmMessage[], ids: CallIds, origin: PartDecodeContext['origin']): void {
+  const content = readObject(value, 'contents', index, PROTOCOL);
+  const path = `contents[${index}]`;
+  const role = content.role;
+  const parts = readArray(content.parts, path, 'parts', PROTOCOL);
+  const partsPath = `${path}.parts`;
+  const rest = unknownFields(content, new Set(['role', 'parts']));
+  if (role === 'model') {
+    ids.modelTurn();
+    const context: PartDecodeContext = { origin, callId: (name) => ids.call(name) };
+    const out: LlmAssistantContent[] = [];
+    for (let at = 0; at < parts.length; at++) {
+      const part = asAssistantContent(decodePart(parts[at], partsPath, at, context), `${partsPath}[${at}]`);
+      if (part.type === 'tool-call' && !ownBag(part)?.$syntheticId) ids.known(part.id, part.name);
+      out.push(part);
+    }
+    messages.push(keep({ role: 'assistant', content: out } as LlmMessage, rest));
+    return;
+  }
+  if (role !== undefined && role !== 'user' && role !== 'function') return invalid(path, 'role', '"user" or "model"', role, PROTOCOL);
+  // A user content may hold function responses (moved to tool messages) and other parts, in order.
+  const context: PartDecodeContext = { origin, callId: (name) => ids.result(name) };
+  const produced: LlmMessage[] = [];
+  let user: LlmUserContent[] | undefined;
+  for (let at = 0; at < parts.length; at++) {
+    const part = decodePart(parts[at], partsPath, at, context);
+    if (part.type === 'tool-result') {
+      user = undefined;
+      produced.push({ role: 'tool', content: [part] } satisfies LlmToolMessage);
+      continue;
+    }
+    if (part.type === 'reasoning' || part.type === 'tool-call' || part.type === 'refusal' || part.type === 'json') {
+      // Thoughts or calls in a user turn have no canonical home there: kept whole.
+      const kept: LlmUserContent = { type: 'provider', protocol: PROTOCOL, value: parts[at] };
+      if (!user) produced.push({ role: 'user', content: (user = []) });
+      user.push(kept);
+      continue;
+    }
+    if (!user) produced.push({ role: 'user', content: (user = []) });
+    user.push(part);
+  }
+  if (produced.length === 0) produced.push({ role: 'user', content: [] });
+  const first = produced[0]!;
+  const firstBag: Wire = { ...rest };
+  if (role === undefined) firstBag.$noRole = true;
+  keep(first, firstBag);
+  for (let at = 1; at < produced.length; at++) keep(produced[at]!, { $joined: true });
+  messages.push(...produced);
+}
+
+/**
+ * Canonical request -> request body (model and stream go in the URL: see `http.buildRequest`).
+ * System messages anywhere become `systemInstruction`; consecutive tool results share one user
+ * content, as Gemini requires one content answering all calls of a turn.
+ */
+export function encodeRequest(request: LlmRequest, context?: CodecContext): GeminiRequest {
+  const bag = ownBag(request);
+  const out: Wire = {};
+  const options: PartEncodeOptions = { context, model: request.model, callNames: new Map() };
+  const system: Wire[] = [];
+  let systemRest: Wire | undefined;
+  const contents: GeminiContent[] = [];
+  let previous: { content: GeminiContent; kind: 'user' | 'tool' | 'model' } | undefined;
+  request.messages.forEach((message, index) => {
+    const path = `messages[${index}]`;
+    const messageBag = ownBag(message);
+    switch (message.role) {
+      case 'system': {
+        if (contents.length > 0) {
+          reportLoss(context, { code: 'lossy-conversion', path, message: 'a system message inside the conversation was moved to systemInstruction', protocol: PROTOCOL });
+        }
+        message.content.forEach((part) => {
+          const wire: Wire = { text: part.text };
+          writeWireFields(wire, ownBag(part));
+          system.push(wire);
+        });
+        systemRest ??= messageBag ? unknownWire(messageBag) : undefined;
+        return;
+      }
+      case 'assistant': {
+        const parts = encodeAssistant(message.content, path, options);
+        const content = { role: 'model', parts } as GeminiContent;
+        writeWireFields(content as Wire, messageBag);
+        contents.push(content);
+        previous = { content, kind: 'model' };
+        return;
+      }
+      case 'tool': {
+        const parts: Wire[] = [];
+        message.content.forEach((part, at) => {
+          const partPath = `${path}.content[${at}]`;
+          if (part.type === 'tool-result') parts.push(encodeToolResult(part, partPath, options));
+          else {
+            const encoded = encodePart(part, partPath, options);
+            if (encoded) parts.push(encoded);
+          }
+        });
+        if (previous && (previous.kind === 'tool' || (previous.kind === 'user' && messageBag?.$joined))) previous.content.parts.push(...(parts as GeminiContent['parts']));
+        else {
+          const content = { role: 'user', parts } as GeminiContent;
+          contents.push(content);
+          previous = { content, kind: 'tool' };
+        }
+        previous.kind = 'tool';
+        return;
+      }
+      case 'user': {
+        const parts: Wire[] = [];
+        message.content.forEach((part, at) => {
+          const encoded = encodePart(part, `${path}.content[${at}]`, options);
+          if (encoded) parts.push(encoded);
+        });
+        if (previous && previous.kind !== 'model' && messageBag?.$joined) {
+          previous.content.parts.push(...(parts as GeminiContent['parts']));
+          previous.kind = 'user';
+          return;
+        }
+        const content = (messageBag?.$noRole ? { parts } : { role: 'user', parts }) as GeminiContent;
+        writeWireFields(content as Wire, messageBag);
+        contents.push(content);
+        previous = { content, kind: 'user' };
+        return;
+      }
+    }
+  });
+  out.contents = contents;
+  if (system.length > 0) out.systemInstruction = { ...systemRest, parts: system };
+  if (request.tools && request.tools.length > 0) out.tools = encodeTools(request.tools, context);
+  const toolConfig = encodeToolConfig(request.toolChoice, bag?.$toolConfig as Wire | undefined);
+  if (toolConfig) out.toolConfig = toolConfig;
+  const generation = encodeGenerationConfig(request, bag?.$generation as Wire | undefined, context);
+  if (generation) out.generationConfig = generation;
+  if (request.store !== undefined) out.store = request.store;
+  if (request.serviceTier !== undefined) out.serviceTier = request.serviceTier;
+  if (typeof bag?.$model === 'string') out.model = bag.$model;
+  reportUnmapped(request, context);
+  writeWireFields(out, bag);
+  return out as GeminiRequest;
+}
+
+/** Wire fields of a bag, without `$` bookkeeping. */
+function unknownWire(bag: Wire): Wire | undefined {
+  const out: Wire = {};
+  writeWireFields(out, bag);
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * A model turn. Gemini 3 rejects a function-call turn whose first call has no thought signature;
+ * history from another provider has none, so that call gets the documented skip value.
+ */
+function encodeAssistant(content: readonly LlmAssistantContent[], path: string, options: PartEncodeOptions): GeminiContent['parts'] {
+  const parts: Wire[] = [];
+  let firstCall = true;
+  content.forEach((part, at) => {
+    const partPath = `${path}.content[${at}]`;
+    const encoded = encodePart(part, partPath, options);
+    if (!encoded) return;
+    if (part.type === 'tool-call') {
+      if (firstCall && encoded.thoughtSignature === undefined && !ownBag(part)?.$unsigned) encoded.thoughtSignature = SKIP_SIGNATURE;
+      firstCall = false;
+    }
+    parts.push(encoded);
+  });
+  return parts as GeminiContent['parts'];
+}
+
+/** The documented value that lets Gemini 3 accept calls it did not sign (history from elsewhere). */
+export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
+
+function reportUnmapped(request: LlmRequest, context: CodecContext | undefined): void {
+  const dropped: Array<[string, unknown, string]> = [
+    ['parallelToolCalls', request.parallelToolCalls === false ? false : undefined, 'Gemini has no switch for parallel calls'],
+    ['maxToolCalls', request.maxToolCalls, 'Gemini has no tool-call limit'],
+    ['verbosity', request.verbosity, 'Gemini has no verbosity setting'],
+    ['user', request.user, 'Gemini takes no end-user id'],
+    ['metadata', request.metadata, 'Gemini has no request metadata (labels are Vertex billing labels)'],
+    ['promptCacheKey', request.promptCacheKey, 'Gemini caches through cachedContent, not a cache key'],
+    ['previousResponseId', request.previousResponseId, 'Gemini keeps no server-side conversation'],
+    ['cache', request.cache, 'Gemini has no cache breakpoints'],
+  ];
+  for (const [path, value, message] of dropped) if (value !== undefined) reportLoss(context, { code: 'dropped-field', path, message, protocol: PROTOCOL });
+}

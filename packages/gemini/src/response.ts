@@ -1,0 +1,125 @@
+import {
+  readArray,
+  readObject,
+  type CodecContext,
+  type LlmAssistantContent,
+  type LlmChoice,
+  type LlmResponse,
+  type LlmTokenLogprob,
+} from '@llm/core';
+import { CallIds } from './call-ids.js';
+import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
+import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
+import { asAssistantContent, decodePart, encodePart, type PartDecodeContext } from './parts.js';
+import { unknownFields } from './read.js';
+import type { GeminiCandidate, GeminiResponse } from './wire-types.js';
+import { decodeUsage, encodeUsage } from './usage.js';
+
+type Wire = Record<string, unknown>;
+
+const KNOWN = new Set(['candidates', 'usageMetadata', 'modelVersion', 'responseId']);
+const CANDIDATE_KNOWN = new Set(['content', 'finishReason', 'index']);
+
+/** A fresh prefix for the ids of calls Gemini sent without one. */
+export function callIdPrefix(responseId: string | undefined): string {
+  return `call_${responseId ?? crypto.randomUUID().replace(/-/g, '').slice(0, 16)}_`;
+}
+
+/** `logprobsResult` -> canonical token logprobs. */
+export function decodeLogprobs(value: unknown): LlmTokenLogprob[] | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const result = value as { chosenCandidates?: Wire[]; topCandidates?: Array<{ candidates?: Wire[] }> };
+  if (!Array.isArray(result.chosenCandidates)) return undefined;
+  return result.chosenCandidates.map((chosen, at) => {
+    const token: LlmTokenLogprob = { token: String(chosen.token ?? ''), logprob: Number(chosen.logProbability ?? 0) };
+    const top = result.topCandidates?.[at]?.candidates;
+    if (Array.isArray(top)) token.top = top.map((item) => ({ token: String(item.token ?? ''), logprob: Number(item.logProbability ?? 0) }));
+    return token;
+  });
+}
+
+/** One candidate -> a canonical choice. */
+export function decodeCandidate(value: unknown, position: number, context: PartDecodeContext): LlmChoice {
+  const candidate = readObject(value, 'candidates', position, PROTOCOL);
+  const path = `candidates[${position}]`;
+  const bag: Wire = { ...unknownFields(candidate, CANDIDATE_KNOWN) };
+  const choice: LlmChoice = { index: typeof candidate.index === 'number' ? candidate.index : position, content: [] };
+  if (typeof candidate.index !== 'number') bag.$noIndex = true;
+  if (candidate.content === undefined) bag.$noContent = true;
+  else {
+    const content = readObject(candidate.content, path, 'content', PROTOCOL);
+    const rest = unknownFields(content, new Set(['parts', 'role']));
+    if (rest) bag.$content = rest;
+    if (content.role === undefined) bag.$noRole = true;
+    if (content.parts === undefined) bag.$noParts = true;
+    else {
+      const parts = readArray(content.parts, `${path}.content`, 'parts', PROTOCOL);
+      const partsPath = `${path}.content.parts`;
+      choice.content = parts.map((part, at): LlmAssistantContent => asAssistantContent(decodePart(part, partsPath, at, context), `${partsPath}[${at}]`));
+    }
+  }
+  if (typeof candidate.finishReason === 'string') {
+    choice.rawFinishReason = candidate.finishReason;
+    choice.finishReason = decodeFinishReason(candidate.finishReason, choice.content.some((part) => part.type === 'tool-call'));
+  }
+  const logprobs = decodeLogprobs(candidate.logprobsResult);
+  if (logprobs) choice.logprobs = logprobs;
+  return keep(choice, bag);
+}
+
+/**
+ * Response body -> canonical response. A blocked prompt (no candidates, `promptFeedback.
+ * blockReason`) is one empty choice finished by `content_filter`.
+ */
+export function decodeResponse(body: unknown, context?: CodecContext): LlmResponse {
+  const wire = readObject(body, '', undefined, PROTOCOL);
+  const id = typeof wire.responseId === 'string' ? wire.responseId : undefined;
+  const model = typeof wire.modelVersion === 'string' ? wire.modelVersion : (context?.model ?? '');
+  const ids = new CallIds(callIdPrefix(id));
+  const partContext: PartDecodeContext = { origin: model ? { protocol: PROTOCOL, model } : { protocol: PROTOCOL }, callId: (name) => ids.call(name) };
+  const bag: Wire = { ...unknownFields(wire, KNOWN) };
+  if (id === undefined) bag.$noId = true;
+  if (typeof wire.modelVersion !== 'string') bag.$noModel = true;
+  let choices: LlmChoice[];
+  if (wire.candidates === undefined) {
+    bag.$noCandidates = true;
+    const block = (wire.promptFeedback as Wire | undefined)?.blockReason;
+    choices = [typeof block === 'string' ? { index: 0, content: [], finishReason: 'content_filter', rawFinishReason: block } : { index: 0, content: [] }];
+  } else choices = readArray(wire.candidates, '', 'candidates', PROTOCOL).map((candidate, position) => decodeCandidate(candidate, position, partContext));
+  const response: LlmResponse = { id: id ?? '', model, choices };
+  const usage = decodeUsage(wire.usageMetadata);
+  if (usage) response.usage = usage;
+  return keep(response, bag);
+}
+
+/** A canonical choice -> a candidate. */
+export function encodeCandidate(choice: LlmChoice, position: number, context: CodecContext | undefined, model: string): GeminiCandidate {
+  const bag = ownBag(choice);
+  const out: Wire = {};
+  if (!bag?.$noContent) {
+    const parts: Wire[] = [];
+    const options = { context, model, callNames: new Map<string, string>(), response: true };
+    choice.content.forEach((part, at) => {
+      const encoded = encodePart(part, `choices[${position}].content[${at}]`, options);
+      if (encoded) parts.push(encoded);
+    });
+    out.content = { ...(bag?.$noParts && parts.length === 0 ? {} : { parts }), ...(bag?.$noRole ? {} : { role: 'model' }), ...(bag?.$content as Wire | undefined) };
+  }
+  if (choice.finishReason !== undefined) out.finishReason = encodeFinishReason(choice.finishReason, choice.rawFinishReason);
+  if (!bag?.$noIndex) out.index = choice.index;
+  writeWireFields(out, bag);
+  return out as GeminiCandidate;
+}
+
+/** Canonical response -> response body. */
+export function encodeResponse(response: LlmResponse, context?: CodecContext): GeminiResponse {
+  const bag = ownBag(response);
+  const out: Wire = {};
+  const blocked = bag?.$noCandidates && response.choices.length === 1 && response.choices[0]!.content.length === 0;
+  if (!blocked) out.candidates = response.choices.map((choice, position) => encodeCandidate(choice, position, context, response.model));
+  if (response.usage) out.usageMetadata = encodeUsage(response.usage);
+  if (!bag?.$noModel) out.modelVersion = response.model;
+  if (!bag?.$noId) out.responseId = response.id;
+  writeWireFields(out, bag);
+  return out as GeminiResponse;
+}

@@ -1,0 +1,223 @@
+import { LlmError, type LlmFinishReason, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
+import { CallIds } from './call-ids.js';
+import { decodeError, isErrorChunk, statusOfChunk } from './errors.js';
+import { PROTOCOL } from './ext.js';
+import { decodeFinishReason } from './finish-reason.js';
+import { decodePart } from './parts.js';
+import { PartialArgs } from './partial-args.js';
+import { callIdPrefix, decodeLogprobs } from './response.js';
+import { decodeUsage } from './usage.js';
+
+type Out = Pick<TransformStreamDefaultController<LlmStreamEvent>, 'enqueue'>;
+type Wire = Record<string, unknown>;
+
+/** The block a candidate is writing. */
+interface OpenBlock {
+  index: number;
+  kind: 'text' | 'reasoning' | 'tool_call';
+  /** Vertex streamed arguments of a call still arriving. */
+  partial?: PartialArgs;
+}
+
+interface CandidateState {
+  open?: OpenBlock;
+  hasCalls: boolean;
+  finish?: string;
+}
+
+/** State of the Gemini SSE -> canonical events decoder. */
+export interface DecodeState {
+  started: boolean;
+  done: boolean;
+  nextIndex: number;
+  candidates: Map<number, CandidateState>;
+  usage?: unknown;
+  blockReason?: string;
+  ids?: CallIds;
+  origin: LlmOrigin;
+}
+
+/** A fresh decoder state. */
+export function createDecodeState(model?: string): DecodeState {
+  return { started: false, done: false, nextIndex: 0, candidates: new Map(), origin: model ? { protocol: PROTOCOL, model } : { protocol: PROTOCOL } };
+}
+
+/**
+ * Gemini SSE chunks (each a partial `GenerateContentResponse` holding only new parts) ->
+ * canonical events. Consecutive text parts of a candidate form one block, thought parts another;
+ * calls arrive whole (or as Vertex `partialArgs`, assembled). Usage is cumulative per chunk: the
+ * last one wins, and the finishes are sent when the stream ends. A `{"error":…}` chunk ends the
+ * stream with an `error` event; a stream that ends without any finish reason is an error too.
+ */
+export function decodeStream(options: StreamOptions = {}): TransformStream<SseEvent, LlmStreamEvent> {
+  const state = createDecodeState(options.model);
+  return new TransformStream({
+    transform: (event, controller) => decodeStep(state, event, controller),
+    flush: (controller) => decodeEnd(state, controller),
+  });
+}
+
+/** Handles one SSE event. Never throws: bad input becomes an `error` event. */
+export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
+  if (state.done) return;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(sse.data);
+  } catch {
+    return fail(state, out, new LlmError({ kind: 'upstream', message: 'invalid JSON in a Gemini stream chunk', protocol: PROTOCOL }));
+  }
+  // Without alt=sse the body is one array; an SSE chunk holding an array is read the same way.
+  const chunks = Array.isArray(payload) ? payload : [payload];
+  try {
+    for (const chunk of chunks) {
+      if (typeof chunk !== 'object' || chunk === null) throw new LlmError({ kind: 'upstream', message: 'a Gemini stream chunk is not an object', protocol: PROTOCOL });
+      decodeChunk(state, chunk as Wire, out);
+      if (state.done) return;
+    }
+  } catch (error) {
+    fail(state, out, LlmError.from(error));
+  }
+}
+
+function fail(state: DecodeState, out: Out, error: LlmError): void {
+  state.done = true;
+  out.enqueue({ type: 'error', error });
+}
+
+/** Decodes one parsed chunk. */
+export function decodeChunk(state: DecodeState, chunk: Wire, out: Out): void {
+  if (isErrorChunk(chunk)) return fail(state, out, decodeError(statusOfChunk(chunk), chunk));
+  if (!state.started) {
+    state.started = true;
+    const start: Extract<LlmStreamEvent, { type: 'start' }> = { type: 'start' };
+    if (typeof chunk.responseId === 'string') start.id = chunk.responseId;
+    if (typeof chunk.modelVersion === 'string') {
+      start.model = chunk.modelVersion;
+      state.origin = { protocol: PROTOCOL, model: chunk.modelVersion };
+    }
+    out.enqueue(start);
+    state.ids = new CallIds(callIdPrefix(start.id));
+  }
+  if (chunk.usageMetadata !== undefined) state.usage = chunk.usageMetadata;
+  const block = (chunk.promptFeedback as Wire | undefined)?.blockReason;
+  if (typeof block === 'string') state.blockReason = block;
+  if (!Array.isArray(chunk.candidates)) return;
+  chunk.candidates.forEach((value, position) => {
+    const candidate = value as Wire;
+    const choice = typeof candidate.index === 'number' ? candidate.index : position;
+    let cand = state.candidates.get(choice);
+    if (!cand) state.candidates.set(choice, (cand = { hasCalls: false }));
+    const parts = (candidate.content as Wire | undefined)?.parts;
+    if (Array.isArray(parts)) for (let at = 0; at < parts.length; at++) decodeStreamPart(state, cand, choice, parts, at, out);
+    const logprobs = decodeLogprobs(candidate.logprobsResult);
+    if (logprobs && cand.open?.kind === 'text') out.enqueue({ type: 'logprobs', index: cand.open.index, logprobs });
+    if (typeof candidate.finishReason === 'string') {
+      close(cand, out);
+      cand.finish = candidate.finishReason;
+    }
+  });
+}
+
+function open(state: DecodeState, cand: CandidateState, choice: number, block: Extract<LlmStreamEvent, { type: 'block-start' }>['block'], out: Out): number {
+  close(cand, out);
+  const index = state.nextIndex++;
+  const event: Extract<LlmStreamEvent, { type: 'block-start' }> = { type: 'block-start', index, block };
+  if (choice !== 0) event.choice = choice;
+  out.enqueue(event);
+  return index;
+}
+
+function close(cand: CandidateState, out: Out): void {
+  const block = cand.open;
+  if (!block) return;
+  cand.open = undefined;
+  if (block.partial) out.enqueue({ type: 'tool-args-delta', index: block.index, json: JSON.stringify(block.partial.value) });
+  out.enqueue({ type: 'block-end', index: block.index });
+}
+
+function decodeStreamPart(state: DecodeState, cand: CandidateState, choice: number, parts: unknown[], at: number, out: Out): void {
+  const wire = parts[at] as Wire;
+  const signature = typeof wire?.thoughtSignature === 'string' ? wire.thoughtSignature : undefined;
+  const call = wire?.functionCall as Wire | undefined;
+  // Vertex: the arguments of an open call keep arriving; an empty functionCall closes it.
+  if (call && cand.open?.partial) {
+    cand.open.partial.add(call.partialArgs);
+    if (call.name === undefined && call.willContinue !== true) close(cand, out);
+    return;
+  }
+  if (call && (Array.isArray(call.partialArgs) || call.willContinue === true)) {
+    const name = String(call.name ?? '');
+    const id = typeof call.id === 'string' ? call.id : state.ids!.call(name);
+    const index = open(state, cand, choice, { kind: 'tool_call', id, name, ...(signature ? { signature, origin: state.origin } : {}) }, out);
+    cand.hasCalls = true;
+    cand.open = { index, kind: 'tool_call', partial: new PartialArgs() };
+    cand.open.partial!.add(call.partialArgs);
+    return;
+  }
+  const part = decodePart(parts[at], 'candidates[].content.parts', at, { origin: state.origin, callId: (name) => state.ids!.call(name) });
+  switch (part.type) {
+    case 'text': {
+      if (part.text === '' && signature !== undefined && cand.open?.kind === 'text') {
+        out.enqueue({ type: 'reasoning-signature', index: cand.open.index, signature, origin: state.origin });
+        return;
+      }
+      if (cand.open?.kind !== 'text') cand.open = { index: open(state, cand, choice, { kind: 'text' }, out), kind: 'text' };
+      if (part.text !== '') out.enqueue({ type: 'text-delta', index: cand.open.index, text: part.text });
+      if (signature !== undefined) out.enqueue({ type: 'reasoning-signature', index: cand.open.index, signature, origin: state.origin });
+      return;
+    }
+    case 'reasoning': {
+      if (cand.open?.kind !== 'reasoning') cand.open = { index: open(state, cand, choice, { kind: 'reasoning', origin: state.origin }, out), kind: 'reasoning' };
+      if (part.text !== '') out.enqueue({ type: 'reasoning-delta', index: cand.open.index, text: part.text });
+      if (signature !== undefined) out.enqueue({ type: 'reasoning-signature', index: cand.open.index, signature, origin: state.origin });
+      return;
+    }
+    case 'tool-call': {
+      cand.hasCalls = true;
+      const index = open(state, cand, choice, { kind: 'tool_call', id: part.id, name: part.name, ...(signature ? { signature, origin: state.origin } : {}) }, out);
+      out.enqueue({ type: 'tool-args-delta', index, json: JSON.stringify(part.arguments) });
+      out.enqueue({ type: 'block-end', index });
+      return;
+    }
+    case 'image':
+    case 'audio':
+    case 'file':
+    case 'provider': {
+      const index = open(state, cand, choice, { kind: 'part', part }, out);
+      out.enqueue({ type: 'block-end', index });
+      return;
+    }
+    default:
+      // A function response in a model stream has no meaning; kept whole.
+      {
+        const index = open(state, cand, choice, { kind: 'part', part: { type: 'provider', protocol: PROTOCOL, value: wire } }, out);
+        out.enqueue({ type: 'block-end', index });
+      }
+  }
+}
+
+/** End of input: every candidate's finish, with the last usage. */
+export function decodeEnd(state: DecodeState, out: Out): void {
+  if (state.done) return;
+  state.done = true;
+  const usage = decodeUsage(state.usage);
+  const finishes: Array<Extract<LlmStreamEvent, { type: 'finish' }>> = [];
+  for (const [choice, cand] of [...state.candidates].sort((a, b) => a[0] - b[0])) {
+    close(cand, out);
+    if (cand.finish === undefined) continue;
+    const reason: LlmFinishReason = decodeFinishReason(cand.finish, cand.hasCalls);
+    const event: Extract<LlmStreamEvent, { type: 'finish' }> = { type: 'finish', reason, rawReason: cand.finish };
+    if (choice !== 0) event.choice = choice;
+    finishes.push(event);
+  }
+  if (finishes.length === 0 && state.blockReason !== undefined) {
+    if (!state.started) out.enqueue({ type: 'start' });
+    finishes.push({ type: 'finish', reason: 'content_filter', rawReason: state.blockReason });
+  }
+  if (finishes.length === 0) {
+    out.enqueue({ type: 'error', error: new LlmError({ kind: 'upstream', message: 'the Gemini stream ended without a finish reason', protocol: PROTOCOL }) });
+    return;
+  }
+  if (usage) for (const finish of finishes) finish.usage = usage;
+  for (const finish of finishes) out.enqueue(finish);
+}

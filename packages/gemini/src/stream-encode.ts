@@ -1,0 +1,176 @@
+import { reportLoss, toolArgumentsObject, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
+import { encodeError } from './errors.js';
+import { PROTOCOL } from './ext.js';
+import { encodeFinishReason } from './finish-reason.js';
+import { encodePart } from './parts.js';
+import { encodeUsage } from './usage.js';
+
+type Out = Pick<TransformStreamDefaultController<SseEvent>, 'enqueue'>;
+type Wire = Record<string, unknown>;
+
+interface OpenBlock {
+  kind: 'text' | 'reasoning' | 'tool_call' | 'part';
+  choice: number;
+  /** The part a `part` block holds, or the call of a `tool_call` block. */
+  id?: string;
+  name?: string;
+  args?: string;
+  signature?: string;
+  /** Whether any part of the block was sent (an empty text block still sends one part). */
+  sent?: boolean;
+}
+
+/** State of the canonical -> Gemini SSE encoder. */
+export interface EncodeState {
+  options: StreamOptions;
+  id?: string;
+  model?: string;
+  open: Map<number, OpenBlock>;
+  usage?: LlmUsage;
+  finished: boolean;
+  reported: Set<string>;
+}
+
+/** A fresh encoder state. */
+export function createEncodeState(options: StreamOptions = {}): EncodeState {
+  return { options, open: new Map(), finished: false, reported: new Set(), ...(options.id ? { id: options.id } : {}) };
+}
+
+/**
+ * Canonical stream events -> Gemini SSE chunks: each text or thought delta a chunk holding one
+ * part; a call is sent whole when its block ends (Gemini streams never split arguments); a
+ * signature rides on its call, or on an empty part closing its text or thought. The finish chunk
+ * carries the finish reason and the final usage.
+ */
+export function encodeStream(options: StreamOptions = {}): TransformStream<LlmStreamEvent, SseEvent> {
+  const state = createEncodeState(options);
+  return new TransformStream({ transform: (event, controller) => encodeEvent(state, event, controller) });
+}
+
+function chunk(state: EncodeState, out: Out, candidate: Wire | undefined, extra?: Wire): void {
+  const payload: Wire = {};
+  if (candidate) payload.candidates = [candidate];
+  Object.assign(payload, extra);
+  if (state.model !== undefined) payload.modelVersion = state.model;
+  if (state.id !== undefined) payload.responseId = state.id;
+  out.enqueue({ data: JSON.stringify(payload), event: undefined, id: undefined });
+}
+
+function partChunk(state: EncodeState, out: Out, choice: number, part: Wire): void {
+  chunk(state, out, { content: { parts: [part], role: 'model' }, index: choice });
+}
+
+/** Encodes one canonical event. */
+export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out): void {
+  if (state.finished) return;
+  switch (event.type) {
+    case 'start':
+      if (event.id !== undefined && state.id === undefined) state.id = event.id;
+      if (event.model !== undefined) state.model = event.model;
+      return;
+    case 'block-start': {
+      const choice = event.choice ?? 0;
+      const block = event.block;
+      switch (block.kind) {
+        case 'text':
+        case 'refusal':
+          state.open.set(event.index, { kind: 'text', choice });
+          return;
+        case 'reasoning': {
+          const open: OpenBlock = { kind: 'reasoning', choice };
+          if (block.signature !== undefined && !block.redacted && (block.origin === undefined || block.origin.protocol === PROTOCOL)) open.signature = block.signature;
+          if (block.redacted) lossOnce(state, 'redacted', `blocks[${event.index}]`, 'redacted reasoning has no Gemini form');
+          state.open.set(event.index, open);
+          return;
+        }
+        case 'tool_call': {
+          const open: OpenBlock = { kind: 'tool_call', choice, id: block.id, name: block.name, args: '' };
+          if (block.signature !== undefined && (block.origin === undefined || block.origin.protocol === PROTOCOL)) open.signature = block.signature;
+          if (block.freeform) lossOnce(state, 'freeform', `blocks[${event.index}]`, 'a free-form tool call was sent as a call with one string argument `input`');
+          state.open.set(event.index, open);
+          return;
+        }
+        case 'part': {
+          const part = encodePart(block.part, `blocks[${event.index}]`, { context: state.options, callNames: new Map(), response: true });
+          if (part) partChunk(state, out, choice, part);
+          return;
+        }
+      }
+      return;
+    }
+    case 'text-delta': {
+      const block = state.open.get(event.index);
+      if (!block) return;
+      block.sent = true;
+      partChunk(state, out, block.choice, { text: event.text });
+      return;
+    }
+    case 'reasoning-delta': {
+      const block = state.open.get(event.index);
+      if (!block) return;
+      block.sent = true;
+      partChunk(state, out, block.choice, { text: event.text, thought: true });
+      return;
+    }
+    case 'reasoning-signature': {
+      const block = state.open.get(event.index);
+      if (!block) return;
+      if (event.origin !== undefined && event.origin.protocol !== PROTOCOL) {
+        lossOnce(state, 'foreign-signature', `blocks[${event.index}]`, `provider state issued by ${event.origin.protocol} was not sent to a Gemini client`);
+        return;
+      }
+      block.signature = event.signature;
+      return;
+    }
+    case 'tool-args-delta': {
+      const block = state.open.get(event.index);
+      if (block?.kind === 'tool_call') block.args += event.json;
+      return;
+    }
+    case 'citation':
+      lossOnce(state, 'citation', `blocks[${event.index}]`, 'citations are not streamed to Gemini clients');
+      return;
+    case 'logprobs':
+      lossOnce(state, 'logprobs', `blocks[${event.index}]`, 'streamed logprobs are not sent to Gemini clients');
+      return;
+    case 'block-end':
+      return blockEnd(state, event.index, out);
+    case 'usage':
+      state.usage = event.usage;
+      return;
+    case 'finish': {
+      const usage = event.usage ?? state.usage;
+      const candidate: Wire = { finishReason: encodeFinishReason(event.reason, event.rawReason), index: event.choice ?? 0 };
+      chunk(state, out, candidate, usage ? { usageMetadata: encodeUsage(usage) } : undefined);
+      return;
+    }
+    case 'error': {
+      state.finished = true;
+      out.enqueue({ data: JSON.stringify(encodeError(event.error).body), event: undefined, id: undefined });
+      return;
+    }
+  }
+}
+
+function blockEnd(state: EncodeState, index: number, out: Out): void {
+  const block = state.open.get(index);
+  if (!block) return;
+  state.open.delete(index);
+  if (block.kind === 'tool_call') {
+    const args = toolArgumentsObject(block.args ?? '');
+    const call: Wire = { name: block.name, args: args ?? {} };
+    if (!args) lossOnce(state, 'args', `blocks[${index}]`, 'tool-call arguments that are not a JSON object were replaced by {}');
+    if (block.id !== undefined) call.id = block.id;
+    partChunk(state, out, block.choice, block.signature !== undefined ? { functionCall: call, thoughtSignature: block.signature } : { functionCall: call });
+    return;
+  }
+  if (block.signature !== undefined) {
+    partChunk(state, out, block.choice, block.kind === 'reasoning' ? { text: '', thought: true, thoughtSignature: block.signature } : { text: '', thoughtSignature: block.signature });
+  } else if (!block.sent) partChunk(state, out, block.choice, block.kind === 'reasoning' ? { text: '', thought: true } : { text: '' });
+}
+
+function lossOnce(state: EncodeState, key: string, path: string, message: string): void {
+  if (state.reported.has(key)) return;
+  state.reported.add(key);
+  reportLoss(state.options, { code: 'dropped-field', path, message, protocol: PROTOCOL });
+}

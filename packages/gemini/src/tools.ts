@@ -1,0 +1,193 @@
+import {
+  invalid,
+  readArray,
+  readObject,
+  readString,
+  reportLoss,
+  toGeminiJsonSchema,
+  type CodecContext,
+  type JsonSchema,
+  type LlmTool,
+  type LlmToolChoice,
+} from '@llm/core';
+import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
+import { field, unknownFields } from './read.js';
+import { fromGeminiSchema } from './schema.js';
+
+type Wire = Record<string, unknown>;
+
+const DECLARATION_KNOWN = new Set(['name', 'description', 'parameters', 'parametersJsonSchema']);
+
+/** `tools` (Tool objects, each holding one or more kinds) -> canonical tools, in order. */
+export function decodeTools(value: unknown): LlmTool[] {
+  const list = readArray(value, '', 'tools', PROTOCOL);
+  const tools: LlmTool[] = [];
+  for (let index = 0; index < list.length; index++) {
+    const tool = readObject(list[index], 'tools', index, PROTOCOL);
+    const path = `tools[${index}]`;
+    for (const key in tool) {
+      if (key === 'functionDeclarations' || key === 'function_declarations') {
+        const declarations = readArray(tool[key], path, key, PROTOCOL);
+        for (let at = 0; at < declarations.length; at++) tools.push(decodeDeclaration(declarations[at], `${path}.${key}`, at, index));
+      } else {
+        // Built-ins (googleSearch, codeExecution, urlContext, ...) are kept whole.
+        const builtIn: LlmTool = { type: 'provider', protocol: PROTOCOL, name: key, value: tool[key] };
+        tools.push(keep(builtIn, { $tool: index }));
+      }
+    }
+  }
+  return tools;
+}
+
+function decodeDeclaration(value: unknown, parent: string, index: number, toolIndex: number): LlmTool {
+  const declaration = readObject(value, parent, index, PROTOCOL);
+  const path = `${parent}[${index}]`;
+  const tool: LlmTool = { type: 'function', name: readString(declaration, 'name', path, PROTOCOL) };
+  const bag: Wire = { $tool: toolIndex, ...unknownFields(declaration, DECLARATION_KNOWN) };
+  const description = declaration.description;
+  if (typeof description === 'string') tool.description = description;
+  else if (description !== undefined) invalid(path, 'description', 'a string', description, PROTOCOL);
+  const jsonSchema = field(declaration, 'parametersJsonSchema');
+  const openApi = declaration.parameters;
+  if (jsonSchema !== undefined) {
+    tool.parameters = readObject(jsonSchema, path, 'parametersJsonSchema', PROTOCOL) as JsonSchema;
+    bag.$jsonSchema = true;
+  } else if (openApi !== undefined) {
+    readObject(openApi, path, 'parameters', PROTOCOL);
+    tool.parameters = fromGeminiSchema(openApi);
+    bag.$schema = openApi;
+  }
+  return keep(tool, bag);
+}
+
+/**
+ * Canonical tools -> `tools`. Function declarations share one Tool object (or the objects they
+ * came from); parameters go as standard JSON Schema in `parametersJsonSchema` unless the tool came
+ * from Gemini in the OpenAPI dialect. Custom (free-form) tools become functions taking one string.
+ */
+export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): Wire[] {
+  const groups = new Map<number | string, Wire>();
+  const out: Wire[] = [];
+  const group = (key: number | string): Wire => {
+    let wire = groups.get(key);
+    if (!wire) {
+      wire = {};
+      groups.set(key, wire);
+      out.push(wire);
+    }
+    return wire;
+  };
+  for (let index = 0; index < tools.length; index++) {
+    const tool = tools[index]!;
+    const path = `tools[${index}]`;
+    const bag = ownBag(tool);
+    const key = typeof bag?.$tool === 'number' ? bag.$tool : tool.type === 'provider' ? `provider-${index}` : 'functions';
+    switch (tool.type) {
+      case 'function': {
+        const declaration: Wire = { name: tool.name };
+        if (tool.description !== undefined) declaration.description = tool.description;
+        if (bag?.$schema !== undefined) declaration.parameters = bag.$schema;
+        else if (tool.parameters !== undefined) {
+          declaration.parametersJsonSchema = bag?.$jsonSchema ? tool.parameters : toGeminiJsonSchema(tool.parameters, { ...context, path: `${path}.parameters` });
+        }
+        if (tool.strict !== undefined) {
+          reportLoss(context, { code: 'dropped-field', path: `${path}.strict`, message: 'Gemini has no strict switch per function (VALIDATED mode validates every call)', protocol: PROTOCOL });
+        }
+        if (tool.cache) reportLoss(context, { code: 'dropped-field', path: `${path}.cache`, message: 'Gemini has no per-tool cache breakpoints', protocol: PROTOCOL });
+        writeWireFields(declaration, bag);
+        const wire = group(key);
+        ((wire.functionDeclarations ??= []) as Wire[]).push(declaration);
+        break;
+      }
+      case 'custom':
+        reportLoss(context, { code: 'lossy-conversion', path, message: 'a free-form tool was declared as a function taking one string `input`', protocol: PROTOCOL });
+        ((group(key).functionDeclarations ??= []) as Wire[]).push({
+          name: tool.name,
+          ...(tool.description !== undefined ? { description: tool.description } : {}),
+          parametersJsonSchema: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] },
+        });
+        break;
+      case 'provider':
+        if (tool.protocol !== PROTOCOL) {
+          reportLoss(context, { code: 'dropped-tool', path, message: `the ${tool.protocol} built-in tool ${tool.name} has no Gemini equivalent`, protocol: PROTOCOL });
+          break;
+        }
+        group(key)[tool.name] = tool.value;
+        break;
+    }
+  }
+  return out;
+}
+
+const MODE_KNOWN = new Set(['mode', 'allowedFunctionNames']);
+
+/** What `toolConfig` says, canonically, plus what stays in the request bag. */
+export interface DecodedToolConfig {
+  choice?: LlmToolChoice;
+  /** Fields to keep for the round trip (VALIDATED mode, retrievalConfig, ...). */
+  rest?: Wire;
+}
+
+/** `toolConfig` -> canonical tool choice. */
+export function decodeToolConfig(value: unknown): DecodedToolConfig {
+  const config = readObject(value, '', 'toolConfig', PROTOCOL);
+  const result: DecodedToolConfig = {};
+  let rest = unknownFields(config, new Set(['functionCallingConfig']));
+  const calling = field(config, 'functionCallingConfig');
+  if (calling === undefined) return rest ? { rest } : result;
+  const wire = readObject(calling, 'toolConfig', 'functionCallingConfig', PROTOCOL);
+  const path = 'toolConfig.functionCallingConfig';
+  const mode = wire.mode;
+  const namesValue = field(wire, 'allowedFunctionNames');
+  const names = namesValue === undefined ? undefined : readArray(namesValue, path, 'allowedFunctionNames', PROTOCOL).map((name, at) => (typeof name === 'string' ? name : invalid(`${path}.allowedFunctionNames`, at, 'a string', name, PROTOCOL)));
+  const callingRest = unknownFields(wire, MODE_KNOWN);
+  if (callingRest) rest = { ...rest, $calling: callingRest };
+  switch (mode) {
+    case undefined:
+    case 'MODE_UNSPECIFIED':
+    case 'AUTO':
+    case 'VALIDATED':
+      result.choice = names ? { type: 'allowed', names, mode: 'auto' } : { type: 'auto' };
+      if (mode !== 'AUTO') rest = { ...rest, $mode: mode ?? null };
+      break;
+    case 'ANY':
+      result.choice = names?.length === 1 ? { type: 'tool', name: names[0]! } : names ? { type: 'allowed', names, mode: 'required' } : { type: 'required' };
+      break;
+    case 'NONE':
+      result.choice = { type: 'none' };
+      if (names) rest = { ...rest, $names: names };
+      break;
+    default:
+      return invalid(path, 'mode', 'AUTO, ANY, NONE or VALIDATED', mode, PROTOCOL);
+  }
+  if (rest) result.rest = rest;
+  return result;
+}
+
+/** Canonical tool choice (+ kept fields) -> `toolConfig`. */
+export function encodeToolConfig(choice: LlmToolChoice | undefined, kept: Wire | undefined): Wire | undefined {
+  const { $calling, $mode, $names, ...rest } = kept ?? {};
+  let calling: Wire | undefined;
+  if (choice) {
+    switch (choice.type) {
+      case 'auto':
+        calling = $mode === null ? {} : { mode: typeof $mode === 'string' ? $mode : 'AUTO' };
+        break;
+      case 'none':
+        calling = { mode: 'NONE', ...($names ? { allowedFunctionNames: $names } : {}) };
+        break;
+      case 'required':
+        calling = { mode: 'ANY' };
+        break;
+      case 'tool':
+        calling = { mode: 'ANY', allowedFunctionNames: [choice.name] };
+        break;
+      case 'allowed':
+        calling = { mode: choice.mode === 'required' ? 'ANY' : typeof $mode === 'string' ? $mode : 'AUTO', allowedFunctionNames: choice.names };
+        break;
+    }
+  }
+  if (calling && $calling) Object.assign(calling, $calling);
+  if (!calling && Object.keys(rest).length === 0) return undefined;
+  return calling ? { functionCallingConfig: calling, ...rest } : rest;
+}
