@@ -11,6 +11,9 @@ import {
   type LlmRequest,
 } from '@llm/core';
 
+/** Gemini's documented placeholder for a function call without a real thought signature. */
+const SKIP_SIGNATURE = 'skip_thought_signature_validator';
+
 /**
  * Opens the carriers {@link sealContent} wrote, after the client codec decoded a request: native
  * signature fields holding a carrier get the original signature and origin back, tool-call ids
@@ -30,8 +33,9 @@ export function openRequestState(request: LlmRequest, context?: CodecContext): L
     const out: LlmAssistantContent[] = [];
     message.content.forEach((part, partIndex) => {
       const path = `messages[${messageIndex}].content[${partIndex}]`;
-      // An empty signature proves nothing (Claude clients echo unsigned thinking with `signature: ""`).
-      if (part.type === 'reasoning' && part.signature === '') {
+      // An empty signature proves nothing (Claude clients echo unsigned thinking with `signature: ""`),
+      // nor does Gemini's documented skip sentinel: the Gemini encoder adds it again where needed.
+      if ((part.type === 'reasoning' && part.signature === '') || ((part.type === 'tool-call' || part.type === 'text' || part.type === 'reasoning') && part.signature === SKIP_SIGNATURE)) {
         delete part.signature;
         delete part.origin;
       }

@@ -140,6 +140,19 @@ describe('opaque state for clients with a native field', () => {
     expect(opened.messages[0]?.content[0]).toEqual({ type: 'reasoning', text: 'sum', signature: 'ENC', origin, id: 'rs_1', format: 'summary' });
   });
 
+  it("Gemini's skip_thought_signature_validator sentinel is not state: it never reaches another upstream", () => {
+    const opened = openRequestState({
+      model: 'm',
+      messages: [
+        {
+          role: 'assistant',
+          content: [{ type: 'tool-call', id: 'c1', name: 'read', arguments: {}, signature: 'skip_thought_signature_validator', origin: geminiOrigin }],
+        },
+      ],
+    });
+    expect(opened.messages[0]?.content).toEqual([{ type: 'tool-call', id: 'c1', name: 'read', arguments: {} }]);
+  });
+
   it('a corrupt carrier is cut off and reported as invalid-state', () => {
     const warnings: LlmWarning[] = [];
     const bad = `${packOpaqueState({ origin: geminiOrigin, data: 'x' }).slice(0, -1)}0`;

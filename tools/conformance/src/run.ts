@@ -54,7 +54,7 @@ export async function runCell(scenario: Scenario, client: Codec, upstream: Codec
   const context: CodecContext = { warn: (warning) => seen.add(`${warning.code}@${warning.path}`) };
   try {
     const expected = await expectedOutcome(scenario, client, upstream);
-    for (const loss of losses) loss.apply?.(expected, client, upstream);
+    for (const loss of losses) loss.apply?.(expected, client, upstream, mode);
     const actual = await outcome(scenario, client, upstream, mode, context);
     const warnings = [...seen].sort();
     const detail =
