@@ -3,11 +3,8 @@ import { defaultCodecs } from '@llm/router';
 import { runCell, type CellResult, type Mode } from './run.js';
 import { scenarios } from './scenarios.js';
 
-/**
- * Protocols whose codecs are complete enough for the matrix. A protocol joins when its codec's
- * request, response, stream and error halves have landed.
- */
-export const MATRIX_PROTOCOLS: readonly ProtocolId[] = ['openai-chat', 'openai-responses', 'claude'];
+/** The four protocols: every client/upstream pair of them runs (16 pairs). */
+export const MATRIX_PROTOCOLS: readonly ProtocolId[] = ['openai-chat', 'openai-responses', 'claude', 'gemini'];
 
 export const MODES: readonly Mode[] = ['json', 'stream'];
 
