@@ -1,5 +1,6 @@
 import {
   LlmError,
+  OPAQUE_STATE_PREFIX,
   accumulateStream,
   decodeSse,
   encodeSse,
@@ -142,7 +143,9 @@ export function bridge(options: BridgeOptions): Bridge {
     sameProtocol,
 
     request(body, requestOptions = {}) {
-      if (sameProtocol && !options.transformRequest && isJsonObject(body)) {
+      // The fast path keeps the body as is, unless it holds carriers the router sealed for another
+      // upstream earlier in the conversation (REGRESSIONS #22): those must be opened or dropped.
+      if (sameProtocol && !options.transformRequest && isJsonObject(body) && !containsCarrier(body)) {
         const clientModel = requestOptions.model ?? (typeof body.model === 'string' ? body.model : '');
         const model = requestOptions.upstreamModel ?? clientModel;
         const stream = requestOptions.stream ?? body.stream === true;
@@ -222,6 +225,16 @@ function withKindStatus(error: LlmError): LlmError {
     requestId: error.requestId,
     raw: error.raw,
   });
+}
+
+/** True when some string in `value` holds an opaque-state carrier. A walk, no copies. */
+function containsCarrier(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes(OPAQUE_STATE_PREFIX);
+  if (Array.isArray(value)) return value.some(containsCarrier);
+  if (typeof value === 'object' && value !== null) {
+    for (const key in value) if (containsCarrier((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 function tap<T>(onEvent: (event: T) => void): TransformStream<T, T> {

@@ -2,6 +2,7 @@
 // codecs. Each asserts the exact translated payload or event sequence.
 import type { Codec, LlmWarning } from '@llm/core';
 import { claude } from '@llm/claude';
+import { gemini } from '@llm/gemini';
 import { openaiChat } from '@llm/openai-chat';
 import { openaiResponses } from '@llm/openai-responses';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -964,5 +965,253 @@ describe('REGRESSIONS.md, Claude Messages', () => {
       { type: 'function_call_output', call_id: 'call_1', output: 'A' },
     ]);
     expect(warnings).toEqual([]);
+  });
+});
+
+describe('REGRESSIONS.md, Gemini', () => {
+  const chatRequest = (extra: Record<string, unknown>) => {
+    const { via, warnings } = bridged(openaiChat, gemini);
+    return { body: via.request({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'x' }], ...extra }).body as Record<string, unknown>, warnings, via };
+  };
+  /** The declaration Gemini gets for one Chat tool with these parameters. */
+  const declarationFor = (parameters: Record<string, unknown>) => {
+    const { body } = chatRequest({ tools: [{ type: 'function', function: { name: 'f', parameters } }] });
+    return (body.tools as Array<{ functionDeclarations: unknown[] }>)[0]?.functionDeclarations[0];
+  };
+
+  it('R9: a response schema with $ref/$defs reaches Gemini self-contained, as JSON Schema (never the OpenAPI responseSchema)', () => {
+    const schema = {
+      type: 'object',
+      $defs: { City: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+      properties: { city: { $ref: '#/$defs/City' } },
+      required: ['city'],
+    };
+    const { body, warnings } = chatRequest({ response_format: { type: 'json_schema', json_schema: { name: 's', schema } } });
+    expect(body.generationConfig).toEqual({
+      responseMimeType: 'application/json',
+      responseJsonSchema: {
+        type: 'object',
+        properties: { city: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+        required: ['city'],
+      },
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('R10: `default` in tool parameters goes through parametersJsonSchema, never the OpenAPI `parameters` that rejects it', () => {
+    const parameters = { type: 'object', properties: { unit: { type: 'string', default: 'c' } } };
+    expect(declarationFor(parameters)).toEqual({ name: 'f', parametersJsonSchema: parameters });
+  });
+
+  it('R24: union type arrays, allOf and exclusiveMinimum reach Gemini as standard JSON Schema', () => {
+    const parameters = {
+      type: 'object',
+      properties: { n: { type: ['integer', 'null'], exclusiveMinimum: 0 }, both: { allOf: [{ type: 'object', properties: { a: { type: 'string' } } }] } },
+    };
+    expect(declarationFor(parameters)).toEqual({ name: 'f', parametersJsonSchema: parameters });
+  });
+
+  it('R44: optional (nullable) arrays and enums keep their JSON Schema form, with no OpenAPI any_of/"null" rewrite', () => {
+    const parameters = { type: 'object', properties: { tags: { type: ['array', 'null'], items: { type: 'string' } }, unit: { enum: ['c', 'f', null] } } };
+    expect(declarationFor(parameters)).toEqual({ name: 'f', parametersJsonSchema: parameters });
+  });
+
+  it('R45: numeric enums and enums without type are valid JSON Schema for parametersJsonSchema and pass unchanged', () => {
+    const parameters = { type: 'object', properties: { level: { enum: [1, 2, 3] }, flag: { type: 'boolean', enum: [true] } } };
+    expect(declarationFor(parameters)).toEqual({ name: 'f', parametersJsonSchema: parameters });
+  });
+
+  it('R52: function responses take the name of the call they answer and follow the calls order (Gemini pairs by position)', () => {
+    const { body } = chatRequest({
+      messages: [
+        { role: 'user', content: 'x' },
+        {
+          role: 'assistant',
+          tool_calls: [
+            { id: 'call_a', type: 'function', function: { name: 'read', arguments: '{"p":"a"}' } },
+            { id: 'call_b', type: 'function', function: { name: 'list', arguments: '{}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_b', content: 'B' },
+        { role: 'tool', tool_call_id: 'call_a', content: 'A' },
+      ],
+    });
+    expect((body.contents as unknown[])[2]).toEqual({
+      role: 'user',
+      parts: [
+        { functionResponse: { name: 'read', response: { output: 'A' }, id: 'call_a' } },
+        { functionResponse: { name: 'list', response: { output: 'B' }, id: 'call_b' } },
+      ],
+    });
+  });
+
+  it('R7: images inside a Claude tool_result reach Gemini nested in functionResponse.parts', () => {
+    const { via, warnings } = bridged(claude, gemini);
+    const body = via.request({
+      model: 'gemini-2.5-flash',
+      max_tokens: 10,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'shot', input: {} }] },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_1',
+              content: [
+                { type: 'text', text: 'here' },
+                { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+              ],
+            },
+          ],
+        },
+      ],
+    }).body as { contents: unknown[] };
+    expect(body.contents[2]).toEqual({
+      role: 'user',
+      parts: [
+        {
+          functionResponse: { name: 'shot', response: { output: 'here' }, id: 'toolu_1', parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] },
+        },
+      ],
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it("R23: Claude Code's defer_loading tool field is not forwarded into Gemini function declarations", () => {
+    const { via } = bridged(claude, gemini);
+    const body = via.request({
+      model: 'gemini-2.5-flash',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [{ name: 'read', description: 'Read a file', input_schema: { type: 'object' }, defer_loading: true }],
+    }).body as { tools: unknown };
+    expect(body.tools).toEqual([{ functionDeclarations: [{ name: 'read', description: 'Read a file', parametersJsonSchema: { type: 'object' } }] }]);
+  });
+
+  /** A Gemini 3 turn with two parallel calls of the same function, only the first signed (as Gemini does). */
+  const geminiCalls = {
+    candidates: [
+      {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { name: 'read', args: { p: 'a' } }, thoughtSignature: 'GSIG1' }, { functionCall: { name: 'read', args: { p: 'b' } } }],
+        },
+        finishReason: 'STOP',
+        index: 0,
+      },
+    ],
+    usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 3, totalTokenCount: 8 },
+    modelVersion: 'gemini-3-pro-preview',
+    responseId: 'r1',
+  };
+
+  /** Sends the Chat client's echo of `calls` with both results; returns the Gemini model turn. */
+  const echo = (via: ReturnType<typeof bridged>['via'], calls: Array<{ id: string; function: unknown }>) => {
+    const body = via.request({
+      model: 'gemini-3-pro-preview',
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', tool_calls: calls.map((call) => ({ ...call, type: 'function' })) },
+        ...calls.map((call, index) => ({ role: 'tool', tool_call_id: call.id, content: `result ${index}` })),
+      ],
+    }).body as { contents: Array<{ parts: unknown[] }> };
+    return body.contents;
+  };
+
+  const expectedReplay = [
+    { role: 'user', parts: [{ text: 'x' }] },
+    {
+      role: 'model',
+      parts: [
+        { functionCall: { name: 'read', args: { p: 'a' }, id: 'call_r1_0' }, thoughtSignature: 'GSIG1' },
+        { functionCall: { name: 'read', args: { p: 'b' }, id: 'call_r1_1' } },
+      ],
+    },
+    {
+      role: 'user',
+      parts: [
+        { functionResponse: { name: 'read', response: { output: 'result 0' }, id: 'call_r1_0' } },
+        { functionResponse: { name: 'read', response: { output: 'result 1' }, id: 'call_r1_1' } },
+      ],
+    },
+  ];
+
+  it('R2: a streamed Gemini thoughtSignature survives a Chat client in the tool-call id and comes back on turn 2', async () => {
+    const { via, warnings } = bridged(openaiChat, gemini);
+    via.request({ model: 'gemini-3-pro-preview', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    const chunks = dataOf(await readText(via.stream(bytesStream([encoder.encode(`data: ${JSON.stringify(geminiCalls)}\r\n\r\n`)]))));
+    const calls = new Map<number, { id: string; function: { name: string; arguments: string } }>();
+    for (const chunk of chunks as Array<{ choices?: Array<{ delta: { tool_calls?: Array<{ index: number; id?: string; function: { name?: string; arguments: string } }> } }> }>) {
+      for (const call of chunk.choices?.[0]?.delta.tool_calls ?? []) {
+        const known = calls.get(call.index);
+        if (known) known.function.arguments += call.function.arguments;
+        else calls.set(call.index, { id: call.id as string, function: { name: call.function.name as string, arguments: call.function.arguments } });
+      }
+    }
+    const [first, second] = [calls.get(0), calls.get(1)];
+    expect(first?.id.startsWith('call_r1_0__llms1_')).toBe(true);
+    expect(second?.id).toBe('call_r1_1');
+    expect(echo(via, [first, second] as Array<{ id: string; function: unknown }>)).toEqual(expectedReplay);
+    expect(warnings).toEqual([]);
+  });
+
+  it('R27: the same signature round trip works for a non-streaming Chat client', () => {
+    const { via } = bridged(openaiChat, gemini);
+    via.request({ model: 'gemini-3-pro-preview', messages: [{ role: 'user', content: 'x' }] });
+    const answer = via.response(geminiCalls) as { choices: Array<{ message: { tool_calls: Array<{ id: string; function: unknown }> } }> };
+    expect(echo(via, answer.choices[0]?.message.tool_calls ?? [])).toEqual(expectedReplay);
+  });
+
+  it('R53: with parallel calls of the same function, the signature returns to the call that carried it (per call id, not per name)', () => {
+    const { via } = bridged(openaiChat, gemini);
+    via.request({ model: 'gemini-3-pro-preview', messages: [{ role: 'user', content: 'x' }] });
+    const answer = via.response(geminiCalls) as { choices: Array<{ message: { tool_calls: Array<{ id: string; function: unknown }> } }> };
+    // The client echoes the calls in reverse order: each call keeps its own state.
+    const replay = echo(via, [...(answer.choices[0]?.message.tool_calls ?? [])].reverse());
+    expect(replay[1]?.parts).toEqual([
+      { functionCall: { name: 'read', args: { p: 'b' }, id: 'call_r1_1' }, thoughtSignature: 'skip_thought_signature_validator' },
+      { functionCall: { name: 'read', args: { p: 'a' }, id: 'call_r1_0' }, thoughtSignature: 'GSIG1' },
+    ]);
+  });
+
+  it('R28: a replayed function call Gemini never signed carries the documented skip sentinel, never nothing', () => {
+    const { body } = chatRequest({
+      model: 'gemini-3-pro-preview',
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'A' },
+      ],
+    });
+    expect((body.contents as Array<{ parts: unknown[] }>)[1]?.parts).toEqual([
+      { functionCall: { name: 'read', args: {}, id: 'call_1' }, thoughtSignature: 'skip_thought_signature_validator' },
+    ]);
+  });
+
+  it('R22: Gemini signatures shown to a Claude client are never replayed to a Claude upstream, even on the same-protocol path', () => {
+    const fromGemini = bridged(claude, gemini).via;
+    fromGemini.request({ model: 'gemini-3-pro-preview', max_tokens: 100, messages: [{ role: 'user', content: 'x' }] });
+    const answer = fromGemini.response({
+      ...geminiCalls,
+      candidates: [{ ...geminiCalls.candidates[0], content: { role: 'model', parts: [{ text: 'Plan.', thought: true, thoughtSignature: 'GTHINK' }, { text: 'Done.' }] } }],
+    }) as { content: Array<{ type: string; signature?: string }> };
+    expect(answer.content[0]?.type).toBe('thinking');
+    expect(answer.content[0]?.signature?.startsWith('llms1_')).toBe(true);
+
+    // The conversation moves to Claude (same protocol as the client).
+    const { via, warnings } = bridged(claude, claude);
+    const sent = via.request({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: answer.content },
+        { role: 'user', content: 'go on' },
+      ],
+    }).body as { messages: Array<{ content: unknown }> };
+    expect(sent.messages[1]?.content).toEqual([{ type: 'text', text: 'Done.' }]);
+    expect(warnings).toEqual(['foreign-state@messages[1].content[0]']);
   });
 });
