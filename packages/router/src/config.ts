@@ -125,6 +125,12 @@ export interface RouterConfig {
    * to a size limit. Downloads use `transport`.
    */
   fetchMedia?: MediaFetchConfig;
+  /**
+   * Count-tokens calls: `estimate` (default) answers locally with a deliberate over-estimate;
+   * `upstream` asks the routed upstream's count endpoint when it speaks the client's protocol,
+   * falling back to the estimate on any failure.
+   */
+  countTokens?: 'estimate' | 'upstream';
   /** Return warnings to the client in an `x-llm-warnings` header (default false). */
   warningsHeader?: boolean;
   hooks?: RouterHooks;

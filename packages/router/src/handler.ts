@@ -101,6 +101,8 @@ export function createHandler(config: RouterConfig): FetchHandler {
           });
         case 'count-tokens': {
           const text = await request.text();
+          const counted = config.countTokens === 'upstream' ? await countUpstream(exchange, found.match, text) : undefined;
+          if (counted) return counted;
           finish(exchange, { status: 200 });
           return respond(exchange, JSON.stringify(countTokensBody(found.codec.id, estimateTokens(text))), 200, {
             'content-type': 'application/json',
@@ -120,6 +122,42 @@ export function createHandler(config: RouterConfig): FetchHandler {
       return respondError(exchange, error);
     }
   };
+
+  /**
+   * Asks the routed upstream's own count endpoint when it speaks the client's protocol (the body
+   * needs no translation), with the route's model. Any failure (a 404 included) gives undefined,
+   * and the caller answers with the estimate: a count call never marks a model missing.
+   */
+  async function countUpstream(exchange: Exchange, match: HttpRequestMatch, text: string): Promise<Response | undefined> {
+    let body: Record<string, unknown>;
+    try {
+      body = parseBody(text);
+    } catch {
+      return undefined;
+    }
+    const clientModel = match.model ?? (typeof body.model === 'string' ? body.model : undefined);
+    const route = clientModel ? resolveRoute(config.routes, clientModel) : undefined;
+    const upstream = route ? config.upstreams[route.upstreams[0] as string] : undefined;
+    const codec = upstream ? codecs[upstream.protocol] : undefined;
+    if (!route || !upstream || !codec || codec.id !== exchange.clientCodec.id || !clientModel) return undefined;
+    const model = route.model ?? clientModel;
+    const target = codec.http.buildRequest({ baseUrl: upstream.baseUrl, model, stream: false, operation: 'count-tokens', ...credentials(upstream), headers: upstream.headers });
+    const sent = codec.http.modelIn === 'body' && typeof body.model === 'string' ? { ...body, model } : body;
+    try {
+      const response = await transport(
+        new Request(target.url, { method: 'POST', headers: target.headers, body: JSON.stringify(sent), signal: AbortSignal.timeout(upstream.timeoutMs ?? 30_000) }),
+      );
+      if (!response.ok) {
+        await response.body?.cancel();
+        return undefined;
+      }
+      const answer = await response.text();
+      finish(exchange, { status: 200, upstream: route.upstreams[0], upstreamProtocol: upstream.protocol });
+      return respond(exchange, answer, 200, { 'content-type': 'application/json', 'x-llm-token-count': 'upstream' });
+    } catch {
+      return undefined;
+    }
+  }
 
   async function generate(exchange: Exchange, match: HttpRequestMatch, request: Request): Promise<Response> {
     const body = parseBody(await request.text());

@@ -524,6 +524,33 @@ describe('REGRESSIONS.md, handler state (previous_response_id, count tokens)', (
     expect(mock.received.map((request) => request.url)).toEqual(['/v1/chat/completions']);
   });
 
+  it("R33: with countTokens 'upstream', a same-protocol upstream's own count is passed through (route model), and a failing one falls back to the estimate", async () => {
+    let answer404 = false;
+    const mock = await startUpstream((request, response) => {
+      if (answer404) json(response, 404, { type: 'error', error: { type: 'not_found_error', message: 'no count here' } });
+      else json(response, 200, { input_tokens: 1234 });
+    });
+    upstreams.push(mock);
+    const handler = createHandler({
+      codecs: { claude },
+      upstreams: { anthropic: { protocol: 'claude', baseUrl: mock.baseUrl, apiKey: 'server-key' } },
+      routes: [{ match: 'claude-*', upstream: 'anthropic', model: 'claude-sonnet-4-5-20250929' }],
+      countTokens: 'upstream',
+    });
+    const body = { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] };
+    const counted = await handler(post('/v1/messages/count_tokens', body));
+    expect(counted.headers.get('x-llm-token-count')).toBe('upstream');
+    expect(await counted.json()).toEqual({ input_tokens: 1234 });
+    expect(mock.received[0]).toMatchObject({ method: 'POST', url: '/v1/messages/count_tokens', body: { ...body, model: 'claude-sonnet-4-5-20250929' } });
+    expect(mock.received[0]?.headers['x-api-key']).toBe('server-key');
+
+    answer404 = true;
+    const fallback = await handler(post('/v1/messages/count_tokens', body));
+    expect(fallback.status).toBe(200);
+    expect(fallback.headers.get('x-llm-token-count')).toBe('estimate');
+    expect(await fallback.json()).toEqual({ input_tokens: Math.ceil(JSON.stringify(body).length / 3) });
+  });
+
   it('R25: the count-tokens estimate includes the system prompt, tool definitions and message overhead', async () => {
     const mock = await chatUpstream();
     const handler = createHandler(config(mock.baseUrl));
