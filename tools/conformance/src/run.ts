@@ -8,6 +8,7 @@ import {
   type CodecContext,
   type LlmResponse,
   type LlmStreamEvent,
+  type LlmWarning,
   type ProtocolId,
 } from '@llm/core';
 import { bridge } from '@llm/router';
@@ -51,19 +52,51 @@ export async function runCell(scenario: Scenario, client: Codec, upstream: Codec
   const { losses, warnings: expectedWarnings } = lossesFor(scenario.id, client.id, upstream.id, mode);
   expectedWarnings.sort();
   const seen = new Set<string>();
+  const bridgeLosses = new Set<string>();
   const context: CodecContext = { warn: (warning) => seen.add(`${warning.code}@${warning.path}`) };
+  const bridgeWarn: BridgeSide['warn'] = (warning) => {
+    seen.add(`${warning.code}@${warning.path}`);
+    if (!NOT_LOSSES.has(warning.code)) bridgeLosses.add(warning.code);
+  };
   try {
     const expected = await expectedOutcome(scenario, client, upstream);
     for (const loss of losses) loss.apply?.(expected, client, upstream, mode);
-    const actual = await outcome(scenario, client, upstream, mode, context);
+    const actual = await outcome(scenario, client, upstream, mode, context, { warn: bridgeWarn });
     const warnings = [...seen].sort();
     const detail =
       firstDifference(expected, actual) ??
-      (JSON.stringify(warnings) === JSON.stringify(expectedWarnings) ? undefined : `warnings: expected ${JSON.stringify(expectedWarnings)}, got ${JSON.stringify(warnings)}`);
+      (JSON.stringify(warnings) === JSON.stringify(expectedWarnings) ? undefined : `warnings: expected ${JSON.stringify(expectedWarnings)}, got ${JSON.stringify(warnings)}`) ??
+      (await strictDifference(scenario, client, upstream, mode, actual, bridgeLosses.size > 0));
     const status = detail !== undefined ? 'fail' : losses.length > 0 ? 'loss' : 'pass';
     return { ...base, status, detail, expected, actual, warnings, expectedWarnings };
   } catch (error) {
     return { ...base, status: 'fail', detail: `threw: ${error instanceof Error ? error.message : String(error)}`, warnings: [...seen].sort(), expectedWarnings };
+  }
+}
+
+/** What the bridge side of a cell runs with. */
+interface BridgeSide {
+  warn?: (warning: LlmWarning) => void;
+  strict?: boolean;
+}
+
+/** Adjustments that lose nothing stay warnings in strict mode (core's reportLoss). */
+const NOT_LOSSES = new Set(['defaulted', 'unknown-event']);
+
+/**
+ * Runs the cell again with `strict: true` on the bridge (the client's own rendering stays
+ * lenient): a cell whose bridge reported a loss must fail with `unsupported`; any other cell must
+ * give the same outcome. Undefined when it holds, else what differs.
+ */
+async function strictDifference(scenario: Scenario, client: Codec, upstream: Codec, mode: Mode, lenient: Outcome, lossy: boolean): Promise<string | undefined> {
+  try {
+    const strict = await outcome(scenario, client, upstream, mode, {}, { strict: true });
+    if (lossy) return 'strict: a lossy translation went through';
+    const difference = firstDifference(lenient, strict);
+    return difference === undefined ? undefined : `strict: ${difference}`;
+  } catch (error) {
+    if (lossy && error instanceof LlmError && error.kind === 'unsupported') return undefined;
+    return `strict: threw ${error instanceof Error ? error.message : String(error)}`;
   }
 }
 
@@ -103,9 +136,9 @@ async function expectedOutcome(scenario: Scenario, client: Codec, upstream: Code
   return out;
 }
 
-async function outcome(scenario: Scenario, client: Codec, upstream: Codec, mode: Mode, context: CodecContext): Promise<Outcome> {
+async function outcome(scenario: Scenario, client: Codec, upstream: Codec, mode: Mode, context: CodecContext, side: BridgeSide): Promise<Outcome> {
   const stream = mode === 'stream';
-  const via = bridge({ client, upstream, warn: context.warn });
+  const via = bridge({ client, upstream, ...side });
   const sendTurn = (request: Scenario['request']) => {
     // Streaming clients ask for usage where the protocol makes it optional (Chat include_usage).
     const sent = stream ? { ...structuredClone(request), stream, streamUsage: true } : { ...structuredClone(request), stream };
