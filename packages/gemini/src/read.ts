@@ -20,7 +20,8 @@ export function snakeCase(name: string): string {
 /** The value of `object[name]`, or of its snake_case spelling. */
 export function field(object: Wire, name: string): unknown {
   const value = object[name];
-  return value !== undefined ? value : object[snakeCase(name)];
+  if (value !== undefined || !/[A-Z]/.test(name)) return value;
+  return object[snakeCase(name)];
 }
 
 /**
@@ -30,7 +31,7 @@ export function field(object: Wire, name: string): unknown {
 export function unknownFields(object: Wire, known: ReadonlySet<string>): Wire | undefined {
   let rest: Wire | undefined;
   for (const key in object) {
-    if (known.has(key) || known.has(camelCase(key))) continue;
+    if (known.has(key) || (key.includes('_') && known.has(camelCase(key)))) continue;
     (rest ??= {})[key] = object[key];
   }
   return rest;

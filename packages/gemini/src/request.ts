@@ -39,8 +39,14 @@ export function decodeRequest(body: unknown, context?: CodecContext): LlmRequest
   if (system !== undefined) decodeSystem(system, request.messages);
   const origin = model ? { protocol: PROTOCOL, model } : { protocol: PROTOCOL };
   const ids = new CallIds('call_');
+  // Calls in model turns get new ids; results in user turns are paired with them.
+  const contexts: TurnContexts = {
+    ids,
+    model: { origin, callId: (name) => ids.call(name) },
+    user: { origin, callId: (name) => ids.result(name) },
+  };
   const contents = readArray(wire.contents, '', 'contents', PROTOCOL);
-  for (let index = 0; index < contents.length; index++) decodeContent(contents[index], index, request.messages, ids, origin);
+  for (let index = 0; index < contents.length; index++) decodeContent(contents[index], index, request.messages, contexts);
 
   if (wire.tools !== undefined) request.tools = decodeTools(wire.tools);
   const toolConfig = field(wire, 'toolConfig');
@@ -76,19 +82,25 @@ function decodeSystem(value: unknown, messages: LlmMessage[]): void {
   messages.push(message);
 }
 
-function decodeContent(value: unknown, index: number, messages: LlmMessage[], ids: CallIds, origin: PartDecodeContext['origin']): void {
+interface TurnContexts {
+  ids: CallIds;
+  model: PartDecodeContext;
+  user: PartDecodeContext;
+}
+
+function decodeContent(value: unknown, index: number, messages: LlmMessage[], contexts: TurnContexts): void {
   const content = readObject(value, 'contents', index, PROTOCOL);
   const path = `contents[${index}]`;
   const role = content.role;
   const parts = readArray(content.parts, path, 'parts', PROTOCOL);
   const partsPath = `${path}.parts`;
   const rest = unknownFields(content, new Set(['role', 'parts']));
+  const ids = contexts.ids;
   if (role === 'model') {
     ids.modelTurn();
-    const context: PartDecodeContext = { origin, callId: (name) => ids.call(name) };
     const out: LlmAssistantContent[] = [];
     for (let at = 0; at < parts.length; at++) {
-      const part = asAssistantContent(decodePart(parts[at], partsPath, at, context), `${partsPath}[${at}]`);
+      const part = asAssistantContent(decodePart(parts[at], partsPath, at, contexts.model), `${partsPath}[${at}]`);
       if (part.type === 'tool-call' && !ownBag(part)?.$syntheticId) ids.known(part.id, part.name);
       out.push(part);
     }
@@ -97,7 +109,7 @@ function decodeContent(value: unknown, index: number, messages: LlmMessage[], id
   }
   if (role !== undefined && role !== 'user' && role !== 'function') return invalid(path, 'role', '"user" or "model"', role, PROTOCOL);
   // A user content may hold function responses (moved to tool messages) and other parts, in order.
-  const context: PartDecodeContext = { origin, callId: (name) => ids.result(name) };
+  const context = contexts.user;
   const produced: LlmMessage[] = [];
   let user: LlmUserContent[] | undefined;
   for (let at = 0; at < parts.length; at++) {
@@ -139,7 +151,8 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
   let systemRest: Wire | undefined;
   const contents: GeminiContent[] = [];
   let previous: { content: GeminiContent; kind: 'user' | 'tool' | 'model' } | undefined;
-  request.messages.forEach((message, index) => {
+  for (let index = 0; index < request.messages.length; index++) {
+    const message = request.messages[index]!;
     const path = `messages[${index}]`;
     const messageBag = ownBag(message);
     switch (message.role) {
@@ -147,13 +160,13 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
         if (contents.length > 0) {
           reportLoss(context, { code: 'lossy-conversion', path, message: 'a system message inside the conversation was moved to systemInstruction', protocol: PROTOCOL });
         }
-        message.content.forEach((part) => {
+        for (const part of message.content) {
           const wire: Wire = { text: part.text };
           writeWireFields(wire, ownBag(part));
           system.push(wire);
-        });
+        }
         systemRest ??= messageBag ? unknownWire(messageBag) : undefined;
-        return;
+        continue;
       }
       case 'assistant': {
         const parts = encodeAssistant(message.content, path, options);
@@ -161,18 +174,19 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
         writeWireFields(content as Wire, messageBag);
         contents.push(content);
         previous = { content, kind: 'model' };
-        return;
+        continue;
       }
       case 'tool': {
         const parts: Wire[] = [];
-        message.content.forEach((part, at) => {
+        for (let at = 0; at < message.content.length; at++) {
+          const part = message.content[at]!;
           const partPath = `${path}.content[${at}]`;
           if (part.type === 'tool-result') parts.push(encodeToolResult(part, partPath, options));
           else {
             const encoded = encodePart(part, partPath, options);
             if (encoded) parts.push(encoded);
           }
-        });
+        }
         if (previous && (previous.kind === 'tool' || (previous.kind === 'user' && messageBag?.$joined))) previous.content.parts.push(...(parts as GeminiContent['parts']));
         else {
           const content = { role: 'user', parts } as GeminiContent;
@@ -180,27 +194,27 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
           previous = { content, kind: 'tool' };
         }
         previous.kind = 'tool';
-        return;
+        continue;
       }
       case 'user': {
         const parts: Wire[] = [];
-        message.content.forEach((part, at) => {
-          const encoded = encodePart(part, `${path}.content[${at}]`, options);
+        for (let at = 0; at < message.content.length; at++) {
+          const encoded = encodePart(message.content[at]!, `${path}.content[${at}]`, options);
           if (encoded) parts.push(encoded);
-        });
+        }
         if (previous && previous.kind !== 'model' && messageBag?.$joined) {
           previous.content.parts.push(...(parts as GeminiContent['parts']));
           previous.kind = 'user';
-          return;
+          continue;
         }
         const content = (messageBag?.$noRole ? { parts } : { role: 'user', parts }) as GeminiContent;
         writeWireFields(content as Wire, messageBag);
         contents.push(content);
         previous = { content, kind: 'user' };
-        return;
+        continue;
       }
     }
-  });
+  }
   out.contents = contents;
   if (system.length > 0) out.systemInstruction = { ...systemRest, parts: system };
   if (request.tools && request.tools.length > 0) out.tools = encodeTools(request.tools, context);
@@ -230,16 +244,17 @@ function unknownWire(bag: Wire): Wire | undefined {
 function encodeAssistant(content: readonly LlmAssistantContent[], path: string, options: PartEncodeOptions): GeminiContent['parts'] {
   const parts: Wire[] = [];
   let firstCall = true;
-  content.forEach((part, at) => {
+  for (let at = 0; at < content.length; at++) {
+    const part = content[at]!;
     const partPath = `${path}.content[${at}]`;
     const encoded = encodePart(part, partPath, options);
-    if (!encoded) return;
+    if (!encoded) continue;
     if (part.type === 'tool-call') {
       if (firstCall && encoded.thoughtSignature === undefined && !ownBag(part)?.$unsigned) encoded.thoughtSignature = SKIP_SIGNATURE;
       firstCall = false;
     }
     parts.push(encoded);
-  });
+  }
   return parts as GeminiContent['parts'];
 }
 
