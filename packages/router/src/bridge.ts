@@ -18,6 +18,7 @@ import { openRequestState } from './open-state.js';
 import { fixRequestForTarget } from './request-fixes.js';
 import { fixToolCallFinish, fixToolCallFinishStream } from './response-fixes.js';
 import { sealResponse, sealStream } from './seal-state.js';
+import { serializeBlocks } from './serialize-blocks.js';
 import { adaptTools, restoreToolCalls, restoreToolStream, type ToolAdaptation } from './tool-adaptation.js';
 
 /** Options of {@link bridge}. */
@@ -125,7 +126,9 @@ export function bridge(options: BridgeOptions): Bridge {
     const tapped = streamOptions?.onEvent ? events.pipeThrough(tap(streamOptions.onEvent)) : events;
     const encodeOptions: StreamOptions = { ...context() };
     if (streamOptions?.includeUsage !== undefined) encodeOptions.includeUsage = streamOptions.includeUsage;
-    return tapped
+    // Anthropic streams one block at a time; other protocols interleave parallel calls freely.
+    const ordered = client.id === 'claude' ? tapped.pipeThrough(serializeBlocks()) : tapped;
+    return ordered
       .pipeThrough(sealStream(client.id))
       .pipeThrough(client.stream.encode(encodeOptions))
       .pipeThrough(encodeSse());

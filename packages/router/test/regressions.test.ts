@@ -849,23 +849,29 @@ describe('REGRESSIONS.md, Claude Messages', () => {
       { type: 'content_block_stop', index: 0 },
       toolStart(1, 'call_1'),
       delta(1, '{"p":'),
-      toolStart(2, 'call_2'),
-      delta(2, '{"p":"b"}'),
       // The repeated name does not restart call_1's block (no second content_block_start, no input reset).
       delta(1, '"a"}'),
       { type: 'content_block_stop', index: 1 },
+      // call_2 started while call_1 was open: it is held and follows, one block at a time (R20).
+      toolStart(2, 'call_2'),
+      delta(2, '{"p":"b"}'),
       { type: 'content_block_stop', index: 2 },
       { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { input_tokens: 0, output_tokens: 0 } },
       { type: 'message_stop' },
     ]);
-    // Every delta and stop names a block that was started and not yet stopped (the SDK's "Content block not found").
-    const open = new Set<number>();
+    // Every delta and stop names the one open block (the SDK's "Content block not found").
+    let open: number | undefined;
     for (const event of events as Array<{ type: string; index?: number }>) {
-      if (event.type === 'content_block_start') open.add(event.index as number);
-      else if (event.type === 'content_block_delta') expect(open.has(event.index as number)).toBe(true);
-      else if (event.type === 'content_block_stop') expect(open.delete(event.index as number)).toBe(true);
+      if (event.type === 'content_block_start') {
+        expect(open).toBeUndefined();
+        open = event.index;
+      } else if (event.type === 'content_block_delta') expect(event.index).toBe(open);
+      else if (event.type === 'content_block_stop') {
+        expect(event.index).toBe(open);
+        open = undefined;
+      }
     }
-    expect(open.size).toBe(0);
+    expect(open).toBeUndefined();
   });
 
   it('R15: a text + tool turn the Chat upstream finished with stop ends the Claude stream with stop_reason tool_use', async () => {
