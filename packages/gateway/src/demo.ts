@@ -1,58 +1,58 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { parseConfig } from './config/load.js';
 import { createLogger } from './logger.js';
 import { startMockUpstream } from './mock/server.js';
-import { loadRouterFactory, startGateway } from './server/start.js';
-import { codecsReady } from './translate.js';
+import { startGateway } from './server/start.js';
 
 /**
- * `pnpm --filter @llm/gateway demo`: starts mock Claude and Gemini upstreams and the gateway on
- * free loopback ports, sends an OpenAI Chat request that a Claude upstream answers and an
- * Anthropic request that a Gemini upstream answers, prints both answers and exits.
+ * The main job of the repository's `npm run demo`: starts the embedded mock upstreams (Claude,
+ * Gemini, OpenAI Responses) and the gateway on free loopback ports, then sends requests through
+ * the gateway with the official SDKs as unmodified clients, each answered by an upstream that
+ * speaks another protocol, and prints what the clients received.
  */
 async function main(): Promise<void> {
-  const [claudeMock, geminiMock] = await Promise.all([startMockUpstream({ protocol: 'claude' }), startMockUpstream({ protocol: 'gemini' })]);
+  const [claudeMock, geminiMock, responsesMock] = await Promise.all([
+    startMockUpstream({ protocol: 'claude' }),
+    startMockUpstream({ protocol: 'gemini' }),
+    startMockUpstream({ protocol: 'openai-responses' }),
+  ]);
   const config = parseConfig(
     JSON.stringify({
       upstreams: {
         claude: { protocol: 'claude', baseUrl: claudeMock.baseUrl, apiKey: 'mock' },
         gemini: { protocol: 'gemini', baseUrl: geminiMock.baseUrl, apiKey: 'mock' },
+        responses: { protocol: 'openai-responses', baseUrl: responsesMock.baseUrl, apiKey: 'mock' },
       },
       routes: [
         { match: 'demo-claude', upstream: 'claude', model: 'claude-opus-5-5' },
         { match: 'demo-gemini', upstream: 'gemini', model: 'gemini-2.5-flash' },
+        { match: 'demo-responses', upstream: 'responses', model: 'gpt-5' },
       ],
       ledger: false,
     }),
   );
-  const routerReady = (await loadRouterFactory()) !== undefined && (await codecsReady());
   const gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
   try {
-    if (routerReady) {
-      console.log(`gateway on ${gateway.url}; mock Claude upstream on ${claudeMock.url}; mock Gemini upstream on ${geminiMock.url}`);
-      const openai = new OpenAI({ apiKey: 'demo', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
-      const chat = await openai.chat.completions.create({ model: 'demo-claude', messages: [{ role: 'user', content: 'Hello from an OpenAI client' }] });
-      console.log(`OpenAI Chat client -> Claude upstream: ${chat.choices[0]?.message.content}`);
-      const anthropic = new Anthropic({ apiKey: 'demo', baseURL: gateway.url, maxRetries: 0 });
-      const message = await anthropic.messages.create({ model: 'demo-gemini', max_tokens: 100, messages: [{ role: 'user', content: 'Hello from an Anthropic client' }] });
-      console.log(`Anthropic client -> Gemini upstream: ${message.content.map((b) => (b.type === 'text' ? b.text : '')).join('')}`);
-    } else {
-      console.log('@llm/router or the codecs are not complete yet: this demo exercises the mock upstreams directly (no translation).');
-      const anthropic = new Anthropic({ apiKey: 'demo', baseURL: claudeMock.baseUrl, maxRetries: 0 });
-      const message = await anthropic.messages.create({ model: 'claude-opus-5-5', max_tokens: 100, messages: [{ role: 'user', content: 'Hello from an Anthropic client' }] });
-      console.log(`Anthropic client -> mock Claude upstream: ${message.content.map((b) => (b.type === 'text' ? b.text : '')).join('')}`);
-      const res = await fetch(`${geminiMock.baseUrl}/v1beta/models/gemini-2.5-flash:generateContent`, {
-        method: 'POST',
-        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Hello from a Gemini client' }] }] }),
-      });
-      const body = (await res.json()) as { candidates: { content: { parts: { text: string }[] } }[] };
-      console.log(`Gemini client -> mock Gemini upstream: ${body.candidates[0]?.content.parts[0]?.text}`);
-      const health = await fetch(`${gateway.url}/health`);
-      console.log(`gateway on ${gateway.url}: /health ${health.status}`);
-    }
+    console.log(`gateway on ${gateway.url}, in front of mock upstreams: Claude ${claudeMock.url}, Gemini ${geminiMock.url}, OpenAI Responses ${responsesMock.url}`);
+
+    const openai = new OpenAI({ apiKey: 'demo', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const chat = await openai.chat.completions.create({ model: 'demo-claude', messages: [{ role: 'user', content: 'Hello from an OpenAI Chat client' }] });
+    console.log(`OpenAI Chat client   -> Claude upstream:           ${chat.choices[0]?.message.content} (finish: ${chat.choices[0]?.finish_reason}, ${chat.usage?.total_tokens} tokens)`);
+
+    const anthropic = new Anthropic({ apiKey: 'demo', baseURL: gateway.url, maxRetries: 0 });
+    const stream = anthropic.messages.stream({ model: 'demo-gemini', max_tokens: 100, messages: [{ role: 'user', content: 'Hello from an Anthropic client, streaming' }] });
+    let streamed = '';
+    stream.on('text', (text) => (streamed += text));
+    const message = await stream.finalMessage();
+    console.log(`Anthropic client     -> Gemini upstream (stream):  ${streamed} (stop: ${message.stop_reason})`);
+
+    const google = new GoogleGenAI({ apiKey: 'demo', httpOptions: { baseUrl: gateway.url } });
+    const answer = await google.models.generateContent({ model: 'demo-responses', contents: 'Hello from a Gemini client' });
+    console.log(`Gemini client        -> OpenAI Responses upstream: ${answer.text} (finish: ${answer.candidates?.[0]?.finishReason})`);
   } finally {
-    await Promise.all([gateway.close(), claudeMock.close(), geminiMock.close()]);
+    await Promise.all([gateway.close(), claudeMock.close(), geminiMock.close(), responsesMock.close()]);
   }
 }
 

@@ -5,7 +5,7 @@ export { loadConfigFile, parseConfig, toRouterConfig } from './config/load.js';
 export { GatewayConfigSchema } from './config/schema.js';
 export type { GatewayConfig } from './config/schema.js';
 
-export { startGateway, loadRouterFactory } from './server/start.js';
+export { startGateway } from './server/start.js';
 export type { CreateHandler, Gateway, StartGatewayOptions } from './server/start.js';
 export { serveNode } from './server/node-adapter.js';
 export type { FetchHandler, NodeServer, ServeNodeOptions } from './server/node-adapter.js';
@@ -25,7 +25,7 @@ export { startMockUpstream } from './mock/server.js';
 export type { MockUpstream, MockUpstreamOptions } from './mock/server.js';
 export { createMockHandler, mockBaseUrl } from './mock/handler.js';
 
-export { codecsReady, translate, loadCodec } from './translate.js';
+export { codecOf, translate } from './translate.js';
 export type { TranslateKind, TranslateOptions } from './translate.js';
 
 export { runCli } from './cli/run.js';

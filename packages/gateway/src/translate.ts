@@ -1,40 +1,22 @@
+import { claude } from '@llm/claude';
 import { type Codec, type LlmWarning, type ProtocolId, type SseEvent, decodeSse, formatSseEvent } from '@llm/core';
+import { gemini } from '@llm/gemini';
+import { openaiChat } from '@llm/openai-chat';
+import { openaiResponses } from '@llm/openai-responses';
 
 /** What `translate` converts. */
 export type TranslateKind = 'request' | 'response' | 'stream';
 
-const EXPORTS: Record<ProtocolId, [string, string]> = {
-  'openai-chat': ['@llm/openai-chat', 'openaiChat'],
-  'openai-responses': ['@llm/openai-responses', 'openaiResponses'],
-  claude: ['@llm/claude', 'claude'],
-  gemini: ['@llm/gemini', 'gemini'],
+const CODECS: Readonly<Record<ProtocolId, Codec>> = {
+  'openai-chat': openaiChat as Codec,
+  'openai-responses': openaiResponses as Codec,
+  claude: claude as Codec,
+  gemini: gemini as Codec,
 };
 
-/** Loads a protocol's codec, or throws a one-line error while that package does not export it yet. */
-export async function loadCodec(protocol: ProtocolId): Promise<Codec> {
-  const [specifier, name] = EXPORTS[protocol];
-  let mod: Record<string, unknown>;
-  switch (protocol) {
-    case 'openai-chat':
-      mod = (await import('@llm/openai-chat')) as Record<string, unknown>;
-      break;
-    case 'openai-responses':
-      mod = (await import('@llm/openai-responses')) as Record<string, unknown>;
-      break;
-    case 'claude':
-      mod = (await import('@llm/claude')) as Record<string, unknown>;
-      break;
-    case 'gemini':
-      mod = (await import('@llm/gemini')) as Record<string, unknown>;
-      break;
-    default: {
-      const unreachable: never = protocol;
-      return unreachable;
-    }
-  }
-  const codec = mod[name];
-  if (typeof codec !== 'object' || codec === null) throw new Error(`${specifier} does not export the ${name} codec yet`);
-  return codec as Codec;
+/** A protocol's codec. */
+export function codecOf(protocol: ProtocolId): Codec {
+  return CODECS[protocol];
 }
 
 /** Options of {@link translate}. */
@@ -49,7 +31,8 @@ export interface TranslateOptions {
 
 /** Translates one JSON body or SSE capture between protocols, offline. */
 export async function translate(input: string, options: TranslateOptions): Promise<string> {
-  const [from, to] = await Promise.all([loadCodec(options.from), loadCodec(options.to)]);
+  const from = codecOf(options.from);
+  const to = codecOf(options.to);
   const context = { warn: options.warn, model: options.model };
   switch (options.kind) {
     case 'request': {
@@ -71,13 +54,4 @@ export async function translate(input: string, options: TranslateOptions): Promi
       return unreachable;
     }
   }
-}
-
-/** True when all four codec packages export their codec (the router needs them to translate). */
-export async function codecsReady(): Promise<boolean> {
-  const protocols: ProtocolId[] = ['openai-chat', 'openai-responses', 'claude', 'gemini'];
-  return Promise.all(protocols.map((protocol) => loadCodec(protocol))).then(
-    () => true,
-    () => false,
-  );
 }

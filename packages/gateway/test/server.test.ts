@@ -9,7 +9,8 @@ import { usageReport } from '../src/ledger/report.js';
 import { createLogger } from '../src/logger.js';
 import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
 import { type NodeServer, serveNode } from '../src/server/node-adapter.js';
-import { type Gateway, loadRouterFactory, startGateway } from '../src/server/start.js';
+import { createHandler } from '@llm/router';
+import { type Gateway, startGateway } from '../src/server/start.js';
 import type { RouterConfig } from '../src/router-contract.js';
 import { createPassthroughHandler } from './helpers/passthrough-router.js';
 
@@ -125,26 +126,12 @@ describe('gateway server', () => {
   });
 });
 
-const routerMissing = (await loadRouterFactory()) === undefined;
-
-describe('gateway without a router', () => {
-  it.runIf(routerMissing)('answers 501 in the client protocol until @llm/router exports createHandler', async () => {
-    const config = parseConfig('upstreams: { a: { protocol: claude, baseUrl: "http://127.0.0.1:9" } }\nroutes: [{ match: "*", upstream: a }]\nledger: false');
-    const bare = await startGateway(config, { port: 0, logger: createLogger('silent') });
-    const res = await fetch(`${bare.url}/v1/messages`, { method: 'POST', body: '{}' });
-    expect(res.status).toBe(501);
-    expect(await res.json()).toEqual({ type: 'error', error: { type: 'api_error', message: '@llm/router does not export createHandler yet' } });
-    await bare.close();
-  });
-});
-
 describe('upstream transport', () => {
   it('hands the router its undici transport: global fetch never calls the upstream', async () => {
     const upstream = await startMockUpstream({ protocol: 'openai-chat' });
     const config = parseConfig(JSON.stringify({ upstreams: { chat: { protocol: 'openai-chat', baseUrl: upstream.baseUrl } }, routes: [{ match: '*', upstream: 'chat' }], ledger: false }));
-    const factory = await loadRouterFactory();
     let seen: RouterConfig | undefined;
-    const gw = await startGateway(config, { port: 0, logger: createLogger('silent'), createHandler: (routerConfig) => ((seen = routerConfig), factory!(routerConfig)) });
+    const gw = await startGateway(config, { port: 0, logger: createLogger('silent'), createHandler: (routerConfig) => ((seen = routerConfig), createHandler(routerConfig)) });
     const spy = vi.spyOn(globalThis, 'fetch');
     try {
       const openai = new OpenAI({ apiKey: 'k', baseURL: `${gw.url}/v1`, maxRetries: 0 });

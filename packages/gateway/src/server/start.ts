@@ -1,3 +1,4 @@
+import { createHandler } from '@llm/router';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
 import { toRouterConfig } from '../config/load.js';
@@ -34,16 +35,6 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** Loads `createHandler` from @llm/router, or undefined while the router does not export it yet. */
-export async function loadRouterFactory(): Promise<CreateHandler | undefined> {
-  try {
-    const mod = (await import('@llm/router')) as Record<string, unknown>;
-    return typeof mod.createHandler === 'function' ? (mod.createHandler as CreateHandler) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Starts the gateway server for a validated config. */
 export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config.log.level);
@@ -63,13 +54,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       onRequestEnd: (record) => join.record(record),
     },
   };
-  const factory = options.createHandler ?? (await loadRouterFactory());
-  const router: FetchHandler = factory
-    ? factory(routerConfig)
-    : async (request) => {
-        const url = new URL(request.url);
-        return protocolError(clientProtocolOf(request.method, url, request.headers), 501, '@llm/router does not export createHandler yet');
-      };
+  const router: FetchHandler = (options.createHandler ?? (createHandler as CreateHandler))(routerConfig);
   const handler = createGatewayHandler({
     router,
     keys: config.keys,
@@ -83,7 +68,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     maxBodyBytes: config.maxBodyBytes,
     tooLarge: (url) => protocolError(clientProtocolOf('POST', url, new Headers()), 413, `request body larger than ${config.maxBodyBytes} bytes`),
   });
-  logger.info({ url: server.url, upstreams: Object.keys(config.upstreams), router: factory ? 'ready' : 'missing' }, 'listening');
+  logger.info({ url: server.url, upstreams: Object.keys(config.upstreams) }, 'listening');
   return {
     url: server.url,
     port: server.port,
