@@ -228,8 +228,10 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
   const block = state.open.get(index);
   if (!block) return;
   state.open.delete(index);
-  if (block.kind === 'thinking' && block.signature !== undefined) {
-    send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'signature_delta', signature: block.signature } });
+  // Every thinking block ends with its signature, as the API sends it (empty when there is none,
+  // as in the JSON form), so streamed and non-streamed answers replay the same way.
+  if (block.kind === 'thinking') {
+    send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'signature_delta', signature: block.signature ?? '' } });
   }
   if (block.freeform !== undefined) {
     send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'input_json_delta', partial_json: JSON.stringify({ input: block.freeform }) } });

@@ -141,6 +141,7 @@ export function encodeToolChoice(
       wire = { type: choice.mode === 'required' ? 'any' : 'auto' };
       break;
   }
-  if (wire && parallel !== undefined) wire.disable_parallel_tool_use = !parallel;
+  // `none` has no parallel switch in the API (ToolChoiceNone is `{type}` alone).
+  if (wire && parallel !== undefined && wire.type !== 'none') wire.disable_parallel_tool_use = !parallel;
   return { wire, only };
 }

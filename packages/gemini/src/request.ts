@@ -250,7 +250,8 @@ function encodeAssistant(content: readonly LlmAssistantContent[], path: string, 
     const encoded = encodePart(part, partPath, options);
     if (!encoded) continue;
     if (part.type === 'tool-call') {
-      if (firstCall && encoded.thoughtSignature === undefined && !ownBag(part)?.$unsigned) encoded.thoughtSignature = SKIP_SIGNATURE;
+      const own = ownBag(part)?.$unsigned === true || part.origin?.protocol === PROTOCOL;
+      if (firstCall && encoded.thoughtSignature === undefined && !own) encoded.thoughtSignature = SKIP_SIGNATURE;
       firstCall = false;
     }
     parts.push(encoded);

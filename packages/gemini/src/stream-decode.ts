@@ -148,7 +148,7 @@ function decodeStreamPart(state: DecodeState, cand: CandidateState, choice: numb
   if (call && (Array.isArray(call.partialArgs) || call.willContinue === true)) {
     const name = String(call.name ?? '');
     const id = typeof call.id === 'string' ? call.id : state.ids!.call(name);
-    const index = open(state, cand, choice, { kind: 'tool_call', id, name, ...(signature ? { signature, origin: state.origin } : {}) }, out);
+    const index = open(state, cand, choice, { kind: 'tool_call', id, name, origin: state.origin, ...(signature ? { signature } : {}) }, out);
     cand.hasCalls = true;
     cand.open = { index, kind: 'tool_call', partial: new PartialArgs() };
     cand.open.partial!.add(call.partialArgs);
@@ -174,7 +174,8 @@ function decodeStreamPart(state: DecodeState, cand: CandidateState, choice: numb
     }
     case 'tool-call': {
       cand.hasCalls = true;
-      const index = open(state, cand, choice, { kind: 'tool_call', id: part.id, name: part.name, ...(signature ? { signature, origin: state.origin } : {}) }, out);
+      // The origin marks the call as Gemini's own even unsigned: it needs no skip placeholder on replay.
+      const index = open(state, cand, choice, { kind: 'tool_call', id: part.id, name: part.name, origin: state.origin, ...(signature ? { signature } : {}) }, out);
       out.enqueue({ type: 'tool-args-delta', index, json: JSON.stringify(part.arguments) });
       out.enqueue({ type: 'block-end', index });
       return;

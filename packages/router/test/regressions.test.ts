@@ -1028,7 +1028,8 @@ describe('REGRESSIONS.md, Gemini', () => {
         required: ['city'],
       },
     });
-    expect(warnings).toEqual([]);
+    // The schema name has no Gemini field: reported, never silent.
+    expect(warnings).toEqual(['dropped-field@responseFormat.name']);
   });
 
   it('R10: `default` in tool parameters goes through parametersJsonSchema, never the OpenAPI `parameters` that rejects it', () => {
