@@ -59,3 +59,30 @@ export const REQUEST_SIZES: ReadonlyArray<[label: string, bytes: number]> = [
   ['50 KB', 50_000],
   ['500 KB', 500_000],
 ];
+
+/** One SSE event as a codec's decoder receives it. */
+export interface ArrivedEvent {
+  event: string | undefined;
+  data: string;
+  id: undefined;
+}
+
+/**
+ * A stream case: `arrived` events fed one by one through `pipeline()` (a fresh decoder ->
+ * encoder), against the floor of a proxy that parses and re-serialises each event.
+ */
+export function streamCase(name: string, arrived: ArrivedEvent[], pipeline: () => (event: ArrivedEvent) => void): { name: string; wire: string; baseline: () => unknown; run: () => unknown } {
+  return {
+    name,
+    wire: `[${arrived.map((event) => event.data).join(',')}]`,
+    baseline: () => {
+      let bytes = 0;
+      for (const event of arrived) bytes += JSON.stringify(JSON.parse(event.data)).length;
+      return bytes;
+    },
+    run: () => {
+      const feed = pipeline();
+      for (const event of arrived) feed(event);
+    },
+  };
+}

@@ -3,7 +3,7 @@
 import { claude } from '@llm/claude';
 import type { LlmStreamEvent, SseEvent } from '@llm/core';
 import type { BenchCase } from '../harness.js';
-import { agentTools, loopTurns, REQUEST_SIZES, systemPrompt } from '../workloads.js';
+import { agentTools, type ArrivedEvent, loopTurns, REQUEST_SIZES, streamCase, systemPrompt } from '../workloads.js';
 
 function request(bytes: number): string {
   const tools = bytes < 10_000 ? agentTools(2) : agentTools(20);
@@ -39,31 +39,17 @@ function stream(): string {
 }
 
 /** Decodes and re-encodes a stream synchronously, event by event (what a bridge does per chunk). */
-async function streamCase(wire: string): Promise<BenchCase> {
-  const arrived = (JSON.parse(wire) as Array<{ type: string }>).map((payload): SseEvent => ({ event: payload.type, data: JSON.stringify(payload), id: undefined }));
+async function streamBench(wire: string): Promise<BenchCase> {
   const { createDecodeState, decodeStep } = await import('../../../../packages/claude/src/stream-decode.js');
   const { createEncodeState, encodeEvent } = await import('../../../../packages/claude/src/stream-encode.js');
-  return {
-    name: 'claude stream 1,000 events decode+encode',
-    wire,
-    baseline: () => {
-      let bytes = 0;
-      for (const event of arrived) bytes += JSON.stringify(JSON.parse(event.data)).length;
-      return bytes;
-    },
-    // The SSE data strings as they arrive.
-    run: () => {
-      {
-        const decoded = createDecodeState();
-        const encoded = createEncodeState();
-        let bytes = 0;
-        const sink = { enqueue: (event: SseEvent) => void (bytes += event.data.length) };
-        const forward = { enqueue: (event: LlmStreamEvent) => encodeEvent(encoded, event, sink) };
-        for (const event of arrived) decodeStep(decoded, event, forward);
-        return bytes;
-      }
-    },
-  };
+  const arrived = (JSON.parse(wire) as Array<{ type: string }>).map((payload): ArrivedEvent => ({ event: payload.type, data: JSON.stringify(payload), id: undefined }));
+  return streamCase('claude stream 1,000 events decode+encode', arrived, () => {
+    const decoded = createDecodeState();
+    const encoded = createEncodeState();
+    const sink = { enqueue: (_event: SseEvent) => undefined };
+    const forward = { enqueue: (event: LlmStreamEvent) => encodeEvent(encoded, event, sink) };
+    return (event) => decodeStep(decoded, event, forward);
+  });
 }
 
 export async function cases(): Promise<BenchCase[]> {
@@ -72,6 +58,6 @@ export async function cases(): Promise<BenchCase[]> {
     wire: request(bytes),
     run: (text) => JSON.stringify(claude.request.encode(claude.request.decode(JSON.parse(text)))),
   }));
-  list.push(await streamCase(stream()));
+  list.push(await streamBench(stream()));
   return list;
 }

@@ -3,7 +3,7 @@
 import type { LlmStreamEvent, SseEvent } from '@llm/core';
 import { gemini } from '@llm/gemini';
 import type { BenchCase } from '../harness.js';
-import { agentTools, loopTurns, REQUEST_SIZES, systemPrompt } from '../workloads.js';
+import { agentTools, type ArrivedEvent, loopTurns, REQUEST_SIZES, streamCase, systemPrompt } from '../workloads.js';
 
 function request(bytes: number): string {
   const tools = bytes < 10_000 ? agentTools(2) : agentTools(20);
@@ -36,29 +36,17 @@ function chunks(): unknown[] {
   return list;
 }
 
-async function streamCase(): Promise<BenchCase> {
+async function streamBench(): Promise<BenchCase> {
   const { createDecodeState, decodeStep } = await import('../../../../packages/gemini/src/stream-decode.js');
   const { createEncodeState, encodeEvent } = await import('../../../../packages/gemini/src/stream-encode.js');
-  const payloads = chunks();
-  const arrived = payloads.map((payload): SseEvent => ({ event: undefined, data: JSON.stringify(payload), id: undefined }));
-  return {
-    name: 'gemini stream 1,000 chunks decode+encode',
-    wire: JSON.stringify(payloads),
-    baseline: () => {
-      let bytes = 0;
-      for (const event of arrived) bytes += JSON.stringify(JSON.parse(event.data)).length;
-      return bytes;
-    },
-    run: () => {
-      const decoded = createDecodeState();
-      const encoded = createEncodeState();
-      let bytes = 0;
-      const sink = { enqueue: (event: SseEvent) => void (bytes += event.data.length) };
-      const forward = { enqueue: (event: LlmStreamEvent) => encodeEvent(encoded, event, sink) };
-      for (const event of arrived) decodeStep(decoded, event, forward);
-      return bytes;
-    },
-  };
+  const arrived = chunks().map((payload): ArrivedEvent => ({ event: undefined, data: JSON.stringify(payload), id: undefined }));
+  return streamCase('gemini stream 1,000 chunks decode+encode', arrived, () => {
+    const decoded = createDecodeState();
+    const encoded = createEncodeState();
+    const sink = { enqueue: (_event: SseEvent) => undefined };
+    const forward = { enqueue: (event: LlmStreamEvent) => encodeEvent(encoded, event, sink) };
+    return (event) => decodeStep(decoded, event, forward);
+  });
 }
 
 export async function cases(): Promise<BenchCase[]> {
@@ -67,6 +55,6 @@ export async function cases(): Promise<BenchCase[]> {
     wire: request(bytes),
     run: (text) => JSON.stringify(gemini.request.encode(gemini.request.decode(JSON.parse(text), { model: 'gemini-2.5-flash' }))),
   }));
-  list.push(await streamCase());
+  list.push(await streamBench());
   return list;
 }
