@@ -20,11 +20,12 @@ Run llm-gateway <command> --help for details.`,
 
 Starts the gateway with a YAML or JSON config (\${VAR} expands from the environment).
 Prints the address when ready; SIGINT / SIGTERM drain in-flight streams, then exit.`,
-  mock: `Usage: llm-gateway mock --protocol <id> [--port N] [--host H]
+  mock: `Usage: llm-gateway mock --protocol <id> [--port N] [--host H] [--workdir DIR]
 
 Runs the embedded deterministic mock upstream for one protocol. It validates requests like the
 real API (400 in its own error shape) and answers from a script keyed on the last user message:
-"error 429|500|503|529" -> that status; "parallel" -> two tool calls; "tool" or "weather" -> one
+"error 429|500|503|529" -> that status; "read <file>" with a client's file-reading tool declared
+(Claude Code's Read) -> a call reading <file> under --workdir (an agent loop); "parallel" -> two tool calls; "tool" or "weather" -> one
 tool call; "think" -> reasoning with a signature first; after tool results -> a final answer
 quoting them; anything else -> an echo.`,
   translate: `Usage: llm-gateway translate --from <id> --to <id> [--kind request|response|stream] [--model M] [file]

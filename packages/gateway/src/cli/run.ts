@@ -94,9 +94,9 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     return untilStopped(io, () => gateway.close());
   },
   async mock(args, io) {
-    const { values } = parseArgs({ args, options: { protocol: { type: 'string' }, port: { type: 'string', short: 'p' }, host: { type: 'string' } }, strict: true });
+    const { values } = parseArgs({ args, options: { protocol: { type: 'string' }, port: { type: 'string', short: 'p' }, host: { type: 'string' }, workdir: { type: 'string' } }, strict: true });
     const protocol = protocolFlag(values.protocol, '--protocol');
-    const mock = await startMockUpstream({ protocol, port: portFlag(values.port) ?? 0, host: values.host });
+    const mock = await startMockUpstream({ protocol, port: portFlag(values.port) ?? 0, host: values.host, workdir: values.workdir });
     io.out(`mock ${protocol} upstream listening on ${mock.url} (base URL ${mock.baseUrl})`);
     return untilStopped(io, () => mock.close());
   },

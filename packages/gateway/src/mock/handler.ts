@@ -3,7 +3,7 @@ import { claudeError, readClaudeTurn, renderClaude } from './claude.js';
 import { geminiError, readGeminiTurn, renderGemini } from './gemini.js';
 import { openaiError, readChatTurn, renderChat } from './openai-chat.js';
 import { readResponsesTurn, renderResponses } from './openai-responses.js';
-import { MockRejection, type MockTurn, planAnswer } from './script.js';
+import { MockRejection, type MockTurn, planAnswer, type ScriptOptions } from './script.js';
 
 type ErrorBuilder = (status: number, message: string, retryAfter?: number) => Response;
 
@@ -17,7 +17,7 @@ export function mockBaseUrl(protocol: ProtocolId, origin: string): string {
  * like the real API (400 in the protocol's error shape) and answers from the script
  * ({@link planAnswer}).
  */
-export function createMockHandler(protocol: ProtocolId): (request: Request) => Promise<Response> {
+export function createMockHandler(protocol: ProtocolId, options: ScriptOptions = {}): (request: Request) => Promise<Response> {
   const fail = errorBuilder(protocol);
   return async (request) => {
     const url = new URL(request.url);
@@ -41,7 +41,7 @@ export function createMockHandler(protocol: ProtocolId): (request: Request) => P
       const tokens = Math.max(1, Math.ceil(JSON.stringify(body).length / 4));
       return protocol === 'gemini' ? Response.json({ totalTokens: tokens }) : Response.json({ input_tokens: tokens });
     }
-    const plan = planAnswer(protocol, turn);
+    const plan = planAnswer(protocol, turn, options);
     if (plan.kind === 'error') return fail(plan.status, plan.message, plan.retryAfter);
     switch (protocol) {
       case 'claude':

@@ -37,13 +37,28 @@ export function mockSignature(scope: string, value: string): string {
 
 const THINKING_TEXT = 'The user wants a scripted answer; I will follow the script.';
 
+/** Options of the scripted answers. */
+export interface ScriptOptions {
+  /** Folder that relative paths in "read <file>" prompts resolve against (real agent clients want absolute paths). */
+  workdir?: string;
+}
+
+/**
+ * File-reading tools of real agent clients, with the argument shape each declares. Only shapes
+ * checked against the client are listed (Claude Code's `Read` takes an absolute `file_path`).
+ */
+const FILE_READERS: Readonly<Record<string, (path: string) => Record<string, string>>> = {
+  Read: (path) => ({ file_path: path }),
+};
+
 /**
  * Picks the scripted answer from the last user message:
+ * `read <file>` with a known file-reading tool declared -> one call reading it (an agent loop);
  * `error 429|500|503|529` -> that status; after tool results -> a final text quoting them;
  * `parallel` -> two calls; `tool` / `weather` -> one call (when tools are declared);
  * `think` -> thinking with a signature first; otherwise a text echo.
  */
-export function planAnswer(protocol: string, turn: MockTurn): MockPlan {
+export function planAnswer(protocol: string, turn: MockTurn, options: ScriptOptions = {}): MockPlan {
   const text = turn.lastUserText;
   const errorMatch = /\berror (\d{3})\b/i.exec(text);
   if (errorMatch && turn.toolResults.length === 0) {
@@ -56,6 +71,13 @@ export function planAnswer(protocol: string, turn: MockTurn): MockPlan {
   if (turn.toolResults.length > 0) {
     const answer = `Tool said: ${turn.toolResults.join(' | ')}`;
     return { kind: 'answer', text: answer, calls: [], usage: { input, output: words(answer), reasoning: 0 } };
+  }
+  const reader = turn.toolNames.find((name) => Object.hasOwn(FILE_READERS, name));
+  const read = /\bread ([\w./-]+\.\w+)/i.exec(text);
+  if (reader && read) {
+    const path = options.workdir && !read[1]!.startsWith('/') ? `${options.workdir.replace(/\/$/, '')}/${read[1]}` : read[1]!;
+    const calls = [{ id: 'call_mock_read', name: reader, args: FILE_READERS[reader]!(path) }];
+    return { kind: 'answer', thinking, calls, usage: { input, output: 10 + reasoning, reasoning } };
   }
   const tool = turn.toolNames[0];
   if (tool && /\bparallel\b/i.test(text)) {

@@ -8,6 +8,8 @@ export interface MockUpstreamOptions {
   /** Port to listen on; 0 or omitted picks a free one. */
   port?: number;
   host?: string;
+  /** Folder that files named in "read <file>" prompts are resolved against. */
+  workdir?: string;
 }
 
 /** A running mock upstream. */
@@ -19,6 +21,6 @@ export interface MockUpstream extends NodeServer {
 
 /** Starts the deterministic mock upstream of one protocol on loopback. */
 export async function startMockUpstream(options: MockUpstreamOptions): Promise<MockUpstream> {
-  const server = await serveNode(createMockHandler(options.protocol), { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  const server = await serveNode(createMockHandler(options.protocol, { workdir: options.workdir }), { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   return { ...server, protocol: options.protocol, baseUrl: mockBaseUrl(options.protocol, server.url) };
 }

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config/load.js';
+import { createLogger } from '../src/logger.js';
+import { startMockUpstream } from '../src/mock/server.js';
+import { startGateway } from '../src/server/start.js';
+import { cleanEnv, installClient, runClient, scratch } from './helpers/real-clients.js';
+
+/**
+ * Real agent clients, run offline as ../shared/CLIENTS.md describes, complete a whole agent loop
+ * through the gateway against mock upstreams of other protocols: ask, a tool call the client
+ * runs (reading README.md), the tool result, a final answer quoting it.
+ */
+let claudeBin: string;
+
+beforeAll(async () => {
+  claudeBin = await installClient('claude-code');
+}, 600_000);
+
+describe.each(['openai-chat', 'openai-responses', 'gemini'] as const)('Claude Code 2.1.330 through the gateway to a %s upstream', (protocol) => {
+  const marker = `blue-falcon-${protocol}`;
+  const { cwd, home } = scratch(marker);
+  const statuses: number[] = [];
+  let close: () => Promise<void>;
+  let gatewayUrl: string;
+
+  beforeAll(async () => {
+    const mock = await startMockUpstream({ protocol, workdir: cwd });
+    const config = parseConfig(
+      JSON.stringify({ upstreams: { up: { protocol, baseUrl: mock.baseUrl, apiKey: 'mock' } }, routes: [{ match: '*', upstream: 'up', model: `${protocol}-model` }], ledger: false }),
+    );
+    // The gateway's access log: every request the client made, with the status it got.
+    const log = {
+      write(line: string) {
+        const entry = JSON.parse(line) as { msg: string; status?: number };
+        if (entry.msg === 'request') statuses.push(entry.status ?? 0);
+      },
+    };
+    const gateway = await startGateway(config, { port: 0, logger: createLogger('info', log) });
+    gatewayUrl = gateway.url;
+    close = async () => {
+      await gateway.close();
+      await mock.close();
+    };
+  });
+
+  afterAll(async () => close?.());
+
+  it('completes the agent loop: Read tool call, tool result, final answer with the marker', async () => {
+    const stdout = await runClient(
+      claudeBin,
+      ['-p', 'Read README.md and tell me the marker line it contains.', '--output-format', 'json'],
+      cwd,
+      cleanEnv(home, {
+        ANTHROPIC_BASE_URL: gatewayUrl,
+        ANTHROPIC_API_KEY: 'sk-ant-dummy',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      }),
+    );
+    const result = JSON.parse(stdout) as { is_error: boolean; num_turns: number; result: string; api_error_status: number | null };
+    expect([result.is_error, result.num_turns, result.api_error_status]).toEqual([false, 2, null]);
+    expect(result.result).toContain(`MARKER: ${marker}`);
+    // Two model calls (the tool call, then the answer), both answered 200; no other traffic.
+    expect(statuses).toEqual([200, 200]);
+  }, 180_000);
+});
