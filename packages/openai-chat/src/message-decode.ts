@@ -10,6 +10,7 @@ import type {
 import {
   invalid,
   joinPath,
+  parseJsonAt,
   readArray,
   readObject,
   readOptionalString,
@@ -202,6 +203,24 @@ export function decodeAssistantContent(wire: Record<string, unknown>, path: stri
  * `function` become tool messages.
  * @see openai-chat.md §1.2
  */
+/**
+ * Function-call arguments a client sends back in its history must be JSON text (answers are not
+ * checked: a model's cut-off arguments are still its answer). An empty string is accepted: some
+ * models emit it for calls without parameters.
+ */
+function checkCallArguments(wire: Record<string, unknown>, path: string): void {
+  const calls = wire.tool_calls;
+  if (Array.isArray(calls)) {
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i] as { type?: unknown; function?: { arguments?: unknown } };
+      const text = call.type === 'custom' ? undefined : call.function?.arguments;
+      if (typeof text === 'string' && text !== '') parseJsonAt(text, `${joinPath(joinPath(path, 'tool_calls'), i)}.function.arguments`, P);
+    }
+  }
+  const legacy = (wire.function_call as { arguments?: unknown } | null | undefined)?.arguments;
+  if (typeof legacy === 'string' && legacy !== '') parseJsonAt(legacy, `${path}.function_call.arguments`, P);
+}
+
 export function decodeMessage(value: unknown, parent: string, index: number): LlmMessage {
   const wire = readObject(value, parent, index, P);
   const path = joinPath(parent, index);
@@ -239,6 +258,7 @@ export function decodeMessage(value: unknown, parent: string, index: number): Ll
     case 'assistant': {
       const message: LlmAssistantMessage = { role: 'assistant', content: [] };
       decodeAssistantContent(wire, path, message);
+      checkCallArguments(wire, path);
       const name = readOptionalString(wire, 'name', path, P);
       if (name !== undefined) message.name = name;
       setExtensions(message, P, collectRest(wire, ASSISTANT_KEYS));

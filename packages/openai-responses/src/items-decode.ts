@@ -2,6 +2,7 @@ import {
   collectUnknown,
   invalid,
   joinPath,
+  parseJsonAt,
   readArray,
   readObject,
   readString,
@@ -79,6 +80,9 @@ function decodeInputItem(wire: unknown, index: number, messages: LlmMessage[]): 
     return;
   }
   if (type === 'reasoning' || type === 'function_call' || type === 'custom_tool_call' || ASSISTANT_ITEMS.has(type)) {
+    // Arguments sent back in the input must be JSON text (answers are not checked: cut-off
+    // arguments are still the model's answer); '' is accepted for calls without parameters.
+    if (type === 'function_call' && typeof item.arguments === 'string' && item.arguments !== '') parseJsonAt(item.arguments, `${path}.arguments`, PROTOCOL);
     assistantTail(messages).push(decodeAssistantItem(item, path)[0] as LlmAssistantContent);
     return;
   }
