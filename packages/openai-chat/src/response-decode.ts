@@ -10,7 +10,7 @@ import {
   readString,
   setExtensions,
 } from '@llm/core';
-import { decodeFinishReason } from './finish-reason.js';
+import { decodeChoiceFinish } from './finish-reason.js';
 import { PROTOCOL, collectRest, mark } from './internal.js';
 import { decodeAssistantContent } from './message-decode.js';
 import { decodeUsage } from './usage.js';
@@ -100,7 +100,11 @@ function decodeChoice(value: unknown, parent: string, index: number): LlmChoice 
   }
   const raw = readOptionalString(wire, 'finish_reason', path, P);
   if (raw !== undefined) {
-    choice.finishReason = decodeFinishReason(raw);
+    choice.finishReason = decodeChoiceFinish(
+      raw,
+      message.content.some((part) => part.type === 'tool-call'),
+      message.content.some((part) => part.type === 'refusal'),
+    );
     choice.rawFinishReason = raw;
   }
   if (wire.logprobs !== undefined && wire.logprobs !== null) {

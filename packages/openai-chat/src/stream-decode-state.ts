@@ -1,7 +1,7 @@
 import type { LlmFinishReason, LlmStreamEvent, LlmUsage } from '@llm/core';
 import { LlmError, isJsonObject } from '@llm/core';
 import { decodeError } from './error.js';
-import { decodeFinishReason } from './finish-reason.js';
+import { decodeChoiceFinish } from './finish-reason.js';
 import { PROTOCOL } from './internal.js';
 import { decodeLogprobs } from './response-decode.js';
 import { decodeUsage } from './usage.js';
@@ -16,6 +16,8 @@ interface ChoiceState {
   open: { kind: TextKind; index: number } | undefined;
   /** Wire tool-call index -> canonical block index (open until the choice finishes). */
   tools: Map<number, number>;
+  /** A refusal delta was seen (a `stop` finish is then a refusal). */
+  refused: boolean;
   finished: boolean;
 }
 
@@ -39,7 +41,7 @@ export function createDecodeState(): ChatDecodeState {
 function choiceState(state: ChatDecodeState, index: number): ChoiceState {
   let choice = state.choices.get(index);
   if (!choice) {
-    choice = { open: undefined, tools: new Map(), finished: false };
+    choice = { open: undefined, tools: new Map(), refused: false, finished: false };
     state.choices.set(index, choice);
   }
   return choice;
@@ -157,7 +159,10 @@ export function decodeChunk(state: ChatDecodeState, emit: Emit, chunk: unknown):
         if (reasoning) textDelta(state, emit, choice, choiceIndex, 'reasoning', reasoning);
         // The opening `content: ""` carries nothing: a text block starts with the first text.
         if (typeof delta.content === 'string' && delta.content !== '') textDelta(state, emit, choice, choiceIndex, 'text', delta.content);
-        if (typeof delta.refusal === 'string' && delta.refusal !== '') textDelta(state, emit, choice, choiceIndex, 'refusal', delta.refusal);
+        if (typeof delta.refusal === 'string' && delta.refusal !== '') {
+          choice.refused = true;
+          textDelta(state, emit, choice, choiceIndex, 'refusal', delta.refusal);
+        }
         if (Array.isArray(delta.tool_calls)) {
           for (let k = 0; k < delta.tool_calls.length; k++) toolDelta(state, emit, choice, choiceIndex, delta.tool_calls[k], k);
         }
@@ -172,9 +177,9 @@ export function decodeChunk(state: ChatDecodeState, emit: Emit, chunk: unknown):
         }
       }
       if (typeof wire.finish_reason === 'string') {
+        const reason: LlmFinishReason = decodeChoiceFinish(wire.finish_reason, choice.tools.size > 0, choice.refused);
         closeChoice(emit, choice);
         choice.finished = true;
-        const reason: LlmFinishReason = decodeFinishReason(wire.finish_reason);
         state.pending.push(
           choiceIndex === 0
             ? { type: 'finish', reason, rawReason: wire.finish_reason }

@@ -1,6 +1,7 @@
 // Bad input gives LlmError invalid_request naming the JSON path (never a TypeError), and every
 // finish_reason value maps both ways.
-import { LlmError } from '@llm/core';
+import { LlmError, type LlmStreamEvent } from '@llm/core';
+import { runTransform } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { openaiChat } from '../src/index.js';
 
@@ -85,5 +86,33 @@ describe('every finish_reason', () => {
     const decoded = openaiChat.response.decode(answer('eos'));
     expect(decoded.choices[0]).toMatchObject({ finishReason: 'other', rawFinishReason: 'eos' });
     expect(openaiChat.response.encode(decoded)).toEqual(answer('stop'));
+  });
+});
+
+describe('#15 a `stop` on a turn that called tools is tool_calls (and stop with a refusal is refusal)', () => {
+  const head = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm' };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...head, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const streamed = async (payloads: unknown[]) =>
+    runTransform<unknown, LlmStreamEvent>(openaiChat.stream.decode(), [...payloads.map((payload) => ({ data: JSON.stringify(payload) })), { data: '[DONE]' }]);
+
+  it('in an answer, written back as stop', () => {
+    const body = {
+      id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Checking.', refusal: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }, finish_reason: 'stop', logprobs: null }],
+    };
+    const decoded = openaiChat.response.decode(structuredClone(body));
+    expect(decoded.choices[0]).toMatchObject({ finishReason: 'tool_calls', rawFinishReason: 'stop' });
+    expect(openaiChat.response.encode(decoded)).toEqual(body);
+  });
+
+  it('in a stream', async () => {
+    const events = await streamed([
+      chunk({ role: 'assistant', content: 'Checking.' }),
+      chunk({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }),
+      chunk({}, 'stop'),
+    ]);
+    expect(events.at(-1)).toEqual({ type: 'finish', reason: 'tool_calls', rawReason: 'stop' });
+    const refused = await streamed([chunk({ role: 'assistant', refusal: 'No.' }), chunk({}, 'stop')]);
+    expect(refused.at(-1)).toEqual({ type: 'finish', reason: 'refusal', rawReason: 'stop' });
   });
 });

@@ -92,7 +92,7 @@ describe('response decode', () => {
             finishReason: 'tool_calls',
             rawFinishReason: 'tool_calls',
           },
-          { index: 1, content: [{ type: 'refusal', text: 'I cannot.' }], finishReason: 'stop', rawFinishReason: 'stop' },
+          { index: 1, content: [{ type: 'refusal', text: 'I cannot.' }], finishReason: 'refusal', rawFinishReason: 'stop' },
         ],
       },
     );

@@ -21,6 +21,10 @@ export function decodeFinishReason(
       return { reason: 'error', raw: 'failed' };
     case 'cancelled':
       return { reason: 'other', raw: 'cancelled' };
+    case 'queued':
+    case 'in_progress':
+      // A background response that has not finished yet (mapping.md §7).
+      return { reason: 'pause', raw: status };
     case 'completed':
     case undefined: {
       const raw = status ?? 'completed';
@@ -61,11 +65,12 @@ export function encodeFinishReason(
       return { status: 'incomplete', incomplete: { reason: 'content_filter' } };
     case 'error':
       return { status: 'failed' };
+    case 'pause':
+      return { status: 'incomplete' };
     case undefined:
     case 'stop':
     case 'tool_calls':
     case 'refusal':
-    case 'pause':
     case 'other':
       return { status: 'completed' };
     default: {

@@ -52,13 +52,15 @@ describe('every status', () => {
   const text = { type: 'output_text', text: 'par', annotations: [] };
   const CASES: Array<[label: string, body: Record<string, unknown>, reason: string, raw: string]> = [
     ['completed with text', { ...base, status: 'completed', output: [message('completed', text)] }, 'stop', 'completed'],
-    ['completed with a function call', { ...base, status: 'completed', output: [{ type: 'function_call', id: 'fc_1', status: 'completed', call_id: 'c', name: 'f', arguments: '{}' }] }, 'tool_calls', 'completed'],
+    ['#16 completed with a function call', { ...base, status: 'completed', output: [{ type: 'function_call', id: 'fc_1', status: 'completed', call_id: 'c', name: 'f', arguments: '{}' }] }, 'tool_calls', 'completed'],
     ['completed with an MCP approval request', { ...base, status: 'completed', output: [{ type: 'mcp_approval_request', id: 'mcpr_1', server_label: 'fs', name: 'rm', arguments: '{}' }] }, 'tool_calls', 'completed'],
     ['completed with a refusal', { ...base, status: 'completed', output: [message('completed', { type: 'refusal', refusal: 'no' })] }, 'refusal', 'completed'],
     ['incomplete: max_output_tokens', { ...base, status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [message('incomplete', text)] }, 'length', 'incomplete:max_output_tokens'],
     ['incomplete: content_filter', { ...base, status: 'incomplete', incomplete_details: { reason: 'content_filter' }, output: [message('incomplete', text)] }, 'content_filter', 'incomplete:content_filter'],
     ['failed with its error', { ...base, status: 'failed', error: { code: 'server_error', message: 'boom' }, output: [] }, 'error', 'failed'],
     ['cancelled', { ...base, status: 'cancelled', output: [] }, 'other', 'cancelled'],
+    ['queued (background)', { ...base, status: 'queued', background: true, output: [] }, 'pause', 'queued'],
+    ['in_progress (background)', { ...base, status: 'in_progress', background: true, output: [] }, 'pause', 'in_progress'],
   ];
   it.each(CASES)('%s', (_label, body, reason, raw) => {
     const decoded = openaiResponses.response.decode(structuredClone(body));
@@ -77,5 +79,6 @@ describe('every status', () => {
     expect(statusOf(answer('length'))).toEqual({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
     expect(statusOf(answer('content_filter'))).toEqual({ status: 'incomplete', incomplete_details: { reason: 'content_filter' } });
     expect(statusOf(answer('error'))).toEqual({ status: 'failed', incomplete_details: null });
+    expect(statusOf(answer('pause'))).toEqual({ status: 'incomplete', incomplete_details: null });
   });
 });
