@@ -1,5 +1,5 @@
 import type { CodecContext, LlmAssistantContent, LlmChoice, LlmResponse } from '@llm/core';
-import { readArray, readObject, readString, reportLoss } from '@llm/core';
+import { readArray, readObject, readOptionalNumber, readOptionalString, readString, reportLoss } from '@llm/core';
 import { asAssistantContent, decodeBlock, encodePart } from './blocks.js';
 import { PROTOCOL, keep, ownBag, restOf, writeBack } from './ext.js';
 import { decodeStopReason, encodeStopReason } from './stop-reason.js';
@@ -10,6 +10,13 @@ type Wire = Record<string, unknown>;
 
 /** Response fields with a canonical home; the rest (stop_details, container, ...) ride in the bag. */
 const KNOWN = new Set(['id', 'type', 'role', 'model', 'content', 'stop_reason', 'stop_sequence', 'usage']);
+
+/** The counts decodeUsage reads leniently (streams merge partial usage) must be numbers in a body. */
+const USAGE_COUNTS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'];
+
+function checkUsage(usage: Wire): void {
+  for (const key of USAGE_COUNTS) readOptionalNumber(usage, key, 'usage', PROTOCOL);
+}
 
 /** Response body -> canonical response (one choice: Claude has no candidates). */
 export function decodeResponse(body: unknown): LlmResponse {
@@ -31,6 +38,9 @@ export function decodeResponse(body: unknown): LlmResponse {
     model: readString(wire, 'model', '', PROTOCOL),
     choices: [choice],
   };
+  if (wire.usage !== undefined && wire.usage !== null) checkUsage(readObject(wire.usage, '', 'usage', PROTOCOL));
+  readOptionalString(wire, 'stop_reason', '', PROTOCOL);
+  readOptionalString(wire, 'stop_sequence', '', PROTOCOL);
   const usage = decodeUsage(wire.usage);
   if (usage) response.usage = usage;
   const tier = (wire.usage as Wire | undefined)?.service_tier;
