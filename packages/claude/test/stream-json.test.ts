@@ -1,4 +1,5 @@
-import { accumulateEvents, toolArgumentsObject, type LlmResponse, type SseEvent } from '@llm/core';
+import Anthropic from '@anthropic-ai/sdk';
+import { accumulateEvents, encodeSse, toolArgumentsObject, type LlmResponse, type SseEvent } from '@llm/core';
 import { collect, streamOf } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { claude } from '../src/index.js';
@@ -64,5 +65,21 @@ describe('a streamed answer accumulates to its JSON twin', () => {
     expect(fromJson.usage).toMatchObject({ inputTokens: 150, cacheReadTokens: 30, cacheWriteTokens: 20, cacheWriteByTtl: { '5m': 15, '1h': 5 }, outputTokens: 42, totalTokens: 192 });
     // And written back as JSON it is the original body.
     expect(claude.response.encode(fromStream)).toEqual(json);
+  });
+
+  it('the same events, re-encoded, are folded by the SDK MessageStream into the JSON body', async () => {
+    const events = await collect(streamOf(streamed).pipeThrough(claude.stream.decode()));
+    const client = new Anthropic({
+      apiKey: 'k',
+      maxRetries: 0,
+      fetch: async () =>
+        new Response(streamOf(events).pipeThrough(claude.stream.encode()).pipeThrough(encodeSse()), { headers: { 'content-type': 'text/event-stream' } }),
+    });
+    const citations: unknown[] = [];
+    const stream = client.messages.stream({ model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'Capital?' }] });
+    stream.on('citation', (citation) => citations.push(citation));
+    // parsed_output is the SDK's own addition (structured-output parsing), not wire data.
+    expect(await stream.finalMessage()).toEqual({ ...json, parsed_output: null });
+    expect(citations).toEqual([citation]);
   });
 });
