@@ -64,7 +64,7 @@ describe('stream decode', () => {
     expect(await decodeChunks([utf8(RAW)])).toEqual(EXPECTED);
   });
 
-  it('gives the same events at every byte split', async () => {
+  it('#31/#32 gives the same events at every byte split (data lines and UTF-8 sequences cut anywhere)', async () => {
     const bytes = utf8(RAW);
     for (const offset of splitOffsets(bytes.length)) {
       expect(await decodeChunks(splitAt(bytes, [offset]))).toEqual(EXPECTED);

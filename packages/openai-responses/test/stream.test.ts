@@ -122,7 +122,7 @@ describe('stream.encode', () => {
 });
 
 describe('stream.decode', () => {
-  it('decodes an encoded stream back to the same canonical response, at every byte split', async () => {
+  it('#31/#32 decodes an encoded stream back to the same canonical response, at every byte split', async () => {
     const { accumulateEvents } = await import('@llm/core');
     const bytes = await sseBytes(responseToEvents(RESPONSE));
     const decodeBytes = async (chunks: Uint8Array[]) => {
