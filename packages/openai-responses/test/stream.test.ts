@@ -42,6 +42,29 @@ async function sseBytes(events: LlmStreamEvent[]): Promise<Uint8Array<ArrayBuffe
   return bytes;
 }
 
+/** Encodes `response` as a stream and lets the openai SDK accumulate it; also returns response.encode of it. */
+async function judged(response: LlmResponse) {
+  const bytes = await sseBytes(responseToEvents(response));
+  const client = new OpenAI({
+    apiKey: 'x',
+    baseURL: 'http://local/v1',
+    fetch: async () => new Response(new Blob([bytes]), { headers: { 'content-type': 'text/event-stream' } }),
+  });
+  const final = await client.responses.stream({ model: 'gpt-5', input: 'hi' }).finalResponse();
+  const wire = openaiResponses.response.encode(response) as unknown as Record<string, unknown> & { output: Record<string, unknown>[] };
+  return { final, wire };
+}
+
+/**
+ * finalResponse() is the SDK's ParsedResponse: the wire response plus `output_text`,
+ * `output_parsed`, `parsed` on output_text parts and `parsed_arguments` on function calls.
+ */
+function parsedShape(item: Record<string, unknown>): Record<string, unknown> {
+  if (item.type === 'message') return { ...item, content: (item.content as Array<Record<string, unknown>>).map((part) => (part.type === 'output_text' ? { ...part, parsed: null } : part)) };
+  if (item.type === 'function_call') return { ...item, parsed_arguments: null };
+  return item;
+}
+
 describe('stream.encode', () => {
   it('produces the full ordered event sequence with sequence numbers and indexes', async () => {
     const sse = await encodeToSse(responseToEvents(RESPONSE));
@@ -87,26 +110,41 @@ describe('stream.encode', () => {
   });
 
   it('satisfies the openai SDK: finalResponse() equals response.encode of the same response', async () => {
-    const bytes = await sseBytes(responseToEvents(RESPONSE));
-    const client = new OpenAI({
-      apiKey: 'x',
-      baseURL: 'http://local/v1',
-      fetch: async () => new Response(new Blob([bytes]), { headers: { 'content-type': 'text/event-stream' } }),
-    });
-    const final = await client.responses.stream({ model: 'gpt-5', input: 'hi' }).finalResponse();
-    // finalResponse() is the SDK's ParsedResponse: the wire response plus `output_text`,
-    // `output_parsed`, `parsed` on output_text parts and `parsed_arguments` on function calls.
-    const wire = openaiResponses.response.encode(RESPONSE) as unknown as Record<string, unknown> & { output: Record<string, unknown>[] };
-    expect(final).toEqual({
-      ...wire,
-      output: wire.output.map((item) => {
-        if (item.type === 'message') return { ...item, content: (item.content as object[]).map((part) => ({ ...part, parsed: null })) };
-        if (item.type === 'function_call') return { ...item, parsed_arguments: null };
-        return item;
-      }),
-      output_parsed: null,
-      output_text: 'Héllo 👋 world',
-    });
+    const { final, wire } = await judged(RESPONSE);
+    expect(final).toEqual({ ...wire, output: wire.output.map(parsedShape), output_parsed: null, output_text: 'Héllo 👋 world' });
+  });
+
+  it('satisfies the openai SDK with parallel calls and a refusal next to text', async () => {
+    const response: LlmResponse = {
+      id: 'resp_3',
+      model: 'gpt-5',
+      created: 1700000001,
+      choices: [
+        {
+          index: 0,
+          content: [
+            { type: 'text', text: 'Part one.' },
+            { type: 'refusal', text: 'Not that part.' },
+            { type: 'tool-call', id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' },
+            { type: 'tool-call', id: 'call_b', name: 'get_time', arguments: { tz: 'CET' } },
+          ],
+          finishReason: 'tool_calls',
+        },
+      ],
+      usage: { inputTokens: 7, outputTokens: 9, totalTokens: 16 },
+    };
+    const { final, wire } = await judged(response);
+    // The stream gives each text or refusal block its own message item, where response.encode
+    // groups adjacent parts into one message: both are valid Responses output, same content.
+    const message = (id: string, part: Record<string, unknown>) => ({ id, type: 'message', status: 'completed', role: 'assistant', content: [part] });
+    const call = (index: number, callId: string, name: string, args: string) => ({ id: `fc_3_${index}`, type: 'function_call', status: 'completed', call_id: callId, name, arguments: args });
+    expect(final.output).toEqual([
+      message('msg_3_0', { type: 'output_text', text: 'Part one.', annotations: [], parsed: null }),
+      message('msg_3_1', { type: 'refusal', refusal: 'Not that part.', parsed: null }),
+      { ...call(2, 'call_a', 'get_weather', '{"city":"Paris"}'), parsed_arguments: null },
+      { ...call(3, 'call_b', 'get_time', '{"tz":"CET"}'), parsed_arguments: null },
+    ]);
+    expect({ ...final, output: undefined }).toEqual({ ...wire, output: undefined, output_parsed: null, output_text: 'Part one.' });
   });
 
   it('ends with error and response.failed on a canonical error', async () => {
