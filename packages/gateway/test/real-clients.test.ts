@@ -3,7 +3,8 @@ import { parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/logger.js';
 import { startMockUpstream } from '../src/mock/server.js';
 import { startGateway } from '../src/server/start.js';
-import { cleanEnv, installClient, runClient, scratch } from './helpers/real-clients.js';
+import { cleanEnv, installClient, runClient, scratch, writeGeminiSettings } from './helpers/real-clients.js';
+import type { ProtocolId } from '@llm/core';
 
 /**
  * Real agent clients, run offline as ../shared/CLIENTS.md describes, complete a whole agent loop
@@ -11,18 +12,16 @@ import { cleanEnv, installClient, runClient, scratch } from './helpers/real-clie
  * runs (reading README.md), the tool result, a final answer quoting it.
  */
 let claudeBin: string;
+let geminiBin: string;
 
 beforeAll(async () => {
-  claudeBin = await installClient('claude-code');
+  [claudeBin, geminiBin] = await Promise.all([installClient('claude-code'), installClient('gemini-cli')]);
 }, 600_000);
 
-describe.each(['openai-chat', 'openai-responses', 'gemini'] as const)('Claude Code 2.1.330 through the gateway to a %s upstream', (protocol) => {
-  const marker = `blue-falcon-${protocol}`;
-  const { cwd, home } = scratch(marker);
+/** A gateway in front of one mock upstream, recording the status of every request it answers. */
+function gatewayTo(protocol: ProtocolId, cwd: string) {
   const statuses: number[] = [];
-  let close: () => Promise<void>;
-  let gatewayUrl: string;
-
+  const state = { url: '', close: async () => {} };
   beforeAll(async () => {
     const mock = await startMockUpstream({ protocol, workdir: cwd });
     const config = parseConfig(
@@ -36,14 +35,20 @@ describe.each(['openai-chat', 'openai-responses', 'gemini'] as const)('Claude Co
       },
     };
     const gateway = await startGateway(config, { port: 0, logger: createLogger('info', log) });
-    gatewayUrl = gateway.url;
-    close = async () => {
+    state.url = gateway.url;
+    state.close = async () => {
       await gateway.close();
       await mock.close();
     };
   });
+  afterAll(async () => state.close());
+  return { statuses, state };
+}
 
-  afterAll(async () => close?.());
+describe.each(['openai-chat', 'openai-responses', 'gemini'] as const)('Claude Code 2.1.330 through the gateway to a %s upstream', (protocol) => {
+  const marker = `blue-falcon-${protocol}`;
+  const { cwd, home } = scratch(marker);
+  const { statuses, state } = gatewayTo(protocol, cwd);
 
   it('completes the agent loop: Read tool call, tool result, final answer with the marker', async () => {
     const stdout = await runClient(
@@ -51,7 +56,7 @@ describe.each(['openai-chat', 'openai-responses', 'gemini'] as const)('Claude Co
       ['-p', 'Read README.md and tell me the marker line it contains.', '--output-format', 'json'],
       cwd,
       cleanEnv(home, {
-        ANTHROPIC_BASE_URL: gatewayUrl,
+        ANTHROPIC_BASE_URL: state.url,
         ANTHROPIC_API_KEY: 'sk-ant-dummy',
         DISABLE_TELEMETRY: '1',
         DISABLE_ERROR_REPORTING: '1',
@@ -64,5 +69,26 @@ describe.each(['openai-chat', 'openai-responses', 'gemini'] as const)('Claude Co
     expect(result.result).toContain(`MARKER: ${marker}`);
     // Two model calls (the tool call, then the answer), both answered 200; no other traffic.
     expect(statuses).toEqual([200, 200]);
+  }, 180_000);
+});
+
+describe.each(['claude', 'openai-chat', 'openai-responses'] as const)('Gemini CLI 0.61.0 through the gateway to a %s upstream', (protocol) => {
+  const marker = `green-heron-${protocol}`;
+  const { cwd, home } = scratch(marker);
+  writeGeminiSettings(home);
+  const { statuses, state } = gatewayTo(protocol, cwd);
+
+  it('completes the agent loop: routing classifier, read_file call, tool result, final answer with the marker', async () => {
+    const stdout = await runClient(
+      geminiBin,
+      ['-p', 'Read README.md and tell me the marker line it contains.', '--output-format', 'json'],
+      cwd,
+      cleanEnv(home, { GEMINI_API_KEY: 'dummy-gemini-key', GOOGLE_GEMINI_BASE_URL: state.url, GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
+    );
+    const result = JSON.parse(stdout) as { response: string; stats: { models: Record<string, { api: { totalErrors: number } }> } };
+    expect(result.response).toContain(`MARKER: ${marker}`);
+    expect(Object.values(result.stats.models).map((model) => model.api.totalErrors)).toEqual(Object.values(result.stats.models).map(() => 0));
+    // The routing classifier (:generateContent, structured output), then two streamed turns.
+    expect(statuses).toEqual([200, 200, 200]);
   }, 180_000);
 });

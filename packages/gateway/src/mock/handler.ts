@@ -33,6 +33,7 @@ export function createMockHandler(protocol: ProtocolId, options: ScriptOptions =
     let turn: MockTurn;
     try {
       turn = readTurn(protocol, body, route);
+      turn.schema = responseSchemaOf(protocol, body);
     } catch (error) {
       if (error instanceof MockRejection) return fail(400, error.message);
       throw error;
@@ -130,4 +131,21 @@ function unwrapCountTokens(body: unknown, route: Route): unknown {
     return (body as { generateContentRequest: unknown }).generateContentRequest;
   }
   return body;
+}
+
+/** The JSON Schema a request asks its answer to follow, in each protocol's field. */
+function responseSchemaOf(protocol: ProtocolId, body: unknown): unknown {
+  const wire = (typeof body === 'object' && body !== null ? body : {}) as Record<string, any>;
+  switch (protocol) {
+    case 'openai-chat':
+      return wire.response_format?.type === 'json_schema' ? wire.response_format.json_schema?.schema : undefined;
+    case 'openai-responses':
+      return wire.text?.format?.type === 'json_schema' ? wire.text.format.schema : undefined;
+    case 'claude':
+      return wire.output_config?.format?.type === 'json_schema' ? wire.output_config.format.schema : undefined;
+    case 'gemini': {
+      const config = wire.generationConfig ?? wire.generation_config;
+      return config?.responseJsonSchema ?? config?.responseSchema ?? config?.response_json_schema ?? config?.response_schema;
+    }
+  }
 }

@@ -10,6 +10,8 @@ export interface MockTurn {
   toolResults: string[];
   /** Names of the declared tools (the first one is used for scripted calls). */
   toolNames: string[];
+  /** The JSON Schema of a requested structured output, if any (answered with matching JSON). */
+  schema?: unknown;
 }
 
 /** One scripted tool call. */
@@ -45,10 +47,12 @@ export interface ScriptOptions {
 
 /**
  * File-reading tools of real agent clients, with the argument shape each declares. Only shapes
- * checked against the client are listed (Claude Code's `Read` takes an absolute `file_path`).
+ * checked against the client are listed: Claude Code's `Read` and Gemini CLI's `read_file` take
+ * a `file_path`.
  */
 const FILE_READERS: Readonly<Record<string, (path: string) => Record<string, string>>> = {
   Read: (path) => ({ file_path: path }),
+  read_file: (path) => ({ file_path: path }),
 };
 
 /**
@@ -72,6 +76,11 @@ export function planAnswer(protocol: string, turn: MockTurn, options: ScriptOpti
     const answer = `Tool said: ${turn.toolResults.join(' | ')}`;
     return { kind: 'answer', text: answer, calls: [], usage: { input, output: words(answer), reasoning: 0 } };
   }
+  if (turn.schema !== undefined) {
+    // Structured output (e.g. Gemini CLI's routing classifier): JSON that fits the schema.
+    const answer = JSON.stringify(sampleOf(turn.schema));
+    return { kind: 'answer', text: answer, calls: [], usage: { input, output: words(answer), reasoning: 0 } };
+  }
   const reader = turn.toolNames.find((name) => Object.hasOwn(FILE_READERS, name));
   const read = /\bread ([\w./-]+\.\w+)/i.exec(text);
   if (reader && read) {
@@ -93,6 +102,33 @@ export function planAnswer(protocol: string, turn: MockTurn, options: ScriptOpti
   }
   const answer = `Mock ${protocol} says: ${text || 'hello'}`;
   return { kind: 'answer', thinking, text: answer, calls: [], usage: { input, output: words(answer) + reasoning, reasoning } };
+}
+
+/** The smallest value of a JSON Schema (OpenAPI's uppercase types too): first enum value, 1, "mock", ... */
+export function sampleOf(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return null;
+  const node = schema as Record<string, unknown>;
+  if (Array.isArray(node.enum) && node.enum.length > 0) return node.enum[0];
+  const type = String(Array.isArray(node.type) ? node.type[0] : (node.type ?? (node.properties ? 'object' : 'string'))).toLowerCase();
+  switch (type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      const properties = (node.properties ?? {}) as Record<string, unknown>;
+      for (const key of Object.keys(properties)) out[key] = sampleOf(properties[key]);
+      return out;
+    }
+    case 'array':
+      return [];
+    case 'integer':
+    case 'number':
+      return typeof node.minimum === 'number' ? node.minimum : 1;
+    case 'boolean':
+      return false;
+    case 'null':
+      return null;
+    default:
+      return 'mock';
+  }
 }
 
 function words(text: string): number {

@@ -9,6 +9,7 @@ const run = promisify(execFile);
 /** Real agent clients, pinned to the versions ../shared/CLIENTS.md describes. */
 export const CLIENTS = {
   'claude-code': { package: '@anthropic-ai/claude-code', version: '2.1.330', bin: 'claude' },
+  'gemini-cli': { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
 } as const;
 
 /**
@@ -23,6 +24,18 @@ export async function installClient(name: keyof typeof CLIENTS): Promise<string>
   mkdirSync(dir, { recursive: true });
   await run('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', `${client.package}@${client.version}`], { timeout: 600_000 });
   return bin;
+}
+
+/** Gemini CLI settings for an API-key run with updates and telemetry off (CLIENTS.md). */
+export function writeGeminiSettings(home: string): void {
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  const settings = {
+    security: { auth: { selectedType: 'gemini-api-key' } },
+    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+  };
+  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
 }
 
 /** A scratch working folder holding a README with a marker line, and a fresh HOME. */
