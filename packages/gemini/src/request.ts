@@ -133,9 +133,17 @@ function decodeContent(value: unknown, index: number, messages: LlmMessage[], co
   const first = produced[0]!;
   const firstBag: Wire = { ...rest };
   if (role === undefined) firstBag.$noRole = true;
+  else if (role === 'function') firstBag.$role = role;
   keep(first, firstBag);
   for (let at = 1; at < produced.length; at++) keep(produced[at]!, { $joined: true });
   messages.push(...produced);
+}
+
+/** A user-side content: the role it came with (none, or the legacy `function`) and its kept fields. */
+function userContent(parts: Wire[], bag: Wire | undefined): GeminiContent {
+  const content = (bag?.$noRole ? { parts } : { role: bag?.$role === 'function' ? 'function' : 'user', parts }) as GeminiContent;
+  writeWireFields(content as Wire, bag);
+  return content;
 }
 
 /**
@@ -189,7 +197,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
         }
         if (previous && (previous.kind === 'tool' || (previous.kind === 'user' && messageBag?.$joined))) previous.content.parts.push(...(parts as GeminiContent['parts']));
         else {
-          const content = { role: 'user', parts } as GeminiContent;
+          const content = userContent(parts, messageBag);
           contents.push(content);
           previous = { content, kind: 'tool' };
         }
@@ -207,8 +215,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
           previous.kind = 'user';
           continue;
         }
-        const content = (messageBag?.$noRole ? { parts } : { role: 'user', parts }) as GeminiContent;
-        writeWireFields(content as Wire, messageBag);
+        const content = userContent(parts, messageBag);
         contents.push(content);
         previous = { content, kind: 'user' };
         continue;

@@ -5,6 +5,7 @@ import { PROTOCOL } from './ext.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodePart } from './parts.js';
 import { PartialArgs } from './partial-args.js';
+import { unknownFields } from './read.js';
 import { callIdPrefix, decodeLogprobs } from './response.js';
 import { decodeUsage } from './usage.js';
 
@@ -23,7 +24,12 @@ interface CandidateState {
   open?: OpenBlock;
   hasCalls: boolean;
   finish?: string;
+  /** Candidate fields with no event (safetyRatings, citationMetadata, groundingMetadata, ...), sent on the finish. */
+  meta?: Wire;
 }
+
+// Streamed as events; everything else on a candidate is metadata kept for the finish.
+const CANDIDATE_EVENTS = new Set(['content', 'finishReason', 'index', 'logprobsResult']);
 
 /** State of the Gemini SSE -> canonical events decoder. */
 export interface DecodeState {
@@ -111,6 +117,8 @@ export function decodeChunk(state: DecodeState, chunk: Wire, out: Out): void {
     if (Array.isArray(parts)) for (let at = 0; at < parts.length; at++) decodeStreamPart(state, cand, choice, parts, at, out);
     const logprobs = decodeLogprobs(candidate.logprobsResult);
     if (logprobs && cand.open?.kind === 'text') out.enqueue({ type: 'logprobs', index: cand.open.index, logprobs });
+    const meta = unknownFields(candidate, CANDIDATE_EVENTS);
+    if (meta) cand.meta = mergeMeta(cand.meta, meta);
     if (typeof candidate.finishReason === 'string') {
       close(cand, out);
       cand.finish = candidate.finishReason;
@@ -197,6 +205,19 @@ function decodeStreamPart(state: DecodeState, cand: CandidateState, choice: numb
   }
 }
 
+/**
+ * Later chunks repeat or update a candidate's metadata (last wins), except citations, which each
+ * chunk gives for its own text only: those add up.
+ */
+function mergeMeta(kept: Wire | undefined, next: Wire): Wire {
+  if (!kept) return next;
+  const merged = { ...kept, ...next };
+  const before = (kept.citationMetadata as Wire | undefined)?.citations;
+  const after = (next.citationMetadata as Wire | undefined)?.citations;
+  if (Array.isArray(before) && Array.isArray(after)) merged.citationMetadata = { ...(next.citationMetadata as Wire), citations: [...before, ...after] };
+  return merged;
+}
+
 /** End of input: every candidate's finish, with the last usage. */
 export function decodeEnd(state: DecodeState, out: Out): void {
   if (state.done) return;
@@ -209,6 +230,7 @@ export function decodeEnd(state: DecodeState, out: Out): void {
     const reason: LlmFinishReason = decodeFinishReason(cand.finish, cand.hasCalls);
     const event: Extract<LlmStreamEvent, { type: 'finish' }> = { type: 'finish', reason, rawReason: cand.finish };
     if (choice !== 0) event.choice = choice;
+    if (cand.meta) event.extensions = { [PROTOCOL]: cand.meta };
     finishes.push(event);
   }
   if (finishes.length === 0 && state.blockReason !== undefined) {

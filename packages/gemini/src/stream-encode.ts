@@ -1,6 +1,6 @@
 import { reportLoss, toolArgumentsObject, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
 import { encodeError } from './errors.js';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL, writeWireFields } from './ext.js';
 import { encodeFinishReason } from './finish-reason.js';
 import { encodePart } from './parts.js';
 import { encodeUsage } from './usage.js';
@@ -141,6 +141,8 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
     case 'finish': {
       const usage = event.usage ?? state.usage;
       const candidate: Wire = { finishReason: encodeFinishReason(event.reason, event.rawReason), index: event.choice ?? 0 };
+      // Candidate metadata decoded from Gemini (safety ratings, citations, grounding) goes on the last chunk.
+      writeWireFields(candidate, event.extensions?.[PROTOCOL]);
       chunk(state, out, candidate, usage ? { usageMetadata: encodeUsage(usage) } : undefined);
       return;
     }

@@ -22,7 +22,7 @@ export interface GeminiPart {
 
 /** One turn. */
 export interface GeminiContent {
-  role?: 'user' | 'model';
+  role?: 'user' | 'model' | 'function';
   parts: GeminiPart[];
   [key: string]: unknown;
 }

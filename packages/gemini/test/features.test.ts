@@ -1,0 +1,229 @@
+// Golden tests of each Gemini feature: exact canonical values, and the identity back to the wire.
+import { accumulateEvents, type LlmStreamEvent, type SseEvent } from '@llm/core';
+import { collect, streamOf } from '@llm/test-utils';
+import { describe, expect, it } from 'vitest';
+import { gemini } from '../src/index.js';
+
+const sse = (chunks: unknown[]): SseEvent[] => chunks.map((chunk) => ({ data: JSON.stringify(chunk), event: undefined, id: undefined }));
+const decodeStream = (chunks: unknown[]): Promise<LlmStreamEvent[]> => collect(streamOf(sse(chunks)).pipeThrough(gemini.stream.decode()));
+
+describe('a request using every feature', () => {
+  const body = {
+    contents: [
+      {
+        role: 'user',
+        parts: [
+          { text: 'Summarise the clip' },
+          { fileData: { mimeType: 'video/mp4', fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/abc' }, videoMetadata: { startOffset: '1s', endOffset: '5s', fps: 2 } },
+          { inlineData: { mimeType: 'image/png', data: 'iVBORw0K' } },
+        ],
+      },
+      {
+        role: 'model',
+        parts: [
+          { text: 'planning', thought: true, thoughtSignature: 'c2ln' },
+          { executableCode: { language: 'PYTHON', code: 'print(1)' } },
+          { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1\n' } },
+          { functionCall: { id: 'fc1', name: 'lookup', args: { q: 'x' } } },
+        ],
+      },
+      // The legacy `function` role is read as tool results and written back as it came.
+      { role: 'function', parts: [{ functionResponse: { id: 'fc1', name: 'lookup', response: { result: 'y' } } }] },
+    ],
+    systemInstruction: { parts: [{ text: 'Be brief.' }] },
+    tools: [
+      { functionDeclarations: [{ name: 'lookup', description: 'Look up', parametersJsonSchema: { type: 'object', properties: { q: { type: 'string' } } } }] },
+      { googleSearch: {} },
+      { codeExecution: {} },
+      { urlContext: {} },
+    ],
+    toolConfig: { functionCallingConfig: { mode: 'VALIDATED', allowedFunctionNames: ['lookup'] } },
+    generationConfig: {
+      temperature: 0.2,
+      topP: 0.9,
+      topK: 40,
+      candidateCount: 2,
+      maxOutputTokens: 512,
+      stopSequences: ['END'],
+      presencePenalty: 0.1,
+      frequencyPenalty: 0.3,
+      seed: 7,
+      responseMimeType: 'application/json',
+      responseJsonSchema: { type: 'object' },
+      responseLogprobs: true,
+      logprobs: 3,
+      thinkingConfig: { thinkingBudget: 1024, includeThoughts: true },
+      responseModalities: ['TEXT'],
+      mediaResolution: 'MEDIA_RESOLUTION_LOW',
+      speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } } },
+    },
+    safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_ONLY_HIGH' }],
+    cachedContent: 'cachedContents/abc',
+    labels: { team: 'core' },
+  };
+  const request = gemini.request.decode(body, { model: 'gemini-2.5-pro', stream: false });
+
+  it('decodes to the exact canonical request', () => {
+    expect(request).toEqual({
+      model: 'gemini-2.5-pro',
+      stream: false,
+      messages: [
+        { role: 'system', content: [{ type: 'text', text: 'Be brief.' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Summarise the clip' },
+            {
+              type: 'file',
+              source: { kind: 'file', fileId: 'https://generativelanguage.googleapis.com/v1beta/files/abc', provider: 'gemini', mediaType: 'video/mp4' },
+              extensions: { gemini: { videoMetadata: { startOffset: '1s', endOffset: '5s', fps: 2 } } },
+            },
+            { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBORw0K' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'planning', signature: 'c2ln', origin: { protocol: 'gemini', model: 'gemini-2.5-pro' } },
+            { type: 'provider', protocol: 'gemini', value: { executableCode: { language: 'PYTHON', code: 'print(1)' } } },
+            { type: 'provider', protocol: 'gemini', value: { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1\n' } } },
+            { type: 'tool-call', id: 'fc1', name: 'lookup', arguments: { q: 'x' }, extensions: { gemini: { $unsigned: true } } },
+          ],
+        },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'fc1', toolName: 'lookup', content: [{ type: 'json', value: { result: 'y' } }] }], extensions: { gemini: { $role: 'function' } } },
+      ],
+      tools: [
+        { type: 'function', name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: { q: { type: 'string' } } }, extensions: { gemini: { $tool: 0, $jsonSchema: true } } },
+        { type: 'provider', protocol: 'gemini', name: 'googleSearch', value: {}, extensions: { gemini: { $tool: 1 } } },
+        { type: 'provider', protocol: 'gemini', name: 'codeExecution', value: {}, extensions: { gemini: { $tool: 2 } } },
+        { type: 'provider', protocol: 'gemini', name: 'urlContext', value: {}, extensions: { gemini: { $tool: 3 } } },
+      ],
+      toolChoice: { type: 'allowed', names: ['lookup'], mode: 'auto' },
+      sampling: { temperature: 0.2, topP: 0.9, topK: 40, presencePenalty: 0.1, frequencyPenalty: 0.3, seed: 7 },
+      candidateCount: 2,
+      maxOutputTokens: 512,
+      stop: ['END'],
+      responseFormat: { type: 'json-schema', schema: { type: 'object' } },
+      logprobs: { top: 3 },
+      reasoning: { includeThoughts: true, enabled: true, budgetTokens: 1024 },
+      extensions: {
+        gemini: {
+          safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_ONLY_HIGH' }],
+          cachedContent: 'cachedContents/abc',
+          labels: { team: 'core' },
+          $toolConfig: { $mode: 'VALIDATED' },
+          $generation: {
+            responseModalities: ['TEXT'],
+            mediaResolution: 'MEDIA_RESOLUTION_LOW',
+            speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } } },
+            $responseJsonSchema: true,
+          },
+        },
+      },
+    });
+  });
+
+  it('encodes back to the same body', () => {
+    expect(gemini.request.encode(request)).toEqual(body);
+  });
+});
+
+describe('responses with several candidates and candidate metadata', () => {
+  const meta = { modelVersion: 'gemini-2.5-flash', responseId: 'resp-1' };
+  const grounding = { webSearchQueries: ['capital of france'], groundingChunks: [{ web: { uri: 'https://example.com', title: 'Example' } }] };
+  const safetyRatings = [{ category: 'HARM_CATEGORY_HARASSMENT', probability: 'NEGLIGIBLE' }];
+  const usageMetadata = {
+    promptTokenCount: 10,
+    candidatesTokenCount: 6,
+    thoughtsTokenCount: 4,
+    cachedContentTokenCount: 2,
+    toolUsePromptTokenCount: 3,
+    totalTokenCount: 23,
+    promptTokensDetails: [{ modality: 'TEXT', tokenCount: 10 }],
+  };
+  const json = {
+    candidates: [
+      {
+        content: { role: 'model', parts: [{ text: 'Paris is the capital.' }] },
+        finishReason: 'STOP',
+        index: 0,
+        safetyRatings,
+        citationMetadata: { citations: [{ startIndex: 0, endIndex: 5, uri: 'https://a.example' }, { startIndex: 9, endIndex: 20, uri: 'https://b.example' }] },
+        groundingMetadata: grounding,
+      },
+      { content: { role: 'model', parts: [{ text: 'Paris' }] }, finishReason: 'MAX_TOKENS', index: 1 },
+    ],
+    usageMetadata,
+    ...meta,
+  };
+  const expected = {
+    id: 'resp-1',
+    model: 'gemini-2.5-flash',
+    choices: [
+      {
+        index: 0,
+        content: [{ type: 'text', text: 'Paris is the capital.' }],
+        rawFinishReason: 'STOP',
+        finishReason: 'stop',
+        extensions: { gemini: { safetyRatings, citationMetadata: json.candidates[0]!.citationMetadata, groundingMetadata: grounding } },
+      },
+      { index: 1, content: [{ type: 'text', text: 'Paris' }], rawFinishReason: 'MAX_TOKENS', finishReason: 'length' },
+    ],
+    // Prompt + tool-use prompt in, candidates + thoughts out; cached tokens are part of the prompt.
+    usage: { inputTokens: 13, outputTokens: 10, totalTokens: 23, cacheReadTokens: 2, reasoningTokens: 4, toolUseInputTokens: 3, raw: { protocol: 'gemini', usage: usageMetadata } },
+  };
+
+  it('decodes to the exact canonical response and back', () => {
+    const response = gemini.response.decode(json);
+    expect(response).toEqual(expected);
+    expect(gemini.response.encode(response)).toEqual(json);
+  });
+
+  it('the same answer streamed (interleaved candidates, citations per chunk) accumulates to the same response', async () => {
+    const events = await decodeStream([
+      { candidates: [{ content: { role: 'model', parts: [{ text: 'Paris is ' }] }, index: 0, safetyRatings, citationMetadata: { citations: [json.candidates[0]!.citationMetadata!.citations[0]] } }], ...meta },
+      { candidates: [{ content: { role: 'model', parts: [{ text: 'Paris' }] }, finishReason: 'MAX_TOKENS', index: 1 }], ...meta },
+      {
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ text: 'the capital.' }] },
+            finishReason: 'STOP',
+            index: 0,
+            safetyRatings,
+            citationMetadata: { citations: [json.candidates[0]!.citationMetadata!.citations[1]] },
+            groundingMetadata: grounding,
+          },
+        ],
+        usageMetadata,
+        ...meta,
+      },
+    ]);
+    expect(accumulateEvents(events)).toEqual(expected);
+    // Re-encoded, the metadata rides on each candidate's finishing chunk.
+    const chunks = (await collect(streamOf(events).pipeThrough(gemini.stream.encode()))).map((event) => JSON.parse(event.data) as { candidates?: unknown[] });
+    expect(chunks.at(-2)!.candidates).toEqual([{ finishReason: 'STOP', index: 0, ...expected.choices[0]!.extensions!.gemini }]);
+    expect(accumulateEvents(await decodeStream(chunks))).toEqual(expected);
+  });
+
+  it.each([
+    ['STOP', 'stop'],
+    ['MAX_TOKENS', 'length'],
+    ['SAFETY', 'content_filter'],
+    ['RECITATION', 'content_filter'],
+    ['BLOCKLIST', 'content_filter'],
+    ['PROHIBITED_CONTENT', 'content_filter'],
+    ['SPII', 'content_filter'],
+    ['IMAGE_SAFETY', 'content_filter'],
+    ['MALFORMED_FUNCTION_CALL', 'error'],
+    ['UNEXPECTED_TOOL_CALL', 'error'],
+    ['TOO_MANY_TOOL_CALLS', 'error'],
+    ['LANGUAGE', 'other'],
+    ['OTHER', 'other'],
+    ['FINISH_REASON_UNSPECIFIED', 'other'],
+  ])('finishReason %s is %s and goes back unchanged', (raw, reason) => {
+    const wire = { candidates: [{ content: { role: 'model', parts: [{ text: 'x' }] }, finishReason: raw, index: 0 }], modelVersion: 'm', responseId: 'r' };
+    const response = gemini.response.decode(wire);
+    expect([response.choices[0]!.finishReason, response.choices[0]!.rawFinishReason]).toEqual([reason, raw]);
+    expect(gemini.response.encode(response)).toEqual(wire);
+  });
+});
