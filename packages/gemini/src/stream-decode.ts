@@ -169,6 +169,8 @@ function decodeStreamPart(state: DecodeState, cand: CandidateState, choice: numb
         out.enqueue({ type: 'reasoning-signature', index: cand.open.index, signature, origin: state.origin });
         return;
       }
+      // An empty unsigned fragment (often on the finishing chunk) says nothing: no empty block for it.
+      if (part.text === '' && signature === undefined) return;
       if (cand.open?.kind !== 'text') cand.open = { index: open(state, cand, choice, { kind: 'text' }, out), kind: 'text' };
       if (part.text !== '') out.enqueue({ type: 'text-delta', index: cand.open.index, text: part.text });
       if (signature !== undefined) out.enqueue({ type: 'reasoning-signature', index: cand.open.index, signature, origin: state.origin });

@@ -1,6 +1,6 @@
 // Golden tests of each Gemini feature: exact canonical values, and the identity back to the wire.
-import { accumulateEvents, type LlmStreamEvent, type SseEvent } from '@llm/core';
-import { collect, streamOf } from '@llm/test-utils';
+import { accumulateEvents, decodeSse, type LlmStreamEvent, type SseEvent } from '@llm/core';
+import { byteAtATime, collect, splitAt, splitOffsets, streamOf, utf8 } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { gemini } from '../src/index.js';
 
@@ -225,5 +225,46 @@ describe('responses with several candidates and candidate metadata', () => {
     const response = gemini.response.decode(wire);
     expect([response.choices[0]!.finishReason, response.choices[0]!.rawFinishReason]).toEqual([reason, raw]);
     expect(gemini.response.encode(response)).toEqual(wire);
+  });
+});
+
+describe('Vertex streamed function-call arguments', () => {
+  const meta = { modelVersion: 'gemini-3-pro-preview', responseId: 'v1' };
+  const call = (functionCall: unknown, extra: object = {}) => ({ candidates: [{ content: { role: 'model', parts: [{ functionCall, ...extra }] }, index: 0 }], ...meta });
+  const chunks = [
+    call({ name: 'write', partialArgs: [{ jsonPath: '$.path', stringValue: '/tmp/a' }, { jsonPath: '$.text', stringValue: 'hel', willContinue: true }], willContinue: true }, { thoughtSignature: 'c2ln' }),
+    call({ partialArgs: [{ jsonPath: '$.text', stringValue: 'lo' }, { jsonPath: '$.lines[0]', numberValue: 1 }, { jsonPath: '$.force', boolValue: true }], willContinue: true }),
+    call({}),
+    { candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 9, totalTokenCount: 13 }, ...meta },
+  ];
+
+  it('are assembled into one whole call, closed by the empty functionCall', async () => {
+    const events = await decodeStream(chunks);
+    expect(events.slice(0, 4)).toEqual([
+      { type: 'start', id: 'v1', model: 'gemini-3-pro-preview' },
+      { type: 'block-start', index: 0, block: { kind: 'tool_call', id: 'call_v1_0', name: 'write', origin: { protocol: 'gemini', model: 'gemini-3-pro-preview' }, signature: 'c2ln' } },
+      { type: 'tool-args-delta', index: 0, json: '{"path":"/tmp/a","text":"hello","lines":[1],"force":true}' },
+      { type: 'block-end', index: 0 },
+    ]);
+    const answer = accumulateEvents(events).choices[0]!;
+    expect([answer.content, answer.finishReason]).toEqual([
+      [{ type: 'tool-call', id: 'call_v1_0', name: 'write', arguments: '{"path":"/tmp/a","text":"hello","lines":[1],"force":true}', signature: 'c2ln', origin: { protocol: 'gemini', model: 'gemini-3-pro-preview' } }],
+      'tool_calls',
+    ]);
+    // Gemini clients get the call whole, with its signature.
+    const encoded = (await collect(streamOf(events).pipeThrough(gemini.stream.encode()))).map((event) => JSON.parse(event.data) as unknown);
+    expect(encoded[0]).toEqual({
+      candidates: [{ content: { parts: [{ functionCall: { name: 'write', args: { path: '/tmp/a', text: 'hello', lines: [1], force: true }, id: 'call_v1_0' }, thoughtSignature: 'c2ln' }], role: 'model' }, index: 0 }],
+      ...meta,
+    });
+  });
+
+  it('decode alike under any byte split, with \n\n separators too', async () => {
+    const bytes = utf8(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join(''));
+    const whole = await decodeStream(chunks);
+    const eventsOf = (parts: Uint8Array[]) => collect(decodeSse(streamOf(parts)).pipeThrough(gemini.stream.decode()));
+    expect(await eventsOf([bytes])).toEqual(whole);
+    for (const offset of splitOffsets(bytes.length, 60)) expect(await eventsOf(splitAt(bytes, [offset]))).toEqual(whole);
+    expect(await eventsOf(byteAtATime(bytes))).toEqual(whole);
   });
 });
