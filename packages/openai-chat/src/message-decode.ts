@@ -214,11 +214,20 @@ function checkCallArguments(wire: Record<string, unknown>, path: string): void {
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i] as { type?: unknown; function?: { arguments?: unknown } };
       const text = call.type === 'custom' ? undefined : call.function?.arguments;
-      if (typeof text === 'string' && text !== '') parseJsonAt(text, `${joinPath(joinPath(path, 'tool_calls'), i)}.function.arguments`, P);
+      if (typeof text === 'string' && text !== '') checkJson(text, () => `${joinPath(joinPath(path, 'tool_calls'), i)}.function.arguments`);
     }
   }
   const legacy = (wire.function_call as { arguments?: unknown } | null | undefined)?.arguments;
-  if (typeof legacy === 'string' && legacy !== '') parseJsonAt(legacy, `${path}.function_call.arguments`, P);
+  if (typeof legacy === 'string' && legacy !== '') checkJson(legacy, () => `${path}.function_call.arguments`);
+}
+
+/** Throws invalid_request when `text` is not JSON; the path is only built on failure (hot path). */
+function checkJson(text: string, path: () => string): void {
+  try {
+    JSON.parse(text);
+  } catch {
+    parseJsonAt(text, path(), P);
+  }
 }
 
 export function decodeMessage(value: unknown, parent: string, index: number): LlmMessage {
