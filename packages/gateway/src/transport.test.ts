@@ -33,6 +33,27 @@ describe('createUndiciTransport', () => {
     expect(text.endsWith('event: message_stop\ndata: {"type":"message_stop"}\n\n')).toBe(true);
   });
 
+  it('cancels a body while data is still arriving without an uncaught stream error, and keeps pooling', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      // A chunked error body (no content-length), cancelled right away, as the router does before a retry.
+      const body = JSON.stringify({ model: 'c', max_tokens: 9, messages: [{ role: 'user', content: 'error 429' }] });
+      for (let i = 0; i < 5; i += 1) {
+        const res = await pooled.transport(new Request(`${mock.baseUrl}/v1/messages`, { method: 'POST', body }));
+        expect(res.status).toBe(429);
+        await res.body?.cancel();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const after = await pooled.transport(new Request(`${echo.url}/ok`, { method: 'POST', body: 'x' }));
+      expect(await after.json()).toMatchObject({ path: '/ok', body: 'x' });
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+  });
+
   it('passes upstream errors through untouched', async () => {
     const body = JSON.stringify({ model: 'c', max_tokens: 9, messages: [{ role: 'user', content: 'error 529' }] });
     const res = await pooled.transport(new Request(`${mock.baseUrl}/v1/messages`, { method: 'POST', body }));

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Agent } from 'undici';
 import type { Transport } from './router-contract.js';
 
@@ -68,7 +68,43 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
     if (!eventStream && Number.isInteger(length) && length <= BUFFER_LIMIT) {
       return new Response(await result.body.arrayBuffer(), { status: result.statusCode, headers: responseHeaders });
     }
-    return new Response(Readable.toWeb(result.body) as ReadableStream<Uint8Array>, { status: result.statusCode, headers: responseHeaders });
+    return new Response(webStreamOf(result.body), { status: result.statusCode, headers: responseHeaders });
   };
   return { transport, close: () => agent.close() };
+}
+
+/**
+ * A Web stream over undici's body with backpressure (the body pauses while the reader is
+ * behind). Used instead of `Readable.toWeb`, which on Node 20 throws an uncaught "Controller is
+ * already closed" when a body is cancelled while data is still arriving (the router cancels
+ * error bodies before a retry).
+ */
+function webStreamOf(body: Readable): ReadableStream<Uint8Array> {
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      body.on('data', (chunk: Buffer) => {
+        if (done) return;
+        controller.enqueue(chunk);
+        if ((controller.desiredSize ?? 1) <= 0) body.pause();
+      });
+      body.once('end', () => {
+        if (done) return;
+        done = true;
+        controller.close();
+      });
+      body.once('error', (error) => {
+        if (done) return;
+        done = true;
+        controller.error(error);
+      });
+    },
+    pull() {
+      body.resume();
+    },
+    cancel() {
+      done = true;
+      body.destroy();
+    },
+  });
 }

@@ -91,7 +91,7 @@ describe('gateway server', () => {
   it('answers 413 in the client protocol for a body over the limit', async () => {
     const res = await fetch(`${gateway.url}/v1/messages`, { method: 'POST', body: 'x'.repeat(5000), headers: { 'x-api-key': 'secret-one' } });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ type: 'error', error: { type: 'api_error', message: 'request body larger than 4096 bytes' } });
+    expect(await res.json()).toEqual({ type: 'error', error: { type: 'request_too_large', message: 'request body larger than 4096 bytes' } });
   });
 
   it('streams through to the Anthropic SDK and passes an upstream 429 through', async () => {

@@ -4,8 +4,10 @@ import type { Logger } from 'pino';
 import { redactUrl } from '../logger.js';
 import type { RequestRecord } from '../router-contract.js';
 import { clientProtocolOf } from './client-protocol.js';
+import { sseToGeminiArray, wantsGeminiArray, withAltSse } from './gemini-array.js';
 import type { FetchHandler } from './node-adapter.js';
 import { protocolError } from './protocol-error.js';
+import { ResponseStore } from './response-store.js';
 
 const ALL_SCHEMES: readonly AuthScheme[] = ['bearer', 'x-api-key', 'x-goog-api-key', 'query-key'];
 
@@ -20,6 +22,8 @@ export interface GatewayHandlerOptions {
   onLocalRecord?(record: RequestRecord, keyId: string | undefined): void;
   /** Called with the router's request id (its `x-request-id`) and the client key id, for the ledger. */
   onRouted?(requestId: string, keyId: string | undefined): void;
+  /** Keeps Responses answers for `GET /v1/responses/{id}`; default: a bounded in-memory store. */
+  responses?: ResponseStore;
 }
 
 /** A stable, non-secret id for a client key: its position in the config, else a hash prefix. */
@@ -30,10 +34,12 @@ export function keyIdOf(key: string, keys: readonly string[]): string {
 
 /**
  * The gateway's outer handler: request id (`x-request-id`), `/health`, `HEAD /api/hello`, client
- * keys in each protocol's native form (401 in the client's protocol), access logs, then the router.
+ * keys in each protocol's native form (401 in the client's protocol), access logs, then the router;
+ * around it, stored Responses (`GET /v1/responses/{id}`) and Gemini's JSON array streams.
  */
 export function createGatewayHandler(options: GatewayHandlerOptions): FetchHandler {
   const { router, keys, logger } = options;
+  const responses = options.responses ?? new ResponseStore();
   return async (request) => {
     const started = performance.now();
     const url = new URL(request.url);
@@ -58,14 +64,31 @@ export function createGatewayHandler(options: GatewayHandlerOptions): FetchHandl
       keyId = keyIdOf(presented, keys);
     }
     try {
-      const response = await router(withRequestHeader(request, requestId));
+      const stored = protocol === 'openai-responses' && request.method === 'GET' ? storedResponse(responses, url) : undefined;
+      if (stored) return finish(stored, { protocol });
+      const array = protocol === 'gemini' && wantsGeminiArray(url);
+      const routed = withRequestHeader(request, requestId);
+      let response = await router(array ? withAltSse(routed, url) : routed);
       options.onRouted?.(response.headers.get('x-request-id') ?? requestId, keyId);
+      if (array) response = sseToGeminiArray(response);
+      else if (protocol === 'openai-responses' && request.method === 'POST' && isCreateResponse(url)) response = await responses.capture(response);
       return finish(response, { protocol });
     } catch (error) {
       logger.error({ requestId, err: error instanceof Error ? error.message : String(error) }, 'router failed');
       return finish(protocolError(protocol, 500, 'internal gateway error'));
     }
   };
+}
+
+function isCreateResponse(url: URL): boolean {
+  return url.pathname === '/v1/responses';
+}
+
+/** A kept response for `GET /v1/responses/{id}`; undefined lets the router answer (404). */
+function storedResponse(store: ResponseStore, url: URL): Response | undefined {
+  const match = /\/v1\/responses\/([^/]+)$/.exec(url.pathname);
+  const json = match?.[1] ? store.get(decodeURIComponent(match[1])) : undefined;
+  return json === undefined ? undefined : new Response(json, { headers: { 'content-type': 'application/json' } });
 }
 
 /**

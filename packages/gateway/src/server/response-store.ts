@@ -1,0 +1,107 @@
+/**
+ * Stored Responses for `GET /v1/responses/{id}`. Upstreams of other protocols keep nothing a
+ * Responses client can fetch back, so the gateway keeps the last answers it served itself: a
+ * bounded, in-memory map (oldest evicted first). The request body goes to the router unread, so
+ * `store: false` is not seen and every answer is kept. Only the final response object is kept:
+ * JSON bodies as they are, streams from their `response.completed` event, found by a light scan
+ * that never parses the other events.
+ */
+export class ResponseStore {
+  private readonly entries = new Map<string, string>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxEntries = 256,
+    private readonly maxBytes = 32 * 1024 * 1024,
+  ) {}
+
+  get(id: string): string | undefined {
+    return this.entries.get(id);
+  }
+
+  /** Keeps one response object (its JSON text) under its `id`; ignores text without one. */
+  put(json: string): void {
+    let id: unknown;
+    try {
+      id = (JSON.parse(json) as { id?: unknown }).id;
+    } catch {
+      return;
+    }
+    if (typeof id !== 'string' || json.length > this.maxBytes) return;
+    this.delete(id);
+    this.entries.set(id, json);
+    this.bytes += json.length;
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.delete(oldest);
+    }
+  }
+
+  /**
+   * The router's answer with its final response kept: a JSON body is read (it is complete
+   * anyway) and answered again; a stream passes through untouched while the scan watches it.
+   */
+  async capture(response: Response): Promise<Response> {
+    if (response.status !== 200 || !response.body) return response;
+    const type = response.headers.get('content-type') ?? '';
+    if (type.includes('application/json')) {
+      const text = await response.text();
+      this.put(text);
+      return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+    }
+    if (!type.includes('text/event-stream')) return response;
+    const body = response.body.pipeThrough(completedEventTap((data) => this.put(extractResponse(data))));
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+
+  private delete(id: string): void {
+    const old = this.entries.get(id);
+    if (old === undefined) return;
+    this.entries.delete(id);
+    this.bytes -= old.length;
+  }
+}
+
+const MARKER = 'response.completed';
+
+/** The `response` member of a `response.completed` event's data, as JSON text. */
+function extractResponse(data: string): string {
+  try {
+    const event = JSON.parse(data) as { response?: unknown };
+    return event.response === undefined ? '' : JSON.stringify(event.response);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Passes bytes through; text is only accumulated from the `response.completed` event on (a
+ * short tail of each chunk is kept so the marker may straddle chunks), and that event's data
+ * line is handed to `onData` when the stream ends.
+ */
+function completedEventTap(onData: (data: string) => void): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  let tail = '';
+  let captured: string | undefined;
+  return new TransformStream({
+    transform(chunk, controller) {
+      controller.enqueue(chunk);
+      const text = decoder.decode(chunk, { stream: true });
+      if (captured !== undefined) {
+        captured += text;
+        return;
+      }
+      const window = tail + text;
+      const at = window.indexOf(MARKER);
+      if (at >= 0) captured = window.slice(at);
+      else tail = window.slice(-MARKER.length);
+    },
+    flush() {
+      if (captured === undefined) return;
+      // The marker is in the event's name line or in its data's "type"; the data line follows.
+      const line = captured.split(/\r?\n/).find((l) => l.startsWith('data:'));
+      if (line) onData(line.slice(5).trim());
+    },
+  });
+}

@@ -1,0 +1,66 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config/load.js';
+import { createLogger } from '../src/logger.js';
+import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
+import { type Gateway, startGateway } from '../src/server/start.js';
+
+// The gateway's own HTTP surface around the real router: stored Responses and Gemini's JSON array streams.
+let claude: MockUpstream;
+let gateway: Gateway;
+
+beforeAll(async () => {
+  claude = await startMockUpstream({ protocol: 'claude' });
+  const config = parseConfig(
+    JSON.stringify({ upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } }, routes: [{ match: '*', upstream: 'claude', model: 'claude-sonnet-4-5' }], maxRetries: 0 }),
+  );
+  gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
+});
+afterAll(async () => {
+  await gateway.close();
+  await claude.close();
+});
+
+describe('gateway HTTP surface', () => {
+  it('serves GET /v1/responses/{id} for answers it gave, JSON and streamed', async () => {
+    const client = new OpenAI({ apiKey: 'any', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const created = await client.responses.create({ model: 'gpt-5', input: 'first' });
+    const fetched = await client.responses.retrieve(created.id);
+    expect(fetched.output_text).toBe('Mock claude says: first');
+    expect(fetched).toEqual(created);
+
+    const stream = client.responses.stream({ model: 'gpt-5', input: 'second' });
+    const final = await stream.finalResponse();
+    const again = await client.responses.retrieve(final.id);
+    expect(again.output_text).toBe('Mock claude says: second');
+    expect(again.id).toBe(final.id);
+  });
+
+  it('answers 404 in the Responses shape for an id it never served', async () => {
+    const res = await fetch(`${gateway.url}/v1/responses/resp_unknown`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { type: string } }).error.type).toBe('not_found_error');
+  });
+
+  it('writes :streamGenerateContent without alt=sse as a JSON array, with alt=sse as SSE', async () => {
+    const body = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
+    const array = await fetch(`${gateway.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent`, { method: 'POST', body });
+    expect(array.status).toBe(200);
+    expect(array.headers.get('content-type')).toBe('application/json; charset=UTF-8');
+    const chunks = JSON.parse(await array.text()) as { candidates?: { content?: { parts?: { text?: string }[] }; finishReason?: string }[] }[];
+    const text = chunks.flatMap((c) => c.candidates ?? []).flatMap((c) => c.content?.parts ?? []).map((p) => p.text ?? '').join('');
+    expect(text).toBe('Mock claude says: hi');
+    expect(chunks.at(-1)?.candidates?.[0]?.finishReason).toBe('STOP');
+
+    const sse = await fetch(`${gateway.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`, { method: 'POST', body });
+    expect(sse.headers.get('content-type')).toContain('text/event-stream');
+    expect((await sse.text()).startsWith('data: {')).toBe(true);
+  });
+
+  it('answers an upstream 429 as a plain Gemini error on the array path (no uncaught stream error)', async () => {
+    const body = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'error 429' }] }] });
+    const res = await fetch(`${gateway.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent`, { method: 'POST', body });
+    expect(res.status).toBe(429);
+    expect(((await res.json()) as { error: { status: string } }).error.status).toBe('RESOURCE_EXHAUSTED');
+  });
+});
