@@ -29,3 +29,72 @@ it('serve prints its address, answers /health, and exits 0 on SIGTERM', async ()
   expect(await exited).toBe(0);
   expect(stderr).not.toContain('k-123');
 }, 20_000);
+
+it('on SIGINT, drains an in-flight stream to its end before exiting 0, and refuses new connections', async () => {
+  const { serveNode } = await import('../src/server/node-adapter.js');
+  // A slow Claude upstream: one text delta every 40 ms, 15 of them.
+  const encoder = new TextEncoder();
+  const event = (type: string, data: object) => encoder.encode(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const upstream = await serveNode(async () => {
+    let sent = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(event('message_start', { message: { id: 'msg_slow', type: 'message', role: 'assistant', model: 'claude-slow', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } } }));
+        controller.enqueue(event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }));
+        timer = setInterval(() => {
+          sent += 1;
+          controller.enqueue(event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: `${sent} ` } }));
+          if (sent < 15) return;
+          clearInterval(timer);
+          controller.enqueue(event('content_block_stop', { index: 0 }));
+          controller.enqueue(event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 15 } }));
+          controller.enqueue(event('message_stop', {}));
+          controller.close();
+        }, 40);
+      },
+      cancel() {
+        clearInterval(timer);
+      },
+    });
+    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'serve-'));
+  const config = join(dir, 'gateway.yaml');
+  writeFileSync(config, `upstreams: { a: { protocol: claude, baseUrl: "${upstream.url}", apiKey: x } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\nlog: { level: warn }\n`);
+  const child = spawn(process.execPath, [join(packageDir, 'node_modules/tsx/dist/cli.mjs'), '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', config, '--port', '0'], {
+    cwd: packageDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    await expect.poll(() => /listening on (http:\/\/\S+)/.exec(stdout)?.[1], { timeout: 15_000, interval: 50 }).toBeDefined();
+    const url = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-x', stream: true, messages: [{ role: 'user', content: 'count' }] }),
+    });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value, { stream: true });
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true });
+    const deltas = text
+      .split('\n\n')
+      .filter((block) => block.startsWith('data: {'))
+      .map((block) => JSON.parse(block.slice(6)) as { choices: { delta: { content?: string } }[] })
+      .map((chunk) => chunk.choices[0]?.delta.content ?? '')
+      .join('');
+    expect(deltas).toBe(Array.from({ length: 15 }, (_, i) => `${i + 1} `).join(''));
+    expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect(await exited).toBe(0);
+  } finally {
+    child.kill('SIGKILL');
+    await upstream.close();
+  }
+}, 30_000);
