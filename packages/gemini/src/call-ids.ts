@@ -39,3 +39,14 @@ export class CallIds {
     return `${this.prefix}${this.count++}`;
   }
 }
+
+/**
+ * Whether `id` is one the decoder made up for a call of response `responseId` (see
+ * `callIdPrefix`). Answers accumulated from a stream carry no `$syntheticId` mark, so encoders
+ * recognise these ids by their shape and leave them out, as Gemini sent them.
+ */
+export function isMadeUpId(id: string, responseId: string | undefined): boolean {
+  if (responseId === undefined) return false;
+  const prefix = `call_${responseId}_`;
+  return id.length > prefix.length && id.startsWith(prefix) && /^\d+$/.test(id.slice(prefix.length));
+}

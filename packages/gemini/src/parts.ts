@@ -18,6 +18,7 @@ import {
   type LlmToolResultContent,
   type LlmToolResultPart,
 } from '@llm/core';
+import { isMadeUpId } from './call-ids.js';
 import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
 import { field, unknownFields } from './read.js';
 
@@ -183,6 +184,8 @@ export interface PartEncodeOptions {
   callNames: Map<string, string>;
   /** Encoding a response (Gemini's own output): foreign state is not reported twice. */
   response?: boolean;
+  /** Id of the response being encoded: calls with ids made up for it go without. */
+  responseId?: string;
 }
 
 function loss(options: PartEncodeOptions, path: string, message: string, code = 'dropped-part'): void {
@@ -335,7 +338,7 @@ export function encodePart(part: LlmPart, path: string, options: PartEncodeOptio
       if (!(bag?.$noArgs && toolArgumentsObject(part.arguments) && Object.keys(toolArgumentsObject(part.arguments)!).length === 0)) {
         call.args = encodeArgs(part, path, options);
       }
-      if (!bag?.$syntheticId) call.id = part.id;
+      if (!bag?.$syntheticId && !isMadeUpId(part.id, options.responseId)) call.id = part.id;
       if (bag?.$call) Object.assign(call, bag.$call);
       const out: Wire = { functionCall: call };
       const signature = ownSignature(part.signature, part.origin, path, options);

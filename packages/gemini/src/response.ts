@@ -93,12 +93,12 @@ export function decodeResponse(body: unknown, context?: CodecContext): LlmRespon
 }
 
 /** A canonical choice -> a candidate. */
-export function encodeCandidate(choice: LlmChoice, position: number, context: CodecContext | undefined, model: string): GeminiCandidate {
+export function encodeCandidate(choice: LlmChoice, position: number, context: CodecContext | undefined, model: string, responseId?: string): GeminiCandidate {
   const bag = ownBag(choice);
   const out: Wire = {};
   if (!bag?.$noContent) {
     const parts: Wire[] = [];
-    const options = { context, model, callNames: new Map<string, string>(), response: true };
+    const options = { context, model, callNames: new Map<string, string>(), response: true, responseId };
     choice.content.forEach((part, at) => {
       const encoded = encodePart(part, `choices[${position}].content[${at}]`, options);
       if (encoded) parts.push(encoded);
@@ -116,7 +116,7 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): G
   const bag = ownBag(response);
   const out: Wire = {};
   const blocked = bag?.$noCandidates && response.choices.length === 1 && response.choices[0]!.content.length === 0;
-  if (!blocked) out.candidates = response.choices.map((choice, position) => encodeCandidate(choice, position, context, response.model));
+  if (!blocked) out.candidates = response.choices.map((choice, position) => encodeCandidate(choice, position, context, response.model, response.id));
   if (response.usage) out.usageMetadata = encodeUsage(response.usage);
   if (!bag?.$noModel) out.modelVersion = response.model;
   if (!bag?.$noId) out.responseId = response.id;

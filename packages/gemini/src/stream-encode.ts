@@ -1,4 +1,5 @@
 import { reportLoss, toolArgumentsObject, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
+import { isMadeUpId } from './call-ids.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL, writeWireFields } from './ext.js';
 import { encodeFinishReason } from './finish-reason.js';
@@ -162,7 +163,7 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
     const args = toolArgumentsObject(block.args ?? '');
     const call: Wire = { name: block.name, args: args ?? {} };
     if (!args) lossOnce(state, 'args', `blocks[${index}]`, 'tool-call arguments that are not a JSON object were replaced by {}');
-    if (block.id !== undefined) call.id = block.id;
+    if (block.id !== undefined && !isMadeUpId(block.id, state.id)) call.id = block.id;
     partChunk(state, out, block.choice, block.signature !== undefined ? { functionCall: call, thoughtSignature: block.signature } : { functionCall: call });
     return;
   }

@@ -251,12 +251,12 @@ describe('Vertex streamed function-call arguments', () => {
       [{ type: 'tool-call', id: 'call_v1_0', name: 'write', arguments: '{"path":"/tmp/a","text":"hello","lines":[1],"force":true}', signature: 'c2ln', origin: { protocol: 'gemini', model: 'gemini-3-pro-preview' } }],
       'tool_calls',
     ]);
-    // Gemini clients get the call whole, with its signature.
+    // Gemini clients get the call whole, with its signature, and without the id made up for it.
+    const whole = { functionCall: { name: 'write', args: { path: '/tmp/a', text: 'hello', lines: [1], force: true } }, thoughtSignature: 'c2ln' };
     const encoded = (await collect(streamOf(events).pipeThrough(gemini.stream.encode()))).map((event) => JSON.parse(event.data) as unknown);
-    expect(encoded[0]).toEqual({
-      candidates: [{ content: { parts: [{ functionCall: { name: 'write', args: { path: '/tmp/a', text: 'hello', lines: [1], force: true }, id: 'call_v1_0' }, thoughtSignature: 'c2ln' }], role: 'model' }, index: 0 }],
-      ...meta,
-    });
+    expect(encoded[0]).toEqual({ candidates: [{ content: { parts: [whole], role: 'model' }, index: 0 }], ...meta });
+    // Likewise as JSON, though the accumulated answer carries no mark of the made-up id.
+    expect((gemini.response.encode(accumulateEvents(events)) as { candidates: unknown }).candidates).toEqual([{ content: { parts: [whole], role: 'model' }, finishReason: 'STOP', index: 0 }]);
   });
 
   it('decode alike under any byte split, with \n\n separators too', async () => {
