@@ -29,6 +29,7 @@ interface CandidateState {
 }
 
 // Streamed as events; everything else on a candidate is metadata kept for the finish.
+const CHUNK_EVENTS = new Set(['candidates', 'usageMetadata', 'modelVersion', 'responseId']);
 const CANDIDATE_EVENTS = new Set(['content', 'finishReason', 'index', 'logprobsResult']);
 
 /** State of the Gemini SSE -> canonical events decoder. */
@@ -101,6 +102,9 @@ export function decodeChunk(state: DecodeState, chunk: Wire, out: Out): void {
       start.model = chunk.modelVersion;
       state.origin = { protocol: PROTOCOL, model: chunk.modelVersion };
     }
+    // promptFeedback and other response fields of the first chunk ride on the start.
+    const rest = unknownFields(chunk, CHUNK_EVENTS);
+    if (rest) start.extensions = { [PROTOCOL]: rest };
     out.enqueue(start);
     state.ids = new CallIds(callIdPrefix(start.id));
   }

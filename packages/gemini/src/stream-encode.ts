@@ -30,6 +30,10 @@ export interface EncodeState {
   usage?: LlmUsage;
   finished: boolean;
   reported: Set<string>;
+  /** Response fields decoded from Gemini (promptFeedback, ...) still to send on the first chunk. */
+  extra?: Wire;
+  /** Whether a chunk was sent. */
+  sent?: boolean;
 }
 
 /** A fresh encoder state. */
@@ -51,6 +55,11 @@ export function encodeStream(options: StreamOptions = {}): TransformStream<LlmSt
 function chunk(state: EncodeState, out: Out, candidate: Wire | undefined, extra?: Wire): void {
   const payload: Wire = {};
   if (candidate) payload.candidates = [candidate];
+  if (state.extra) {
+    writeWireFields(payload, state.extra);
+    state.extra = undefined;
+  }
+  state.sent = true;
   Object.assign(payload, extra);
   if (state.model !== undefined) payload.modelVersion = state.model;
   if (state.id !== undefined) payload.responseId = state.id;
@@ -68,6 +77,7 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
     case 'start':
       if (event.id !== undefined && state.id === undefined) state.id = event.id;
       if (event.model !== undefined) state.model = event.model;
+      if (event.extensions?.[PROTOCOL]) state.extra = event.extensions[PROTOCOL];
       return;
     case 'block-start': {
       const choice = event.choice ?? 0;
@@ -141,6 +151,12 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
       return;
     case 'finish': {
       const usage = event.usage ?? state.usage;
+      const blocked = (state.extra?.promptFeedback as Wire | undefined)?.blockReason;
+      if (!state.sent && blocked !== undefined && blocked === event.rawReason) {
+        // A blocked prompt: Gemini sends one chunk with promptFeedback and no candidates.
+        chunk(state, out, undefined, usage ? { usageMetadata: encodeUsage(usage) } : undefined);
+        return;
+      }
       const candidate: Wire = { finishReason: encodeFinishReason(event.reason, event.rawReason), index: event.choice ?? 0 };
       // Candidate metadata decoded from Gemini (safety ratings, citations, grounding) goes on the last chunk.
       writeWireFields(candidate, event.extensions?.[PROTOCOL]);

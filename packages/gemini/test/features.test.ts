@@ -268,3 +268,27 @@ describe('Vertex streamed function-call arguments', () => {
     expect(await eventsOf(byteAtATime(bytes))).toEqual(whole);
   });
 });
+
+describe('a prompt blocked in a stream', () => {
+  const chunk = {
+    promptFeedback: { blockReason: 'PROHIBITED_CONTENT', safetyRatings: [{ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH' }] },
+    usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 },
+    modelVersion: 'gemini-2.5-flash',
+    responseId: 'b1',
+  };
+
+  it('is a start holding the promptFeedback and a content_filter finish; re-encoded it is the same single chunk', async () => {
+    const events = await decodeStream([chunk]);
+    const usage = { inputTokens: 5, outputTokens: 0, totalTokens: 5, raw: { protocol: 'gemini', usage: chunk.usageMetadata } };
+    expect(events).toEqual([
+      { type: 'start', id: 'b1', model: 'gemini-2.5-flash', extensions: { gemini: { promptFeedback: chunk.promptFeedback } } },
+      { type: 'finish', reason: 'content_filter', rawReason: 'PROHIBITED_CONTENT', usage },
+    ]);
+    const encoded = await collect(streamOf(events).pipeThrough(gemini.stream.encode()));
+    expect(encoded.map((event) => JSON.parse(event.data) as unknown)).toEqual([chunk]);
+    // The JSON form decodes to the same choice and feedback.
+    const fromJson = gemini.response.decode(chunk);
+    const streamed = accumulateEvents(events);
+    expect([streamed.choices, streamed.usage, streamed.extensions?.gemini?.promptFeedback]).toEqual([fromJson.choices, fromJson.usage, chunk.promptFeedback]);
+  });
+});
