@@ -26,9 +26,9 @@ const GEMINI_SKIP_SIGNATURE = 'skip_thought_signature_validator';
 function clientFinish(client: ProtocolId, finish: string, refusalPart: boolean): string {
   switch (client) {
     case 'openai-chat':
-      return finish === 'refusal' ? 'stop' : finish;
     case 'openai-responses':
-      // Responses has no finish reason: a refusal part says refusal, and nothing else does.
+      // OpenAI has no refusal finish on the wire (Chat says stop, Responses completed): a refusal
+      // part reads as refusal, and nothing else does.
       return refusalPart ? 'refusal' : finish === 'refusal' ? 'stop' : finish;
     case 'claude':
       return finish === 'content_filter' ? 'refusal' : finish;
@@ -108,9 +108,9 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
   {
     scenario: 'refusal',
     // No warning: the refusal text crosses; what differs is where it sits and the reason word.
-    lost: { claude: null, gemini: null, 'openai-chat': null },
+    lost: { claude: null, gemini: null },
     reason:
-      "Claude and Gemini have no refusal block (the text is plain text; Claude says stop_reason 'refusal', Gemini SAFETY); Chat has a refusal field but finishes with 'stop'; Responses finishes with 'refusal' only next to a refusal part",
+      "Claude and Gemini have no refusal block (the text is plain text; Claude says stop_reason 'refusal', Gemini SAFETY); an OpenAI client reads a refusal only from a refusal part",
     apply: (expected, client, upstream) => {
       const response = expected.response;
       if (!response) return;
@@ -119,7 +119,7 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
         response.refusal = '';
       }
       // What the upstream's answer says once decoded, then what the client protocol can say.
-      const upstreamFinish = upstream.id === 'openai-chat' ? 'stop' : upstream.id === 'gemini' ? 'content_filter' : 'refusal';
+      const upstreamFinish = upstream.id === 'gemini' ? 'content_filter' : 'refusal';
       response.finish = clientFinish(client.id, upstreamFinish, response.refusal !== '');
     },
   },
