@@ -1,6 +1,7 @@
-// The shared wire corpus (../shared/fixtures) is reference data: tests read it where it is,
-// through these helpers, and never copy it into packages.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// The wire corpus of real captures (a committed snapshot of ../shared/fixtures, refreshed with
+// `pnpm --filter @llm/test-utils sync-fixtures`): tests read it through these helpers, so a clone
+// anywhere tests the same bytes, and never copy it into packages.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 /** A protocol id (kept local: core's tests use these helpers, so they cannot import core). */
@@ -11,19 +12,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Repository root (tools/test-utils/src -> ../../..). */
 export const repoRoot = resolve(here, '../../..');
 
-/**
- * The shared folder: `$LLM_SHARED_DIR`, else `../shared` beside the repository (where CI puts it).
- */
-export const sharedDir = process.env.LLM_SHARED_DIR ?? resolve(repoRoot, '../shared');
+/** The corpus: `$LLM_FIXTURES_DIR` (e.g. a newer shared folder's `fixtures`), else the committed snapshot. */
+export const fixturesRoot = process.env.LLM_FIXTURES_DIR ?? resolve(here, '../fixtures');
 
 /** Folder of one protocol's captures. */
 export function fixturesDir(protocol: ProtocolId): string {
-  return join(sharedDir, 'fixtures', protocol);
-}
-
-/** True when the shared corpus is present (it is on developer machines and in CI). */
-export function hasSharedFixtures(): boolean {
-  return existsSync(join(sharedDir, 'fixtures'));
+  return join(fixturesRoot, protocol);
 }
 
 /**

@@ -1,6 +1,6 @@
 export {
   fixturesDir,
-  hasSharedFixtures,
+  fixturesRoot,
   listFixtures,
   readCassette,
   readChunkPayloads,
@@ -8,7 +8,6 @@ export {
   readFixtureJson,
   readFixtureText,
   repoRoot,
-  sharedDir,
 } from './fixtures.js';
 export type { CassetteInteraction } from './fixtures.js';
 export { byteAtATime, collect, runTransform, splitAt, splitOffsets, streamOf, utf8 } from './streams.js';
