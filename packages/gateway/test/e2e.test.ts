@@ -58,6 +58,17 @@ describe('gateway end to end', () => {
           expect(second.calls).toEqual([]);
           expect(second.text).toMatch(/^Tool said: .*sunny/);
         });
+        it(`${client} client -> ${upstream} upstream, ${mode}: thinking with tools`, async () => {
+          const sdk = sdkClient(client, gateway.url, 'e2e-key');
+          const first = await sdk.ask(`to-${upstream}`, 'think about the weather', { stream, tools: true, thinking: true });
+          expect(first.calls.map((c) => [c.name, c.args])).toEqual([['get_weather', { city: 'Paris' }]]);
+          // Reasoning shows where both sides can carry it (Chat has no reasoning on the wire).
+          expect(first.reasoned).toBe(client !== 'openai-chat' && upstream !== 'openai-chat');
+          // The assistant turn is replayed verbatim; the mock upstream rejects replays missing or forging its reasoning state.
+          const second = await sdk.ask(`to-${upstream}`, 'think about the weather', { stream, tools: true, thinking: true, toolResult: { turn: first, output: 'sunny' } });
+          expect(second.calls).toEqual([]);
+          expect(second.text).toMatch(/^Tool said: .*sunny/);
+        });
       }
     }
     it(`${client} client sees an upstream 429 as a 429`, async () => {

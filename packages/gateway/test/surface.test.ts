@@ -12,7 +12,7 @@ let gateway: Gateway;
 beforeAll(async () => {
   claude = await startMockUpstream({ protocol: 'claude' });
   const config = parseConfig(
-    JSON.stringify({ upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } }, routes: [{ match: '*', upstream: 'claude', model: 'claude-sonnet-4-5' }], maxRetries: 0 }),
+    JSON.stringify({ upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } }, routes: [{ match: '*', upstream: 'claude', model: 'claude-sonnet-4-5' }], maxRetries: 0, ledger: false }),
   );
   gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
 });

@@ -45,8 +45,10 @@ export function openRequestState(request: LlmRequest, context?: CodecContext): L
         if (unpacked.state && typeof data === 'string') {
           part.signature = data;
           part.origin = unpacked.state.origin;
+          if (part.type === 'reasoning') rejoinStreamedReasoning(out, part);
         } else if (unpacked.state && part.type === 'reasoning' && isJsonObject(data) && typeof data.signature === 'string') {
           Object.assign(part, reasoningPart({ ...data, text: part.text, redacted: part.redacted }, unpacked.state.origin));
+          rejoinStreamedReasoning(out, part);
         } else if (!unpacked.state && unpacked.problem !== 'not-a-carrier') {
           reportLoss(context, opaqueStateWarning(path, { problem: unpacked.problem }));
           delete part.signature;
@@ -76,6 +78,18 @@ export function openRequestState(request: LlmRequest, context?: CodecContext): L
     message.content = out;
   });
   return request;
+}
+
+/**
+ * A streamed reasoning block reaches a Gemini client as several thought parts, its carrier on the
+ * last one (often empty): clients replay those parts one by one. The issuer signed the block's
+ * whole text, so the unsigned fragments echoed just before the carrier are joined back into it.
+ */
+function rejoinStreamedReasoning(out: LlmAssistantContent[], part: LlmReasoningPart): void {
+  if (part.redacted) return;
+  let text = part.text;
+  while (out.length > 0 && isUnsignedReasoning(out[out.length - 1])) text = (out.pop() as LlmReasoningPart).text + text;
+  part.text = text;
 }
 
 function isUnsignedReasoning(part: LlmAssistantContent | undefined): boolean {

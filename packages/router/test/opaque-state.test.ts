@@ -140,6 +140,42 @@ describe('opaque state for clients with a native field', () => {
     expect(opened.messages[0]?.content[0]).toEqual({ type: 'reasoning', text: 'sum', signature: 'ENC', origin, id: 'rs_1', format: 'summary' });
   });
 
+  it('a Claude thinking block streamed to a Gemini client as several thought parts is replayed to Claude as one signed block', () => {
+    const carrier = packOpaqueState({ origin: claudeOrigin, data: 'SIG_A' });
+    const second = packOpaqueState({ origin: claudeOrigin, data: 'SIG_B' });
+    // As @google/genai's chat history keeps a stream: one part per chunk, the signature on a trailing empty part.
+    const opened = openRequestState({
+      model: 'm',
+      messages: [
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'I should ', origin: geminiOrigin },
+            { type: 'reasoning', text: 'read it.', origin: geminiOrigin },
+            { type: 'reasoning', text: '', signature: carrier, origin: geminiOrigin },
+            { type: 'reasoning', text: 'Then answer.', origin: geminiOrigin },
+            { type: 'reasoning', text: '', signature: second, origin: geminiOrigin },
+            { type: 'tool-call', id: 'c1', name: 'read', arguments: {} },
+          ],
+        },
+      ],
+    });
+    expect(opened.messages[0]?.content).toEqual([
+      { type: 'reasoning', text: 'I should read it.', signature: 'SIG_A', origin: claudeOrigin },
+      { type: 'reasoning', text: 'Then answer.', signature: 'SIG_B', origin: claudeOrigin },
+      { type: 'tool-call', id: 'c1', name: 'read', arguments: {} },
+    ]);
+  });
+
+  it("a Gemini upstream's own unsigned thought parts are not joined (no carrier was opened)", () => {
+    const content = [
+      { type: 'reasoning' as const, text: 'a', origin: geminiOrigin },
+      { type: 'reasoning' as const, text: '', signature: 'GEM_SIG', origin: geminiOrigin },
+    ];
+    const opened = openRequestState({ model: 'm', messages: [{ role: 'assistant', content: structuredClone(content) }] });
+    expect(opened.messages[0]?.content).toEqual(content);
+  });
+
   it("Gemini's skip_thought_signature_validator sentinel is not state: it never reaches another upstream", () => {
     const opened = openRequestState({
       model: 'm',
