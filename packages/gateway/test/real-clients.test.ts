@@ -3,7 +3,7 @@ import { parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/logger.js';
 import { startMockUpstream } from '../src/mock/server.js';
 import { startGateway } from '../src/server/start.js';
-import { cleanEnv, installClient, runClient, scratch, writeGeminiSettings } from './helpers/real-clients.js';
+import { cleanEnv, installClient, runClient, scratch, writeCodexConfig, writeGeminiSettings } from './helpers/real-clients.js';
 import type { ProtocolId } from '@llm/core';
 
 /**
@@ -13,9 +13,10 @@ import type { ProtocolId } from '@llm/core';
  */
 let claudeBin: string;
 let geminiBin: string;
+let codexBin: string;
 
 beforeAll(async () => {
-  [claudeBin, geminiBin] = await Promise.all([installClient('claude-code'), installClient('gemini-cli')]);
+  [claudeBin, geminiBin, codexBin] = await Promise.all([installClient('claude-code'), installClient('gemini-cli'), installClient('codex')]);
 }, 600_000);
 
 /** A gateway in front of one mock upstream, recording the status of every request it answers. */
@@ -90,5 +91,43 @@ describe.each(['claude', 'openai-chat', 'openai-responses'] as const)('Gemini CL
     expect(Object.values(result.stats.models).map((model) => model.api.totalErrors)).toEqual(Object.values(result.stats.models).map(() => 0));
     // The routing classifier (:generateContent, structured output), then two streamed turns.
     expect(statuses).toEqual([200, 200, 200]);
+  }, 180_000);
+});
+
+/**
+ * Codex's three tool layouts (CLIENTS.md): its default model in code mode (no top-level tools: an
+ * `additional_tools` input item of namespaces whose freeform `exec` tool runs JavaScript calling
+ * nested tools, outputs as arrays of `input_text`), gpt-5.5 (top-level functions and a freeform
+ * `apply_patch`), and a model slug Codex does not know (a top-level `namespace` tool too).
+ */
+const CODEX_MODELS = [
+  { label: 'default model, code mode', args: [], tool: 'functions.exec' },
+  { label: 'gpt-5.5', args: ['-m', 'gpt-5.5'], tool: 'exec_command' },
+  { label: 'unknown model slug', args: ['-m', 'gateway-custom-model'], tool: 'exec_command' },
+] as const;
+
+describe.each(['claude', 'gemini', 'openai-chat'] as const)('Codex CLI 0.169.0 through the gateway to a %s upstream', (protocol) => {
+  const marker = `red-kite-${protocol}`;
+  const { cwd, home } = scratch(marker);
+  const { statuses, state } = gatewayTo(protocol, cwd);
+
+  it.each(CODEX_MODELS)('$label completes the agent loop: $tool call, command output, final answer with the marker', async ({ args }) => {
+    statuses.length = 0;
+    const codexHome = writeCodexConfig(home, state.url);
+    const stdout = await runClient(
+      codexBin,
+      ['exec', '--skip-git-repo-check', '--sandbox', 'read-only', '--json', ...args, 'Read README.md and tell me the marker line it contains.'],
+      cwd,
+      cleanEnv(home, { CODEX_HOME: codexHome, UPSTREAM_KEY: 'sk-dummy' }),
+    );
+    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; item?: { type: string; command?: string; exit_code?: number; text?: string } });
+    // The command ran (directly, or from the code-mode script) and read the file.
+    const command = events.find((event) => event.type === 'item.completed' && event.item?.type === 'command_execution');
+    expect(command?.item?.command).toContain('cat ');
+    expect(command?.item?.exit_code).toBe(0);
+    const answer = events.find((event) => event.type === 'item.completed' && event.item?.type === 'agent_message');
+    expect(answer?.item?.text).toContain(`MARKER: ${marker}`);
+    expect(events.at(-1)?.type).toBe('turn.completed');
+    expect(statuses).toEqual([200, 200]);
   }, 180_000);
 });

@@ -17,6 +17,8 @@ import {
   type LlmUserContent,
 } from '@llm/core';
 import { PROTOCOL } from './ext.js';
+import { liftAdditionalTools, type LiftedTools } from './additional-tools.js';
+import { callItemName } from './namespaces.js';
 import { decodeContentPart } from './parts.js';
 
 /** Built-in items the assistant side produces (kept whole as provider parts). */
@@ -46,21 +48,21 @@ function isToolSideItem(type: string): boolean {
 /** Fields of a message item with a canonical home; the rest ride along as `$item`. */
 export const MESSAGE_KNOWN: ReadonlySet<string> = new Set(['role', 'content']);
 const REASONING_KNOWN = new Set(['type', 'id', 'summary', 'content', 'encrypted_content']);
-const FUNCTION_CALL_KNOWN = new Set(['type', 'call_id', 'name', 'arguments']);
-const CUSTOM_CALL_KNOWN = new Set(['type', 'call_id', 'name', 'input']);
+const FUNCTION_CALL_KNOWN = new Set(['type', 'call_id', 'name', 'namespace', 'arguments']);
+const CUSTOM_CALL_KNOWN = new Set(['type', 'call_id', 'name', 'namespace', 'input']);
 const OUTPUT_KNOWN = new Set(['type', 'call_id', 'output']);
 
 /** `input` (a string or items) -> canonical messages, after the `instructions` message if any. */
-export function decodeInput(input: unknown, messages: LlmMessage[]): void {
+export function decodeInput(input: unknown, messages: LlmMessage[], lifted: LiftedTools): void {
   if (typeof input === 'string') {
     messages.push({ role: 'user', content: [{ type: 'text', text: input }], stringContent: true });
     return;
   }
   const items = readArray(input, '', 'input', PROTOCOL);
-  for (let index = 0; index < items.length; index++) decodeInputItem(items[index], index, messages);
+  for (let index = 0; index < items.length; index++) decodeInputItem(items[index], index, messages, lifted);
 }
 
-function decodeInputItem(wire: unknown, index: number, messages: LlmMessage[]): void {
+function decodeInputItem(wire: unknown, index: number, messages: LlmMessage[], lifted: LiftedTools): void {
   const item = readObject(wire, 'input', index, PROTOCOL);
   const type = item.type;
   if (type === undefined || type === 'message') {
@@ -68,6 +70,10 @@ function decodeInputItem(wire: unknown, index: number, messages: LlmMessage[]): 
     return;
   }
   if (typeof type !== 'string') return invalid(joinPath('input', index), 'type', 'a string', type, PROTOCOL);
+  if (type === 'additional_tools' && Array.isArray(item.tools)) {
+    liftAdditionalTools(item, index, messages.length, lifted);
+    return;
+  }
   const path = joinPath('input', index);
   if (isToolSideItem(type)) {
     const part =
@@ -182,7 +188,7 @@ export function decodeAssistantItem(item: Record<string, unknown>, path: string)
       const part: LlmToolCallPart = {
         type: 'tool-call',
         id: readString(item, 'call_id', path, PROTOCOL),
-        name: readString(item, 'name', path, PROTOCOL),
+        name: callItemName(item, readString(item, 'name', path, PROTOCOL)),
         arguments: readString(item, 'arguments', path, PROTOCOL),
       };
       setExtensions(part, PROTOCOL, collectUnknown(item, FUNCTION_CALL_KNOWN));
@@ -192,7 +198,7 @@ export function decodeAssistantItem(item: Record<string, unknown>, path: string)
       const part: LlmToolCallPart = {
         type: 'tool-call',
         id: readString(item, 'call_id', path, PROTOCOL),
-        name: readString(item, 'name', path, PROTOCOL),
+        name: callItemName(item, readString(item, 'name', path, PROTOCOL)),
         arguments: readString(item, 'input', path, PROTOCOL),
         freeform: true,
       };

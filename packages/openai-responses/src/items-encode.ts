@@ -13,6 +13,7 @@ import {
   type LlmToolResultPart,
 } from '@llm/core';
 import { PROTOCOL, ownBag, writeBack } from './ext.js';
+import { callNameFields } from './namespaces.js';
 import { encodeContentPart } from './parts.js';
 
 /** What canonical messages become: `instructions` (leading system messages) and `input`. */
@@ -25,6 +26,8 @@ export interface EncodedInput {
 export interface EncodeInputOptions {
   /** `store: false`: nothing resolves by id, so bare reasoning ids are dropped. */
   store?: boolean;
+  /** Items to place before the message at index `at` (the end for `messages.length`). */
+  insertions?: readonly { at: number; item: unknown }[];
 }
 
 /**
@@ -46,7 +49,8 @@ export function encodeMessages(messages: readonly LlmMessage[], context: CodecCo
   }
   const result: EncodedInput = { input: [] };
   if (instructions !== undefined) result.instructions = instructions;
-  if (messages.length - start === 1) {
+  const insertions = options.insertions ?? [];
+  if (messages.length - start === 1 && insertions.length === 0) {
     const only = messages[start] as LlmMessage;
     const first = only.content[0];
     if (only.role === 'user' && only.stringContent && !only.extensions && only.content.length === 1 && first?.type === 'text') {
@@ -55,9 +59,12 @@ export function encodeMessages(messages: readonly LlmMessage[], context: CodecCo
     }
   }
   const input: unknown[] = [];
+  let next = 0;
   for (let index = start; index < messages.length; index++) {
+    while (next < insertions.length && (insertions[next] as { at: number }).at <= index) input.push(insertions[next++]?.item);
     encodeMessage(messages[index] as LlmMessage, `messages[${index}]`, input, context, options);
   }
+  while (next < insertions.length) input.push(insertions[next++]?.item);
   result.input = input;
   return result;
 }
@@ -177,8 +184,8 @@ export function encodeAssistantParts(
       case 'tool-call': {
         const bag = ownBag(part);
         const item: Record<string, unknown> = part.freeform
-          ? { type: 'custom_tool_call', call_id: part.id, name: part.name, input: toolArgumentsText(part.arguments) }
-          : { type: 'function_call', call_id: part.id, name: part.name, arguments: toolArgumentsText(part.arguments) };
+          ? { type: 'custom_tool_call', call_id: part.id, ...callNameFields(part.name), input: toolArgumentsText(part.arguments) }
+          : { type: 'function_call', call_id: part.id, ...callNameFields(part.name), arguments: toolArgumentsText(part.arguments) };
         if (!bag && defaults?.idFor) item.id = defaults.idFor(part.freeform ? 'ctc' : 'fc', index);
         if (!bag && defaults?.status) item.status = defaults.status;
         writeBack(item, bag);

@@ -16,6 +16,7 @@ import {
   type LlmRequest,
   type LlmResponseFormat,
 } from '@llm/core';
+import { type AdditionalToolsItem, isLifted, rebuildAdditionalTools, type LiftedTools } from './additional-tools.js';
 import { PROTOCOL, ownBag, writeBack } from './ext.js';
 import { decodeInput } from './items-decode.js';
 import { encodeMessages } from './items-encode.js';
@@ -62,11 +63,17 @@ export function decodeRequest(wire: unknown, _context?: CodecContext): LlmReques
   const instructions = readOptionalString(body, 'instructions', '', PROTOCOL);
   if (instructions !== undefined) messages.push({ role: 'system', content: [{ type: 'text', text: instructions }] });
   else if (body.instructions === null) bag.instructions = null;
-  if (body.input !== undefined) decodeInput(body.input, messages);
+  const lifted: LiftedTools = { tools: [], items: [] };
+  if (body.input !== undefined) decodeInput(body.input, messages, lifted);
   else bag.$noInput = true;
   const request: LlmRequest = { model: readOptionalString(body, 'model', '', PROTOCOL) ?? '', messages };
   if (body.model === undefined) bag.$noModel = true;
   if (body.tools !== undefined) request.tools = decodeTools(body.tools);
+  if (lifted.items.length > 0) {
+    if (body.tools === undefined) bag.$noTools = true;
+    request.tools = [...(request.tools ?? []), ...lifted.tools];
+    bag.$additionalTools = lifted.items;
+  }
   if (body.tool_choice !== undefined) {
     const choice = decodeToolChoice(body.tool_choice);
     if (choice) request.toolChoice = choice;
@@ -183,10 +190,13 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
   const bag = ownBag(request);
   const body: Record<string, unknown> = {};
   if (!bag?.$noModel) body.model = request.model;
-  const { instructions, input } = encodeMessages(request.messages, context, { store: request.store });
+  const additional = bag?.$additionalTools as AdditionalToolsItem[] | undefined;
+  const insertions = additional ? rebuildAdditionalTools(additional, request.tools, context) : undefined;
+  const { instructions, input } = encodeMessages(request.messages, context, { store: request.store, insertions });
   if (instructions !== undefined) body.instructions = instructions;
   if (!(bag?.$noInput && Array.isArray(input) && input.length === 0)) body.input = input;
-  if (request.tools !== undefined) body.tools = encodeTools(request.tools, context);
+  const tools = additional ? request.tools?.filter((tool) => !isLifted(tool)) : request.tools;
+  if (tools !== undefined && !(bag?.$noTools && tools.length === 0)) body.tools = encodeTools(tools, context);
   if (request.toolChoice !== undefined) body.tool_choice = encodeToolChoice(request.toolChoice, request.tools);
   if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;

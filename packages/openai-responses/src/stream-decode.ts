@@ -10,6 +10,7 @@ import {
 import { PROTOCOL } from './ext.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeAssistantItem, MESSAGE_KNOWN } from './items-decode.js';
+import { callItemName } from './namespaces.js';
 import { decodeContentPart } from './parts.js';
 import { decodeUsage } from './usage.js';
 
@@ -199,7 +200,7 @@ function itemAdded(state: DecodeState, event: Wire, out: Out): void {
     case 'custom_tool_call': {
       entry.block = state.nextBlock++;
       const id = typeof item.call_id === 'string' ? item.call_id : '';
-      const name = typeof item.name === 'string' ? item.name : '';
+      const name = callItemName(item, typeof item.name === 'string' ? item.name : '');
       out.enqueue({
         type: 'block-start',
         index: entry.block,

@@ -10,6 +10,7 @@ import {
 import { encodeError } from './errors.js';
 import { PROTOCOL } from './ext.js';
 import { reasoningItem } from './items-encode.js';
+import { callNameFields } from './namespaces.js';
 import { encodeResponse } from './response.js';
 
 type Out = Pick<TransformStreamDefaultController<SseEvent>, 'enqueue'>;
@@ -220,8 +221,8 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
         type: 'response.output_item.added',
         output_index: outputIndex,
         item: block.freeform
-          ? { id: item.itemId, type: 'custom_tool_call', status: 'in_progress', call_id: block.id, name: block.name, input: '' }
-          : { id: item.itemId, type: 'function_call', status: 'in_progress', call_id: block.id, name: block.name, arguments: '' },
+          ? { id: item.itemId, type: 'custom_tool_call', status: 'in_progress', call_id: block.id, ...callNameFields(block.name), input: '' }
+          : { id: item.itemId, type: 'function_call', status: 'in_progress', call_id: block.id, ...callNameFields(block.name), arguments: '' },
       });
       return;
     }
@@ -287,10 +288,10 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
     case 'tool_call':
       if (item.freeform) {
         emit(state, out, { type: 'response.custom_tool_call_input.done', ...base, input: item.text });
-        done = { id: item.itemId, type: 'custom_tool_call', status: 'completed', call_id: item.callId, name: item.name, input: item.text };
+        done = { id: item.itemId, type: 'custom_tool_call', status: 'completed', call_id: item.callId, ...callNameFields(item.name), input: item.text };
       } else {
-        emit(state, out, { type: 'response.function_call_arguments.done', ...base, name: item.name, arguments: item.text });
-        done = { id: item.itemId, type: 'function_call', status: 'completed', call_id: item.callId, name: item.name, arguments: item.text };
+        emit(state, out, { type: 'response.function_call_arguments.done', ...base, name: callNameFields(item.name).name, arguments: item.text });
+        done = { id: item.itemId, type: 'function_call', status: 'completed', call_id: item.callId, ...callNameFields(item.name), arguments: item.text };
       }
       break;
     default:

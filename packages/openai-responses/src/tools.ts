@@ -14,84 +14,138 @@ import {
   type LlmToolChoice,
 } from '@llm/core';
 import { PROTOCOL, ownBag, writeBack } from './ext.js';
+import { qualifiedName, splitQualifiedName } from './namespaces.js';
 
 const FUNCTION_KNOWN = new Set(['type', 'name', 'description', 'parameters', 'strict']);
 const CUSTOM_KNOWN = new Set(['type', 'name', 'description', 'format']);
 
 /**
- * `tools[]` -> canonical tools: `function` (flat, with `strict`), `custom`, and built-ins kept
- * whole as provider tools.
+ * `tools[]` -> canonical tools: `function` (flat, with `strict`), `custom`, `namespace` groups
+ * (flattened, see namespaces.ts), and built-ins kept whole as provider tools.
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools
  */
-export function decodeTools(wire: unknown): LlmTool[] {
-  return readArray(wire, '', 'tools', PROTOCOL).map((entry, index) => {
-    const tool = readObject(entry, 'tools', index, PROTOCOL);
-    const path = joinPath('tools', index);
-    const type = readString(tool, 'type', path, PROTOCOL);
-    if (type === 'function') {
-      const out: LlmTool = { type: 'function', name: readString(tool, 'name', path, PROTOCOL) };
-      const description = readOptionalString(tool, 'description', path, PROTOCOL);
-      if (description !== undefined) out.description = description;
-      const bag: Record<string, unknown> = collectUnknown(tool, FUNCTION_KNOWN) ?? {};
-      if (tool.parameters === null) bag.parameters = null;
-      else if (tool.parameters !== undefined) out.parameters = readObject(tool.parameters, path, 'parameters', PROTOCOL);
-      const strict = readOptionalBoolean(tool, 'strict', path, PROTOCOL);
-      if (strict !== undefined) out.strict = strict;
-      else if (tool.strict === null) bag.strict = null;
-      if (tool.description === null) bag.description = null;
-      setExtensions(out, PROTOCOL, bag);
-      return out;
+export function decodeTools(wire: unknown, path = 'tools'): LlmTool[] {
+  const out: LlmTool[] = [];
+  readArray(wire, parentOf(path), lastKey(path), PROTOCOL).forEach((entry, index) => {
+    const tool = readObject(entry, path, index, PROTOCOL);
+    const toolPath = joinPath(path, index);
+    const type = readString(tool, 'type', toolPath, PROTOCOL);
+    if (type === 'namespace' && Array.isArray(tool.tools) && tool.tools.length > 0 && tool.tools.every(isFunctionOrCustom)) {
+      const group = collectUnknown(tool, NAMESPACE_KNOWN) ?? {};
+      const name = readString(tool, 'name', toolPath, PROTOCOL);
+      const members = tool.tools as Record<string, unknown>[];
+      members.forEach((member, at) => {
+        const decoded = decodeTool(member, joinPath(joinPath(toolPath, 'tools'), at), member.type as string);
+        decoded.name = qualifiedName(name, decoded.name);
+        const bag = { ...ownBag(decoded), $namespace: group };
+        setExtensions(decoded, PROTOCOL, bag);
+        out.push(decoded);
+      });
+      return;
     }
-    if (type === 'custom') {
-      const out: LlmTool = { type: 'custom', name: readString(tool, 'name', path, PROTOCOL) };
-      const description = readOptionalString(tool, 'description', path, PROTOCOL);
-      if (description !== undefined) out.description = description;
-      if (tool.format !== undefined) out.format = tool.format;
-      setExtensions(out, PROTOCOL, collectUnknown(tool, CUSTOM_KNOWN));
-      return out;
-    }
-    const name = typeof tool.server_label === 'string' ? tool.server_label : type;
-    return { type: 'provider', protocol: PROTOCOL, name, value: tool };
-  });
-}
-
-/** Canonical tools -> `tools[]`; foreign provider tools are dropped and reported. */
-export function encodeTools(tools: readonly LlmTool[], context: CodecContext | undefined): unknown[] {
-  const out: unknown[] = [];
-  tools.forEach((tool, index) => {
-    const bag = ownBag(tool);
-    switch (tool.type) {
-      case 'function': {
-        const wire: Record<string, unknown> = { type: 'function', name: tool.name };
-        if (tool.description !== undefined) wire.description = tool.description;
-        wire.parameters = tool.parameters ?? (bag ? undefined : { type: 'object', properties: {} });
-        if (wire.parameters === undefined) delete wire.parameters;
-        // Responses defaults to strict schemas; say false unless the tool asked for strict.
-        if (tool.strict !== undefined) wire.strict = tool.strict;
-        else if (!bag) wire.strict = false;
-        writeBack(wire, bag);
-        out.push(wire);
-        return;
-      }
-      case 'custom': {
-        const wire: Record<string, unknown> = { type: 'custom', name: tool.name };
-        if (tool.description !== undefined) wire.description = tool.description;
-        if (tool.format !== undefined) wire.format = tool.format;
-        writeBack(wire, bag);
-        out.push(wire);
-        return;
-      }
-      case 'provider':
-        if (tool.protocol === PROTOCOL) out.push(tool.value);
-        else reportLoss(context, { code: 'dropped-tool', path: `tools[${index}]`, message: `the ${tool.protocol} tool ${tool.name} has no Responses form`, protocol: PROTOCOL });
-        return;
-      default: {
-        const unreachable: never = tool;
-        return unreachable;
-      }
-    }
+    out.push(decodeTool(tool, toolPath, type));
   });
   return out;
+}
+
+const NAMESPACE_KNOWN = new Set(['tools']);
+
+function isFunctionOrCustom(tool: unknown): boolean {
+  return typeof tool === 'object' && tool !== null && ((tool as Record<string, unknown>).type === 'function' || (tool as Record<string, unknown>).type === 'custom');
+}
+
+function parentOf(path: string): string {
+  const dot = path.lastIndexOf('.');
+  return dot < 0 ? '' : path.slice(0, dot);
+}
+
+function lastKey(path: string): string {
+  return path.slice(path.lastIndexOf('.') + 1);
+}
+
+function decodeTool(tool: Record<string, unknown>, path: string, type: string): LlmTool {
+  if (type === 'function') {
+    const out: LlmTool = { type: 'function', name: readString(tool, 'name', path, PROTOCOL) };
+    const description = readOptionalString(tool, 'description', path, PROTOCOL);
+    if (description !== undefined) out.description = description;
+    const bag: Record<string, unknown> = collectUnknown(tool, FUNCTION_KNOWN) ?? {};
+    if (tool.parameters === null) bag.parameters = null;
+    else if (tool.parameters !== undefined) out.parameters = readObject(tool.parameters, path, 'parameters', PROTOCOL);
+    const strict = readOptionalBoolean(tool, 'strict', path, PROTOCOL);
+    if (strict !== undefined) out.strict = strict;
+    else if (tool.strict === null) bag.strict = null;
+    if (tool.description === null) bag.description = null;
+    setExtensions(out, PROTOCOL, bag);
+    return out;
+  }
+  if (type === 'custom') {
+    const out: LlmTool = { type: 'custom', name: readString(tool, 'name', path, PROTOCOL) };
+    const description = readOptionalString(tool, 'description', path, PROTOCOL);
+    if (description !== undefined) out.description = description;
+    if (tool.format !== undefined) out.format = tool.format;
+    setExtensions(out, PROTOCOL, collectUnknown(tool, CUSTOM_KNOWN));
+    return out;
+  }
+  const name = typeof tool.server_label === 'string' ? tool.server_label : typeof tool.name === 'string' && type === 'namespace' ? tool.name : type;
+  return { type: 'provider', protocol: PROTOCOL, name, value: tool };
+}
+
+/**
+ * Canonical tools -> `tools[]`; tools decoded from a namespace are grouped into it again (a
+ * qualified name keeps only its own part there); foreign provider tools are dropped and reported.
+ */
+export function encodeTools(tools: readonly LlmTool[], context: CodecContext | undefined): unknown[] {
+  const out: unknown[] = [];
+  let group: { name: string; tools: unknown[] } | undefined;
+  tools.forEach((tool, index) => {
+    const bag = ownBag(tool);
+    const namespace = bag?.$namespace as Record<string, unknown> | undefined;
+    const split = namespace && tool.type !== 'provider' ? splitQualifiedName(tool.name) : undefined;
+    if (namespace && split?.namespace !== undefined) {
+      const wire = encodeTool({ ...tool, name: split.name } as LlmTool, bag, index, context);
+      if (group?.name !== split.namespace) {
+        group = { name: split.namespace, tools: [] };
+        out.push({ type: 'namespace', ...namespace, name: split.namespace, tools: group.tools });
+      }
+      if (wire !== undefined) group.tools.push(wire);
+      return;
+    }
+    group = undefined;
+    const wire = encodeTool(tool, bag, index, context);
+    if (wire !== undefined) out.push(wire);
+  });
+  return out;
+}
+
+function encodeTool(tool: LlmTool, bag: Record<string, unknown> | undefined, index: number, context: CodecContext | undefined): unknown {
+  switch (tool.type) {
+    case 'function': {
+      const wire: Record<string, unknown> = { type: 'function', name: tool.name };
+      if (tool.description !== undefined) wire.description = tool.description;
+      wire.parameters = tool.parameters ?? (bag ? undefined : { type: 'object', properties: {} });
+      if (wire.parameters === undefined) delete wire.parameters;
+      // Responses defaults to strict schemas; say false unless the tool asked for strict.
+      if (tool.strict !== undefined) wire.strict = tool.strict;
+      else if (!bag) wire.strict = false;
+      writeBack(wire, bag);
+      return wire;
+    }
+    case 'custom': {
+      const wire: Record<string, unknown> = { type: 'custom', name: tool.name };
+      if (tool.description !== undefined) wire.description = tool.description;
+      if (tool.format !== undefined) wire.format = tool.format;
+      writeBack(wire, bag);
+      return wire;
+    }
+    case 'provider':
+      if (tool.protocol === PROTOCOL) return tool.value;
+      reportLoss(context, { code: 'dropped-tool', path: `tools[${index}]`, message: `the ${tool.protocol} tool ${tool.name} has no Responses form`, protocol: PROTOCOL });
+      return undefined;
+    default: {
+      const unreachable: never = tool;
+      return unreachable;
+    }
+  }
 }
 
 /**

@@ -34,15 +34,16 @@ export function readChatTurn(body: unknown): MockTurn {
   while (tail > 0 && (messages[tail - 1] as Record<string, unknown>).role === 'tool') tail -= 1;
   const toolResults = messages.slice(tail).map((m) => textOf((m as Record<string, unknown>).content));
   const lastUser = [...messages].reverse().find((m) => (m as Record<string, unknown>).role === 'user') as Record<string, unknown> | undefined;
-  const tools = Array.isArray(body.tools)
-    ? body.tools.filter(isObject).map((tool) => (isObject(tool.function) ? String(tool.function.name) : String(tool.name)))
-    : [];
+  const declared = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
+  const tools = declared.map((tool) => String(isObject(tool.function) ? tool.function.name : isObject(tool.custom) ? tool.custom.name : tool.name));
+  const freeformTools = declared.flatMap((tool) => (tool.type === 'custom' && isObject(tool.custom) ? [String(tool.custom.name)] : []));
   return {
     model: body.model,
     stream: body.stream === true,
     lastUserText: toolResults.length > 0 ? '' : textOf(lastUser?.content),
     toolResults,
     toolNames: tools,
+    freeformTools,
   };
 }
 
@@ -69,7 +70,12 @@ export function renderChat(plan: Exclude<MockPlan, { kind: 'error' }>, turn: Moc
     total_tokens: plan.usage.input + plan.usage.output,
     completion_tokens_details: { reasoning_tokens: plan.usage.reasoning },
   };
-  const toolCalls = plan.calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }));
+  // A custom tool is called with its raw input; a function with JSON arguments.
+  const toolCalls = plan.calls.map((call) =>
+    turn.freeformTools?.includes(call.name)
+      ? { id: call.id, type: 'custom', custom: { name: call.name, input: call.args.input ?? '' } }
+      : { id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } },
+  );
   const head = { id: 'chatcmpl-mock-1', created: 1_700_000_000, model: turn.model };
   if (!turn.stream) {
     const message = { role: 'assistant', content: plan.text ?? null, refusal: null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
@@ -80,6 +86,11 @@ export function renderChat(plan: Exclude<MockPlan, { kind: 'error' }>, turn: Moc
   const events = [chunk({ role: 'assistant', content: '' })];
   if (plan.text !== undefined) for (const piece of chunksOf(plan.text)) events.push(chunk({ content: piece }));
   toolCalls.forEach((call, index) => {
+    if (call.custom) {
+      events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'custom', custom: { name: call.custom.name, input: '' } }] }));
+      events.push(chunk({ tool_calls: [{ index, custom: { input: call.custom.input } }] }));
+      return;
+    }
     events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
     events.push(chunk({ tool_calls: [{ index, function: { arguments: call.function.arguments } }] }));
   });

@@ -10,6 +10,8 @@ export interface MockTurn {
   toolResults: string[];
   /** Names of the declared tools (the first one is used for scripted calls). */
   toolNames: string[];
+  /** Names of declared freeform (custom) tools, called with raw text (`args.input`), where the protocol has them. */
+  freeformTools?: string[];
   /** The JSON Schema of a requested structured output, if any (answered with matching JSON). */
   schema?: unknown;
 }
@@ -48,12 +50,22 @@ export interface ScriptOptions {
 /**
  * File-reading tools of real agent clients, with the argument shape each declares. Only shapes
  * checked against the client are listed: Claude Code's `Read` and Gemini CLI's `read_file` take
- * a `file_path`.
+ * a `file_path`; Codex (gpt-5.5 tool set) runs `exec_command` with a `cmd`, and in code mode (its
+ * default model) JavaScript through `functions.exec`.
  */
 const FILE_READERS: Readonly<Record<string, (path: string) => Record<string, string>>> = {
   Read: (path) => ({ file_path: path }),
   read_file: (path) => ({ file_path: path }),
+  exec_command: (path) => ({ cmd: `cat ${path}` }),
+  // Codex's code mode: the freeform `exec` tool of its `functions` namespace runs JavaScript that
+  // calls nested tools; through a function-only upstream it is a function taking `{ input }`.
+  'functions.exec': codeModeRead,
+  functions_exec: codeModeRead,
 };
+
+function codeModeRead(path: string): Record<string, string> {
+  return { input: `const result = await tools.exec_command({ cmd: ${JSON.stringify(`cat ${path}`)} });\ntext(result);` };
+}
 
 /**
  * Picks the scripted answer from the last user message:

@@ -10,6 +10,7 @@ const run = promisify(execFile);
 export const CLIENTS = {
   'claude-code': { package: '@anthropic-ai/claude-code', version: '2.1.330', bin: 'claude' },
   'gemini-cli': { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+  codex: { package: '@openai/codex', version: '0.169.0', bin: 'codex' },
 } as const;
 
 /**
@@ -38,6 +39,29 @@ export function writeGeminiSettings(home: string): void {
   writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
 }
 
+/** Codex CLI config: the gateway as a Responses provider, no retries, no update check (CLIENTS.md). */
+export function writeCodexConfig(home: string, gatewayUrl: string): string {
+  const codexHome = join(home, '.codex');
+  mkdirSync(codexHome, { recursive: true });
+  const toml = [
+    'model_provider = "gateway"',
+    'check_for_update_on_startup = false',
+    '[model_providers.gateway]',
+    'name = "Gateway"',
+    `base_url = "${gatewayUrl}/v1"`,
+    'env_key = "UPSTREAM_KEY"',
+    'wire_api = "responses"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    'stream_idle_timeout_ms = 60000',
+    '[analytics]',
+    'enabled = false',
+    '',
+  ].join('\n');
+  writeFileSync(join(codexHome, 'config.toml'), toml);
+  return codexHome;
+}
+
 /** A scratch working folder holding a README with a marker line, and a fresh HOME. */
 export function scratch(marker: string): { cwd: string; home: string } {
   const root = mkdtempSync(join(tmpdir(), 'llm-gateway-client-'));
@@ -57,6 +81,9 @@ export function cleanEnv(home: string, extra: Record<string, string>): Record<st
 
 /** Runs a client to completion with stdin closed; resolves with its stdout. */
 export async function runClient(bin: string, args: string[], cwd: string, env: Record<string, string>): Promise<string> {
-  const { stdout } = await run(bin, args, { cwd, env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+  const running = run(bin, args, { cwd, env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+  // Closed stdin, as CLIENTS.md runs them: Codex `exec` otherwise waits for more prompt on it.
+  running.child.stdin?.end();
+  const { stdout } = await running;
   return stdout;
 }
