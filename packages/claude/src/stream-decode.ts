@@ -1,6 +1,8 @@
 import {
   LlmError,
   responseToEvents,
+  stepStream,
+  type StreamStep,
   type LlmFinishReason,
   type LlmResponse,
   type LlmStreamEvent,
@@ -67,12 +69,14 @@ export function createDecodeState(): DecodeState {
  * when they stop. `event: error` ends the stream with an `error` event.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
-export function decodeStream(_options: StreamOptions = {}): TransformStream<SseEvent, LlmStreamEvent> {
+export function decodeStream(options: StreamOptions = {}): TransformStream<SseEvent, LlmStreamEvent> {
+  return stepStream(streamDecoder(options));
+}
+
+/** {@link decodeStream} as a synchronous stream step. */
+export function streamDecoder(_options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
   const state = createDecodeState();
-  return new TransformStream({
-    transform: (event, controller) => decodeStep(state, event, controller),
-    flush: (controller) => decodeEnd(state, controller),
-  });
+  return { transform: (event, out) => decodeStep(state, event, out), flush: (out) => decodeEnd(state, out) };
 }
 
 /** Handles one SSE event. Never throws: bad input becomes an `error` event. */

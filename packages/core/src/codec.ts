@@ -5,6 +5,7 @@ import type { LlmRequest } from './request.js';
 import type { LlmResponse } from './response.js';
 import type { SseEvent } from './sse/types.js';
 import type { LlmStreamEvent } from './stream-event.js';
+import type { StreamStep } from './stream-step.js';
 import type { CodecContext } from './warnings.js';
 
 /**
@@ -50,6 +51,13 @@ export interface Codec<W extends WireTypes = WireTypes> {
     decode(options?: StreamOptions): TransformStream<SseEvent, LlmStreamEvent>;
     /** Canonical events -> wire SSE events, in the order the protocol's strict clients expect. */
     encode(options?: StreamOptions): TransformStream<LlmStreamEvent, SseEvent>;
+    /**
+     * `decode` as a synchronous step (`decode` is `stepStream(decoder(options))`): the router
+     * fuses a whole translation into one stream stage with it.
+     */
+    decoder(options?: StreamOptions): StreamStep<SseEvent, LlmStreamEvent>;
+    /** `encode` as a synchronous step (`encode` is `stepStream(encoder(options))`). */
+    encoder(options?: StreamOptions): StreamStep<LlmStreamEvent, SseEvent>;
   };
   readonly error: {
     /** An upstream error (status and parsed body, or raw text) -> `LlmError`. */

@@ -95,9 +95,12 @@ export type {
 } from './http.js';
 
 export type { SseEvent } from './sse/types.js';
-export { DEFAULT_MAX_SSE_EVENT_SIZE, collectSse, decodeSse } from './sse/decode.js';
+export { DEFAULT_MAX_SSE_EVENT_SIZE, collectSse, decodeSse, sseDecoder } from './sse/decode.js';
 export type { SseDecodeOptions } from './sse/decode.js';
-export { SSE_HEADERS, encodeSse, formatSseEvent } from './sse/encode.js';
+export { SSE_HEADERS, encodeSse, formatSseEvent, sseEncoder } from './sse/encode.js';
+
+export { pipeSteps, stepStream, textStepStream } from './stream-step.js';
+export type { StepOutput, StreamStep } from './stream-step.js';
 
 export { base64ToBytes, bytesToBase64, bytesToBase64Url, sameBase64 } from './base64.js';
 

@@ -33,6 +33,38 @@ describe('createUndiciTransport', () => {
     expect(text.endsWith('event: message_stop\ndata: {"type":"message_stop"}\n\n')).toBe(true);
   });
 
+  it('joins the HTTP chunks of one burst into one read (an SSE event per chunk upstream), bytes unchanged', async () => {
+    const frames = Array.from({ length: 50 }, (_, index) => `data: {"n":${index}}\n\n`);
+    const burst = await serveNode(async () => {
+      const encoder = new TextEncoder();
+      // Fifty chunks enqueued at once: the gateway's node adapter writes each as its own HTTP chunk.
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const frame of frames) controller.enqueue(encoder.encode(frame));
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    try {
+      const res = await pooled.transport(new Request(`${burst.url}/stream`, { method: 'POST', body: '{}' }));
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      let reads = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        reads += 1;
+        text += decoder.decode(value, { stream: true });
+      }
+      expect(text).toBe(frames.join(''));
+      expect(reads).toBeLessThan(frames.length);
+    } finally {
+      await burst.close();
+    }
+  });
+
   it('cancels a body while data is still arriving without an uncaught stream error, and keeps pooling', async () => {
     const uncaught: unknown[] = [];
     const onUncaught = (error: unknown) => uncaught.push(error);

@@ -81,15 +81,32 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
  */
 function webStreamOf(body: Readable): ReadableStream<Uint8Array> {
   let done = false;
+  // undici emits one 'data' per HTTP chunk, and upstreams write an SSE event per chunk: the
+  // chunks of one socket read are joined (they arrive in one synchronous burst) so the gateway
+  // translates and writes them once, not once per event.
+  let pending: Buffer[] = [];
+  let scheduled = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      body.on('data', (chunk: Buffer) => {
-        if (done) return;
+      const release = () => {
+        scheduled = false;
+        if (done || pending.length === 0) return;
+        const chunk = pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending);
+        pending = [];
         controller.enqueue(chunk);
         if ((controller.desiredSize ?? 1) <= 0) body.pause();
+      };
+      body.on('data', (chunk: Buffer) => {
+        if (done) return;
+        pending.push(chunk);
+        if (!scheduled) {
+          scheduled = true;
+          queueMicrotask(release);
+        }
       });
       body.once('end', () => {
         if (done) return;
+        release();
         done = true;
         controller.close();
       });

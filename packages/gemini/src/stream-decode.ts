@@ -1,4 +1,4 @@
-import { LlmError, type LlmFinishReason, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
+import { LlmError, stepStream, type StreamStep, type LlmFinishReason, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
 import { CallIds } from './call-ids.js';
 import { decodeError, isErrorChunk, statusOfChunk } from './errors.js';
 import { PROTOCOL } from './ext.js';
@@ -57,11 +57,13 @@ export function createDecodeState(model?: string): DecodeState {
  * stream with an `error` event; a stream that ends without any finish reason is an error too.
  */
 export function decodeStream(options: StreamOptions = {}): TransformStream<SseEvent, LlmStreamEvent> {
+  return stepStream(streamDecoder(options));
+}
+
+/** {@link decodeStream} as a synchronous stream step. */
+export function streamDecoder(options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
   const state = createDecodeState(options.model);
-  return new TransformStream({
-    transform: (event, controller) => decodeStep(state, event, controller),
-    flush: (controller) => decodeEnd(state, controller),
-  });
+  return { transform: (event, out) => decodeStep(state, event, out), flush: (out) => decodeEnd(state, out) };
 }
 
 /** Handles one SSE event. Never throws: bad input becomes an `error` event. */

@@ -1,4 +1,4 @@
-import { reportLoss, toolArgumentsObject, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
+import { reportLoss, stepStream, toolArgumentsObject, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
 import { isMadeUpId } from './call-ids.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL, writeWireFields } from './ext.js';
@@ -48,8 +48,13 @@ export function createEncodeState(options: StreamOptions = {}): EncodeState {
  * carries the finish reason and the final usage.
  */
 export function encodeStream(options: StreamOptions = {}): TransformStream<LlmStreamEvent, SseEvent> {
+  return stepStream(streamEncoder(options));
+}
+
+/** {@link encodeStream} as a synchronous stream step. */
+export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStreamEvent, SseEvent> {
   const state = createEncodeState(options);
-  return new TransformStream({ transform: (event, controller) => encodeEvent(state, event, controller) });
+  return { transform: (event, out) => encodeEvent(state, event, out) };
 }
 
 function chunk(state: EncodeState, out: Out, candidate: Wire | undefined, extra?: Wire): void {

@@ -6,8 +6,8 @@ import { decodeRequest } from './request-decode.js';
 import { encodeRequest } from './request-encode.js';
 import { decodeResponse } from './response-decode.js';
 import { encodeResponse } from './response-encode.js';
-import { decodeStream } from './stream-decode.js';
-import { encodeStream } from './stream-encode.js';
+import { decodeStream, streamDecoder } from './stream-decode.js';
+import { encodeStream, streamEncoder } from './stream-encode.js';
 import type { OpenAIChatWireTypes } from './wire-types.js';
 
 /**
@@ -18,7 +18,7 @@ export const openaiChat: Codec<OpenAIChatWireTypes> = {
   id: PROTOCOL,
   request: { decode: (wire) => decodeRequest(wire), encode: encodeRequest },
   response: { decode: (wire) => decodeResponse(wire), encode: encodeResponse },
-  stream: { decode: decodeStream, encode: encodeStream },
+  stream: { decode: decodeStream, encode: encodeStream, decoder: streamDecoder, encoder: streamEncoder },
   error: { decode: decodeError, encode: encodeError },
   http,
 };

@@ -1,4 +1,4 @@
-import type { LlmStreamEvent, SseEvent, StreamOptions } from '@llm/core';
+import { stepStream, type LlmStreamEvent, type SseEvent, type StreamOptions, type StreamStep } from '@llm/core';
 import { createEncodeState, encodeEvent, endEncode } from './stream-encode-state.js';
 
 /**
@@ -8,13 +8,14 @@ import { createEncodeState, encodeEvent, endEncode } from './stream-encode-state
  * @see openai-chat.md §3
  */
 export function encodeStream(options: StreamOptions = {}): TransformStream<LlmStreamEvent, SseEvent> {
+  return stepStream(streamEncoder(options));
+}
+
+/** {@link encodeStream} as a synchronous stream step. */
+export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStreamEvent, SseEvent> {
   const state = createEncodeState(options.id, options.includeUsage === true, options);
-  return new TransformStream<LlmStreamEvent, SseEvent>({
-    transform(event, controller) {
-      encodeEvent(state, controller, event);
-    },
-    flush(controller) {
-      endEncode(state, controller);
-    },
-  });
+  return {
+    transform: (event, out) => encodeEvent(state, out, event),
+    flush: (out) => endEncode(state, out),
+  };
 }

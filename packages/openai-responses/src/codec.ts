@@ -4,8 +4,8 @@ import { PROTOCOL } from './ext.js';
 import { http } from './http.js';
 import { decodeRequest, encodeRequest } from './request.js';
 import { decodeResponse, encodeResponse } from './response.js';
-import { decodeStream } from './stream-decode.js';
-import { encodeStream } from './stream-encode.js';
+import { decodeStream, streamDecoder } from './stream-decode.js';
+import { encodeStream, streamEncoder } from './stream-encode.js';
 import type { OpenAIResponsesWireTypes } from './wire-types.js';
 
 /** The OpenAI Responses codec (`POST /v1/responses`). */
@@ -13,7 +13,7 @@ export const openaiResponses: Codec<OpenAIResponsesWireTypes> = {
   id: PROTOCOL,
   request: { decode: decodeRequest, encode: encodeRequest },
   response: { decode: decodeResponse, encode: encodeResponse },
-  stream: { decode: decodeStream, encode: encodeStream },
+  stream: { decode: decodeStream, encode: encodeStream, decoder: streamDecoder, encoder: streamEncoder },
   error: { decode: decodeError, encode: encodeError },
   http,
 };

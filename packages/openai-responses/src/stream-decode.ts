@@ -1,6 +1,8 @@
 import {
   collectUnknown,
   LlmError,
+  stepStream,
+  type StreamStep,
   type LlmAssistantContent,
   type LlmStreamEvent,
   type LlmUsage,
@@ -60,9 +62,14 @@ export function createDecodeState(): DecodeState {
  * skipped: the finished item arrives whole in `output_item.done`.
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
-export function decodeStream(_options: StreamOptions = {}): TransformStream<SseEvent, LlmStreamEvent> {
+export function decodeStream(options: StreamOptions = {}): TransformStream<SseEvent, LlmStreamEvent> {
+  return stepStream(streamDecoder(options));
+}
+
+/** {@link decodeStream} as a synchronous stream step. */
+export function streamDecoder(_options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
   const state = createDecodeState();
-  return new TransformStream({ transform: (event, controller) => decodeStep(state, event, controller) });
+  return { transform: (event, out) => decodeStep(state, event, out) };
 }
 
 /** Handles one SSE event. Never throws: bad input becomes an `error` event. */

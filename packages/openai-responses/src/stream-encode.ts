@@ -1,6 +1,8 @@
 import {
   LlmStreamAccumulator,
   reportLoss,
+  stepStream,
+  type StreamStep,
   type LlmBlockStart,
   type LlmError,
   type LlmStreamEvent,
@@ -74,8 +76,13 @@ export function createEncodeState(options: StreamOptions = {}): EncodeState {
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 export function encodeStream(options: StreamOptions = {}): TransformStream<LlmStreamEvent, SseEvent> {
+  return stepStream(streamEncoder(options));
+}
+
+/** {@link encodeStream} as a synchronous stream step. */
+export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStreamEvent, SseEvent> {
   const state = createEncodeState(options);
-  return new TransformStream({ transform: (event, controller) => encodeStep(state, event, controller) });
+  return { transform: (event, out) => encodeStep(state, event, out) };
 }
 
 function emit(state: EncodeState, out: Out, payload: Wire): void {

@@ -1,25 +1,30 @@
 import {
   LlmError,
+  LlmStreamAccumulator,
   OPAQUE_STATE_PREFIX,
-  accumulateStream,
-  decodeSse,
-  encodeSse,
   isJsonObject,
+  pipeSteps,
   responseToEvents,
+  sseDecoder,
+  sseEncoder,
+  stepStream,
+  textStepStream,
   type Codec,
   type CodecContext,
   type LlmRequest,
   type LlmResponse,
   type LlmStreamEvent,
   type LlmWarning,
+  type StepOutput,
   type StreamOptions,
+  type StreamStep,
 } from '@llm/core';
 import { openRequestState } from './open-state.js';
 import { fixRequestForTarget } from './request-fixes.js';
-import { fixToolCallFinish, fixToolCallFinishStream } from './response-fixes.js';
-import { sealResponse, sealStream } from './seal-state.js';
-import { serializeBlocks } from './serialize-blocks.js';
-import { adaptTools, restoreToolCalls, restoreToolStream, type ToolAdaptation } from './tool-adaptation.js';
+import { fixToolCallFinish, fixToolCallFinishStep } from './response-fixes.js';
+import { sealResponse, sealStep } from './seal-state.js';
+import { serializeBlocksStep } from './serialize-blocks.js';
+import { adaptTools, restoreToolCalls, restoreToolStep, type ToolAdaptation } from './tool-adaptation.js';
 
 /** Options of {@link bridge}. */
 export interface BridgeOptions {
@@ -122,23 +127,26 @@ export function bridge(options: BridgeOptions): Bridge {
     return response;
   };
 
-  const encodeEvents = (events: ReadableStream<LlmStreamEvent>, streamOptions?: BridgeStreamOptions) => {
-    const tapped = streamOptions?.onEvent ? events.pipeThrough(tap(streamOptions.onEvent)) : events;
+  // Streams run as one fused step per exchange (see @llm/core's stream-step.ts): SSE bytes of the
+  // upstream -> canonical events -> SSE text of the client, with no Web stream stage in between.
+
+  /** Upstream SSE bytes -> canonical events, tapped when asked. */
+  const eventsOf = (streamOptions?: BridgeStreamOptions): StreamStep<Uint8Array, LlmStreamEvent> => {
+    const events = pipeSteps(
+      pipeSteps(pipeSteps(sseDecoder(), upstream.stream.decoder(context())), fixToolCallFinishStep()),
+      restoreToolStep(adaptation),
+    );
+    return streamOptions?.onEvent ? pipeSteps(events, tapStep(streamOptions.onEvent)) : events;
+  };
+
+  /** Canonical events -> the client's SSE text. */
+  const clientSse = (streamOptions?: BridgeStreamOptions): StreamStep<LlmStreamEvent, string> => {
     const encodeOptions: StreamOptions = { ...context() };
     if (streamOptions?.includeUsage !== undefined) encodeOptions.includeUsage = streamOptions.includeUsage;
     // Anthropic streams one block at a time; other protocols interleave parallel calls freely.
-    const ordered = client.id === 'claude' ? tapped.pipeThrough(serializeBlocks()) : tapped;
-    return ordered
-      .pipeThrough(sealStream(client.id))
-      .pipeThrough(client.stream.encode(encodeOptions))
-      .pipeThrough(encodeSse());
+    const sealed = client.id === 'claude' ? pipeSteps(serializeBlocksStep(), sealStep(client.id)) : sealStep(client.id);
+    return pipeSteps(pipeSteps(sealed, client.stream.encoder(encodeOptions)), sseEncoder);
   };
-
-  const decodeEvents = (body: ReadableStream<Uint8Array>) =>
-    decodeSse(body)
-      .pipeThrough(upstream.stream.decode(context()))
-      .pipeThrough(fixToolCallFinishStream())
-      .pipeThrough(restoreToolStream(adaptation));
 
   return {
     client,
@@ -177,24 +185,38 @@ export function bridge(options: BridgeOptions): Bridge {
     stream(body, streamOptions) {
       if (sameProtocol) {
         if (!streamOptions?.onEvent) return body;
-        const [forClient, forTap] = body.tee();
-        void drain(decodeEvents(forTap).pipeThrough(tap(streamOptions.onEvent)));
-        return forClient;
+        // The bytes pass unchanged; a decoding beside them feeds the observer.
+        return body.pipeThrough(stepStream(observed(eventsOf(streamOptions))));
       }
-      return encodeEvents(decodeEvents(body), streamOptions);
+      return body.pipeThrough(textStepStream(pipeSteps(eventsOf(streamOptions), clientSse(streamOptions))));
     },
 
     async streamToResponse(body, streamOptions) {
-      const events = decodeEvents(body);
-      const tapped = streamOptions?.onEvent ? events.pipeThrough(tap(streamOptions.onEvent)) : events;
-      let response = await accumulateStream(tapped);
+      const accumulator = new LlmStreamAccumulator();
+      const collect: StepOutput<LlmStreamEvent> = { enqueue: (event) => accumulator.push(event) };
+      const events = eventsOf(streamOptions);
+      const reader = body.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          events.transform(value, collect);
+        }
+        events.flush?.(collect);
+      } catch (error) {
+        // Like a broken pipe: the upstream body is released, the failure goes to the caller.
+        await reader.cancel(error).catch(() => undefined);
+        throw error;
+      }
+      let response = accumulator.response();
       if (options.transformResponse) response = options.transformResponse(response);
       return client.response.encode(sealResponse(response, client.id), context());
     },
 
     responseToStream(body, streamOptions) {
       const events = responseToEvents(sealResponse(decodeResponse(body), client.id));
-      return encodeEvents(fromArray(events), streamOptions);
+      const encode = streamOptions?.onEvent ? pipeSteps(tapStep(streamOptions.onEvent), clientSse(streamOptions)) : clientSse(streamOptions);
+      return fromArray(events).pipeThrough(textStepStream(encode));
     },
 
     error(status, body, headers) {
@@ -240,17 +262,43 @@ function containsCarrier(value: unknown): boolean {
   return false;
 }
 
-function tap<T>(onEvent: (event: T) => void): TransformStream<T, T> {
-  return new TransformStream({
-    transform(event, controller) {
+function tapStep<T>(onEvent: (event: T) => void): StreamStep<T, T> {
+  return {
+    transform(event, out) {
       try {
         onEvent(event);
       } catch {
         // Observers never break the stream.
       }
-      controller.enqueue(event);
+      out.enqueue(event);
     },
-  });
+  };
+}
+
+/**
+ * Passes chunks through unchanged while `observer` reads them; the observer's output is dropped,
+ * and its failure only stops the observing (the client side reports stream failures).
+ */
+function observed<T>(observer: StreamStep<T, unknown>): StreamStep<T, T> {
+  let failed = false;
+  const discard: StepOutput<unknown> = { enqueue: () => undefined };
+  const safely = (run: () => void) => {
+    if (failed) return;
+    try {
+      run();
+    } catch {
+      failed = true;
+    }
+  };
+  return {
+    transform(chunk, out) {
+      out.enqueue(chunk);
+      safely(() => observer.transform(chunk, discard));
+    },
+    flush() {
+      safely(() => observer.flush?.(discard));
+    },
+  };
 }
 
 function fromArray<T>(items: readonly T[]): ReadableStream<T> {
@@ -262,11 +310,3 @@ function fromArray<T>(items: readonly T[]): ReadableStream<T> {
   });
 }
 
-async function drain(stream: ReadableStream<unknown>): Promise<void> {
-  const reader = stream.getReader();
-  try {
-    for (;;) if ((await reader.read()).done) return;
-  } catch {
-    // The client side reports stream failures; the tap only observes.
-  }
-}

@@ -1,4 +1,4 @@
-import type { LlmFinishReason, LlmResponse, LlmStreamEvent } from '@llm/core';
+import { stepStream, type LlmFinishReason, type LlmResponse, type LlmStreamEvent, type StreamStep } from '@llm/core';
 
 /**
  * Response-side canonical fixes applied by every bridge.
@@ -17,8 +17,13 @@ export function fixToolCallFinish(response: LlmResponse): LlmResponse {
 
 /** The stream form of {@link fixToolCallFinish}: remembers which choices opened a tool call. */
 export function fixToolCallFinishStream(): TransformStream<LlmStreamEvent, LlmStreamEvent> {
+  return stepStream(fixToolCallFinishStep());
+}
+
+/** {@link fixToolCallFinishStream} as a stream step. */
+export function fixToolCallFinishStep(): StreamStep<LlmStreamEvent, LlmStreamEvent> {
   const withToolCalls = new Set<number>();
-  return new TransformStream({
+  return {
     transform(event, controller) {
       if (event.type === 'block-start' && event.block.kind === 'tool_call') withToolCalls.add(event.choice ?? 0);
       else if (event.type === 'finish' && event.reason === 'stop' && withToolCalls.has(event.choice ?? 0)) {
@@ -28,5 +33,5 @@ export function fixToolCallFinishStream(): TransformStream<LlmStreamEvent, LlmSt
       }
       controller.enqueue(event);
     },
-  });
+  };
 }

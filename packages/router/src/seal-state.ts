@@ -1,6 +1,7 @@
 import {
   embedOpaqueState,
   packOpaqueState,
+  stepStream,
   type JsonObject,
   type LlmAssistantContent,
   type LlmOrigin,
@@ -8,6 +9,7 @@ import {
   type LlmResponse,
   type LlmStreamEvent,
   type ProtocolId,
+  type StreamStep,
 } from '@llm/core';
 
 /**
@@ -126,12 +128,17 @@ interface PendingReasoning {
  * (until the next tool call carries it); memory is bounded by the reasoning of the open turn.
  */
 export function sealStream(client: ProtocolId): TransformStream<LlmStreamEvent, LlmStreamEvent> {
+  return stepStream(sealStep(client));
+}
+
+/** {@link sealStream} as a stream step. */
+export function sealStep(client: ProtocolId): StreamStep<LlmStreamEvent, LlmStreamEvent> {
   const native = hasNativeReasoningField(client);
   /** Open reasoning blocks by index. */
   const open = new Map<number, { choice: number; reasoning: PendingReasoning }>();
   /** Finished reasoning waiting for a tool call, per choice (Chat clients). */
   const pending = new Map<number, PendingReasoning[]>();
-  return new TransformStream({
+  return {
     transform(event, controller) {
       switch (event.type) {
         case 'block-start': {
@@ -222,5 +229,5 @@ export function sealStream(client: ProtocolId): TransformStream<LlmStreamEvent, 
       }
       controller.enqueue(event);
     },
-  });
+  };
 }

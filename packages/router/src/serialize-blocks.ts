@@ -1,4 +1,4 @@
-import type { LlmStreamEvent } from '@llm/core';
+import { stepStream, type LlmStreamEvent, type StepOutput, type StreamStep } from '@llm/core';
 
 /** A block that started while another was open: its events wait for their turn. */
 interface Waiting {
@@ -16,12 +16,17 @@ interface Waiting {
  * stream, so held events are dropped).
  */
 export function serializeBlocks(): TransformStream<LlmStreamEvent, LlmStreamEvent> {
+  return stepStream(serializeBlocksStep());
+}
+
+/** {@link serializeBlocks} as a stream step. */
+export function serializeBlocksStep(): StreamStep<LlmStreamEvent, LlmStreamEvent> {
   let active: number | undefined;
   const waiting: Waiting[] = [];
   /** Events outside blocks that arrived while blocks were held. */
   let tail: LlmStreamEvent[] = [];
 
-  const drain = (controller: TransformStreamDefaultController<LlmStreamEvent>) => {
+  const drain = (controller: StepOutput<LlmStreamEvent>) => {
     active = undefined;
     while (waiting.length > 0) {
       const next = waiting.shift() as Waiting;
@@ -35,7 +40,7 @@ export function serializeBlocks(): TransformStream<LlmStreamEvent, LlmStreamEven
     tail = [];
   };
 
-  return new TransformStream({
+  return {
     transform(event, controller) {
       if (event.type === 'error') {
         // An error ends the stream: what was held would follow it, so it goes.
@@ -69,5 +74,5 @@ export function serializeBlocks(): TransformStream<LlmStreamEvent, LlmStreamEven
       for (const block of waiting) for (const event of block.events) controller.enqueue(event);
       for (const event of tail) controller.enqueue(event);
     },
-  });
+  };
 }

@@ -1,5 +1,6 @@
 import {
   reportLoss,
+  stepStream,
   toolArgumentsObject,
   type CodecContext,
   type JsonObject,
@@ -7,6 +8,7 @@ import {
   type LlmRequest,
   type LlmStreamEvent,
   type ProtocolId,
+  type StreamStep,
 } from '@llm/core';
 
 /** How a request's tools were adapted to the target, so answers can be mapped back. */
@@ -114,8 +116,13 @@ function toolArgumentsText(args: string | JsonObject): string {
 
 /** The stream form of {@link restoreToolCalls}; freeform arguments are buffered per open call. */
 export function restoreToolStream(adaptation: ToolAdaptation): TransformStream<LlmStreamEvent, LlmStreamEvent> {
+  return stepStream(restoreToolStep(adaptation));
+}
+
+/** {@link restoreToolStream} as a stream step. */
+export function restoreToolStep(adaptation: ToolAdaptation): StreamStep<LlmStreamEvent, LlmStreamEvent> {
   const buffered = new Map<number, string>();
-  return new TransformStream({
+  return {
     transform(event, controller) {
       if (event.type === 'block-start' && event.block.kind === 'tool_call') {
         const block = { ...event.block, name: adaptation.names.get(event.block.name) ?? event.block.name };
@@ -138,7 +145,7 @@ export function restoreToolStream(adaptation: ToolAdaptation): TransformStream<L
       }
       controller.enqueue(event);
     },
-  });
+  };
 }
 
 function hash(text: string): string {

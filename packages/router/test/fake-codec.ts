@@ -7,12 +7,14 @@ import {
   readCredential,
   reportLoss,
   retryAfterFromHeaders,
+  stepStream,
   type Codec,
   type LlmRequest,
   type LlmResponse,
   type LlmStreamEvent,
   type ProtocolId,
   type SseEvent,
+  type StreamStep,
 } from '@llm/core';
 
 /**
@@ -21,6 +23,21 @@ import {
  * <baseUrl>/<id>/generate (?stream=1 when streaming) with a bearer key. Like the real codecs, it
  * drops foreign opaque state when encoding a request (with a `foreign-state` warning).
  */
+const decoder: StreamStep<SseEvent, LlmStreamEvent> = {
+  transform(event, out) {
+    const parsed = JSON.parse(event.data) as LlmStreamEvent | { type: 'error'; error: { kind: string; message: string } };
+    if (parsed.type === 'error') out.enqueue({ type: 'error', error: new LlmError({ kind: 'server', message: parsed.error.message }) });
+    else out.enqueue(parsed as LlmStreamEvent);
+  },
+};
+
+const encoder: StreamStep<LlmStreamEvent, SseEvent> = {
+  transform(event, out) {
+    const data = event.type === 'error' ? { type: 'error', error: { kind: event.error.kind, message: event.error.message } } : event;
+    out.enqueue({ event: event.type, data: JSON.stringify(data) });
+  },
+};
+
 export function fakeCodec(id: ProtocolId): Codec {
   return {
     id,
@@ -62,24 +79,10 @@ export function fakeCodec(id: ProtocolId): Codec {
       },
     },
     stream: {
-      decode() {
-        return new TransformStream<SseEvent, LlmStreamEvent>({
-          transform(event, controller) {
-            const parsed = JSON.parse(event.data) as LlmStreamEvent | { type: 'error'; error: { kind: string; message: string } };
-            if (parsed.type === 'error') {
-              controller.enqueue({ type: 'error', error: new LlmError({ kind: 'server', message: parsed.error.message }) });
-            } else controller.enqueue(parsed as LlmStreamEvent);
-          },
-        });
-      },
-      encode() {
-        return new TransformStream<LlmStreamEvent, SseEvent>({
-          transform(event, controller) {
-            const data = event.type === 'error' ? { type: 'error', error: { kind: event.error.kind, message: event.error.message } } : event;
-            controller.enqueue({ event: event.type, data: JSON.stringify(data) });
-          },
-        });
-      },
+      decode: () => stepStream(decoder),
+      encode: () => stepStream(encoder),
+      decoder: () => decoder,
+      encoder: () => encoder,
     },
     error: {
       decode(status, body, headers) {

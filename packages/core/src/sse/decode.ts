@@ -1,5 +1,6 @@
-import { EventSourceParserStream } from 'eventsource-parser/stream';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { LlmError } from '../errors.js';
+import { stepStream, type StepOutput, type StreamStep } from '../stream-step.js';
 import type { SseEvent } from './types.js';
 
 /** Options of {@link decodeSse}. */
@@ -22,10 +23,36 @@ export const DEFAULT_MAX_SSE_EVENT_SIZE = 16 * 1024 * 1024;
  * A stream that grows one event past `maxEventSize` errors (the parser cannot recover).
  */
 export function decodeSse(body: ReadableStream<Uint8Array>, options: SseDecodeOptions = {}): ReadableStream<SseEvent> {
-  const parser = new EventSourceParserStream({ maxBufferSize: options.maxEventSize ?? DEFAULT_MAX_SSE_EVENT_SIZE });
-  // TS's DOM lib types TextDecoderStream's writable side as BufferSource, wider than Uint8Array.
-  const text = new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>;
-  return body.pipeThrough(text).pipeThrough(parser);
+  return body.pipeThrough(stepStream(sseDecoder(options)));
+}
+
+/**
+ * {@link decodeSse} as a stream step (bytes in, events out): UTF-8 decoded across chunk
+ * boundaries, parsed by eventsource-parser. A parse error past `maxEventSize` is thrown.
+ */
+export function sseDecoder(options: SseDecodeOptions = {}): StreamStep<Uint8Array, SseEvent> {
+  const decoder = new TextDecoder();
+  let target: StepOutput<SseEvent> | undefined;
+  const parser: EventSourceParser = createParser({
+    onEvent: (event) => target?.enqueue(event),
+    onError: (error) => {
+      // Like eventsource-parser's own stream: only an overflow ends the stream.
+      if (error.type === 'max-buffer-size-exceeded') throw error;
+    },
+    maxBufferSize: options.maxEventSize ?? DEFAULT_MAX_SSE_EVENT_SIZE,
+  });
+  return {
+    transform(chunk, out) {
+      target = out;
+      const text = decoder.decode(chunk, { stream: true });
+      if (text !== '') parser.feed(text);
+    },
+    flush(out) {
+      target = out;
+      const rest = decoder.decode();
+      if (rest !== '') parser.feed(rest);
+    },
+  };
 }
 
 /** Collects every event of an SSE byte stream (for tests and small captures). */

@@ -1,3 +1,4 @@
+import type { StreamStep } from '../stream-step.js';
 import type { SseEvent } from './types.js';
 
 const LINE_BREAK = /\r\n|\r|\n/;
@@ -21,6 +22,11 @@ export function formatSseEvent(event: SseEvent): string {
   for (const line of data.split(LINE_BREAK)) out += `data: ${line}\n`;
   return `${out}\n`;
 }
+
+/** {@link formatSseEvent} as a stream step (events in, SSE text out). */
+export const sseEncoder: StreamStep<SseEvent, string> = {
+  transform: (event, out) => out.enqueue(formatSseEvent(event)),
+};
 
 /** A `TransformStream` from events to UTF-8 SSE bytes, one chunk per event. */
 export function encodeSse(): TransformStream<SseEvent, Uint8Array> {

@@ -1,0 +1,74 @@
+/**
+ * Stream steps: the body of a `TransformStream` as a plain synchronous object, so that several
+ * stages can run as one. Every Web stream stage costs promises and queueing per chunk; a bridge
+ * chains a dozen stages per event, which made streaming CPU-bound (tools/bench). Codecs expose
+ * their stream transcoders as steps too; {@link stepStream} turns any step into a stream and
+ * {@link pipeSteps} fuses two steps into one, the first feeding the second directly.
+ */
+
+/** Where a step writes its output (a `TransformStreamDefaultController` is one). */
+export interface StepOutput<O> {
+  enqueue(chunk: O): void;
+}
+
+/** A synchronous transform: `transform` per input chunk, `flush` once at the end. May throw. */
+export interface StreamStep<I, O> {
+  transform(chunk: I, out: StepOutput<O>): void;
+  flush?(out: StepOutput<O>): void;
+}
+
+/** A `TransformStream` running `step`. */
+export function stepStream<I, O>(step: StreamStep<I, O>): TransformStream<I, O> {
+  const flush = step.flush;
+  return new TransformStream<I, O>({
+    transform: (chunk, controller) => step.transform(chunk, controller),
+    flush: flush ? (controller) => flush.call(step, controller) : undefined,
+  });
+}
+
+/** One step made of two: what `first` emits goes straight into `second`, with no queue between. */
+export function pipeSteps<A, B, C>(first: StreamStep<A, B>, second: StreamStep<B, C>): StreamStep<A, C> {
+  let target: StepOutput<C> | undefined;
+  const feed: StepOutput<B> = { enqueue: (chunk) => second.transform(chunk, target as StepOutput<C>) };
+  return {
+    transform(chunk, out) {
+      target = out;
+      first.transform(chunk, feed);
+    },
+    flush(out) {
+      target = out;
+      first.flush?.(feed);
+      second.flush?.(out);
+    },
+  };
+}
+
+/**
+ * A byte stream running `step`, whose text output is joined per input chunk and encoded once: a
+ * network read that carried many events leaves as one write.
+ */
+export function textStepStream<I>(step: StreamStep<I, string>): TransformStream<I, Uint8Array> {
+  const encoder = new TextEncoder();
+  let text = '';
+  const collect: StepOutput<string> = {
+    enqueue: (chunk) => {
+      text += chunk;
+    },
+  };
+  const release = (controller: TransformStreamDefaultController<Uint8Array>): void => {
+    if (text === '') return;
+    const bytes = encoder.encode(text);
+    text = '';
+    controller.enqueue(bytes);
+  };
+  return new TransformStream<I, Uint8Array>({
+    transform(chunk, controller) {
+      step.transform(chunk, collect);
+      release(controller);
+    },
+    flush(controller) {
+      step.flush?.(collect);
+      release(controller);
+    },
+  });
+}
