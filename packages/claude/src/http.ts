@@ -36,4 +36,6 @@ export const http: HttpBinding = {
     return target;
   },
   readCredential: (headers, url) => readCredential(SCHEMES, headers, url),
+  // Claude Code's betas (context management, interleaved thinking, ...) gate fields it sends.
+  forwardedHeaders: ['anthropic-version', 'anthropic-beta'],
 };

@@ -65,6 +65,11 @@ export interface HttpBinding {
   buildRequest(options: HttpTargetOptions): HttpTarget;
   /** Reads the client's key from an inbound request, in any of {@link HttpBinding.authSchemes}. */
   readCredential(headers: Headers, url: URL): string | undefined;
+  /**
+   * Client headers that carry protocol meaning (API version, beta features) and go on to an
+   * upstream of the same protocol; never credentials.
+   */
+  readonly forwardedHeaders?: readonly string[];
 }
 
 /** Joins a base URL and a path with exactly one slash between them. */

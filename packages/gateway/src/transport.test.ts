@@ -18,7 +18,7 @@ afterAll(async () => {
 
 describe('createUndiciTransport', () => {
   it('sends method, path, query, headers and body, and returns status, headers and body', async () => {
-    const res = await pooled.transport(new Request(`${echo.url}/v1/x?alt=sse`, { method: 'POST', body: '{"a":1}', headers: { 'x-api-key': 'k' } }));
+    const res = await pooled.transport({ url: `${echo.url}/v1/x?alt=sse`, method: 'POST', body: '{"a":1}', headers: { 'x-api-key': 'k' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie')).toBe('a=1');
     expect(await res.json()).toEqual({ method: 'POST', path: '/v1/x?alt=sse', auth: 'k', body: '{"a":1}' });
@@ -26,7 +26,7 @@ describe('createUndiciTransport', () => {
 
   it('streams an SSE body through', async () => {
     const body = JSON.stringify({ model: 'c', max_tokens: 9, stream: true, messages: [{ role: 'user', content: 'hi' }] });
-    const res = await pooled.transport(new Request(`${mock.baseUrl}/v1/messages`, { method: 'POST', body }));
+    const res = await pooled.transport({ url: `${mock.baseUrl}/v1/messages`, method: 'POST', body });
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const text = await res.text();
     expect(text.startsWith('event: message_start\n')).toBe(true);
@@ -47,7 +47,7 @@ describe('createUndiciTransport', () => {
       return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
     });
     try {
-      const res = await pooled.transport(new Request(`${burst.url}/stream`, { method: 'POST', body: '{}' }));
+      const res = await pooled.transport({ url: `${burst.url}/stream`, method: 'POST', body: '{}' });
       const reader = (res.body as ReadableStream<Uint8Array>).getReader();
       const decoder = new TextDecoder();
       let text = '';
@@ -73,12 +73,12 @@ describe('createUndiciTransport', () => {
       // A chunked error body (no content-length), cancelled right away, as the router does before a retry.
       const body = JSON.stringify({ model: 'c', max_tokens: 9, messages: [{ role: 'user', content: 'error 429' }] });
       for (let i = 0; i < 5; i += 1) {
-        const res = await pooled.transport(new Request(`${mock.baseUrl}/v1/messages`, { method: 'POST', body }));
+        const res = await pooled.transport({ url: `${mock.baseUrl}/v1/messages`, method: 'POST', body });
         expect(res.status).toBe(429);
         await res.body?.cancel();
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const after = await pooled.transport(new Request(`${echo.url}/ok`, { method: 'POST', body: 'x' }));
+      const after = await pooled.transport({ url: `${echo.url}/ok`, method: 'POST', body: 'x' });
       expect(await after.json()).toMatchObject({ path: '/ok', body: 'x' });
     } finally {
       process.off('uncaughtException', onUncaught);
@@ -88,7 +88,7 @@ describe('createUndiciTransport', () => {
 
   it('passes upstream errors through untouched', async () => {
     const body = JSON.stringify({ model: 'c', max_tokens: 9, messages: [{ role: 'user', content: 'error 529' }] });
-    const res = await pooled.transport(new Request(`${mock.baseUrl}/v1/messages`, { method: 'POST', body }));
+    const res = await pooled.transport({ url: `${mock.baseUrl}/v1/messages`, method: 'POST', body });
     expect(res.status).toBe(529);
     expect(await res.json()).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'scripted 529' } });
   });
@@ -96,6 +96,6 @@ describe('createUndiciTransport', () => {
   it('rejects when the request signal aborts', async () => {
     const abort = new AbortController();
     abort.abort();
-    await expect(pooled.transport(new Request(`${echo.url}/`, { signal: abort.signal }))).rejects.toThrow();
+    await expect(pooled.transport({ url: `${echo.url}/`, method: 'GET', signal: abort.signal })).rejects.toThrow();
   });
 });

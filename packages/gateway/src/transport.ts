@@ -37,17 +37,12 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
   });
   const transport: Transport = async (request) => {
     const url = new URL(request.url);
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    const body = request.body ? await request.text() : undefined;
     const result = await agent.request({
       origin: url.origin,
       path: url.pathname + url.search,
-      method: request.method as 'POST',
-      headers,
-      body,
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
       signal: request.signal,
     });
     const responseHeaders = new Headers();
@@ -56,7 +51,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
       if (Array.isArray(value)) for (const item of value) responseHeaders.append(name, item);
       else responseHeaders.set(name, value);
     }
-    const nullBody = result.statusCode === 204 || result.statusCode === 304 || request.method === 'HEAD';
+    const nullBody = result.statusCode === 204 || result.statusCode === 304;
     if (nullBody) {
       result.body.resume();
       return new Response(null, { status: result.statusCode, headers: responseHeaders });

@@ -78,8 +78,21 @@ export interface RouterHooks {
   onRequestEnd?(record: RequestRecord): void;
 }
 
-/** Sends one upstream HTTP request. Defaults to global `fetch`; the gateway injects a faster one. */
-export type Transport = (request: Request) => Promise<Response>;
+/**
+ * One upstream HTTP call as the router hands it to a transport: plain data, so a transport built
+ * on a lower-level client (the gateway's undici pool) pays for no `Request` object.
+ */
+export interface UpstreamRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Aborts the call (client disconnect, timeout). */
+  signal?: AbortSignal;
+}
+
+/** Sends an upstream call; the default is global `fetch` (`(r) => fetch(r.url, r)`). */
+export type Transport = (request: UpstreamRequest) => Promise<Response>;
 
 /** Stores state a client cannot carry (Responses `previous_response_id`, opaque provider state). */
 export interface StateStore {

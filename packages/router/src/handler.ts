@@ -15,9 +15,9 @@ import {
 } from '@llm/core';
 import { bridge, type Bridge } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
-import type { RequestRecord, RouterConfig, StateStore, UpstreamConfig } from './config.js';
+import type { RequestRecord, RouterConfig, StateStore, UpstreamConfig, UpstreamRequest } from './config.js';
 import { countTokensBody, estimateTokens, modelList } from './endpoints.js';
-import { applyPolicies } from './policies.js';
+import { applyPolicies, hasActivePolicies } from './policies.js';
 import { fetchMediaUrls, inlineFetchedMedia, mediaUrlsToFetch, type FetchedMedia } from './media-fetch.js';
 import { defaultCodecs, type CodecRegistry } from './registry.js';
 import { resolveRoute } from './routing.js';
@@ -45,7 +45,7 @@ interface Exchange {
 export function createHandler(config: RouterConfig): FetchHandler {
   const codecs: CodecRegistry = config.codecs ?? defaultCodecs();
   const store: StateStore = config.stateStore ?? new MemoryStateStore();
-  const transport = config.transport ?? ((request: Request) => fetch(request));
+  const transport = config.transport ?? ((request: UpstreamRequest) => fetch(request.url, request));
 
   const finish = (exchange: Exchange, extra: Partial<RequestRecord>): void => {
     Object.assign(exchange.record, extra, { totalMs: Date.now() - exchange.started, warnings: exchange.warnings });
@@ -144,9 +144,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
     const target = codec.http.buildRequest({ baseUrl: upstream.baseUrl, model, stream: false, operation: 'count-tokens', ...credentials(upstream), headers: upstream.headers });
     const sent = codec.http.modelIn === 'body' && typeof body.model === 'string' ? { ...body, model } : body;
     try {
-      const response = await transport(
-        new Request(target.url, { method: 'POST', headers: target.headers, body: JSON.stringify(sent), signal: AbortSignal.timeout(upstream.timeoutMs ?? 30_000) }),
-      );
+      const response = await transport({ url: target.url, method: 'POST', headers: target.headers, body: JSON.stringify(sent), signal: AbortSignal.timeout(upstream.timeoutMs ?? 30_000) });
       if (!response.ok) {
         await response.body?.cancel();
         return undefined;
@@ -198,7 +196,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
       const streamingUpstream = upstream.capabilities?.streaming !== false;
       const media = await mediaFor(upstream.protocol);
       const needsCanonical =
-        Boolean(config.policies || config.transformRequest || upstream.capabilities || history || media?.size) ||
+        Boolean(hasActivePolicies(config.policies) || config.transformRequest || upstream.capabilities || history || media?.size) ||
         (clientId === 'openai-responses' && upstream.protocol !== 'openai-responses');
       const transformRequest = needsCanonical
         ? (canonical: LlmRequest): LlmRequest => {
@@ -240,7 +238,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
         stream: bridged.stream,
         operation: 'generate',
         ...credentials(upstream),
-        headers: upstream.headers,
+        headers: upstreamHeaders(upstream, upstreamCodec, clientId, request.headers),
       });
       let response: Response;
       try {
@@ -388,4 +386,19 @@ function onEnd(callback: () => void): TransformStream<Uint8Array, Uint8Array> {
     }
   };
   return new TransformStream({ flush: once, cancel: once } as Transformer<Uint8Array, Uint8Array>);
+}
+
+/**
+ * Extra headers of an upstream call: a same-protocol client's forwarded headers (its API version
+ * and betas, see `HttpBinding.forwardedHeaders`), under the upstream's configured ones.
+ */
+function upstreamHeaders(upstream: UpstreamConfig, codec: Codec, clientId: ProtocolId, clientHeaders: Headers): Record<string, string> | undefined {
+  const names = clientId === codec.id ? codec.http.forwardedHeaders : undefined;
+  if (!names) return upstream.headers;
+  let forwarded: Record<string, string> | undefined;
+  for (const name of names) {
+    const value = clientHeaders.get(name);
+    if (value !== null) (forwarded ??= {})[name] = value;
+  }
+  return forwarded ? { ...forwarded, ...upstream.headers } : upstream.headers;
 }

@@ -30,6 +30,7 @@ export type {
   RouterHooks,
   StateStore,
   Transport,
+  UpstreamRequest,
   UpstreamCapabilities,
   UpstreamConfig,
 } from './config.js';

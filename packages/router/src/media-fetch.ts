@@ -84,7 +84,7 @@ export async function fetchMediaUrls(urls: readonly string[], config: MediaFetch
       const fail = (why: string) => new LlmError({ kind: 'invalid_request', message: `media ${url}: ${why}` });
       let response: Response;
       try {
-        response = await transport(new Request(url, { signal: AbortSignal.timeout(config.timeoutMs ?? 10_000) }));
+        response = await transport({ url, method: 'GET', signal: AbortSignal.timeout(config.timeoutMs ?? 10_000) });
       } catch (error) {
         throw fail(`download failed (${error instanceof Error ? error.message : String(error)})`);
       }

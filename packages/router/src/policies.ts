@@ -28,6 +28,19 @@ const WRITE_INTENT = /\b(write|edit|change|fix|create|delete|remove|update|refac
  * 5. `loopGuard`: a system instruction appended when the last two assistant turns made the same calls;
  * 6. `readOnlyTools`: tools limited to the allowlist when the latest user text only asks to read.
  */
+/** True when some policy is switched on (an empty `policies: {}` changes nothing, so it keeps the fast path). */
+export function hasActivePolicies(policies: PolicyConfig | undefined): boolean {
+  if (!policies) return false;
+  return Boolean(
+    policies.stripSystemReminders ||
+      policies.dedupeHistoryReplay ||
+      policies.contextStrategy ||
+      policies.toolChoiceNoneAfterToolResults ||
+      policies.loopGuard ||
+      policies.readOnlyTools,
+  );
+}
+
 export function applyPolicies(request: LlmRequest, policies: PolicyConfig | undefined, context: PolicyContext): LlmRequest {
   if (!policies) return request;
   if (policies.stripSystemReminders) stripSystemReminders(request);

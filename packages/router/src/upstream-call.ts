@@ -32,18 +32,25 @@ export function isRetryableStatus(status: number): boolean {
  */
 export async function callUpstream(options: UpstreamCallOptions): Promise<Response> {
   for (let attempt = 0; ; attempt++) {
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+    // One controller per attempt, aborted by the timeout or by the client (cheaper than AbortSignal.any).
+    const abort = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, options.timeoutMs);
+    const client = options.signal;
+    const onClientAbort = () => abort.abort(client?.reason);
+    if (client?.aborted) abort.abort(client.reason);
+    else client?.addEventListener('abort', onClientAbort, { once: true });
     let response: Response;
     try {
-      response = await options.transport(
-        new Request(options.url, { method: 'POST', headers: options.headers, body: options.body, signal }),
-      );
+      response = await options.transport({ url: options.url, method: 'POST', headers: options.headers, body: options.body, signal: abort.signal });
     } catch (cause) {
       clearTimeout(timer);
-      if (options.signal?.aborted) throw new LlmError({ kind: 'cancelled', message: 'client cancelled the request', cause });
-      const error = timeout.signal.aborted
+      client?.removeEventListener('abort', onClientAbort);
+      if (client?.aborted) throw new LlmError({ kind: 'cancelled', message: 'client cancelled the request', cause });
+      const error = timedOut
         ? new LlmError({ kind: 'timeout', message: `upstream did not answer within ${options.timeoutMs} ms`, cause })
         : new LlmError({ kind: 'upstream', message: `upstream unreachable: ${describeCause(cause)}`, cause });
       if (attempt >= options.maxRetries) throw error;
@@ -51,7 +58,9 @@ export async function callUpstream(options: UpstreamCallOptions): Promise<Respon
       continue;
     }
     clearTimeout(timer);
+    // The client's signal stays linked while the body is read; it is dropped with the controller.
     if (!isRetryableStatus(response.status) || attempt >= options.maxRetries) return response;
+    client?.removeEventListener('abort', onClientAbort);
     const retryAfter = retryAfterFromHeaders(response.headers);
     await response.body?.cancel().catch(() => undefined);
     await sleep(Math.min(retryAfter ?? backoff(options, attempt), options.maxRetryDelayMs), options.signal);

@@ -2,6 +2,8 @@ import type { LlmResponse, LlmStreamEvent } from '@llm/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestRecord, RouterConfig } from '../src/config.js';
 import { createHandler } from '../src/handler.js';
+import { claude } from '@llm/claude';
+import { openaiChat } from '@llm/openai-chat';
 import { fakeCodecs, fakeSse, parseFakeSse } from './fake-codec.js';
 import { json, startUpstream, type MockUpstream } from './mock-upstream.js';
 
@@ -193,6 +195,42 @@ describe('createHandler', () => {
     expect(mock.received[1]?.body).not.toHaveProperty('previousResponseId');
     const missing = await handler(post('/openai-responses/generate', { ...second, previous_response_id: 'nope' }));
     expect(missing.status).toBe(404);
+  });
+
+  it('an empty policies object keeps the same-protocol fast path: the body reaches the upstream as sent', async () => {
+    const mock = await upstream((_request, response) =>
+      json(response, 200, { id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] }),
+    );
+    const handler = createHandler({
+      codecs: { 'openai-chat': openaiChat },
+      upstreams: { chat: { protocol: 'openai-chat', baseUrl: `${mock.baseUrl}/v1`, apiKey: 'k' } },
+      routes: [{ match: '*', upstream: 'chat' }],
+      policies: {},
+    });
+    // Key order and a field the codec does not model would not survive a decode + encode.
+    const sent = { messages: [{ content: 'hi', role: 'user' }], zz_vendor_extra: { a: 1 }, model: 'gpt-4o', temperature: 0.5 };
+    const response = await handler(post('/v1/chat/completions', sent));
+    expect(response.status).toBe(200);
+    expect(JSON.stringify(mock.received[0]?.body)).toBe(JSON.stringify(sent));
+  });
+
+  it("forwards a Claude client's anthropic-version and anthropic-beta to a Claude upstream, under the upstream's own headers", async () => {
+    const mock = await upstream((_request, response) =>
+      json(response, 200, { id: 'msg_1', type: 'message', role: 'assistant', model: 'c', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } }),
+    );
+    const handler = createHandler({
+      codecs: { claude },
+      upstreams: { anthropic: { protocol: 'claude', baseUrl: mock.baseUrl, apiKey: 'server-key', headers: { 'anthropic-version': '2026-10-21' } } },
+      routes: [{ match: '*', upstream: 'anthropic' }],
+    });
+    const body = { model: 'claude-x', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] };
+    const betas = 'context-management-2025-06-27,interleaved-thinking-2025-05-14';
+    const response = await handler(post('/v1/messages', body, { 'anthropic-version': '2023-06-01', 'anthropic-beta': betas, 'x-api-key': 'client-key' }));
+    expect(response.status).toBe(200);
+    const headers = mock.received[0]?.headers ?? {};
+    expect(headers['anthropic-beta']).toBe(betas);
+    expect(headers['anthropic-version']).toBe('2026-10-21');
+    expect(headers['x-api-key']).toBe('server-key');
   });
 
   it('refuses requests needing a capability the upstream lacks', async () => {

@@ -1,5 +1,5 @@
 import type { ProtocolId } from '@llm/core';
-import type { RouterConfig } from '../../src/router-contract.js';
+import type { RouterConfig, UpstreamRequest } from '../../src/router-contract.js';
 import { clientProtocolOf } from '../../src/server/client-protocol.js';
 import type { FetchHandler } from '../../src/server/node-adapter.js';
 
@@ -9,7 +9,7 @@ import type { FetchHandler } from '../../src/server/node-adapter.js';
  * RequestRecord when the body has been fully sent.
  */
 export function createPassthroughHandler(config: RouterConfig): FetchHandler {
-  const transport = config.transport ?? fetch;
+  const transport = config.transport ?? ((r: UpstreamRequest) => fetch(r.url, r));
   return async (request) => {
     const started = performance.now();
     const url = new URL(request.url);
@@ -19,9 +19,7 @@ export function createPassthroughHandler(config: RouterConfig): FetchHandler {
     const path = upstream.baseUrl.endsWith('/v1') ? url.pathname.replace(/^\/v1/, '') : url.pathname;
     const body = await request.text();
     const model = (JSON.parse(body) as { model?: string }).model;
-    const upstreamResponse = await transport(
-      new Request(upstream.baseUrl + path + url.search, { method: 'POST', body, headers: { 'content-type': 'application/json' }, signal: request.signal }),
-    );
+    const upstreamResponse = await transport({ url: upstream.baseUrl + path + url.search, method: 'POST', body, headers: { 'content-type': 'application/json' }, signal: request.signal });
     const requestId = request.headers.get('x-request-id') ?? '';
     const record = (firstByteMs?: number) =>
       config.hooks?.onRequestEnd?.({ requestId, clientProtocol: protocol, upstream: name, upstreamProtocol: upstream.protocol, clientModel: model, upstreamModel: model, status: upstreamResponse.status, stream: false, usage: { inputTokens: 3, outputTokens: 4 }, firstByteMs, totalMs: performance.now() - started, warnings: [] });
