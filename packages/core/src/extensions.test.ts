@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { collectUnknown, getExtensions, setExtensions, type WithExtensions } from './extensions.js';
+import { LlmError } from './errors.js';
+import { collectUnknown, getExtensions, reportForeignExtensions, setExtensions, type WithExtensions } from './extensions.js';
+import type { LlmWarning } from './warnings.js';
 
 describe('extensions', () => {
   it('collects unknown fields, or nothing when all are known', () => {
@@ -23,5 +25,32 @@ describe('extensions', () => {
     expect(getExtensions(target, 'claude')).toEqual({ container: 'c1', mcp_servers: [] });
     expect(getExtensions(target, 'openai-chat')).toBeUndefined();
     expect(getExtensions(undefined, 'claude')).toBeUndefined();
+  });
+
+  it('reports the wire fields of a bag crossing to another protocol: plain keys and the members of $-named wire objects, not bookkeeping', () => {
+    const target: WithExtensions = {
+      extensions: {
+        'openai-responses': { conversation: 'conv_1', include: ['reasoning.encrypted_content'], $noModel: true, $additionalTools: [{ at: 0 }], $reasoning: { context: 'all_turns', $kept: 1 } },
+        claude: { container: 'c' },
+      },
+    };
+    const warnings: LlmWarning[] = [];
+    reportForeignExtensions(target, 'openai-responses', 'claude', { warn: (w) => warnings.push(w) });
+    expect(warnings).toEqual([
+      { code: 'dropped-field', path: 'conversation', message: 'openai-responses field conversation has no claude equivalent', protocol: 'openai-responses' },
+      { code: 'dropped-field', path: 'include', message: 'openai-responses field include has no claude equivalent', protocol: 'openai-responses' },
+      { code: 'dropped-field', path: 'reasoning.context', message: 'openai-responses field reasoning.context has no claude equivalent', protocol: 'openai-responses' },
+    ]);
+    // Same protocol: the codec writes them back, nothing is lost.
+    reportForeignExtensions(target, 'openai-responses', 'openai-responses', { warn: (w) => warnings.push(w) });
+    expect(warnings).toHaveLength(3);
+    // Strict: the first loss is an unsupported error naming the field.
+    let thrown: unknown;
+    try {
+      reportForeignExtensions(target, 'claude', 'gemini', { strict: true });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(LlmError.isInstance(thrown) && thrown.kind === 'unsupported' && thrown.path === 'container').toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import type { ProtocolId } from './protocol.js';
+import { reportLoss, type CodecContext } from './warnings.js';
 
 /**
  * Wire fields a codec does not model, kept per protocol so that a same-protocol round trip is
@@ -60,4 +61,25 @@ export function collectUnknown(
     (rest ??= {})[key] = wire[key];
   }
   return rest;
+}
+
+/**
+ * Reports, as `dropped-field` losses, the wire fields a `source` codec kept in its extension bag
+ * (fields it has no canonical meaning for) when the value goes to another protocol, where no
+ * codec writes them. Plain keys are wire fields; a `$`-key holding an object keeps the unmapped
+ * members of the wire object it is named after (`$reasoning.context` -> `reasoning.context`);
+ * other `$`-keys are bookkeeping.
+ */
+export function reportForeignExtensions(target: WithExtensions | undefined, source: ProtocolId, destination: ProtocolId, context: CodecContext | undefined): void {
+  const bag = getExtensions(target, source);
+  if (!bag || source === destination) return;
+  const drop = (path: string) =>
+    reportLoss(context, { code: 'dropped-field', path, message: `${source} field ${path} has no ${destination} equivalent`, protocol: source });
+  for (const key in bag) {
+    const value = bag[key];
+    if (key.charCodeAt(0) !== 36) drop(key);
+    else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      for (const member in value) if (member.charCodeAt(0) !== 36) drop(`${key.slice(1)}.${member}`);
+    }
+  }
 }

@@ -7,7 +7,7 @@ export type { LlmOrigin, ProtocolId } from './protocol.js';
 export { isJsonObject } from './json.js';
 export type { JsonObject, JsonSchema, JsonValue } from './json.js';
 
-export { collectUnknown, getExtensions, setExtensions } from './extensions.js';
+export { collectUnknown, getExtensions, reportForeignExtensions, setExtensions } from './extensions.js';
 export type { Extensions, WithExtensions } from './extensions.js';
 
 export { textOf, toolArgumentsObject, toolArgumentsText } from './content.js';

@@ -4,6 +4,7 @@ import {
   OPAQUE_STATE_PREFIX,
   isJsonObject,
   pipeSteps,
+  reportForeignExtensions,
   responseToEvents,
   sseDecoder,
   sseEncoder,
@@ -165,6 +166,8 @@ export function bridge(options: BridgeOptions): Bridge {
       }
       const decodeContext = context({ model: requestOptions.model, stream: requestOptions.stream });
       let canonical = openRequestState(client.request.decode(body, decodeContext), decodeContext);
+      // Fields the client codec kept only for its own protocol go nowhere else: say so.
+      reportForeignExtensions(canonical, client.id, upstream.id, context());
       const clientModel = canonical.model;
       canonical.model = requestOptions.upstreamModel ?? clientModel;
       if (options.transformRequest) canonical = options.transformRequest(canonical);

@@ -9,6 +9,29 @@ import { bridge } from '../src/bridge.js';
 import { createHandler } from '../src/handler.js';
 
 describe('translation fixes over the real codecs', () => {
+  it("Claude Code's container, mcp_servers and context_management are reported when they cross to Chat, and refused in strict mode", () => {
+    const body = {
+      model: 'claude-x',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hi' }],
+      container: 'container_1',
+      mcp_servers: [{ type: 'url', url: 'https://mcp.example/sse', name: 'docs' }],
+      context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
+    };
+    const warnings: LlmWarning[] = [];
+    const out = bridge({ client: claude, upstream: openaiChat, warn: (w) => warnings.push(w) }).request(structuredClone(body));
+    expect(Object.keys(out.body as object)).not.toContain('container');
+    expect(warnings.filter((w) => w.protocol === 'claude').map((w) => `${w.code}@${w.path}`)).toEqual([
+      'dropped-field@container',
+      'dropped-field@mcp_servers',
+      'dropped-field@context_management',
+    ]);
+    expect(() => bridge({ client: claude, upstream: openaiChat, strict: true }).request(structuredClone(body))).toThrow(/container: claude field container has no openai-chat equivalent/);
+    // A Claude upstream gets them back unchanged.
+    const same = bridge({ client: claude, upstream: claude, transformRequest: (r) => r }).request(structuredClone(body));
+    expect(same.body).toMatchObject({ container: 'container_1', mcp_servers: body.mcp_servers, context_management: body.context_management });
+  });
+
   it('a system message in the middle of a Chat conversation reaches Claude as user text, reported', () => {
     const warnings: string[] = [];
     const via = bridge({ client: openaiChat, upstream: claude, warn: (warning: LlmWarning) => warnings.push(`${warning.code}@${warning.path}`) });
