@@ -18,6 +18,19 @@ export const LOOP_GUARD_INSTRUCTION =
 const READ_ONLY_INTENT = /\b(read|show|list|explain|what|why|how|find|search|look|describe|summari[sz]e)\b/i;
 const WRITE_INTENT = /\b(write|edit|change|fix|create|delete|remove|update|refactor|rename|implement|add)\b/i;
 
+/** True when some policy is switched on (an empty `policies: {}` changes nothing, so it keeps the fast path). */
+export function hasActivePolicies(policies: PolicyConfig | undefined): boolean {
+  if (!policies) return false;
+  return Boolean(
+    policies.stripSystemReminders ||
+      policies.dedupeHistoryReplay ||
+      (policies.contextStrategy !== undefined && policies.contextStrategy !== 'full') ||
+      policies.toolChoiceNoneAfterToolResults ||
+      policies.loopGuard ||
+      policies.readOnlyTools,
+  );
+}
+
 /**
  * Runs the opt-in policies over a canonical request, in a fixed order (all off unless configured):
  * 1. `stripSystemReminders`: `<system-reminder>` blocks removed from user text and tool results;
@@ -28,19 +41,6 @@ const WRITE_INTENT = /\b(write|edit|change|fix|create|delete|remove|update|refac
  * 5. `loopGuard`: a system instruction appended when the last two assistant turns made the same calls;
  * 6. `readOnlyTools`: tools limited to the allowlist when the latest user text only asks to read.
  */
-/** True when some policy is switched on (an empty `policies: {}` changes nothing, so it keeps the fast path). */
-export function hasActivePolicies(policies: PolicyConfig | undefined): boolean {
-  if (!policies) return false;
-  return Boolean(
-    policies.stripSystemReminders ||
-      policies.dedupeHistoryReplay ||
-      policies.contextStrategy ||
-      policies.toolChoiceNoneAfterToolResults ||
-      policies.loopGuard ||
-      policies.readOnlyTools,
-  );
-}
-
 export function applyPolicies(request: LlmRequest, policies: PolicyConfig | undefined, context: PolicyContext): LlmRequest {
   if (!policies) return request;
   if (policies.stripSystemReminders) stripSystemReminders(request);

@@ -5,8 +5,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const MODEL = { 'openai-chat': 'gpt-4o-mini', 'openai-responses': 'gpt-4o-mini', claude: 'claude-sonnet-4-5' };
+const MODEL = { 'openai-chat': 'gpt-4o-mini', 'openai-responses': 'gpt-4o-mini', claude: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' };
 const PATHS = { 'openai-chat': '/v1/chat/completions', 'openai-responses': '/v1/responses', claude: '/v1/messages' };
+/** What the mock must see: the path, or its start (Gemini names the method after the model). */
+const UPSTREAM_PATHS = { ...PATHS, gemini: `/v1beta/models/${MODEL.gemini}:` };
 const GATEWAY_PORT = 9600;
 
 /** The gateway's config for one pair: a single route from the client's model to the upstream. */
@@ -14,7 +16,8 @@ function gatewayConfig(dir, name, upstreamProtocol, upstream, lean) {
   const file = join(dir, `${name}.json`);
   const config = {
     listen: { host: '127.0.0.1', port: GATEWAY_PORT },
-    upstreams: { up: { protocol: upstreamProtocol, baseUrl: `${upstream}/v1`, apiKey: 'mock' } },
+    // Base URLs as the official SDKs write them: OpenAI's include /v1, Anthropic's and Google's do not.
+    upstreams: { up: { protocol: upstreamProtocol, baseUrl: upstreamProtocol.startsWith('openai') ? `${upstream}/v1` : upstream, apiKey: 'mock' } },
     routes: [{ match: '*', upstream: 'up', model: MODEL[upstreamProtocol] }],
     // As users run it: usage ledger on, one JSON access-log line per request. "lean" turns both off.
     ledger: lean ? false : { path: join(dir, `${name}.db`) },
@@ -36,7 +39,7 @@ export function targets({ repo, peersScripts, peersDir, work, upstream }) {
       name, kind: 'gateway', pair: `${short(client)}->${short(up)}`, client, port: GATEWAY_PORT,
       path: PATHS[client], model: `client-${MODEL[client]}`, headers: {},
       start: () => node([cli, 'serve', '--config', gatewayConfig(work, name, up, upstream, lean)]),
-      expectUpstream: PATHS[up],
+      expectUpstream: UPSTREAM_PATHS[up],
     };
   };
   const floor = (port, mode, up) => ({
@@ -67,6 +70,11 @@ export function targets({ repo, peersScripts, peersDir, work, upstream }) {
     gateway('openai-chat', 'openai-responses'),
     gateway('openai-responses', 'openai-chat'),
     gateway('openai-chat', 'openai-responses', true),
+    // The pairs the peers serve, side by side with them: Chat clients of Claude (Portkey,
+    // yardstick-oa2an), Claude clients of Chat (musi-llms), and a Gemini upstream.
+    gateway('openai-chat', 'claude'),
+    gateway('claude', 'openai-chat'),
+    gateway('openai-chat', 'gemini'),
     portkey('openai', 'openai-chat'),
     portkey('anthropic', 'claude'),
     {
