@@ -1,8 +1,9 @@
 import { claude } from '@llm/claude';
-import { type Codec, type LlmWarning, type ProtocolId, type SseEvent, decodeSse, formatSseEvent } from '@llm/core';
+import type { Codec, LlmWarning, ProtocolId } from '@llm/core';
 import { gemini } from '@llm/gemini';
 import { openaiChat } from '@llm/openai-chat';
 import { openaiResponses } from '@llm/openai-responses';
+import { bridge } from '@llm/router';
 
 /** What `translate` converts. */
 export type TranslateKind = 'request' | 'response' | 'stream';
@@ -29,28 +30,32 @@ export interface TranslateOptions {
   warn?(warning: LlmWarning): void;
 }
 
-/** Translates one JSON body or SSE capture between protocols, offline. */
+/**
+ * Translates one JSON body or SSE capture between protocols, offline, exactly as the gateway
+ * would (the router's bridge, with its fixes for the target): a request goes from a `from`
+ * client to a `to` upstream; a response or stream comes from a `from` upstream to a `to` client.
+ */
 export async function translate(input: string, options: TranslateOptions): Promise<string> {
-  const from = codecOf(options.from);
-  const to = codecOf(options.to);
-  const context = { warn: options.warn, model: options.model };
-  switch (options.kind) {
+  const kind = options.kind;
+  const forRequest = kind === 'request';
+  const via = bridge({
+    client: codecOf(forRequest ? options.from : options.to),
+    upstream: codecOf(forRequest ? options.to : options.from),
+    warn: options.warn,
+  });
+  switch (kind) {
     case 'request': {
-      const request = from.request.decode(JSON.parse(input), context);
-      if (options.model) request.model = options.model;
-      return `${JSON.stringify(to.request.encode(request, context), null, 2)}\n`;
+      const out = via.request(JSON.parse(input), { model: options.model, upstreamModel: options.model });
+      return `${JSON.stringify(out.body, null, 2)}\n`;
     }
     case 'response':
-      return `${JSON.stringify(to.response.encode(from.response.decode(JSON.parse(input), context), context), null, 2)}\n`;
+      return `${JSON.stringify(via.response(JSON.parse(input)), null, 2)}\n`;
     case 'stream': {
       const bytes = new Blob([input]).stream() as ReadableStream<Uint8Array>;
-      const events = decodeSse(bytes).pipeThrough(from.stream.decode(context)).pipeThrough(to.stream.encode(context));
-      let out = '';
-      for await (const event of events as unknown as AsyncIterable<SseEvent>) out += formatSseEvent(event);
-      return out;
+      return new Response(via.stream(bytes)).text();
     }
     default: {
-      const unreachable: never = options.kind;
+      const unreachable: never = kind;
       return unreachable;
     }
   }

@@ -31,7 +31,10 @@ quoting them; anything else -> an echo.`,
   translate: `Usage: llm-gateway translate --from <id> --to <id> [--kind request|response|stream] [--model M] [file]
 
 Translates one JSON body (request or response) or an SSE capture (stream) between protocols,
-offline. Reads stdin when no file is given. Warnings go to stderr as JSON lines.`,
+offline, as the gateway does: a request goes from a --from client to a --to upstream; a response
+or stream comes from a --from upstream to a --to client. --model names the model of a Gemini
+client (its URL carries it) and the upstream's model. Reads stdin when no file is given.
+Warnings go to stderr as JSON lines.`,
   usage: `Usage: llm-gateway usage [--since 24h|7d|<date>] [--by model|upstream|key] [--db <file> | --config <file>] [--json]
 
 Sums the usage ledger (requests, errors, input / cached / cache-write / reasoning / output tokens,
