@@ -64,3 +64,70 @@ describe('gateway HTTP surface', () => {
     expect(((await res.json()) as { error: { status: string } }).error.status).toBe('RESOURCE_EXHAUSTED');
   });
 });
+
+describe('gateway routes of every protocol, with exact route names and the warnings header', () => {
+  let upstream: MockUpstream;
+  let named: Gateway;
+  beforeAll(async () => {
+    upstream = await startMockUpstream({ protocol: 'claude' });
+    const config = parseConfig(
+      JSON.stringify({
+        upstreams: { claude: { protocol: 'claude', baseUrl: upstream.baseUrl, apiKey: 'k' } },
+        routes: [{ match: 'sonnet', upstream: 'claude', model: 'claude-sonnet-4-5' }, { match: 'flash', upstream: 'claude', model: 'claude-haiku-4-5' }, { match: '*', upstream: 'claude' }],
+        ledger: false,
+        warningsHeader: true,
+        maxRetries: 0,
+      }),
+    );
+    named = await startGateway(config, { port: 0, logger: createLogger('silent') });
+  });
+  afterAll(async () => {
+    await named.close();
+    await upstream.close();
+  });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${named.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+  it('serves Anthropic clients under /anthropic too: messages and count_tokens', async () => {
+    const message = await post('/anthropic/v1/messages', { model: 'sonnet', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] }, { 'anthropic-version': '2023-06-01' });
+    expect(message.status).toBe(200);
+    expect(((await message.json()) as { content: { text: string }[] }).content[0]?.text).toBe('Mock claude says: hi');
+    const count = await post('/anthropic/v1/messages/count_tokens', { model: 'sonnet', messages: [{ role: 'user', content: 'hi' }] }, { 'anthropic-version': '2023-06-01' });
+    expect(count.status).toBe(200);
+    expect(count.headers.get('x-llm-token-count')).toBe('estimate');
+    const tokens = ((await count.json()) as { input_tokens: number }).input_tokens;
+    expect(Number.isInteger(tokens) && tokens > 0).toBe(true);
+  });
+
+  it('lists the exact route names in each protocol: /v1/models?limit= (OpenAI and Anthropic shapes) and /v1beta/models', async () => {
+    const openai = await fetch(`${named.url}/v1/models?limit=1000`);
+    expect(await openai.json()).toEqual({
+      object: 'list',
+      data: [
+        { id: 'sonnet', object: 'model', created: 0, owned_by: 'llm-router' },
+        { id: 'flash', object: 'model', created: 0, owned_by: 'llm-router' },
+      ],
+    });
+    const anthropic = await fetch(`${named.url}/v1/models?limit=1000`, { headers: { 'anthropic-version': '2023-06-01', 'x-api-key': 'any' } });
+    expect(((await anthropic.json()) as { data: { type: string; id: string }[] }).data.map((m) => [m.type, m.id])).toEqual([
+      ['model', 'sonnet'],
+      ['model', 'flash'],
+    ]);
+    const google = await fetch(`${named.url}/v1beta/models`);
+    expect(((await google.json()) as { models: { name: string }[] }).models.map((m) => m.name)).toEqual(['models/sonnet', 'models/flash']);
+  });
+
+  it('answers Gemini :countTokens with totalTokens', async () => {
+    const res = await post('/v1beta/models/flash:countTokens', { contents: [{ role: 'user', parts: [{ text: 'count me' }] }] });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { totalTokens: number };
+    expect(Object.keys(body)).toEqual(['totalTokens']);
+    expect(body.totalTokens).toBeGreaterThan(0);
+  });
+
+  it('returns translation warnings in x-llm-warnings when configured', async () => {
+    const res = await post('/v1/chat/completions', { model: 'sonnet', messages: [{ role: 'user', content: 'hi' }] });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-llm-warnings')).toBe('defaulted@max_tokens');
+  });
+});
