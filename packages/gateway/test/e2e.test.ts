@@ -71,10 +71,14 @@ describe('gateway end to end', () => {
         });
       }
     }
-    it(`${client} client sees an upstream 429 as a 429`, async () => {
-      const sdk = sdkClient(client, gateway.url, 'e2e-key');
-      await expect(sdk.ask('to-claude', 'error 429', { stream: false, tools: false })).rejects.toMatchObject({ status: 429 });
-    });
+    for (const upstream of PROTOCOL_IDS) {
+      it(`${client} client sees a ${upstream} upstream's 429 as a 429, streaming and not`, async () => {
+        const sdk = sdkClient(client, gateway.url, 'e2e-key');
+        for (const stream of [false, true]) {
+          await expect(sdk.ask(`to-${upstream}`, 'error 429', { stream, tools: false })).rejects.toMatchObject({ status: 429 });
+        }
+      });
+    }
   }
 });
 
