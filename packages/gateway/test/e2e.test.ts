@@ -2,6 +2,7 @@ import { PROTOCOL_IDS, type ProtocolId } from '@llm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/logger.js';
+import { MIDWAY_FAILURE_MESSAGE } from '../src/mock/midway-failure.js';
 import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
 import { type Gateway, startGateway } from '../src/server/start.js';
 import { sdkClient } from './helpers/clients.js';
@@ -72,6 +73,12 @@ describe('gateway end to end', () => {
       }
     }
     for (const upstream of PROTOCOL_IDS) {
+      it(`${client} client of a ${upstream} upstream that fails mid-stream gets the error in its protocol`, async () => {
+        const sdk = sdkClient(client, gateway.url, 'e2e-key');
+        // The stream has started (status 200, some text) when the upstream sends its error event:
+        // the SDK reads a well-formed error of its own protocol and fails with the upstream's message.
+        await expect(sdk.ask(`to-${upstream}`, 'please fail midway', { stream: true, tools: false })).rejects.toThrow(MIDWAY_FAILURE_MESSAGE);
+      });
       it(`${client} client sees a ${upstream} upstream's 429 as a 429, streaming and not`, async () => {
         const sdk = sdkClient(client, gateway.url, 'e2e-key');
         for (const stream of [false, true]) {

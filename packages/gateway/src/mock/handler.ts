@@ -3,7 +3,8 @@ import { claudeError, readClaudeTurn, renderClaude } from './claude.js';
 import { geminiError, readGeminiTurn, renderGemini } from './gemini.js';
 import { openaiError, readChatTurn, renderChat } from './openai-chat.js';
 import { readResponsesTurn, renderResponses } from './openai-responses.js';
-import { MockRejection, type MockTurn, planAnswer, type ScriptOptions } from './script.js';
+import { failMidway, wantsMidwayFailure } from './midway-failure.js';
+import { type MockPlan, MockRejection, type MockTurn, planAnswer, type ScriptOptions } from './script.js';
 
 type ErrorBuilder = (status: number, message: string, retryAfter?: number) => Response;
 
@@ -44,23 +45,29 @@ export function createMockHandler(protocol: ProtocolId, options: ScriptOptions =
     }
     const plan = planAnswer(protocol, turn, options);
     if (plan.kind === 'error') return fail(plan.status, plan.message, plan.retryAfter);
-    switch (protocol) {
-      case 'claude':
-        return renderClaude(plan, turn);
-      case 'gemini':
-        return renderGemini(plan, turn, url.searchParams.get('alt') === 'sse');
-      case 'openai-chat': {
-        const options = (body as { stream_options?: { include_usage?: boolean } }).stream_options;
-        return renderChat(plan, turn, options?.include_usage === true);
-      }
-      case 'openai-responses':
-        return renderResponses(plan, turn);
-      default: {
-        const unreachable: never = protocol;
-        return unreachable;
-      }
-    }
+    const rendered = render(protocol, plan, turn, body, url);
+    return turn.stream && wantsMidwayFailure(turn.lastUserText) ? failMidway(protocol, rendered) : rendered;
   };
+}
+
+/** The scripted answer in the protocol's wire shape. */
+function render(protocol: ProtocolId, plan: Exclude<MockPlan, { kind: 'error' }>, turn: MockTurn, body: unknown, url: URL): Response {
+  switch (protocol) {
+    case 'claude':
+      return renderClaude(plan, turn);
+    case 'gemini':
+      return renderGemini(plan, turn, url.searchParams.get('alt') === 'sse');
+    case 'openai-chat': {
+      const options = (body as { stream_options?: { include_usage?: boolean } }).stream_options;
+      return renderChat(plan, turn, options?.include_usage === true);
+    }
+    case 'openai-responses':
+      return renderResponses(plan, turn);
+    default: {
+      const unreachable: never = protocol;
+      return unreachable;
+    }
+  }
 }
 
 interface Route {
