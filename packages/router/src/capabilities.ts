@@ -13,13 +13,16 @@ export function checkCapabilities(request: LlmRequest, capabilities: Partial<Ups
   };
   if (capabilities.tools === false && request.tools && request.tools.length > 0) fail('tools', 'tools');
   if (capabilities.reasoning === false && request.reasoning) fail('reasoning', 'reasoning');
-  if (capabilities.images === false) {
+  if (capabilities.images === false || capabilities.citations === false) {
     request.messages.forEach((message, messageIndex) => {
       message.content.forEach((part, partIndex) => {
+        const path = `messages[${messageIndex}].content[${partIndex}]`;
         const hasImage =
           part.type === 'image' ||
           (part.type === 'tool-result' && Array.isArray(part.content) && part.content.some((item) => item.type === 'image'));
-        if (hasImage) fail('images', `messages[${messageIndex}].content[${partIndex}]`);
+        if (hasImage && capabilities.images === false) fail('images', path);
+        // A document the model is asked to cite (Claude `citations.enabled`).
+        if (part.type === 'file' && part.citations === true && capabilities.citations === false) fail('citations', path);
       });
     });
   }
