@@ -52,7 +52,31 @@ describe('parseConfig', () => {
     expect(config.upstreams.a?.baseUrl).toBe('http://localhost:1');
   });
 
+  it('maps model-family routes (after the explicit ones), media fetching and upstream token counts to the router', () => {
+    const config = parseConfig(
+      [
+        'upstreams: { oa: { protocol: openai-chat, baseUrl: "http://x/v1" }, an: { protocol: claude, baseUrl: "http://y" } }',
+        'routes: [{ match: "my-model", upstream: an }]',
+        'modelFamilies: { openaiChat: oa, claude: an }',
+        'fetchMedia: { allow: ["https://cdn.example.com/"], maxBytes: 1000 }',
+        'countTokens: upstream',
+      ].join('\n'),
+      {},
+    );
+    const router = toRouterConfig(config);
+    expect(router.routes).toEqual([
+      { match: 'my-model', upstream: 'an' },
+      { match: 'gpt*', upstream: 'oa' },
+      { match: 'chatgpt*', upstream: 'oa' },
+      { match: 'claude*', upstream: 'an' },
+    ]);
+    expect(router.fetchMedia).toEqual({ allow: ['https://cdn.example.com/'], maxBytes: 1000 });
+    expect(router.countTokens).toBe('upstream');
+  });
+
   const cases: [string, string, string][] = [
+    ['an unknown model-family upstream', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nmodelFamilies: { gemini: g }', 'config: modelFamilies.gemini: unknown upstream "g"'],
+    ['an empty media allowlist', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nfetchMedia: { allow: [] }', 'config: fetchMedia.allow: name at least one URL prefix or host'],
     ['an unset variable', ISSUE_EXAMPLE, 'config: upstreams.google.apiKey: environment variable GEMINI_API_KEY is not set'],
     ['an unknown protocol', 'upstreams: { a: { protocol: grpc, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]', 'config: upstreams.a.protocol: Invalid type: Expected ("openai-chat" | "openai-responses" | "claude" | "gemini") but received "grpc"'],
     ['a bad URL', 'upstreams: { a: { protocol: claude, baseUrl: nope } }\nroutes: [{ match: "*", upstream: a }]', 'config: upstreams.a.baseUrl: must be an absolute URL'],

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { modelFamilyPreset } from '@llm/router';
 import type { RouterConfig } from '../router-contract.js';
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
@@ -32,6 +33,9 @@ export function parseConfig(text: string, env: Record<string, string | undefined
       if (!(name in config.upstreams)) throw new ConfigError(`${source}: routes.${i}.upstream: unknown upstream "${name}"`);
     }
   });
+  for (const [family, name] of Object.entries(config.modelFamilies ?? {})) {
+    if (name !== undefined && !(name in config.upstreams)) throw new ConfigError(`${source}: modelFamilies.${family}: unknown upstream "${name}"`);
+  }
   return config;
 }
 
@@ -48,7 +52,10 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
 
 /** The router's part of a gateway config (hooks and transport are added by the server). */
 export function toRouterConfig(config: GatewayConfig): RouterConfig {
-  const out: RouterConfig = { upstreams: config.upstreams, routes: config.routes, policies: config.policies };
+  const routes = config.modelFamilies ? [...config.routes, ...modelFamilyPreset(config.modelFamilies)] : config.routes;
+  const out: RouterConfig = { upstreams: config.upstreams, routes, policies: config.policies };
+  if (config.fetchMedia) out.fetchMedia = config.fetchMedia;
+  if (config.countTokens) out.countTokens = config.countTokens;
   if (config.strict !== undefined) out.strict = config.strict;
   if (config.maxRetries !== undefined) out.maxRetries = config.maxRetries;
   if (config.warningsHeader !== undefined) out.warningsHeader = config.warningsHeader;

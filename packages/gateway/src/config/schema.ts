@@ -40,12 +40,33 @@ const Policies = v.strictObject({
 
 const Port = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535));
 
+const PositiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+/** Opt-in download of media URLs a target cannot take by URL (the router's `fetchMedia`). */
+const FetchMedia = v.strictObject({
+  allow: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1, 'name at least one URL prefix or host')),
+  maxBytes: v.optional(PositiveInteger),
+  timeoutMs: v.optional(PositiveInteger),
+});
+
+/** Upstream names for the model-family routes (o-series and codex, gpt*, claude*, gemini*). */
+const ModelFamilies = v.strictObject({
+  openaiResponses: v.optional(v.string()),
+  openaiChat: v.optional(v.string()),
+  claude: v.optional(v.string()),
+  gemini: v.optional(v.string()),
+});
+
 /** The gateway config file (YAML or JSON), after `${VAR}` expansion. */
 export const GatewayConfigSchema = v.strictObject({
   listen: v.optional(v.strictObject({ host: v.optional(v.string()), port: v.optional(Port) }), {}),
   keys: v.optional(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty'))), []),
   upstreams: v.pipe(v.record(v.string(), Upstream), v.check((record) => Object.keys(record).length > 0, 'at least one upstream is required')),
   routes: v.pipe(v.array(Route), v.minLength(1, 'at least one route is required')),
+  /** Routes by model family, tried after `routes`. */
+  modelFamilies: v.optional(ModelFamilies),
+  fetchMedia: v.optional(FetchMedia),
+  countTokens: v.optional(v.picklist(['estimate', 'upstream'])),
   ledger: v.optional(v.union([v.literal(false), v.strictObject({ path: v.string() })]), { path: './gateway-usage.db' }),
   policies: v.optional(Policies, {}),
   strict: v.optional(v.boolean()),
