@@ -73,7 +73,8 @@ export function decodeError(status: number, body: unknown, headers?: { get(name:
   const message = typeof error?.message === 'string' ? error.message : typeof body === 'string' && body !== '' ? body : `upstream answered HTTP ${status}`;
   const items = details(error);
   const reason = items.find((item) => item['@type'] === ERROR_INFO)?.reason;
-  let kind: LlmErrorKind = (code && KIND_BY_STATUS[code]) || errorKindForStatus(status);
+  // Own keys only: a `status` naming an Object.prototype member is just an unknown code.
+  let kind: LlmErrorKind = (code && Object.hasOwn(KIND_BY_STATUS, code) && KIND_BY_STATUS[code]) || errorKindForStatus(status);
   if (reason === 'API_KEY_INVALID') kind = 'authentication';
   if (kind === 'rate_limit' && items.some((item) => item['@type'] === QUOTA_FAILURE) && /per ?day|daily|billing/i.test(JSON.stringify(items))) kind = 'quota';
   if (kind === 'invalid_request' && /exceeds the maximum number of tokens|context (window|length)|too long/i.test(message)) kind = 'context_length';

@@ -27,7 +27,7 @@ const DECODE: Readonly<Record<string, LlmFinishReason>> = {
  * `STOP`: a candidate holding function calls finished for `tool_calls`.
  */
 export function decodeFinishReason(value: string, hasCalls: boolean): LlmFinishReason {
-  const reason = DECODE[value] ?? 'other';
+  const reason = (Object.hasOwn(DECODE, value) ? DECODE[value] : undefined) ?? 'other';
   return reason === 'stop' && hasCalls ? 'tool_calls' : reason;
 }
 

@@ -1,6 +1,9 @@
 import {
   readArray,
   readObject,
+  readOptionalInteger,
+  readOptionalNumber,
+  readOptionalString,
   type CodecContext,
   type LlmAssistantContent,
   type LlmChoice,
@@ -26,14 +29,21 @@ export function callIdPrefix(responseId: string | undefined): string {
 }
 
 /** `logprobsResult` -> canonical token logprobs. */
-export function decodeLogprobs(value: unknown): LlmTokenLogprob[] | undefined {
+export function decodeLogprobs(value: unknown, path: string): LlmTokenLogprob[] | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const result = value as { chosenCandidates?: Wire[]; topCandidates?: Array<{ candidates?: Wire[] }> };
+  const result = value as { chosenCandidates?: unknown[]; topCandidates?: unknown[] };
   if (!Array.isArray(result.chosenCandidates)) return undefined;
+  const tokenOf = (item: unknown, parent: string, at: number): LlmTokenLogprob => {
+    const entry = readObject(item, parent, at, PROTOCOL);
+    const itemPath = `${parent}[${at}]`;
+    return { token: readOptionalString(entry, 'token', itemPath, PROTOCOL) ?? '', logprob: readOptionalNumber(entry, 'logProbability', itemPath, PROTOCOL) ?? 0 };
+  };
+  const tops = Array.isArray(result.topCandidates) ? result.topCandidates : [];
   return result.chosenCandidates.map((chosen, at) => {
-    const token: LlmTokenLogprob = { token: String(chosen.token ?? ''), logprob: Number(chosen.logProbability ?? 0) };
-    const top = result.topCandidates?.[at]?.candidates;
-    if (Array.isArray(top)) token.top = top.map((item) => ({ token: String(item.token ?? ''), logprob: Number(item.logProbability ?? 0) }));
+    const token = tokenOf(chosen, `${path}.chosenCandidates`, at);
+    const top = tops[at];
+    const list = typeof top === 'object' && top !== null ? (top as Wire).candidates : undefined;
+    if (Array.isArray(list)) token.top = list.map((item, rank) => tokenOf(item, `${path}.topCandidates[${at}].candidates`, rank));
     return token;
   });
 }
@@ -43,8 +53,9 @@ export function decodeCandidate(value: unknown, position: number, context: PartD
   const candidate = readObject(value, 'candidates', position, PROTOCOL);
   const path = `candidates[${position}]`;
   const bag: Wire = { ...unknownFields(candidate, CANDIDATE_KNOWN) };
-  const choice: LlmChoice = { index: typeof candidate.index === 'number' ? candidate.index : position, content: [] };
-  if (typeof candidate.index !== 'number') bag.$noIndex = true;
+  const index = readOptionalInteger(candidate, 'index', path, PROTOCOL);
+  const choice: LlmChoice = { index: index ?? position, content: [] };
+  if (index === undefined) bag.$noIndex = true;
   if (candidate.content === undefined) bag.$noContent = true;
   else {
     const content = readObject(candidate.content, path, 'content', PROTOCOL);
@@ -58,11 +69,12 @@ export function decodeCandidate(value: unknown, position: number, context: PartD
       choice.content = parts.map((part, at): LlmAssistantContent => asAssistantContent(decodePart(part, partsPath, at, context), `${partsPath}[${at}]`));
     }
   }
-  if (typeof candidate.finishReason === 'string') {
-    choice.rawFinishReason = candidate.finishReason;
-    choice.finishReason = decodeFinishReason(candidate.finishReason, choice.content.some((part) => part.type === 'tool-call'));
+  const finishReason = readOptionalString(candidate, 'finishReason', path, PROTOCOL);
+  if (finishReason !== undefined) {
+    choice.rawFinishReason = finishReason;
+    choice.finishReason = decodeFinishReason(finishReason, choice.content.some((part) => part.type === 'tool-call'));
   }
-  const logprobs = decodeLogprobs(candidate.logprobsResult);
+  const logprobs = decodeLogprobs(candidate.logprobsResult, `${path}.logprobsResult`);
   if (logprobs) choice.logprobs = logprobs;
   return keep(choice, bag);
 }
@@ -73,18 +85,22 @@ export function decodeCandidate(value: unknown, position: number, context: PartD
  */
 export function decodeResponse(body: unknown, context?: CodecContext): LlmResponse {
   const wire = readObject(body, '', undefined, PROTOCOL);
-  const id = typeof wire.responseId === 'string' ? wire.responseId : undefined;
-  const model = typeof wire.modelVersion === 'string' ? wire.modelVersion : (context?.model ?? '');
+  // A body is validated whole (streams, whose chunks carry partial usage, are read leniently).
+  const id = readOptionalString(wire, 'responseId', '', PROTOCOL);
+  const modelVersion = readOptionalString(wire, 'modelVersion', '', PROTOCOL);
+  const model = modelVersion ?? context?.model ?? '';
+  checkUsageMetadata(wire.usageMetadata);
+  const feedback = wire.promptFeedback === undefined ? undefined : readObject(wire.promptFeedback, '', 'promptFeedback', PROTOCOL);
+  const block = feedback ? readOptionalString(feedback, 'blockReason', 'promptFeedback', PROTOCOL) : undefined;
   const ids = new CallIds(callIdPrefix(id));
   const partContext: PartDecodeContext = { origin: model ? { protocol: PROTOCOL, model } : { protocol: PROTOCOL }, callId: (name) => ids.call(name) };
   const bag: Wire = { ...unknownFields(wire, KNOWN) };
   if (id === undefined) bag.$noId = true;
-  if (typeof wire.modelVersion !== 'string') bag.$noModel = true;
+  if (modelVersion === undefined) bag.$noModel = true;
   let choices: LlmChoice[];
   if (wire.candidates === undefined) {
     bag.$noCandidates = true;
-    const block = (wire.promptFeedback as Wire | undefined)?.blockReason;
-    choices = [typeof block === 'string' ? { index: 0, content: [], finishReason: 'content_filter', rawFinishReason: block } : { index: 0, content: [] }];
+    choices = [block !== undefined ? { index: 0, content: [], finishReason: 'content_filter', rawFinishReason: block } : { index: 0, content: [] }];
   } else choices = readArray(wire.candidates, '', 'candidates', PROTOCOL).map((candidate, position) => decodeCandidate(candidate, position, partContext));
   const response: LlmResponse = { id: id ?? '', model, choices };
   const usage = decodeUsage(wire.usageMetadata);
@@ -122,4 +138,11 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): G
   if (!bag?.$noId) out.responseId = response.id;
   writeWireFields(out, bag);
   return out as GeminiResponse;
+}
+
+/** Counts of a response body's `usageMetadata` are numbers (the usage itself is read by decodeUsage). */
+function checkUsageMetadata(value: unknown): void {
+  if (value === undefined) return;
+  const usage = readObject(value, '', 'usageMetadata', PROTOCOL);
+  for (const key in usage) if (key.endsWith('Count')) readOptionalNumber(usage, key, 'usageMetadata', PROTOCOL);
 }

@@ -113,15 +113,21 @@ export function decodeChunk(state: DecodeState, chunk: Wire, out: Out): void {
   if (chunk.usageMetadata !== undefined) state.usage = chunk.usageMetadata;
   const block = (chunk.promptFeedback as Wire | undefined)?.blockReason;
   if (typeof block === 'string') state.blockReason = block;
-  if (!Array.isArray(chunk.candidates)) return;
+  if (chunk.candidates === undefined) return;
+  // A chunk the stream cannot read ends it with an error: its content must not vanish silently.
+  if (!Array.isArray(chunk.candidates)) throw malformed('candidates is not an array');
   chunk.candidates.forEach((value, position) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw malformed(`candidates[${position}] is not an object`);
     const candidate = value as Wire;
     const choice = typeof candidate.index === 'number' ? candidate.index : position;
     let cand = state.candidates.get(choice);
     if (!cand) state.candidates.set(choice, (cand = { hasCalls: false }));
-    const parts = (candidate.content as Wire | undefined)?.parts;
-    if (Array.isArray(parts)) for (let at = 0; at < parts.length; at++) decodeStreamPart(state, cand, choice, parts, at, out);
-    const logprobs = decodeLogprobs(candidate.logprobsResult);
+    const content = candidate.content;
+    if (content !== undefined && (typeof content !== 'object' || content === null || Array.isArray(content))) throw malformed(`candidates[${position}].content is not an object`);
+    const parts = (content as Wire | undefined)?.parts;
+    if (parts !== undefined && !Array.isArray(parts)) throw malformed(`candidates[${position}].content.parts is not an array`);
+    if (parts) for (let at = 0; at < parts.length; at++) decodeStreamPart(state, cand, choice, parts, at, out);
+    const logprobs = decodeLogprobs(candidate.logprobsResult, `candidates[${position}].logprobsResult`);
     if (logprobs && cand.open?.kind === 'text') out.enqueue({ type: 'logprobs', index: cand.open.index, logprobs });
     const meta = unknownFields(candidate, CANDIDATE_EVENTS);
     if (meta) cand.meta = mergeMeta(cand.meta, meta);
@@ -251,4 +257,9 @@ export function decodeEnd(state: DecodeState, out: Out): void {
   }
   if (usage) for (const finish of finishes) finish.usage = usage;
   for (const finish of finishes) out.enqueue(finish);
+}
+
+/** The error a chunk of the wrong shape ends the stream with. */
+function malformed(what: string): LlmError {
+  return new LlmError({ kind: 'upstream', message: `invalid Gemini stream chunk: ${what}`, protocol: PROTOCOL });
 }
