@@ -1,16 +1,7 @@
 import { LlmError, type LlmStreamEvent } from '@llm/core';
-import { collect, streamOf } from '@llm/test-utils';
+import { collect, streamOf, thrown } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { claude } from '../src/index.js';
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
 
 const message = (patch: Record<string, unknown>) => ({ id: 'msg_x', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 }, ...patch });
 

@@ -2,21 +2,12 @@
 // the JSON path, stream decoders end in one `error` event, and error bodies of any shape decode
 // to an `LlmError` of the kind their status means.
 import { LlmError, type LlmStreamEvent, type SseEvent } from '@llm/core';
-import { collect, streamOf } from '@llm/test-utils';
+import { collect, streamOf, thrown } from '@llm/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gemini } from '../src/index.js';
 
 type Wire = Record<string, unknown>;
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';

@@ -10,5 +10,5 @@ export {
   repoRoot,
 } from './fixtures.js';
 export type { CassetteInteraction } from './fixtures.js';
-export { byteAtATime, collect, runTransform, splitAt, splitOffsets, streamOf, utf8 } from './streams.js';
+export { byteAtATime, collect, runTransform, splitAt, splitOffsets, streamOf, thrown, utf8 } from './streams.js';
 export { readmeExamples, runExample } from './readme.js';

@@ -71,3 +71,13 @@ export function splitOffsets(length: number, limit = 400, seed = 42): number[] {
   while (offsets.size < limit) offsets.add(1 + Math.floor(next() * (length - 1)));
   return [...offsets].sort((a, b) => a - b);
 }
+
+/** What `run` throws (`undefined` when it returns): for asserting on an error's fields. */
+export function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
