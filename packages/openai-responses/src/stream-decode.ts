@@ -28,6 +28,11 @@ interface ItemState {
   parts?: Map<number, number>;
   /** Reasoning: summary parts seen so far (to join them with blank lines). */
   summaries?: number;
+  /**
+   * Reasoning: the block, announced once its form is known (summary parts or raw
+   * `reasoning_text`); `output_item.added` does not say which is coming.
+   */
+  pending?: Extract<LlmStreamEvent, { type: 'block-start' }>['block'] & { kind: 'reasoning' };
   /** Tool call: argument text received as deltas. */
   argsSeen?: boolean;
   /** Message: the item's own fields as `output_item.added` gave them (no status yet). */
@@ -118,6 +123,7 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
       return itemDone(state, event, out);
     case 'response.content_part.added': {
       const item = state.items.get(event.output_index as number);
+      if (item?.type === 'reasoning' && (event.part as Wire | undefined)?.type === 'reasoning_text') startReasoning(item, 'full', out);
       if (!item || item.type !== 'message') return;
       const part = event.part as Wire | undefined;
       const block = state.nextBlock++;
@@ -152,12 +158,14 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
     case 'response.reasoning_summary_part.added': {
       const item = state.items.get(event.output_index as number);
       if (item?.block === undefined) return;
+      startReasoning(item, 'summary', out);
       if ((item.summaries = (item.summaries ?? 0) + 1) > 1) out.enqueue({ type: 'reasoning-delta', index: item.block, text: '\n\n' });
       return;
     }
     case 'response.reasoning_summary_text.delta':
     case 'response.reasoning_text.delta': {
       const item = state.items.get(event.output_index as number);
+      if (item) startReasoning(item, event.type === 'response.reasoning_text.delta' ? 'full' : 'summary', out);
       if (item?.block !== undefined && typeof event.delta === 'string' && event.delta !== '') {
         out.enqueue({ type: 'reasoning-delta', index: item.block, text: event.delta });
       }
@@ -197,10 +205,10 @@ function itemAdded(state: DecodeState, event: Wire, out: Out): void {
     }
     case 'reasoning': {
       entry.block = state.nextBlock++;
-      const block: Extract<LlmStreamEvent, { type: 'block-start' }>['block'] = { kind: 'reasoning', format: 'summary' };
+      const block: NonNullable<ItemState['pending']> = { kind: 'reasoning', format: 'summary' };
       if (typeof item.id === 'string') block.id = item.id;
       block.origin = state.model ? { protocol: PROTOCOL, model: state.model } : { protocol: PROTOCOL };
-      out.enqueue({ type: 'block-start', index: entry.block, block });
+      entry.pending = block;
       return;
     }
     case 'function_call':
@@ -229,6 +237,7 @@ function itemDone(state: DecodeState, event: Wire, out: Out): void {
   if (entry?.block !== undefined && part) {
     state.kinds.push(part);
     if (part.type === 'reasoning') {
+      startReasoning(entry, part.format ?? 'summary', out);
       if (part.signature !== undefined) {
         out.enqueue({ type: 'reasoning-signature', index: entry.block, signature: part.signature, origin: state.model ? { protocol: PROTOCOL, model: state.model } : { protocol: PROTOCOL } });
       }
@@ -252,6 +261,15 @@ function itemDone(state: DecodeState, event: Wire, out: Out): void {
   }
 }
 
+/** Announces a reasoning item's block in the form its first content shows (once). */
+function startReasoning(entry: ItemState, format: 'summary' | 'full', out: Out): void {
+  const block = entry.pending;
+  if (!block || entry.block === undefined) return;
+  entry.pending = undefined;
+  block.format = format;
+  out.enqueue({ type: 'block-start', index: entry.block, block });
+}
+
 /** Ends a message item's open blocks; the first part gets the item's fields as `$item`. */
 function closeMessage(entry: ItemState, fields: Record<string, unknown> | undefined, out: Out): void {
   if (entry.first) {
@@ -267,10 +285,13 @@ function terminal(state: DecodeState, event: Wire, out: Out): void {
   const response = (event.response ?? {}) as Wire;
   if (!state.started) decodeEvent(state, { type: 'response.created', response }, out);
   for (const entry of state.items.values()) {
+    startReasoning(entry, 'summary', out);
     if (entry.block !== undefined) out.enqueue({ type: 'block-end', index: entry.block });
     closeMessage(entry, entry.fields, out);
   }
   state.items.clear();
+  // A failed response that no `error` event announced still carries its error: pass it on.
+  if (event.type === 'response.failed' && typeof response.error === 'object' && response.error !== null) return fail(state, out, streamError({ error: response.error }));
   const incomplete = response.incomplete_details as Wire | null | undefined;
   const status = typeof response.status === 'string' ? response.status : event.type === 'response.completed' ? 'completed' : undefined;
   const finish = decodeFinishReason(status, typeof incomplete?.reason === 'string' ? incomplete.reason : undefined, state.kinds);
