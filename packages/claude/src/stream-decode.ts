@@ -1,7 +1,6 @@
 import {
   LlmError,
   responseToEvents,
-  stepStream,
   type StreamStep,
   type LlmFinishReason,
   type LlmResponse,
@@ -69,11 +68,6 @@ export function createDecodeState(): DecodeState {
  * when they stop. `event: error` ends the stream with an `error` event.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
-export function decodeStream(options: StreamOptions = {}): TransformStream<SseEvent, LlmStreamEvent> {
-  return stepStream(streamDecoder(options));
-}
-
-/** {@link decodeStream} as a synchronous stream step. */
 export function streamDecoder(_options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
   const state = createDecodeState();
   return { transform: (event, out) => decodeStep(state, event, out), flush: (out) => decodeEnd(state, out) };

@@ -1,4 +1,4 @@
-import { reportLoss, stepStream, type StreamStep, type LlmError, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
+import { reportLoss, type StreamStep, type LlmError, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL } from './ext.js';
@@ -45,11 +45,6 @@ export function createEncodeState(options: StreamOptions = {}): EncodeState {
  * `message_delta` with the stop reason and cumulative usage, `message_stop`. A thinking block's
  * signature is sent once, just before it stops. Extra choices are dropped (reported).
  */
-export function encodeStream(options: StreamOptions = {}): TransformStream<LlmStreamEvent, SseEvent> {
-  return stepStream(streamEncoder(options));
-}
-
-/** {@link encodeStream} as a synchronous stream step. */
 export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStreamEvent, SseEvent> {
   const state = createEncodeState(options);
   return { transform: (event, out) => encodeEvent(state, event, out), flush: (out) => encodeEnd(state, out) };

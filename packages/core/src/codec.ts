@@ -5,7 +5,7 @@ import type { LlmRequest } from './request.js';
 import type { LlmResponse } from './response.js';
 import type { SseEvent } from './sse/types.js';
 import type { LlmStreamEvent } from './stream-event.js';
-import type { StreamStep } from './stream-step.js';
+import { stepStream, type StreamStep } from './stream-step.js';
 import type { CodecContext } from './warnings.js';
 
 /**
@@ -66,4 +66,20 @@ export interface Codec<W extends WireTypes = WireTypes> {
     encode(error: LlmError): { status: number; body: W['error']; headers?: Record<string, string> };
   };
   readonly http: HttpBinding;
+}
+
+/**
+ * A codec's `stream` member from its two step factories: `decode` / `encode` run the steps as
+ * `TransformStream`s, so a codec writes its stream logic once.
+ */
+export function streamTranscoders(
+  decoder: (options?: StreamOptions) => StreamStep<SseEvent, LlmStreamEvent>,
+  encoder: (options?: StreamOptions) => StreamStep<LlmStreamEvent, SseEvent>,
+): Codec['stream'] {
+  return {
+    decode: (options) => stepStream(decoder(options)),
+    encode: (options) => stepStream(encoder(options)),
+    decoder,
+    encoder,
+  };
 }

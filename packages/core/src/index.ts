@@ -82,6 +82,7 @@ export {
 } from './validate.js';
 export type { PathKey } from './validate.js';
 
+export { streamTranscoders } from './codec.js';
 export type { Codec, StreamOptions, Transcoder, WireTypes } from './codec.js';
 
 export { applyAuth, joinUrl, readCredential } from './http.js';

@@ -1,11 +1,11 @@
-import type { Codec } from '@llm/core';
+import { streamTranscoders, type Codec } from '@llm/core';
 import { decodeError, encodeError } from './errors.js';
 import { PROTOCOL } from './ext.js';
 import { http } from './http.js';
 import { decodeRequest, encodeRequest } from './request.js';
 import { decodeResponse, encodeResponse } from './response.js';
-import { decodeStream, streamDecoder } from './stream-decode.js';
-import { encodeStream, streamEncoder } from './stream-encode.js';
+import { streamDecoder } from './stream-decode.js';
+import { streamEncoder } from './stream-encode.js';
 import type { GeminiWireTypes } from './wire-types.js';
 
 /** The Gemini codec (`models/{model}:generateContent` / `:streamGenerateContent`). */
@@ -13,7 +13,7 @@ export const gemini: Codec<GeminiWireTypes> = {
   id: PROTOCOL,
   request: { decode: decodeRequest, encode: encodeRequest },
   response: { decode: decodeResponse, encode: encodeResponse },
-  stream: { decode: decodeStream, encode: encodeStream, decoder: streamDecoder, encoder: streamEncoder },
+  stream: streamTranscoders(streamDecoder, streamEncoder),
   error: { decode: decodeError, encode: encodeError },
   http,
 };

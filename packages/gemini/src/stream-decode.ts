@@ -1,4 +1,4 @@
-import { LlmError, stepStream, type StreamStep, type LlmFinishReason, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
+import { LlmError, type StreamStep, type LlmFinishReason, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
 import { CallIds } from './call-ids.js';
 import { decodeError, isErrorChunk, statusOfChunk } from './errors.js';
 import { PROTOCOL } from './ext.js';
@@ -56,11 +56,6 @@ export function createDecodeState(model?: string): DecodeState {
  * last one wins, and the finishes are sent when the stream ends. A `{"error":…}` chunk ends the
  * stream with an `error` event; a stream that ends without any finish reason is an error too.
  */
-export function decodeStream(options: StreamOptions = {}): TransformStream<SseEvent, LlmStreamEvent> {
-  return stepStream(streamDecoder(options));
-}
-
-/** {@link decodeStream} as a synchronous stream step. */
 export function streamDecoder(options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
   const state = createDecodeState(options.model);
   return { transform: (event, out) => decodeStep(state, event, out), flush: (out) => decodeEnd(state, out) };

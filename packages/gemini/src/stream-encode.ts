@@ -1,4 +1,4 @@
-import { reportLoss, stepStream, toolArgumentsObject, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
+import { reportLoss, toolArgumentsObject, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
 import { isMadeUpId } from './call-ids.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL, writeWireFields } from './ext.js';
@@ -47,11 +47,6 @@ export function createEncodeState(options: StreamOptions = {}): EncodeState {
  * signature rides on its call, or on an empty part closing its text or thought. The finish chunk
  * carries the finish reason and the final usage.
  */
-export function encodeStream(options: StreamOptions = {}): TransformStream<LlmStreamEvent, SseEvent> {
-  return stepStream(streamEncoder(options));
-}
-
-/** {@link encodeStream} as a synchronous stream step. */
 export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStreamEvent, SseEvent> {
   const state = createEncodeState(options);
   return { transform: (event, out) => encodeEvent(state, event, out) };

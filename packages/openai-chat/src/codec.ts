@@ -1,4 +1,4 @@
-import type { Codec } from '@llm/core';
+import { streamTranscoders, type Codec } from '@llm/core';
 import { decodeError, encodeError } from './error.js';
 import { http } from './http.js';
 import { PROTOCOL } from './internal.js';
@@ -6,8 +6,8 @@ import { decodeRequest } from './request-decode.js';
 import { encodeRequest } from './request-encode.js';
 import { decodeResponse } from './response-decode.js';
 import { encodeResponse } from './response-encode.js';
-import { decodeStream, streamDecoder } from './stream-decode.js';
-import { encodeStream, streamEncoder } from './stream-encode.js';
+import { streamDecoder } from './stream-decode.js';
+import { streamEncoder } from './stream-encode.js';
 import type { OpenAIChatWireTypes } from './wire-types.js';
 
 /**
@@ -18,7 +18,7 @@ export const openaiChat: Codec<OpenAIChatWireTypes> = {
   id: PROTOCOL,
   request: { decode: (wire) => decodeRequest(wire), encode: encodeRequest },
   response: { decode: (wire) => decodeResponse(wire), encode: encodeResponse },
-  stream: { decode: decodeStream, encode: encodeStream, decoder: streamDecoder, encoder: streamEncoder },
+  stream: streamTranscoders(streamDecoder, streamEncoder),
   error: { decode: decodeError, encode: encodeError },
   http,
 };

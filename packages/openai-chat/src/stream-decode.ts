@@ -1,5 +1,5 @@
 import type { LlmStreamEvent, SseEvent, StreamOptions, StreamStep } from '@llm/core';
-import { LlmError, stepStream } from '@llm/core';
+import { LlmError } from '@llm/core';
 import { PROTOCOL } from './internal.js';
 import { createDecodeState, decodeChunk, endStream, failStream } from './stream-decode-state.js';
 
@@ -8,11 +8,6 @@ import { createDecodeState, decodeChunk, endStream, failStream } from './stream-
  * usage is known (the usage-only chunk, `[DONE]` or the end of the stream).
  * @see openai-chat.md §3
  */
-export function decodeStream(options?: StreamOptions): TransformStream<SseEvent, LlmStreamEvent> {
-  return stepStream(streamDecoder(options));
-}
-
-/** {@link decodeStream} as a synchronous stream step. */
 export function streamDecoder(_options?: StreamOptions): StreamStep<SseEvent, LlmStreamEvent> {
   const state = createDecodeState();
   return {

@@ -1,4 +1,4 @@
-import { stepStream, type LlmStreamEvent, type SseEvent, type StreamOptions, type StreamStep } from '@llm/core';
+import type { LlmStreamEvent, SseEvent, StreamOptions, StreamStep } from '@llm/core';
 import { createEncodeState, encodeEvent, endEncode } from './stream-encode-state.js';
 
 /**
@@ -7,11 +7,6 @@ import { createEncodeState, encodeEvent, endEncode } from './stream-encode-state
  * `{"error":...}` payload and ends the stream).
  * @see openai-chat.md §3
  */
-export function encodeStream(options: StreamOptions = {}): TransformStream<LlmStreamEvent, SseEvent> {
-  return stepStream(streamEncoder(options));
-}
-
-/** {@link encodeStream} as a synchronous stream step. */
 export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStreamEvent, SseEvent> {
   const state = createEncodeState(options.id, options.includeUsage === true, options);
   return {

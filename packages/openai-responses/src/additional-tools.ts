@@ -27,7 +27,7 @@ export interface LiftedTools {
 /** Lifts one `additional_tools` item at `input[index]`, standing before message `at`. */
 export function liftAdditionalTools(item: Record<string, unknown>, index: number, at: number, lifted: LiftedTools): void {
   const ordinal = lifted.items.length;
-  const tools = decodeTools(item.tools, joinPath(joinPath('input', index), 'tools'));
+  const tools = decodeTools(item.tools, joinPath('input', index));
   for (const tool of tools) setExtensions(tool, PROTOCOL, { ...getExtensions(tool, PROTOCOL), $additional: ordinal });
   lifted.tools.push(...tools);
   lifted.items.push({ at, item: collectUnknown(item, TOOLS_KEY) ?? {} });

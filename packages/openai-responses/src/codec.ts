@@ -1,11 +1,11 @@
-import type { Codec } from '@llm/core';
+import { streamTranscoders, type Codec } from '@llm/core';
 import { decodeError, encodeError } from './errors.js';
 import { PROTOCOL } from './ext.js';
 import { http } from './http.js';
 import { decodeRequest, encodeRequest } from './request.js';
 import { decodeResponse, encodeResponse } from './response.js';
-import { decodeStream, streamDecoder } from './stream-decode.js';
-import { encodeStream, streamEncoder } from './stream-encode.js';
+import { streamDecoder } from './stream-decode.js';
+import { streamEncoder } from './stream-encode.js';
 import type { OpenAIResponsesWireTypes } from './wire-types.js';
 
 /** The OpenAI Responses codec (`POST /v1/responses`). */
@@ -13,7 +13,7 @@ export const openaiResponses: Codec<OpenAIResponsesWireTypes> = {
   id: PROTOCOL,
   request: { decode: decodeRequest, encode: encodeRequest },
   response: { decode: decodeResponse, encode: encodeResponse },
-  stream: { decode: decodeStream, encode: encodeStream, decoder: streamDecoder, encoder: streamEncoder },
+  stream: streamTranscoders(streamDecoder, streamEncoder),
   error: { decode: decodeError, encode: encodeError },
   http,
 };

@@ -1,7 +1,6 @@
 import {
   collectUnknown,
   LlmError,
-  stepStream,
   type StreamStep,
   type LlmAssistantContent,
   type LlmStreamEvent,
@@ -67,11 +66,6 @@ export function createDecodeState(): DecodeState {
  * skipped: the finished item arrives whole in `output_item.done`.
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
-export function decodeStream(options: StreamOptions = {}): TransformStream<SseEvent, LlmStreamEvent> {
-  return stepStream(streamDecoder(options));
-}
-
-/** {@link decodeStream} as a synchronous stream step. */
 export function streamDecoder(_options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
   const state = createDecodeState();
   return { transform: (event, out) => decodeStep(state, event, out) };

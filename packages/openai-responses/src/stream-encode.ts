@@ -1,7 +1,6 @@
 import {
   LlmStreamAccumulator,
   reportLoss,
-  stepStream,
   type StreamStep,
   type LlmBlockStart,
   type LlmError,
@@ -75,11 +74,6 @@ export function createEncodeState(options: StreamOptions = {}): EncodeState {
  * the whole response. Every event has a `sequence_number`.
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
-export function encodeStream(options: StreamOptions = {}): TransformStream<LlmStreamEvent, SseEvent> {
-  return stepStream(streamEncoder(options));
-}
-
-/** {@link encodeStream} as a synchronous stream step. */
 export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStreamEvent, SseEvent> {
   const state = createEncodeState(options);
   return { transform: (event, out) => encodeStep(state, event, out) };

@@ -24,9 +24,10 @@ const CUSTOM_KNOWN = new Set(['type', 'name', 'description', 'format']);
  * (flattened, see namespaces.ts), and built-ins kept whole as provider tools.
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools
  */
-export function decodeTools(wire: unknown, path = 'tools'): LlmTool[] {
+export function decodeTools(wire: unknown, parent = ''): LlmTool[] {
   const out: LlmTool[] = [];
-  readArray(wire, parentOf(path), lastKey(path), PROTOCOL).forEach((entry, index) => {
+  const path = joinPath(parent, 'tools');
+  readArray(wire, parent, 'tools', PROTOCOL).forEach((entry, index) => {
     const tool = readObject(entry, path, index, PROTOCOL);
     const toolPath = joinPath(path, index);
     const type = readString(tool, 'type', toolPath, PROTOCOL);
@@ -52,15 +53,6 @@ const NAMESPACE_KNOWN = new Set(['tools']);
 
 function isFunctionOrCustom(tool: unknown): boolean {
   return typeof tool === 'object' && tool !== null && ((tool as Record<string, unknown>).type === 'function' || (tool as Record<string, unknown>).type === 'custom');
-}
-
-function parentOf(path: string): string {
-  const dot = path.lastIndexOf('.');
-  return dot < 0 ? '' : path.slice(0, dot);
-}
-
-function lastKey(path: string): string {
-  return path.slice(path.lastIndexOf('.') + 1);
 }
 
 function decodeTool(tool: Record<string, unknown>, path: string, type: string): LlmTool {

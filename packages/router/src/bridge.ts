@@ -285,21 +285,23 @@ function tapStep<T>(onEvent: (event: T) => void): StreamStep<T, T> {
 function observed<T>(observer: StreamStep<T, unknown>): StreamStep<T, T> {
   let failed = false;
   const discard: StepOutput<unknown> = { enqueue: () => undefined };
-  const safely = (run: () => void) => {
-    if (failed) return;
-    try {
-      run();
-    } catch {
-      failed = true;
-    }
-  };
   return {
     transform(chunk, out) {
       out.enqueue(chunk);
-      safely(() => observer.transform(chunk, discard));
+      if (failed) return;
+      try {
+        observer.transform(chunk, discard);
+      } catch {
+        failed = true;
+      }
     },
     flush() {
-      safely(() => observer.flush?.(discard));
+      if (failed) return;
+      try {
+        observer.flush?.(discard);
+      } catch {
+        failed = true;
+      }
     },
   };
 }

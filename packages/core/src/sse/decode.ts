@@ -12,6 +12,9 @@ export interface SseDecodeOptions {
   maxEventSize?: number;
 }
 
+/** TextDecoder options for a chunk that may end inside a character (one object, not one per chunk). */
+const STREAMING: TextDecodeOptions = { stream: true };
+
 /** Default {@link SseDecodeOptions.maxEventSize}: large enough for a long tool-call argument blob. */
 export const DEFAULT_MAX_SSE_EVENT_SIZE = 16 * 1024 * 1024;
 
@@ -44,7 +47,7 @@ export function sseDecoder(options: SseDecodeOptions = {}): StreamStep<Uint8Arra
   return {
     transform(chunk, out) {
       target = out;
-      const text = decoder.decode(chunk, { stream: true });
+      const text = decoder.decode(chunk, STREAMING);
       if (text !== '') parser.feed(text);
     },
     flush(out) {
