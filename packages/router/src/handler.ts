@@ -101,7 +101,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
           });
         case 'count-tokens': {
           const text = await request.text();
-          const counted = config.countTokens === 'upstream' ? await countUpstream(exchange, found.match, text) : undefined;
+          const counted = config.countTokens === 'upstream' ? await countUpstream(exchange, found.match, text, request.headers) : undefined;
           if (counted) return counted;
           finish(exchange, { status: 200 });
           return respond(exchange, JSON.stringify(countTokensBody(found.codec.id, estimateTokens(text))), 200, {
@@ -128,7 +128,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
    * needs no translation), with the route's model. Any failure (a 404 included) gives undefined,
    * and the caller answers with the estimate: a count call never marks a model missing.
    */
-  async function countUpstream(exchange: Exchange, match: HttpRequestMatch, text: string): Promise<Response | undefined> {
+  async function countUpstream(exchange: Exchange, match: HttpRequestMatch, text: string, clientHeaders: Headers): Promise<Response | undefined> {
     let body: Record<string, unknown>;
     try {
       body = parseBody(text);
@@ -141,7 +141,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
     const codec = upstream ? codecs[upstream.protocol] : undefined;
     if (!route || !upstream || !codec || codec.id !== exchange.clientCodec.id || !clientModel) return undefined;
     const model = route.model ?? clientModel;
-    const target = codec.http.buildRequest({ baseUrl: upstream.baseUrl, model, stream: false, operation: 'count-tokens', ...credentials(upstream), headers: upstream.headers });
+    const target = codec.http.buildRequest({ baseUrl: upstream.baseUrl, model, stream: false, operation: 'count-tokens', ...credentials(upstream), headers: upstreamHeaders(upstream, codec, exchange.clientCodec.id, clientHeaders) });
     const sent = codec.http.modelIn === 'body' && typeof body.model === 'string' ? { ...body, model } : body;
     try {
       const response = await transport({ url: target.url, method: 'POST', headers: target.headers, body: JSON.stringify(sent), signal: AbortSignal.timeout(upstream.timeoutMs ?? 30_000) });

@@ -429,8 +429,8 @@ describe('REGRESSIONS.md, handler state (previous_response_id, count tokens)', (
     ...extra,
   });
 
-  const post = (path: string, body: unknown) =>
-    new Request(`http://router.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    new Request(`http://router.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
   const responsesTools = [{ type: 'function', name: 'get_weather', parameters: weatherTool.function.parameters }];
   const firstTurn = { model: 'gpt-4o', input: 'Weather in Paris?', tools: responsesTools };
@@ -538,11 +538,13 @@ describe('REGRESSIONS.md, handler state (previous_response_id, count tokens)', (
       countTokens: 'upstream',
     });
     const body = { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] };
-    const counted = await handler(post('/v1/messages/count_tokens', body));
+    const counted = await handler(post('/v1/messages/count_tokens', body, { 'anthropic-beta': 'token-counting-2024-11-01' }));
     expect(counted.headers.get('x-llm-token-count')).toBe('upstream');
     expect(await counted.json()).toEqual({ input_tokens: 1234 });
     expect(mock.received[0]).toMatchObject({ method: 'POST', url: '/v1/messages/count_tokens', body: { ...body, model: 'claude-sonnet-4-5-20250929' } });
     expect(mock.received[0]?.headers['x-api-key']).toBe('server-key');
+    // The client's betas go on to the same-protocol count, as for generation.
+    expect(mock.received[0]?.headers['anthropic-beta']).toBe('token-counting-2024-11-01');
 
     answer404 = true;
     const fallback = await handler(post('/v1/messages/count_tokens', body));
