@@ -1,5 +1,5 @@
 import type { LlmError } from './errors.js';
-import type { HttpBinding } from './http.js';
+import type { HeaderReader, HttpBinding } from './http.js';
 import type { ProtocolId } from './protocol.js';
 import type { LlmRequest } from './request.js';
 import type { LlmResponse } from './response.js';
@@ -61,7 +61,7 @@ export interface Codec<W extends WireTypes = WireTypes> {
   };
   readonly error: {
     /** An upstream error (status and parsed body, or raw text) -> `LlmError`. */
-    decode(status: number, body: unknown, headers?: { get(name: string): string | null }): LlmError;
+    decode(status: number, body: unknown, headers?: HeaderReader): LlmError;
     /** `LlmError` -> the status and body this protocol's clients understand. */
     encode(error: LlmError): { status: number; body: W['error']; headers?: Record<string, string> };
   };

@@ -1,3 +1,4 @@
+import type { HeaderReader } from './http.js';
 import type { ProtocolId } from './protocol.js';
 
 /**
@@ -210,7 +211,7 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
 /**
  * Reads retry timing from response headers: `retry-after-ms` (OpenAI) first, then `retry-after`.
  */
-export function retryAfterFromHeaders(headers: { get(name: string): string | null }): number | undefined {
+export function retryAfterFromHeaders(headers: HeaderReader): number | undefined {
   const ms = headers.get('retry-after-ms');
   if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.round(Number(ms));
   return parseRetryAfter(headers.get('retry-after'));

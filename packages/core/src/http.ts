@@ -9,6 +9,14 @@ import type { ProtocolId } from './protocol.js';
  */
 export type AuthScheme = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'query-key';
 
+/**
+ * Read access to HTTP headers by case-insensitive name. A WHATWG `Headers` is one; a server may
+ * pass a lighter view over its own header map.
+ */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
 /** What an endpoint of a protocol does. */
 export type HttpOperation = 'generate' | 'count-tokens' | 'list-models' | 'retrieve-response';
 
@@ -64,7 +72,7 @@ export interface HttpBinding {
   /** Builds the URL and headers of an upstream request. */
   buildRequest(options: HttpTargetOptions): HttpTarget;
   /** Reads the client's key from an inbound request, in any of {@link HttpBinding.authSchemes}. */
-  readCredential(headers: Headers, url: URL): string | undefined;
+  readCredential(headers: HeaderReader, url: URL): string | undefined;
   /**
    * Client headers that carry protocol meaning (API version, beta features) and go on to an
    * upstream of the same protocol; never credentials.
@@ -104,7 +112,7 @@ export function applyAuth(target: HttpTarget, scheme: AuthScheme, apiKey: string
 }
 
 /** Reads a key in any of `schemes` from an inbound request; the first one present wins. */
-export function readCredential(schemes: readonly AuthScheme[], headers: Headers, url: URL): string | undefined {
+export function readCredential(schemes: readonly AuthScheme[], headers: HeaderReader, url: URL): string | undefined {
   for (const scheme of schemes) {
     switch (scheme) {
       case 'bearer': {

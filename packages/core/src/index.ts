@@ -88,6 +88,7 @@ export type { Codec, StreamOptions, Transcoder, WireTypes } from './codec.js';
 export { applyAuth, joinUrl, readCredential } from './http.js';
 export type {
   AuthScheme,
+  HeaderReader,
   HttpBinding,
   HttpOperation,
   HttpRequestMatch,

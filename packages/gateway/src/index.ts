@@ -6,9 +6,12 @@ export { GatewayConfigSchema } from './config/schema.js';
 export type { GatewayConfig } from './config/schema.js';
 
 export { startGateway } from './server/start.js';
-export type { CreateHandler, Gateway, StartGatewayOptions } from './server/start.js';
+export type { CreateRouter, Gateway, StartGatewayOptions } from './server/start.js';
 export { serveNode } from './server/node-adapter.js';
-export type { FetchHandler, NodeServer, ServeNodeOptions } from './server/node-adapter.js';
+export type { NodeHandler, NodeServer, ServeNodeOptions } from './server/node-adapter.js';
+export { IncomingCall } from './server/incoming-call.js';
+export { HeaderMapReader } from './header-map-reader.js';
+export type { HeaderMap } from './header-map-reader.js';
 export { createGatewayHandler, keyIdOf } from './server/gateway-handler.js';
 export type { GatewayHandlerOptions } from './server/gateway-handler.js';
 

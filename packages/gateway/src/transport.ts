@@ -1,9 +1,7 @@
 import type { Readable } from 'node:stream';
-import { Agent } from 'undici';
-import type { Transport } from './router-contract.js';
-
-/** Largest fixed-length, non-SSE upstream body read whole before it is handed on. */
-const BUFFER_LIMIT = 16 * 1024 * 1024;
+import { Agent, type Dispatcher } from 'undici';
+import { type HeaderMap, HeaderMapReader } from './header-map-reader.js';
+import type { Transport, UpstreamResponse } from './router-contract.js';
 
 /** Options of {@link createUndiciTransport}. */
 export interface UndiciTransportOptions {
@@ -45,27 +43,44 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
       body: request.body,
       signal: request.signal,
     });
-    const responseHeaders = new Headers();
-    for (const [name, value] of Object.entries(result.headers)) {
-      if (value === undefined) continue;
-      if (Array.isArray(value)) for (const item of value) responseHeaders.append(name, item);
-      else responseHeaders.set(name, value);
-    }
-    const nullBody = result.statusCode === 204 || result.statusCode === 304;
-    if (nullBody) {
-      result.body.resume();
-      return new Response(null, { status: result.statusCode, headers: responseHeaders });
-    }
-    // A body of announced length that is not an event stream (a JSON answer or error) is read
-    // whole here: the router reads it whole anyway, and a byte body skips a stream adapter.
-    const length = Number(result.headers['content-length']);
-    const eventStream = responseHeaders.get('content-type')?.includes('text/event-stream') ?? false;
-    if (!eventStream && Number.isInteger(length) && length <= BUFFER_LIMIT) {
-      return new Response(await result.body.arrayBuffer(), { status: result.statusCode, headers: responseHeaders });
-    }
-    return new Response(webStreamOf(result.body), { status: result.statusCode, headers: responseHeaders });
+    return new UndiciReply(result.statusCode, result.headers, result.body);
   };
   return { transport, close: () => agent.close() };
+}
+
+/**
+ * An upstream answer over undici's response, without a WHATWG `Response`: `text()` and `json()`
+ * read undici's body directly (a JSON answer never passes through a Web stream); `body` makes a
+ * Web stream of it only when asked (streams, downloads).
+ */
+class UndiciReply implements UpstreamResponse {
+  readonly headers: HeaderMapReader;
+  private stream: ReadableStream<Uint8Array> | null | undefined;
+
+  constructor(
+    readonly status: number,
+    headers: HeaderMap,
+    private readonly raw: Dispatcher.ResponseData['body'],
+  ) {
+    this.headers = new HeaderMapReader(headers);
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.stream === undefined) {
+      const empty = this.status === 204 || this.status === 304;
+      if (empty) this.raw.resume();
+      this.stream = empty ? null : webStreamOf(this.raw);
+    }
+    return this.stream;
+  }
+
+  text(): Promise<string> {
+    return this.raw.text();
+  }
+
+  json(): Promise<unknown> {
+    return this.raw.json();
+  }
 }
 
 /**

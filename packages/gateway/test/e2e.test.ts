@@ -9,7 +9,7 @@ import { sdkClient } from './helpers/clients.js';
 import { createPassthroughHandler } from './helpers/passthrough-router.js';
 
 /**
- * End to end: the real gateway with @llm/router's createHandler, mock upstreams of every
+ * End to end: the real gateway with @llm/router's createRouter, mock upstreams of every
  * protocol, and the official SDKs as clients, over all 16 pairs.
  */
 
@@ -101,7 +101,7 @@ describe('SDK harness over a same-protocol passthrough (checks the clients and m
         ledger: false,
       }),
     );
-    bare = await startGateway(config, { port: 0, logger: createLogger('silent'), createHandler: createPassthroughHandler });
+    bare = await startGateway(config, { port: 0, logger: createLogger('silent'), createRouter: createPassthroughHandler });
   });
   afterAll(async () => {
     await bare.close();

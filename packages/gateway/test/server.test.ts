@@ -9,7 +9,7 @@ import { usageReport } from '../src/ledger/report.js';
 import { createLogger } from '../src/logger.js';
 import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
 import { type NodeServer, serveNode } from '../src/server/node-adapter.js';
-import { createHandler } from '@llm/router';
+import { createRouter } from '@llm/router';
 import { type Gateway, startGateway } from '../src/server/start.js';
 import type { RouterConfig } from '../src/router-contract.js';
 import { createPassthroughHandler } from './helpers/passthrough-router.js';
@@ -51,7 +51,7 @@ beforeAll(async () => {
       maxBodyBytes: 4096,
     }),
   );
-  gateway = await startGateway(config, { port: 0, createHandler: createPassthroughHandler, logger: createLogger('info', { write: (line: string) => logs.push(line) }) });
+  gateway = await startGateway(config, { port: 0, createRouter: createPassthroughHandler, logger: createLogger('info', { write: (line: string) => logs.push(line) }) });
 });
 afterAll(async () => {
   await Promise.all([claude.close(), chat.close(), slow.close()]);
@@ -131,7 +131,7 @@ describe('upstream transport', () => {
     const upstream = await startMockUpstream({ protocol: 'openai-chat' });
     const config = parseConfig(JSON.stringify({ upstreams: { chat: { protocol: 'openai-chat', baseUrl: upstream.baseUrl } }, routes: [{ match: '*', upstream: 'chat' }], ledger: false }));
     let seen: RouterConfig | undefined;
-    const gw = await startGateway(config, { port: 0, logger: createLogger('silent'), createHandler: (routerConfig) => ((seen = routerConfig), createHandler(routerConfig)) });
+    const gw = await startGateway(config, { port: 0, logger: createLogger('silent'), createRouter: (routerConfig) => ((seen = routerConfig), createRouter(routerConfig)) });
     const spy = vi.spyOn(globalThis, 'fetch');
     try {
       const openai = new OpenAI({ apiKey: 'k', baseURL: `${gw.url}/v1`, maxRetries: 0 });

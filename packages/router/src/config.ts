@@ -1,5 +1,5 @@
 import type { MediaFetchConfig } from './media-fetch.js';
-import type { AuthScheme, Codec, LlmRequest, LlmResponse, LlmUsage, LlmWarning, ProtocolId } from '@llm/core';
+import type { AuthScheme, Codec, HeaderReader, LlmRequest, LlmResponse, LlmUsage, LlmWarning, ProtocolId } from '@llm/core';
 
 /**
  * The public configuration of `createHandler` and `complete`. The gateway builds it from its
@@ -91,8 +91,21 @@ export interface UpstreamRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * An upstream's answer as the router reads it. A WHATWG `Response` is one; a transport may
+ * return a lighter object (a body read whole, headers as its own map). The router reads the body
+ * once, through one of `body`, `text()` or `json()`.
+ */
+export interface UpstreamResponse {
+  readonly status: number;
+  readonly headers: HeaderReader;
+  readonly body: ReadableStream<Uint8Array> | null;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+}
+
 /** Sends an upstream call; the default is global `fetch` (`(r) => fetch(r.url, r)`). */
-export type Transport = (request: UpstreamRequest) => Promise<Response>;
+export type Transport = (request: UpstreamRequest) => Promise<UpstreamResponse>;
 
 /** Stores state a client cannot carry (Responses `previous_response_id`, opaque provider state). */
 export interface StateStore {

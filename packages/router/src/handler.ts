@@ -4,6 +4,7 @@ import {
   SSE_HEADERS,
   isJsonObject,
   type Codec,
+  type HeaderReader,
   type HttpRequestMatch,
   type LlmMessage,
   type LlmRequest,
@@ -15,14 +16,15 @@ import {
 } from '@llm/core';
 import { bridge, type Bridge } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
-import type { RequestRecord, RouterConfig, StateStore, UpstreamConfig, UpstreamRequest } from './config.js';
+import type { RequestRecord, RouterConfig, StateStore, UpstreamConfig, UpstreamRequest, UpstreamResponse } from './config.js';
 import { countTokensBody, estimateTokens, modelList } from './endpoints.js';
 import { applyPolicies, hasActivePolicies } from './policies.js';
 import { fetchMediaUrls, inlineFetchedMedia, mediaUrlsToFetch, type FetchedMedia } from './media-fetch.js';
 import { defaultCodecs, type CodecRegistry } from './registry.js';
 import { resolveRoute } from './routing.js';
 import { MemoryStateStore } from './state-store.js';
-import { callUpstream, isRetryableStatus } from './upstream-call.js';
+import { type ReplyHandler, type RouterReply, type RouterRequest, toResponse } from './reply.js';
+import { callUpstream, isOkStatus, isRetryableStatus } from './upstream-call.js';
 
 /** A WHATWG fetch handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -43,6 +45,16 @@ interface Exchange {
  * calling the routed upstream. See the README for the request lifecycle.
  */
 export function createHandler(config: RouterConfig): FetchHandler {
+  const handle = createRouter(config);
+  return async (request) => toResponse(await handle(request));
+}
+
+/**
+ * The router itself: {@link createHandler} without the WHATWG wrapping. It takes any
+ * {@link RouterRequest} (a `Request` is one) and answers a plain {@link RouterReply}, so a server
+ * can skip building a `Request` and a `Response` per call.
+ */
+export function createRouter(config: RouterConfig): ReplyHandler {
   const codecs: CodecRegistry = config.codecs ?? defaultCodecs();
   const store: StateStore = config.stateStore ?? new MemoryStateStore();
   const transport = config.transport ?? ((request: UpstreamRequest) => fetch(request.url, request));
@@ -56,16 +68,16 @@ export function createHandler(config: RouterConfig): FetchHandler {
     }
   };
 
-  const respond = (exchange: Exchange, body: BodyInit | null, status: number, headers: Record<string, string>): Response => {
+  const respond = (exchange: Exchange, body: RouterReply['body'], status: number, headers: Record<string, string>): RouterReply => {
     const out: Record<string, string> = { ...headers, 'x-request-id': exchange.requestId };
     if (config.warningsHeader && exchange.warnings.length > 0) {
       out['x-llm-warnings'] = exchange.warnings.map((warning) => `${warning.code}@${warning.path}`).join(', ');
     }
     exchange.record.firstByteMs ??= Date.now() - exchange.started;
-    return new Response(body, { status, headers: out });
+    return { status, headers: out, body };
   };
 
-  const respondError = (exchange: Exchange, error: unknown, via?: Bridge): Response => {
+  const respondError = (exchange: Exchange, error: unknown, via?: Bridge): RouterReply => {
     const llmError = LlmError.from(error);
     const encoded = via ? via.encodeError(llmError) : exchange.clientCodec.error.encode(llmError);
     finish(exchange, { status: encoded.status, errorKind: llmError.kind });
@@ -79,13 +91,14 @@ export function createHandler(config: RouterConfig): FetchHandler {
     const url = new URL(request.url);
     const found = matchClient(codecs, request, url);
     if (!found) {
-      return new Response(JSON.stringify({ error: { message: `no endpoint at ${request.method} ${url.pathname}` } }), {
+      return {
         status: 404,
         headers: { 'content-type': 'application/json' },
-      });
+        body: JSON.stringify({ error: { message: `no endpoint at ${request.method} ${url.pathname}` } }),
+      };
     }
     const exchange: Exchange = {
-      requestId: crypto.randomUUID(),
+      requestId: request.requestId ?? crypto.randomUUID(),
       started: Date.now(),
       clientCodec: found.codec,
       warnings: [],
@@ -128,7 +141,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
    * needs no translation), with the route's model. Any failure (a 404 included) gives undefined,
    * and the caller answers with the estimate: a count call never marks a model missing.
    */
-  async function countUpstream(exchange: Exchange, match: HttpRequestMatch, text: string, clientHeaders: Headers): Promise<Response | undefined> {
+  async function countUpstream(exchange: Exchange, match: HttpRequestMatch, text: string, clientHeaders: HeaderReader): Promise<RouterReply | undefined> {
     let body: Record<string, unknown>;
     try {
       body = parseBody(text);
@@ -145,7 +158,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
     const sent = codec.http.modelIn === 'body' && typeof body.model === 'string' ? { ...body, model } : body;
     try {
       const response = await transport({ url: target.url, method: 'POST', headers: target.headers, body: JSON.stringify(sent), signal: AbortSignal.timeout(upstream.timeoutMs ?? 30_000) });
-      if (!response.ok) {
+      if (!isOkStatus(response.status)) {
         await response.body?.cancel();
         return undefined;
       }
@@ -157,7 +170,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
     }
   }
 
-  async function generate(exchange: Exchange, match: HttpRequestMatch, request: Request): Promise<Response> {
+  async function generate(exchange: Exchange, match: HttpRequestMatch, request: RouterRequest): Promise<RouterReply> {
     const body = parseBody(await request.text());
     const clientModel = match.model ?? (typeof body.model === 'string' ? body.model : undefined);
     if (!clientModel) throw new LlmError({ kind: 'invalid_request', message: 'model: required', path: 'model' });
@@ -182,7 +195,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
       return fetched;
     };
 
-    let lastFailure: Response | undefined;
+    let lastFailure: UpstreamResponse | undefined;
     for (let attempt = 0; attempt < route.upstreams.length; attempt++) {
       const name = route.upstreams[attempt] as string;
       const hasNext = attempt < route.upstreams.length - 1;
@@ -240,7 +253,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
         ...credentials(upstream),
         headers: upstreamHeaders(upstream, upstreamCodec, clientId, request.headers),
       });
-      let response: Response;
+      let response: UpstreamResponse;
       try {
         response = await callUpstream({
           url: target.url,
@@ -257,7 +270,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
         if (hasNext && LlmError.isInstance(error) && error.kind !== 'cancelled') continue;
         return respondError(exchange, error, via);
       }
-      if (!response.ok) {
+      if (!isOkStatus(response.status)) {
         if (hasNext && isRetryableStatus(response.status)) {
           await response.body?.cancel().catch(() => undefined);
           lastFailure = response;
@@ -286,7 +299,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
       finish(exchange, { status: 200, usage: remember.usage() });
       return respond(exchange, JSON.stringify(out), 200, { 'content-type': 'application/json' });
     }
-    const failure = lastFailure as Response;
+    const failure = lastFailure as UpstreamResponse;
     throw new LlmError({ kind: 'upstream', message: `every upstream failed (last status ${failure?.status})` });
   }
 
@@ -332,8 +345,8 @@ export function createHandler(config: RouterConfig): FetchHandler {
   }
 }
 
-function matchClient(codecs: CodecRegistry, request: Request, url: URL): { codec: Codec; match: HttpRequestMatch } | undefined {
-  const order: readonly ProtocolId[] = request.headers.has('anthropic-version')
+function matchClient(codecs: CodecRegistry, request: RouterRequest, url: URL): { codec: Codec; match: HttpRequestMatch } | undefined {
+  const order: readonly ProtocolId[] = request.headers.get('anthropic-version') !== null
     ? CLIENT_ORDER
     : [...CLIENT_ORDER.filter((id) => id !== 'claude'), 'claude'];
   for (const id of order) {
@@ -355,7 +368,7 @@ function parseBody(text: string): Record<string, unknown> {
   return body;
 }
 
-async function readErrorBody(response: Response): Promise<unknown> {
+async function readErrorBody(response: UpstreamResponse): Promise<unknown> {
   const text = await response.text();
   try {
     return JSON.parse(text);
@@ -392,7 +405,7 @@ function onEnd(callback: () => void): TransformStream<Uint8Array, Uint8Array> {
  * Extra headers of an upstream call: a same-protocol client's forwarded headers (its API version
  * and betas, see `HttpBinding.forwardedHeaders`), under the upstream's configured ones.
  */
-function upstreamHeaders(upstream: UpstreamConfig, codec: Codec, clientId: ProtocolId, clientHeaders: Headers): Record<string, string> | undefined {
+function upstreamHeaders(upstream: UpstreamConfig, codec: Codec, clientId: ProtocolId, clientHeaders: HeaderReader): Record<string, string> | undefined {
   const names = clientId === codec.id ? codec.http.forwardedHeaders : undefined;
   if (!names) return upstream.headers;
   let forwarded: Record<string, string> | undefined;

@@ -3,8 +3,10 @@
 
 export { bridge } from './bridge.js';
 export type { Bridge, BridgeOptions, BridgeRequestOptions, BridgeStreamOptions, BridgedRequest } from './bridge.js';
-export { createHandler } from './handler.js';
+export { createHandler, createRouter } from './handler.js';
 export type { FetchHandler } from './handler.js';
+export { toResponse } from './reply.js';
+export type { ReplyHandler, RouterReply, RouterRequest } from './reply.js';
 export { complete } from './complete.js';
 export type { CompleteOptions, CompleteStream, CompleteValue } from './complete.js';
 export { defaultCodecs } from './registry.js';
@@ -31,6 +33,7 @@ export type {
   StateStore,
   Transport,
   UpstreamRequest,
+  UpstreamResponse,
   UpstreamCapabilities,
   UpstreamConfig,
 } from './config.js';

@@ -1,5 +1,6 @@
 import { LlmError, bytesToBase64, type LlmMediaSource, type LlmRequest, type ProtocolId } from '@llm/core';
-import type { Transport } from './config.js';
+import type { Transport, UpstreamResponse } from './config.js';
+import { isOkStatus } from './upstream-call.js';
 
 /**
  * Downloading media URLs for targets that cannot take them. Off unless configured: the router
@@ -82,13 +83,13 @@ export async function fetchMediaUrls(urls: readonly string[], config: MediaFetch
   const entries = await Promise.all(
     urls.map(async (url): Promise<[string, FetchedMedia]> => {
       const fail = (why: string) => new LlmError({ kind: 'invalid_request', message: `media ${url}: ${why}` });
-      let response: Response;
+      let response: UpstreamResponse;
       try {
         response = await transport({ url, method: 'GET', signal: AbortSignal.timeout(config.timeoutMs ?? 10_000) });
       } catch (error) {
         throw fail(`download failed (${error instanceof Error ? error.message : String(error)})`);
       }
-      if (!response.ok) throw fail(`download answered HTTP ${response.status}`);
+      if (!isOkStatus(response.status)) throw fail(`download answered HTTP ${response.status}`);
       const declared = Number(response.headers.get('content-length') ?? '0');
       if (declared > limit) {
         await response.body?.cancel();
@@ -104,7 +105,7 @@ export async function fetchMediaUrls(urls: readonly string[], config: MediaFetch
 }
 
 /** The body, or undefined once it passes `limit` bytes (the download is cancelled there). */
-async function readLimited(response: Response, limit: number): Promise<Uint8Array | undefined> {
+async function readLimited(response: UpstreamResponse, limit: number): Promise<Uint8Array | undefined> {
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];

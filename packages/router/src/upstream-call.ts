@@ -1,5 +1,5 @@
 import { LlmError, retryAfterFromHeaders } from '@llm/core';
-import type { Transport } from './config.js';
+import type { Transport, UpstreamResponse } from './config.js';
 
 /** Options of {@link callUpstream}. */
 export interface UpstreamCallOptions {
@@ -19,6 +19,11 @@ export interface UpstreamCallOptions {
   signal?: AbortSignal;
 }
 
+/** A 2xx status. */
+export function isOkStatus(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
 /** Statuses worth retrying before the first byte. */
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || status === 408 || status >= 500;
@@ -30,7 +35,7 @@ export function isRetryableStatus(status: number): boolean {
  * (`timeout`, `network`, `cancelled`) when no response came at all. The timeout stops counting
  * once headers arrive; the client's signal stays attached to the body.
  */
-export async function callUpstream(options: UpstreamCallOptions): Promise<Response> {
+export async function callUpstream(options: UpstreamCallOptions): Promise<UpstreamResponse> {
   for (let attempt = 0; ; attempt++) {
     // One controller per attempt, aborted by the timeout or by the client (cheaper than AbortSignal.any).
     const abort = new AbortController();
@@ -43,7 +48,7 @@ export async function callUpstream(options: UpstreamCallOptions): Promise<Respon
     const onClientAbort = () => abort.abort(client?.reason);
     if (client?.aborted) abort.abort(client.reason);
     else client?.addEventListener('abort', onClientAbort, { once: true });
-    let response: Response;
+    let response: UpstreamResponse;
     try {
       response = await options.transport({ url: options.url, method: 'POST', headers: options.headers, body: options.body, signal: abort.signal });
     } catch (cause) {

@@ -1,7 +1,7 @@
 import type { LlmResponse, LlmStreamEvent } from '@llm/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RequestRecord, RouterConfig } from '../src/config.js';
-import { createHandler } from '../src/handler.js';
+import type { RequestRecord, RouterConfig, Transport } from '../src/config.js';
+import { createHandler, createRouter } from '../src/handler.js';
 import { claude } from '@llm/claude';
 import { openaiChat } from '@llm/openai-chat';
 import { fakeCodecs, fakeSse, parseFakeSse } from './fake-codec.js';
@@ -239,5 +239,66 @@ describe('createHandler', () => {
     const response = await handler(post('/openai-chat/generate', { ...chatBody, tools: [{ type: 'function', name: 'f' }] }));
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { kind: 'unsupported', message: 'upstream main does not support tools' } });
+  });
+});
+
+describe('createRouter', () => {
+  /** A plain inbound call: no Request, no Headers. */
+  const call = (path: string, body: unknown, requestId?: string) => ({
+    method: 'POST',
+    url: `http://router.test${path}`,
+    headers: { get: (name: string) => (name === 'content-type' ? 'application/json' : null) },
+    text: async () => JSON.stringify(body),
+    requestId,
+  });
+
+  it('answers a plain call with a plain reply (whole text body) under the caller\'s request id', async () => {
+    const mock = await upstream((_request, response) => json(response, 200, answer));
+    const records: RequestRecord[] = [];
+    const route = createRouter(config(mock.baseUrl, { hooks: { onRequestEnd: (record) => records.push(record) } }));
+    const reply = await route(call('/openai-chat/generate', chatBody, 'req-42'));
+    expect(reply).toEqual({
+      status: 200,
+      headers: { 'content-type': 'application/json', 'x-request-id': 'req-42' },
+      body: JSON.stringify(answer),
+    });
+    expect(records[0]?.requestId).toBe('req-42');
+  });
+
+  it('streams as a byte stream, and reads a transport answer that is not a WHATWG Response', async () => {
+    const sse = fakeSse(streamEvents);
+    const bodies: string[] = [];
+    const transport: Transport = async (request) => {
+      bodies.push(String(request.body));
+      return {
+        status: 200,
+        headers: { get: (name: string) => (name === 'content-type' ? 'text/event-stream' : null) },
+        body: new Response(sse).body,
+        text: async () => sse,
+        json: async () => JSON.parse(sse),
+      };
+    };
+    const route = createRouter(config('http://upstream.test', { transport }));
+    const reply = await route(call('/openai-chat/generate', { ...chatBody, stream: true }));
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(reply.body).toBeInstanceOf(ReadableStream);
+    expect(parseFakeSse(await new Response(reply.body).text())).toEqual(streamEvents);
+    expect(JSON.parse(bodies[0] as string)).toMatchObject({ model: 'claude-up', stream: true });
+  });
+
+  it('answers an upstream error from a light transport answer in the client\'s shape', async () => {
+    const transport: Transport = async () => ({
+      status: 400,
+      headers: { get: () => null },
+      body: null,
+      text: async () => JSON.stringify({ message: 'bad field', path: 'messages.0' }),
+      json: async () => ({ message: 'bad field', path: 'messages.0' }),
+    });
+    const route = createRouter(config('http://upstream.test', { transport, maxRetries: 0 }));
+    const reply = await route(call('/openai-chat/generate', chatBody));
+    expect(reply.status).toBe(400);
+    expect(typeof reply.body).toBe('string');
+    expect(JSON.parse(reply.body as string)).toMatchObject({ error: { kind: 'invalid_request' } });
   });
 });

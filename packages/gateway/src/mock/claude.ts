@@ -81,10 +81,14 @@ function resultText(content: unknown): string {
 
 const ERROR_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error' };
 
+/** An error body in Claude's shape. */
+export function claudeErrorBody(status: number, message: string): Record<string, unknown> {
+  return { type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } };
+}
+
 /** An error in Claude's shape. */
 export function claudeError(status: number, message: string, retryAfter?: number): Response {
-  const type = ERROR_TYPES[status] ?? 'api_error';
-  return jsonResponse({ type: 'error', error: { type, message } }, status, retryAfter ? { 'retry-after': String(retryAfter) } : {});
+  return jsonResponse(claudeErrorBody(status, message), status, retryAfter ? { 'retry-after': String(retryAfter) } : {});
 }
 
 /** Renders a scripted answer as a Messages response or stream. */

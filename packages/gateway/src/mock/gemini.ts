@@ -63,10 +63,14 @@ export function readGeminiTurn(body: unknown, model: string, stream: boolean): M
 
 const STATUSES: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
 
+/** An error body in Gemini's shape. */
+export function geminiErrorBody(status: number, message: string): Record<string, unknown> {
+  return { error: { code: status, message, status: STATUSES[status] ?? 'UNKNOWN' } };
+}
+
 /** An error in Gemini's shape. */
 export function geminiError(status: number, message: string, retryAfter?: number): Response {
-  const body = { error: { code: status, message, status: STATUSES[status] ?? 'UNKNOWN' } };
-  return jsonResponse(body, status, retryAfter ? { 'retry-after': String(retryAfter) } : {});
+  return jsonResponse(geminiErrorBody(status, message), status, retryAfter ? { 'retry-after': String(retryAfter) } : {});
 }
 
 /** Renders a scripted answer as a GenerateContentResponse, an SSE stream or a JSON array stream. */

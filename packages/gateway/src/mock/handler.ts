@@ -1,4 +1,5 @@
 import type { ProtocolId } from '@llm/core';
+import type { RouterRequest } from '@llm/router';
 import { claudeError, readClaudeTurn, renderClaude } from './claude.js';
 import { geminiError, readGeminiTurn, renderGemini } from './gemini.js';
 import { openaiError, readChatTurn, renderChat } from './openai-chat.js';
@@ -18,7 +19,7 @@ export function mockBaseUrl(protocol: ProtocolId, origin: string): string {
  * like the real API (400 in the protocol's error shape) and answers from the script
  * ({@link planAnswer}).
  */
-export function createMockHandler(protocol: ProtocolId, options: ScriptOptions = {}): (request: Request) => Promise<Response> {
+export function createMockHandler(protocol: ProtocolId, options: ScriptOptions = {}): (request: RouterRequest) => Promise<Response> {
   const fail = errorBuilder(protocol);
   return async (request) => {
     const url = new URL(request.url);

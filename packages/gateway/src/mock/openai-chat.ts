@@ -55,10 +55,14 @@ function textOf(content: unknown): string {
 
 const TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'invalid_request_error', 429: 'rate_limit_exceeded', 500: 'server_error' };
 
+/** An error body in OpenAI's shape (shared by Chat Completions and Responses). */
+export function openaiErrorBody(status: number, message: string): Record<string, unknown> {
+  return { error: { message, type: TYPES[status] ?? 'server_error', param: null, code: status === 429 ? 'rate_limit_exceeded' : null } };
+}
+
 /** An error in OpenAI's shape (shared by Chat Completions and Responses). */
 export function openaiError(status: number, message: string, retryAfter?: number): Response {
-  const body = { error: { message, type: TYPES[status] ?? 'server_error', param: null, code: status === 429 ? 'rate_limit_exceeded' : null } };
-  return jsonResponse(body, status, retryAfter ? { 'retry-after': String(retryAfter) } : {});
+  return jsonResponse(openaiErrorBody(status, message), status, retryAfter ? { 'retry-after': String(retryAfter) } : {});
 }
 
 /** Renders a scripted answer as a chat.completion or a chunk stream. */

@@ -5,26 +5,16 @@
  * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
 
+import type { RouterReply } from '@llm/router';
+
 /** True when a Gemini stream request did not ask for SSE. */
 export function wantsGeminiArray(url: URL): boolean {
   return url.pathname.endsWith(':streamGenerateContent') && url.searchParams.get('alt') !== 'sse';
 }
 
-/** The same request asking for `alt=sse`. */
-export function withAltSse(request: Request, url: URL): Request {
-  const sseUrl = new URL(url);
-  sseUrl.searchParams.set('alt', 'sse');
-  const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers: request.headers, signal: request.signal };
-  if (request.body) {
-    init.body = request.body;
-    init.duplex = 'half';
-  }
-  return new Request(sseUrl, init);
-}
-
 /** An SSE answer rewritten as a JSON array stream; other answers (errors) are returned as they are. */
-export function sseToGeminiArray(response: Response): Response {
-  if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
+export function sseToGeminiArray(reply: RouterReply): RouterReply {
+  if (!reply.body || typeof reply.body === 'string' || !(reply.headers['content-type'] ?? '').includes('text/event-stream')) return reply;
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let buffer = '';
@@ -39,7 +29,7 @@ export function sseToGeminiArray(response: Response): Response {
     controller.enqueue(encoder.encode(`${count === 0 ? '[' : '\n,\r\n'}${data}`));
     count += 1;
   };
-  const body = response.body.pipeThrough(
+  const body = reply.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         buffer += decoder.decode(chunk, { stream: true });
@@ -56,8 +46,7 @@ export function sseToGeminiArray(response: Response): Response {
       },
     }),
   );
-  const headers = new Headers(response.headers);
-  headers.set('content-type', 'application/json; charset=UTF-8');
-  headers.delete('content-length');
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  const { 'content-length': _length, ...headers } = reply.headers;
+  headers['content-type'] = 'application/json; charset=UTF-8';
+  return { status: reply.status, headers, body };
 }

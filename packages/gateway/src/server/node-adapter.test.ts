@@ -53,4 +53,25 @@ describe('serveNode', () => {
     expect(await res.json()).toEqual({ error: { message: 'boom' } });
     await server.close();
   });
+
+  it('writes a plain reply: a text body in one piece with its length, none for HEAD, a stream with chunked framing', async () => {
+    const server = await serveNode(async (request) => {
+      if (new URL(request.url).pathname === '/stream') {
+        return { status: 200, headers: { 'content-type': 'text/event-stream' }, body: slowBody(2, 1) };
+      }
+      return { status: 201, headers: { 'content-type': 'application/json', 'x-multi': request.headers.get('x-multi') ?? '' }, body: '{"é":1}' };
+    });
+    const ok = await fetch(server.url, { headers: [['x-multi', 'a'], ['x-multi', 'b']] });
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get('content-length')).toBe('8');
+    expect(ok.headers.get('x-multi')).toBe('a, b');
+    expect(await ok.text()).toBe('{"é":1}');
+    const head = await fetch(server.url, { method: 'HEAD' });
+    expect(head.headers.get('content-length')).toBe('8');
+    expect(await head.text()).toBe('');
+    const stream = await fetch(`${server.url}/stream`);
+    expect(stream.headers.get('transfer-encoding')).toBe('chunked');
+    expect(await stream.text()).toBe('data: 0\n\ndata: 1\n\n');
+    await server.close();
+  });
 });

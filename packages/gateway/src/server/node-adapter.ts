@@ -1,8 +1,13 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { RouterReply } from '@llm/router';
+import { IncomingCall } from './incoming-call.js';
 
-/** A Web-standard handler, as the router's `createHandler` returns. */
-export type FetchHandler = (request: Request) => Promise<Response>;
+/**
+ * What {@link serveNode} serves: an {@link IncomingCall} in, a plain {@link RouterReply} (the
+ * router's own answer, written without a WHATWG `Response`) or a `Response` out.
+ */
+export type NodeHandler = (request: IncomingCall) => Promise<RouterReply | Response>;
 
 /** Options of {@link serveNode}. */
 export interface ServeNodeOptions {
@@ -11,7 +16,7 @@ export interface ServeNodeOptions {
   /** Largest request body accepted, in bytes (default 32 MiB). */
   maxBodyBytes?: number;
   /** Builds the answer to a body over the limit (default: a plain 413). */
-  tooLarge?(url: URL): Response;
+  tooLarge?(url: URL): RouterReply | Response;
 }
 
 /** A running server. */
@@ -25,11 +30,11 @@ export interface NodeServer {
 }
 
 /**
- * Serves a `(Request) => Promise<Response>` handler over node:http: request bodies buffered up
- * to a limit (413 beyond), a client disconnect aborts `request.signal`, response bodies
- * streamed with backpressure (waits for `drain`).
+ * Serves a handler over node:http: request bodies buffered up to a limit (413 beyond), a client
+ * disconnect aborts `request.signal`, text answers written in one go, streamed answers written
+ * with backpressure (waits for `drain`).
  */
-export async function serveNode(handler: FetchHandler, options: ServeNodeOptions = {}): Promise<NodeServer> {
+export async function serveNode(handler: NodeHandler, options: ServeNodeOptions = {}): Promise<NodeServer> {
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
   let active = 0;
   const server = createServer((req, res) => {
@@ -66,36 +71,41 @@ export async function serveNode(handler: FetchHandler, options: ServeNodeOptions
   };
 }
 
-async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, tooLarge?: (url: URL) => Response): Promise<void> {
-  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, tooLarge?: (url: URL) => RouterReply | Response): Promise<void> {
+  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
   const abort = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) abort.abort(new Error('client disconnected'));
   });
-  let response: Response;
+  let answer: RouterReply | Response;
   try {
     const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, maxBodyBytes);
     if (body === null) {
-      response = tooLarge ? tooLarge(url) : new Response('request body too large', { status: 413 });
+      answer = tooLarge ? tooLarge(new URL(url)) : { status: 413, headers: {}, body: 'request body too large' };
     } else {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value === undefined) continue;
-        if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-        else headers.set(name, value);
-      }
-      const init: RequestInit = { method: req.method ?? 'GET', headers, signal: abort.signal };
-      if (body && body.length > 0) init.body = new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength);
-      response = await handler(new Request(url, init));
+      answer = await handler(new IncomingCall(req.method ?? 'GET', url, req.headers, body, abort.signal));
     }
   } catch (error) {
     if (abort.signal.aborted) return;
-    response = new Response(JSON.stringify({ error: { message: error instanceof Error ? error.message : 'internal error' } }), {
+    answer = {
       status: 500,
       headers: { 'content-type': 'application/json' },
-    });
+      body: JSON.stringify({ error: { message: error instanceof Error ? error.message : 'internal error' } }),
+    };
   }
-  await writeResponse(response, res, abort.signal, req.method === 'HEAD');
+  const reply = answer instanceof Response ? replyOf(answer) : answer;
+  await writeReply(reply, res, abort.signal, req.method === 'HEAD');
+}
+
+/** A WHATWG response as a reply (its cookies kept as separate header lines). */
+function replyOf(response: Response): OutgoingReply {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  return { status: response.status, headers, body: response.body };
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
@@ -119,21 +129,31 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   });
 }
 
-async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal, head: boolean): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    if (name === 'set-cookie') return;
-    headers[name] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
-  res.writeHead(response.status, headers);
-  if (!response.body || head) {
+/** A reply as written: header values may repeat (`set-cookie`). */
+interface OutgoingReply {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: RouterReply['body'];
+}
+
+async function writeReply(reply: OutgoingReply, res: ServerResponse, signal: AbortSignal, head: boolean): Promise<void> {
+  const { headers, body } = reply;
+  if (body === null || typeof body === 'string') {
+    // A whole body: one write with its length (no chunked framing).
+    const bytes = body ? Buffer.from(body) : undefined;
+    headers['content-length'] = String(bytes?.length ?? 0);
+    res.writeHead(reply.status, headers);
+    res.end(head ? undefined : bytes);
+    return;
+  }
+  res.writeHead(reply.status, headers);
+  if (head) {
+    await body.cancel().catch(() => undefined);
     res.end();
     return;
   }
-  if (headers['content-type']?.toString().startsWith('text/event-stream')) res.flushHeaders();
-  const reader = response.body.getReader();
+  if (String(headers['content-type']).startsWith('text/event-stream')) res.flushHeaders();
+  const reader = body.getReader();
   const onAbort = () => void reader.cancel(signal.reason).catch(() => undefined);
   signal.addEventListener('abort', onAbort, { once: true });
   try {

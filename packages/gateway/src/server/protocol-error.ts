@@ -1,22 +1,27 @@
 import type { ProtocolId } from '@llm/core';
-import { claudeError } from '../mock/claude.js';
-import { geminiError } from '../mock/gemini.js';
-import { openaiError } from '../mock/openai-chat.js';
+import type { RouterReply } from '@llm/router';
+import { claudeErrorBody } from '../mock/claude.js';
+import { geminiErrorBody } from '../mock/gemini.js';
+import { openaiErrorBody } from '../mock/openai-chat.js';
 
 /**
  * An error answered by the gateway itself (401, 404, 413...) in the client's protocol shape.
  * The shapes are the same ones the mock upstream writes, from the protocol digests.
  */
-export function protocolError(protocol: ProtocolId | undefined, status: number, message: string): Response {
+export function protocolError(protocol: ProtocolId | undefined, status: number, message: string): RouterReply {
+  return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(errorBody(protocol, status, message)) };
+}
+
+function errorBody(protocol: ProtocolId | undefined, status: number, message: string): Record<string, unknown> {
   switch (protocol) {
     case 'claude':
-      return claudeError(status, message);
+      return claudeErrorBody(status, message);
     case 'gemini':
-      return geminiError(status, message);
+      return geminiErrorBody(status, message);
     case 'openai-chat':
     case 'openai-responses':
     case undefined:
-      return openaiError(status, message);
+      return openaiErrorBody(status, message);
     default: {
       const unreachable: never = protocol;
       return unreachable;

@@ -1,3 +1,5 @@
+import type { RouterReply } from '@llm/router';
+
 /**
  * Stored Responses for `GET /v1/responses/{id}`. Upstreams of other protocols keep nothing a
  * Responses client can fetch back, so the gateway keeps the last answers it served itself: a
@@ -39,20 +41,18 @@ export class ResponseStore {
   }
 
   /**
-   * The router's answer with its final response kept: a JSON body is read (it is complete
-   * anyway) and answered again; a stream passes through untouched while the scan watches it.
+   * The router's answer with its final response kept: a JSON body (complete anyway) is kept as
+   * it is; a stream passes through untouched while the scan watches it.
    */
-  async capture(response: Response): Promise<Response> {
-    if (response.status !== 200 || !response.body) return response;
-    const type = response.headers.get('content-type') ?? '';
-    if (type.includes('application/json')) {
-      const text = await response.text();
-      this.put(text);
-      return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  capture(reply: RouterReply): RouterReply {
+    if (reply.status !== 200 || !reply.body) return reply;
+    const type = reply.headers['content-type'] ?? '';
+    if (typeof reply.body === 'string') {
+      if (type.includes('application/json')) this.put(reply.body);
+      return reply;
     }
-    if (!type.includes('text/event-stream')) return response;
-    const body = response.body.pipeThrough(completedEventTap((data) => this.put(extractResponse(data))));
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    if (!type.includes('text/event-stream')) return reply;
+    return { ...reply, body: reply.body.pipeThrough(completedEventTap((data) => this.put(extractResponse(data)))) };
   }
 
   private delete(id: string): void {

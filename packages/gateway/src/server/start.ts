@@ -1,4 +1,4 @@
-import { createHandler } from '@llm/router';
+import { type ReplyHandler, createRouter } from '@llm/router';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
 import { toRouterConfig } from '../config/load.js';
@@ -9,11 +9,11 @@ import { createUndiciTransport } from '../transport.js';
 import { clientProtocolOf } from './client-protocol.js';
 import { createGatewayHandler } from './gateway-handler.js';
 import { KeyJoin } from './key-join.js';
-import { type FetchHandler, serveNode } from './node-adapter.js';
+import { serveNode } from './node-adapter.js';
 import { protocolError } from './protocol-error.js';
 
-/** Builds the router handler from its config (the router's `createHandler`). */
-export type CreateHandler = (config: RouterConfig) => FetchHandler;
+/** Builds the router from its config (the router's `createRouter`). */
+export type CreateRouter = (config: RouterConfig) => ReplyHandler;
 
 /** Options of {@link startGateway}. */
 export interface StartGatewayOptions {
@@ -21,8 +21,8 @@ export interface StartGatewayOptions {
   port?: number;
   host?: string;
   logger?: Logger;
-  /** The router factory; default: `createHandler` from @llm/router. */
-  createHandler?: CreateHandler;
+  /** The router factory; default: `createRouter` from @llm/router. */
+  createRouter?: CreateRouter;
   /** Milliseconds `close()` waits for in-flight streams before cutting them (default 10,000). */
   drainMs?: number;
 }
@@ -54,7 +54,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       onRequestEnd: (record) => join.record(record),
     },
   };
-  const router: FetchHandler = (options.createHandler ?? (createHandler as CreateHandler))(routerConfig);
+  const router = (options.createRouter ?? createRouter)(routerConfig);
   const handler = createGatewayHandler({
     router,
     keys: config.keys,
@@ -66,7 +66,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     port: options.port ?? config.listen.port ?? 8787,
     host: options.host ?? config.listen.host ?? '127.0.0.1',
     maxBodyBytes: config.maxBodyBytes,
-    tooLarge: (url) => protocolError(clientProtocolOf('POST', url, new Headers()), 413, `request body larger than ${config.maxBodyBytes} bytes`),
+    tooLarge: (url) => protocolError(clientProtocolOf('POST', url, { get: () => null }), 413, `request body larger than ${config.maxBodyBytes} bytes`),
   });
   logger.info({ url: server.url, upstreams: Object.keys(config.upstreams) }, 'listening');
   return {

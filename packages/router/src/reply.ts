@@ -1,0 +1,36 @@
+import type { HeaderReader } from '@llm/core';
+
+/**
+ * An inbound call as the router reads it. A WHATWG `Request` is one; a server may pass a lighter
+ * object over its own request (no `Request` / `Headers` built per call).
+ */
+export interface RouterRequest {
+  readonly method: string;
+  /** Absolute URL. */
+  readonly url: string;
+  readonly headers: HeaderReader;
+  /** Aborted when the client goes away; cancels the upstream call. */
+  readonly signal?: AbortSignal;
+  /** The whole body as text. */
+  text(): Promise<string>;
+  /** The id to report this call under (records, `x-request-id`); default: a fresh UUID. */
+  readonly requestId?: string;
+}
+
+/**
+ * The router's answer before any server writes it: a whole text body, a byte stream, or none.
+ * {@link toResponse} makes a WHATWG `Response` of it; a Node server can write it directly.
+ */
+export interface RouterReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string | ReadableStream<Uint8Array> | null;
+}
+
+/** Serves one call: what {@link createRouter} returns. */
+export type ReplyHandler = (request: RouterRequest) => Promise<RouterReply>;
+
+/** A WHATWG `Response` of a reply. */
+export function toResponse(reply: RouterReply): Response {
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}
