@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { RouterReply } from '@llm/router';
 import { serveNode } from './node-adapter.js';
 
 function slowBody(chunks: number, everyMs: number): ReadableStream<Uint8Array> {
@@ -55,7 +56,7 @@ describe('serveNode', () => {
   });
 
   it('writes a plain reply: a text body in one piece with its length, none for HEAD, a stream with chunked framing', async () => {
-    const server = await serveNode(async (request) => {
+    const server = await serveNode(async (request): Promise<RouterReply> => {
       if (new URL(request.url).pathname === '/stream') {
         return { status: 200, headers: { 'content-type': 'text/event-stream' }, body: slowBody(2, 1) };
       }
