@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, request as dispatch } from './undici-parts.js';
 import { type HeaderMap, HeaderMapReader } from './header-map-reader.js';
 import type { Transport, UpstreamResponse } from './router-contract.js';
 
@@ -35,7 +36,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
   });
   const transport: Transport = async (request) => {
     const url = new URL(request.url);
-    const result = await agent.request({
+    const result = await dispatch.call(agent, {
       origin: url.origin,
       path: url.pathname + url.search,
       method: request.method,

@@ -51,6 +51,8 @@ export interface RouteRule {
 export interface RequestRecord {
   /** Request id (also returned to the client in `x-request-id`). */
   requestId: string;
+  /** The caller's id of the client credential (`RouterRequest.clientKeyId`), when it named one. */
+  clientKeyId?: string;
   clientProtocol: ProtocolId;
   /** Name of the upstream that answered (the last one tried). */
   upstream?: string;

@@ -105,6 +105,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       record: { requestId: '', clientProtocol: found.codec.id, status: 0, stream: false, totalMs: 0, warnings: [] },
     };
     exchange.record.requestId = exchange.requestId;
+    if (request.clientKeyId !== undefined) exchange.record.clientKeyId = request.clientKeyId;
     try {
       switch (found.match.operation) {
         case 'list-models':

@@ -15,6 +15,8 @@ export interface RouterRequest {
   text(): Promise<string>;
   /** The id to report this call under (records, `x-request-id`); default: a fresh UUID. */
   readonly requestId?: string;
+  /** An id of the client's credential (never the key itself), copied to the call's record. */
+  readonly clientKeyId?: string;
 }
 
 /**

@@ -20,8 +20,6 @@ export interface GatewayHandlerOptions {
   logger: Logger;
   /** Records requests the gateway answers itself (401...); the router reports the others. */
   onLocalRecord?(record: RequestRecord, keyId: string | undefined): void;
-  /** Called with the request id handed to the router and the client key id, for the ledger. */
-  onRouted?(requestId: string, keyId: string | undefined): void;
   /** Keeps Responses answers for `GET /v1/responses/{id}`; default: a bounded in-memory store. */
   responses?: ResponseStore;
 }
@@ -67,8 +65,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): ReplyHandl
       const stored = protocol === 'openai-responses' && request.method === 'GET' ? storedResponse(responses, url) : undefined;
       if (stored) return finish(stored, { protocol });
       const array = protocol === 'gemini' && wantsGeminiArray(url);
-      let reply = await router(routedRequest(request, requestId, array ? withAltSse(url) : request.url));
-      options.onRouted?.(requestId, keyId);
+      let reply = await router(routedRequest(request, requestId, keyId, array ? withAltSse(url) : request.url));
       if (array) reply = sseToGeminiArray(reply);
       else if (protocol === 'openai-responses' && request.method === 'POST' && isCreateResponse(url)) reply = responses.capture(reply);
       return finish(reply, { protocol });
@@ -97,7 +94,7 @@ function withAltSse(url: URL): string {
   return sseUrl.href;
 }
 
-/** The call as handed to the router: under the gateway's request id, maybe at another URL. */
-function routedRequest(request: RouterRequest, requestId: string, url: string): RouterRequest {
-  return { method: request.method, url, headers: request.headers, signal: request.signal, text: () => request.text(), requestId };
+/** The call as handed to the router: under the gateway's request id and key id, maybe at another URL. */
+function routedRequest(request: RouterRequest, requestId: string, clientKeyId: string | undefined, url: string): RouterRequest {
+  return { method: request.method, url, headers: request.headers, signal: request.signal, text: () => request.text(), requestId, clientKeyId };
 }

@@ -8,7 +8,6 @@ import type { RouterConfig } from '../router-contract.js';
 import { createUndiciTransport } from '../transport.js';
 import { clientProtocolOf } from './client-protocol.js';
 import { createGatewayHandler } from './gateway-handler.js';
-import { KeyJoin } from './key-join.js';
 import { serveNode } from './node-adapter.js';
 import { protocolError } from './protocol-error.js';
 
@@ -45,13 +44,12 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       onError: (error) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'usage ledger failed; requests continue without it'),
     });
   }
-  const join = new KeyJoin((record, keyId) => ledger?.record({ time: Date.now(), keyId, record }));
   const routerConfig: RouterConfig = {
     ...toRouterConfig(config),
     transport,
     hooks: {
       onWarning: (warning, requestId) => logger.warn({ requestId, warning }, 'translation warning'),
-      onRequestEnd: (record) => join.record(record),
+      onRequestEnd: (record) => ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record }),
     },
   };
   const router = (options.createRouter ?? createRouter)(routerConfig);
@@ -59,7 +57,6 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     router,
     keys: config.keys,
     logger,
-    onRouted: (requestId, keyId) => join.key(requestId, keyId),
     onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record }),
   });
   const server = await serveNode(handler, {
@@ -77,7 +74,6 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       cut.unref();
       await server.close();
       clearTimeout(cut);
-      join.flush();
       ledger?.close();
       await closeTransport();
     },

@@ -22,7 +22,7 @@ export function createPassthroughHandler(config: RouterConfig): ReplyHandler {
     const upstreamResponse = await transport({ url: upstream.baseUrl + path + url.search, method: 'POST', body, headers: { 'content-type': 'application/json' }, signal: request.signal });
     const requestId = request.requestId ?? '';
     const record = (firstByteMs?: number) =>
-      config.hooks?.onRequestEnd?.({ requestId, clientProtocol: protocol, upstream: name, upstreamProtocol: upstream.protocol, clientModel: model, upstreamModel: model, status: upstreamResponse.status, stream: false, usage: { inputTokens: 3, outputTokens: 4 }, firstByteMs, totalMs: performance.now() - started, warnings: [] });
+      config.hooks?.onRequestEnd?.({ requestId, clientKeyId: request.clientKeyId, clientProtocol: protocol, upstream: name, upstreamProtocol: upstream.protocol, clientModel: model, upstreamModel: model, status: upstreamResponse.status, stream: false, usage: { inputTokens: 3, outputTokens: 4 }, firstByteMs, totalMs: performance.now() - started, warnings: [] });
     let first: number | undefined;
     const counted = upstreamResponse.body?.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
