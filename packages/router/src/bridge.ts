@@ -84,8 +84,11 @@ export interface Bridge {
   /** True when both sides speak the same protocol (payloads pass through). */
   readonly sameProtocol: boolean;
   request(body: unknown, options?: BridgeRequestOptions): BridgedRequest;
-  /** Upstream response body -> client response body. */
-  response(body: unknown): unknown;
+  /**
+   * Upstream response body -> client response body. `onDecoded` sees the canonical response
+   * when one is made (not on a same-protocol pass-through), before it is encoded for the client.
+   */
+  response(body: unknown, onDecoded?: (response: LlmResponse) => void): unknown;
   /** Upstream SSE bytes -> client SSE bytes. */
   stream(body: ReadableStream<Uint8Array>, options?: BridgeStreamOptions): ReadableStream<Uint8Array>;
   /** Upstream SSE bytes -> client response body (streaming upstream, non-streaming client). */
@@ -180,9 +183,11 @@ export function bridge(options: BridgeOptions): Bridge {
       return { body: encoded, model: canonical.model, clientModel, stream, canonical };
     },
 
-    response(body) {
+    response(body, onDecoded) {
       if (sameProtocol && !options.transformResponse) return body;
-      return client.response.encode(sealResponse(decodeResponse(body), client.id), context());
+      const response = decodeResponse(body);
+      onDecoded?.(response);
+      return client.response.encode(sealResponse(response, client.id), context());
     },
 
     stream(body, streamOptions) {

@@ -295,8 +295,11 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         });
       }
       const json: unknown = await response.json();
-      const out = via.response(json);
-      remember.onResponse(json, upstreamCodec);
+      let decoded: LlmResponse | undefined;
+      const out = via.response(json, (canonical) => {
+        decoded = canonical;
+      });
+      remember.onResponse(json, upstreamCodec, decoded?.usage);
       finish(exchange, { status: 200, usage: remember.usage() });
       return respond(exchange, JSON.stringify(out), 200, { 'content-type': 'application/json' });
     }
@@ -332,8 +335,13 @@ export function createRouter(config: RouterConfig): ReplyHandler {
           }
         }
       },
-      onResponse(json: unknown, codec: Codec): void {
+      /** `known`: the usage of a canonical response the bridge already decoded (no second decode for it). */
+      onResponse(json: unknown, codec: Codec, known?: LlmUsage): void {
         if (!config.hooks?.onRequestEnd && !storing) return;
+        if (known && !storing) {
+          usage = known;
+          return;
+        }
         try {
           const response = codec.response.decode(json);
           usage = response.usage;

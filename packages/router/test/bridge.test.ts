@@ -87,6 +87,19 @@ describe('bridge responses and streams', () => {
     expect(out.choices[0]?.rawFinishReason).toBe('stop');
   });
 
+  it('hands the canonical response it decoded to onDecoded (once), and none on a same-protocol pass-through', () => {
+    const seen: LlmResponse[] = [];
+    const usage = { inputTokens: 3, outputTokens: 5, totalTokens: 8 } as LlmResponse['usage'];
+    bridge({ client: chat, upstream: claude }).response({ ...structuredClone(toolTurn), usage }, (response) => seen.push(response));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.choices[0]?.finishReason).toBe('tool_calls');
+    expect(seen[0]?.usage).toEqual(usage);
+    const body = structuredClone(toolTurn);
+    const passed = bridge({ client: claude, upstream: claude }).response(body, (response) => seen.push(response));
+    expect(passed).toBe(body);
+    expect(seen).toHaveLength(1);
+  });
+
   it('REGRESSIONS #15: a streamed text+tool turn with finish stop ends as tool_calls', async () => {
     const out = bridge({ client: claude, upstream: chat }).stream(bytesOf(fakeSse(toolTurnEvents)));
     const events = parseFakeSse(await textOf(out));
