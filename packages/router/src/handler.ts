@@ -244,6 +244,10 @@ export function createRouter(config: RouterConfig): ReplyHandler {
           : undefined,
       });
       const bridged = via.request(body, { model: match.model, stream: match.stream, upstreamModel: route.model });
+      // Only what the answer needs of the request is kept across the upstream wait, not its trees.
+      const upstreamStreams = bridged.stream;
+      const includeUsage = (finalRequest ?? bridged.canonical)?.streamUsage;
+      const payload = JSON.stringify(bridged.body);
       const clientStream = match.stream ?? body.stream === true;
       exchange.record.stream = clientStream;
       const target = upstreamCodec.http.buildRequest({
@@ -259,7 +263,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         response = await callUpstream({
           url: target.url,
           headers: target.headers,
-          body: JSON.stringify(bridged.body),
+          body: payload,
           transport,
           timeoutMs: upstream.timeoutMs ?? 600_000,
           maxRetries: config.maxRetries ?? 2,
@@ -287,8 +291,8 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       if (clientStream) {
         const onEvent = remember.onEvent;
         const bytes =
-          bridged.stream && response.body
-            ? via.stream(response.body, { onEvent, includeUsage: finalRequest?.streamUsage })
+          upstreamStreams && response.body
+            ? via.stream(response.body, { onEvent, includeUsage })
             : via.responseToStream(await response.json(), { onEvent });
         return respond(exchange, bytes.pipeThrough(onEnd(() => finish(exchange, { status: 200, usage: remember.usage() }))), 200, {
           ...SSE_HEADERS,

@@ -6,7 +6,7 @@ import { openaiChat } from '@llm/openai-chat';
 import { openaiResponses } from '@llm/openai-responses';
 import { describe, expect, it } from 'vitest';
 import { bridge } from '../src/bridge.js';
-import { createHandler } from '../src/handler.js';
+import { createHandler, createRouter } from '../src/handler.js';
 
 describe('translation fixes over the real codecs', () => {
   it("Claude Code's container, mcp_servers and context_management are reported when they cross to Chat, and refused in strict mode", () => {
@@ -103,5 +103,39 @@ describe('translation fixes over the real codecs', () => {
     // The bridge alone throws the same way.
     const strictBridge = bridge({ client: openaiChat, upstream: openaiResponses, strict: true });
     expect(() => strictBridge.request({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'a' }], stop: ['x'] })).toThrowError(LlmError);
+  });
+
+  it('a Chat client asking include_usage of a Claude upstream gets the usage chunk without any policy configured', async () => {
+    const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-up', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } };
+    const events = [
+      { type: 'message_start', message },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'hi' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 3 } },
+      { type: 'message_stop' },
+    ];
+    const sse = events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
+    const route = createRouter({
+      codecs: { 'openai-chat': openaiChat, claude },
+      upstreams: { up: { protocol: 'claude', baseUrl: 'http://upstream.test', apiKey: 'k' } },
+      routes: [{ match: '*', upstream: 'up', model: 'claude-up' }],
+      transport: async () => new Response(sse, { headers: { 'content-type': 'text/event-stream' } }),
+    });
+    const call = (streamOptions: unknown) => ({
+      method: 'POST',
+      url: 'http://router.test/v1/chat/completions',
+      headers: { get: () => null },
+      text: async () => JSON.stringify({ model: 'gpt-4.1', stream: true, ...(streamOptions ? { stream_options: streamOptions } : {}), messages: [{ role: 'user', content: 'a' }] }),
+    });
+    const chunksOf = async (streamOptions: unknown) => {
+      const reply = await route(call(streamOptions));
+      const text = await new Response(reply.body).text();
+      return text.split('\n\n').filter((frame) => frame.startsWith('data: {')).map((frame) => JSON.parse(frame.slice(6)) as { choices: unknown[]; usage?: unknown });
+    };
+    const withUsage = await chunksOf({ include_usage: true });
+    expect(withUsage.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } });
+    const without = await chunksOf(undefined);
+    expect(without.some((chunk) => chunk.usage !== undefined && chunk.usage !== null)).toBe(false);
   });
 });
