@@ -33,6 +33,20 @@ describe('usage ledger', () => {
     ledger.close();
   });
 
+  it('writes a full batch right after the current I/O callbacks, without waiting for the timer', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db');
+    const ledger = openLedger(path, { flushMs: 60_000, batchRows: 3 });
+    ledger.record({ time: 1_000, record: record({ requestId: 'a' }) });
+    ledger.record({ time: 1_001, record: record({ requestId: 'b' }) });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(usageReport(path, 'model')).toEqual([]);
+    ledger.record({ time: 1_002, record: record({ requestId: 'c' }) });
+    expect(usageReport(path, 'model')).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(usageReport(path, 'model').map((line) => [line.group, line.requests])).toEqual([['claude-x', 3]]);
+    ledger.close();
+  });
+
   it('never throws when the database cannot open, and reports the failure once', () => {
     const onError = vi.fn();
     const ledger = openLedger('/nonexistent-dir/x/usage.db', { onError });
