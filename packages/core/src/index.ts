@@ -101,8 +101,9 @@ export { DEFAULT_MAX_SSE_EVENT_SIZE, collectSse, decodeSse, sseDecoder } from '.
 export type { SseDecodeOptions } from './sse/decode.js';
 export { SSE_HEADERS, encodeSse, formatSseEvent, sseEncoder } from './sse/encode.js';
 
-export { pipeSteps, stepStream, textStepStream } from './stream-step.js';
+export { joinTextStep, pipeSteps, stepStream, textStepStream } from './stream-step.js';
 export type { StepOutput, StreamStep } from './stream-step.js';
+export { chunksOf, readableFrom, stepIterable } from './step-iterator.js';
 
 export { base64ToBytes, bytesToBase64, bytesToBase64Url, sameBase64 } from './base64.js';
 

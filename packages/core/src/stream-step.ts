@@ -44,31 +44,39 @@ export function pipeSteps<A, B, C>(first: StreamStep<A, B>, second: StreamStep<B
 }
 
 /**
- * A byte stream running `step`, whose text output is joined per input chunk and encoded once: a
- * network read that carried many events leaves as one write.
+ * A text step whose output is joined per input chunk: a network read that carried many events
+ * leaves as one string (one write).
  */
-export function textStepStream<I>(step: StreamStep<I, string>): TransformStream<I, Uint8Array> {
-  const encoder = new TextEncoder();
+export function joinTextStep<I>(step: StreamStep<I, string>): StreamStep<I, string> {
   let text = '';
   const collect: StepOutput<string> = {
     enqueue: (chunk) => {
       text += chunk;
     },
   };
-  const release = (controller: TransformStreamDefaultController<Uint8Array>): void => {
+  const release = (out: StepOutput<string>): void => {
     if (text === '') return;
-    const bytes = encoder.encode(text);
+    const joined = text;
     text = '';
-    controller.enqueue(bytes);
+    out.enqueue(joined);
   };
-  return new TransformStream<I, Uint8Array>({
-    transform(chunk, controller) {
+  return {
+    transform(chunk, out) {
       step.transform(chunk, collect);
-      release(controller);
+      release(out);
     },
-    flush(controller) {
+    flush(out) {
       step.flush?.(collect);
-      release(controller);
+      release(out);
     },
-  });
+  };
+}
+
+/**
+ * A byte stream running `step`, whose text output is joined per input chunk and encoded once: a
+ * network read that carried many events leaves as one write.
+ */
+export function textStepStream<I>(step: StreamStep<I, string>): TransformStream<I, Uint8Array> {
+  const encoder = new TextEncoder();
+  return stepStream(pipeSteps(joinTextStep(step), { transform: (text, out) => out.enqueue(encoder.encode(text)) }));
 }

@@ -82,6 +82,15 @@ class UndiciReply implements UpstreamResponse {
   json(): Promise<unknown> {
     return this.raw.json();
   }
+
+  /**
+   * undici's body itself: a Node `Readable` iterates its chunks, each read taking all that is
+   * buffered (the events of one socket read arrive as one chunk), and `return()` destroys it,
+   * which aborts the upstream call.
+   */
+  chunks(): AsyncIterable<Uint8Array> {
+    return this.raw;
+  }
 }
 
 /**

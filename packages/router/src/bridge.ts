@@ -3,11 +3,13 @@ import {
   LlmStreamAccumulator,
   OPAQUE_STATE_PREFIX,
   isJsonObject,
+  joinTextStep,
   pipeSteps,
   reportForeignExtensions,
   responseToEvents,
   sseDecoder,
   sseEncoder,
+  stepIterable,
   stepStream,
   textStepStream,
   type Codec,
@@ -91,6 +93,12 @@ export interface Bridge {
   response(body: unknown, onDecoded?: (response: LlmResponse) => void): unknown;
   /** Upstream SSE bytes -> client SSE bytes. */
   stream(body: ReadableStream<Uint8Array>, options?: BridgeStreamOptions): ReadableStream<Uint8Array>;
+  /**
+   * {@link Bridge.stream} over async iterables, with no Web stream built: upstream SSE chunks in,
+   * client SSE out (text per upstream read; the bytes themselves on a same-protocol pass-through).
+   * `onEnd` runs once when the answer ends, fails or is abandoned (`return()`).
+   */
+  streamChunks(body: AsyncIterable<Uint8Array>, options?: BridgeStreamOptions & { onEnd?: () => void }): AsyncIterable<string | Uint8Array>;
   /** Upstream SSE bytes -> client response body (streaming upstream, non-streaming client). */
   streamToResponse(body: ReadableStream<Uint8Array>, options?: BridgeStreamOptions): Promise<unknown>;
   /** Upstream response body -> client SSE bytes (non-streaming upstream, streaming client). */
@@ -197,6 +205,14 @@ export function bridge(options: BridgeOptions): Bridge {
         return body.pipeThrough(stepStream(observed(eventsOf(streamOptions))));
       }
       return body.pipeThrough(textStepStream(pipeSteps(eventsOf(streamOptions), clientSse(streamOptions))));
+    },
+
+    streamChunks(body, streamOptions) {
+      if (sameProtocol) {
+        const pass: StreamStep<Uint8Array, Uint8Array> = streamOptions?.onEvent ? observed(eventsOf(streamOptions)) : { transform: (chunk, out) => out.enqueue(chunk) };
+        return stepIterable(body, pass, streamOptions?.onEnd);
+      }
+      return stepIterable(body, joinTextStep(pipeSteps(eventsOf(streamOptions), clientSse(streamOptions))), streamOptions?.onEnd);
     },
 
     async streamToResponse(body, streamOptions) {

@@ -104,6 +104,11 @@ export interface UpstreamResponse {
   readonly body: ReadableStream<Uint8Array> | null;
   text(): Promise<string>;
   json(): Promise<unknown>;
+  /**
+   * The body as an async iterable of chunks, when the transport has one cheaper than a Web
+   * stream (a Node `Readable` is one); `return()` must cancel the call. Streams use it if present.
+   */
+  chunks?(): AsyncIterable<Uint8Array>;
 }
 
 /** Sends an upstream call; the default is global `fetch` (`(r) => fetch(r.url, r)`). */

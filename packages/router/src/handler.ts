@@ -2,7 +2,9 @@ import {
   LlmError,
   LlmStreamAccumulator,
   SSE_HEADERS,
+  chunksOf,
   isJsonObject,
+  stepIterable,
   type Codec,
   type HeaderReader,
   type HttpRequestMatch,
@@ -13,6 +15,7 @@ import {
   type LlmUsage,
   type LlmWarning,
   type ProtocolId,
+  type StreamStep,
 } from '@llm/core';
 import { bridge, type Bridge } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
@@ -290,13 +293,13 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       const remember = rememberer(clientId, upstream.protocol, () => finalRequest);
       if (clientStream) {
         const onEvent = remember.onEvent;
-        const bytes =
-          upstreamStreams && response.body
-            ? via.stream(response.body, { onEvent, includeUsage })
-            : via.responseToStream(await response.json(), { onEvent });
-        return respond(exchange, bytes.pipeThrough(onEnd(() => finish(exchange, { status: 200, usage: remember.usage() }))), 200, {
-          ...SSE_HEADERS,
-        });
+        const onEnd = () => finish(exchange, { status: 200, usage: remember.usage() });
+        // An iterable body when the transport has one: no Web stream per streamed answer.
+        const source = upstreamStreams ? (response.chunks?.() ?? response.body) : null;
+        const chunks = source
+          ? via.streamChunks(chunksOf(source), { onEvent, includeUsage, onEnd })
+          : stepIterable(chunksOf(via.responseToStream(await response.json(), { onEvent })), PASS_THROUGH, onEnd);
+        return respond(exchange, chunks, 200, { ...SSE_HEADERS });
       }
       const json: unknown = await response.json();
       let decoded: LlmResponse | undefined;
@@ -403,16 +406,8 @@ function credentials(upstream: UpstreamConfig): { apiKey?: string; auth?: Exclud
   return upstream.auth ? { apiKey: upstream.apiKey, auth: upstream.auth } : { apiKey: upstream.apiKey };
 }
 
-function onEnd(callback: () => void): TransformStream<Uint8Array, Uint8Array> {
-  let done = false;
-  const once = () => {
-    if (!done) {
-      done = true;
-      callback();
-    }
-  };
-  return new TransformStream({ flush: once, cancel: once } as Transformer<Uint8Array, Uint8Array>);
-}
+/** A step that hands every chunk on unchanged. */
+const PASS_THROUGH: StreamStep<Uint8Array, Uint8Array> = { transform: (chunk, out) => out.enqueue(chunk) };
 
 /**
  * Extra headers of an upstream call: a same-protocol client's forwarded headers (its API version

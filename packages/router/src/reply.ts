@@ -1,4 +1,4 @@
-import type { HeaderReader } from '@llm/core';
+import { type HeaderReader, readableFrom } from '@llm/core';
 
 /**
  * An inbound call as the router reads it. A WHATWG `Request` is one; a server may pass a lighter
@@ -20,13 +20,16 @@ export interface RouterRequest {
 }
 
 /**
- * The router's answer before any server writes it: a whole text body, a byte stream, or none.
- * {@link toResponse} makes a WHATWG `Response` of it; a Node server can write it directly.
+ * The router's answer before any server writes it: a whole text body, a stream, or none. A
+ * streamed answer is an async iterable of text and byte chunks (the router's own streams: no Web
+ * stream per answer) or a byte `ReadableStream`; a server stops early with the iterator's
+ * `return()`, which cancels the upstream call. {@link toResponse} makes a WHATWG `Response` of
+ * it; a Node server can write it directly.
  */
 export interface RouterReply {
   status: number;
   headers: Record<string, string>;
-  body: string | ReadableStream<Uint8Array> | null;
+  body: string | ReadableStream<Uint8Array> | AsyncIterable<string | Uint8Array> | null;
 }
 
 /** Serves one call: what {@link createRouter} returns. */
@@ -34,5 +37,8 @@ export type ReplyHandler = (request: RouterRequest) => Promise<RouterReply>;
 
 /** A WHATWG `Response` of a reply. */
 export function toResponse(reply: RouterReply): Response {
-  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+  const { body } = reply;
+  const init = { status: reply.status, headers: reply.headers };
+  if (body === null || typeof body === 'string' || body instanceof ReadableStream) return new Response(body, init);
+  return new Response(readableFrom(body), init);
 }

@@ -265,26 +265,72 @@ describe('createRouter', () => {
     expect(records[0]?.requestId).toBe('req-42');
   });
 
-  it('streams as a byte stream, and reads a transport answer that is not a WHATWG Response', async () => {
+  it('streams as an async iterable of text, read from the transport\'s own chunks (no Web stream)', async () => {
     const sse = fakeSse(streamEvents);
     const bodies: string[] = [];
+    const records: RequestRecord[] = [];
     const transport: Transport = async (request) => {
       bodies.push(String(request.body));
       return {
         status: 200,
         headers: { get: (name: string) => (name === 'content-type' ? 'text/event-stream' : null) },
-        body: new Response(sse).body,
+        body: null,
         text: async () => sse,
         json: async () => JSON.parse(sse),
+        async *chunks() {
+          yield new TextEncoder().encode(sse);
+        },
       };
     };
-    const route = createRouter(config('http://upstream.test', { transport }));
+    const route = createRouter(config('http://upstream.test', { transport, hooks: { onRequestEnd: (record) => records.push(record) } }));
     const reply = await route(call('/openai-chat/generate', { ...chatBody, stream: true }));
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toBe('text/event-stream; charset=utf-8');
-    expect(reply.body).toBeInstanceOf(ReadableStream);
-    expect(parseFakeSse(await new Response(reply.body).text())).toEqual(streamEvents);
+    expect(reply.body).not.toBeInstanceOf(ReadableStream);
+    const chunks: unknown[] = [];
+    for await (const chunk of reply.body as AsyncIterable<string | Uint8Array>) chunks.push(chunk);
+    expect(chunks.every((chunk) => typeof chunk === 'string')).toBe(true);
+    expect(parseFakeSse(chunks.join(''))).toEqual(streamEvents);
     expect(JSON.parse(bodies[0] as string)).toMatchObject({ model: 'claude-up', stream: true });
+    expect(records.map((record) => [record.status, record.stream, record.usage])).toEqual([[200, true, { inputTokens: 1, outputTokens: 1, totalTokens: 2 }]]);
+  });
+
+  it('a consumer that stops early cancels the upstream chunks and still records the request once', async () => {
+    let returned = 0;
+    const records: RequestRecord[] = [];
+    const transport: Transport = async () => ({
+      status: 200,
+      headers: { get: (name: string) => (name === 'content-type' ? 'text/event-stream' : null) },
+      body: null,
+      text: async () => '',
+      json: async () => null,
+      chunks: () => ({
+        [Symbol.asyncIterator]() {
+          let sent = false;
+          return {
+            next: () => {
+              if (sent) return new Promise<IteratorResult<Uint8Array>>(() => undefined);
+              sent = true;
+              return Promise.resolve({ done: false, value: new TextEncoder().encode(fakeSse(streamEvents.slice(0, 3))) });
+            },
+            return: async () => {
+              returned += 1;
+              return { done: true, value: undefined };
+            },
+          };
+        },
+      }),
+    });
+    const route = createRouter(config('http://upstream.test', { transport, hooks: { onRequestEnd: (record) => records.push(record) } }));
+    const reply = await route(call('/openai-chat/generate', { ...chatBody, stream: true }));
+    const iterator = (reply.body as AsyncIterable<string | Uint8Array>)[Symbol.asyncIterator]();
+    expect(parseFakeSse(String((await iterator.next()).value))).toEqual(streamEvents.slice(0, 3));
+    const pending = iterator.next();
+    await iterator.return?.();
+    expect(await pending).toEqual({ done: true, value: undefined });
+    expect(returned).toBe(1);
+    expect(records).toHaveLength(1);
+    expect(records[0]?.status).toBe(200);
   });
 
   it('answers an upstream error from a light transport answer in the client\'s shape', async () => {

@@ -7,6 +7,7 @@ import { openaiResponses } from '@llm/openai-responses';
 import { describe, expect, it } from 'vitest';
 import { bridge } from '../src/bridge.js';
 import { createHandler, createRouter } from '../src/handler.js';
+import { toResponse } from '../src/reply.js';
 
 describe('translation fixes over the real codecs', () => {
   it("Claude Code's container, mcp_servers and context_management are reported when they cross to Chat, and refused in strict mode", () => {
@@ -130,7 +131,7 @@ describe('translation fixes over the real codecs', () => {
     });
     const chunksOf = async (streamOptions: unknown) => {
       const reply = await route(call(streamOptions));
-      const text = await new Response(reply.body).text();
+      const text = await new Response(toResponse(reply).body).text();
       return text.split('\n\n').filter((frame) => frame.startsWith('data: {')).map((frame) => JSON.parse(frame.slice(6)) as { choices: unknown[]; usage?: unknown });
     };
     const withUsage = await chunksOf({ include_usage: true });

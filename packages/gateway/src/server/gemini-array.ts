@@ -5,6 +5,7 @@
  * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
 
+import { readableFrom } from '@llm/core';
 import type { RouterReply } from '@llm/router';
 
 /** True when a Gemini stream request did not ask for SSE. */
@@ -29,7 +30,8 @@ export function sseToGeminiArray(reply: RouterReply): RouterReply {
     controller.enqueue(encoder.encode(`${count === 0 ? '[' : '\n,\r\n'}${data}`));
     count += 1;
   };
-  const body = reply.body.pipeThrough(
+  const source = reply.body instanceof ReadableStream ? reply.body : readableFrom(reply.body);
+  const body = source.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         buffer += decoder.decode(chunk, { stream: true });

@@ -1,5 +1,6 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { chunksOf } from '@llm/core';
 import type { RouterReply } from '@llm/router';
 import { IncomingCall } from './incoming-call.js';
 
@@ -94,7 +95,7 @@ async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerRes
     };
   }
   const reply = answer instanceof Response ? replyOf(answer) : answer;
-  await writeReply(reply, res, abort.signal, req.method === 'HEAD');
+  await writeReply(reply, res, req.method === 'HEAD');
 }
 
 /** A WHATWG response as a reply (its cookies kept as separate header lines). */
@@ -136,7 +137,7 @@ interface OutgoingReply {
   body: RouterReply['body'];
 }
 
-async function writeReply(reply: OutgoingReply, res: ServerResponse, signal: AbortSignal, head: boolean): Promise<void> {
+async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boolean): Promise<void> {
   const { headers, body } = reply;
   if (body === null || typeof body === 'string') {
     // A whole body: one write with its length (no chunked framing).
@@ -146,37 +147,40 @@ async function writeReply(reply: OutgoingReply, res: ServerResponse, signal: Abo
     res.end(head ? undefined : bytes);
     return;
   }
+  const chunks = chunksOf(body)[Symbol.asyncIterator]();
+  // Stopping the answer (client gone, HEAD) cancels what produces it, down to the upstream call.
+  const stop = () => void Promise.resolve(chunks.return?.()).catch(() => undefined);
   res.writeHead(reply.status, headers);
   if (head) {
-    await body.cancel().catch(() => undefined);
+    stop();
     res.end();
     return;
   }
   if (String(headers['content-type']).startsWith('text/event-stream')) res.flushHeaders();
-  const reader = body.getReader();
-  const onAbort = () => void reader.cancel(signal.reason).catch(() => undefined);
-  signal.addEventListener('abort', onAbort, { once: true });
+  res.once('close', stop);
   try {
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          const finish = () => {
-            res.off('drain', finish);
-            res.off('close', finish);
-            resolve();
-          };
-          res.on('drain', finish);
-          res.on('close', finish);
-        });
-      }
-      if (signal.aborted) break;
+      const { done, value } = await chunks.next();
+      if (done || res.destroyed) break;
+      if (!res.write(value)) await drained(res);
     }
     res.end();
   } catch {
     res.destroy();
   } finally {
-    signal.removeEventListener('abort', onAbort);
+    res.off('close', stop);
   }
+}
+
+/** Resolves when `res` can take more, or has closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const finish = () => {
+      res.off('drain', finish);
+      res.off('close', finish);
+      resolve();
+    };
+    res.on('drain', finish);
+    res.on('close', finish);
+  });
 }

@@ -1,3 +1,4 @@
+import { readableFrom } from '@llm/core';
 import type { RouterReply } from '@llm/router';
 
 /**
@@ -52,7 +53,8 @@ export class ResponseStore {
       return reply;
     }
     if (!type.includes('text/event-stream')) return reply;
-    return { ...reply, body: reply.body.pipeThrough(completedEventTap((data) => this.put(extractResponse(data)))) };
+    const source = reply.body instanceof ReadableStream ? reply.body : readableFrom(reply.body);
+    return { ...reply, body: source.pipeThrough(completedEventTap((data) => this.put(extractResponse(data)))) };
   }
 
   private delete(id: string): void {
