@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunksOf, readableFrom, stepIterable } from './step-iterator.js';
+import { chunksOf, isReadableStream, readableFrom, stepIterable } from './step-iterator.js';
 import { joinTextStep, type StreamStep } from './stream-step.js';
 
 
@@ -128,6 +128,13 @@ describe('chunksOf and readableFrom', () => {
     await iterator.return?.();
     expect(await pending).toEqual({ done: true, value: undefined });
     expect(cancelled).toBe(1);
+  });
+
+  it('tells a ReadableStream by its shape', () => {
+    expect(isReadableStream(new ReadableStream())).toBe(true);
+    expect(isReadableStream(from([1]))).toBe(false);
+    expect(isReadableStream(null)).toBe(false);
+    expect(isReadableStream('text')).toBe(false);
   });
 
   it('gives async iterables back as they are', () => {

@@ -82,11 +82,19 @@ class StepIterator<I, O> implements AsyncIterableIterator<O> {
 }
 
 /**
+ * True for a Web `ReadableStream`, told by its shape: naming the global would load the runtime's
+ * whole Web streams implementation (on Node, megabytes) in a process that never uses one.
+ */
+export function isReadableStream(value: unknown): value is ReadableStream {
+  return typeof value === 'object' && value !== null && typeof (value as ReadableStream).getReader === 'function';
+}
+
+/**
  * A `ReadableStream` as an async iterable whose `return()` cancels the stream at once (a pending
  * read ends with it). Async iterables are returned as they are.
  */
 export function chunksOf<T>(body: ReadableStream<T> | AsyncIterable<T>): AsyncIterable<T> {
-  if (!(body instanceof ReadableStream)) return body;
+  if (!isReadableStream(body)) return body;
   const reader = body.getReader();
   const iterator: AsyncIterableIterator<T> = {
     [Symbol.asyncIterator]: () => iterator,

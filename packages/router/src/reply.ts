@@ -1,4 +1,4 @@
-import { type HeaderReader, readableFrom } from '@llm/core';
+import { type HeaderReader, isReadableStream, readableFrom } from '@llm/core';
 
 /**
  * An inbound call as the router reads it. A WHATWG `Request` is one; a server may pass a lighter
@@ -39,6 +39,6 @@ export type ReplyHandler = (request: RouterRequest) => Promise<RouterReply>;
 export function toResponse(reply: RouterReply): Response {
   const { body } = reply;
   const init = { status: reply.status, headers: reply.headers };
-  if (body === null || typeof body === 'string' || body instanceof ReadableStream) return new Response(body, init);
+  if (body === null || typeof body === 'string' || isReadableStream(body)) return new Response(body, init);
   return new Response(readableFrom(body), init);
 }

@@ -1,16 +1,35 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { modelFamilyPreset } from '@llm/router';
 import type { RouterConfig } from '../router-contract.js';
 import * as v from 'valibot';
-import { parse as parseYaml } from 'yaml';
 import { ConfigError, expandEnv } from './expand-env.js';
 import { type GatewayConfig, GatewayConfigSchema } from './schema.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Config text as data. JSON is read by `JSON.parse`; anything else (or JSON that does not parse)
+ * by the YAML parser, loaded only then: it is the largest module a JSON-configured gateway would
+ * otherwise keep in memory for nothing.
+ */
+function parseText(text: string): unknown {
+  if (text.trimStart().startsWith('{')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // YAML accepts more (comments, trailing commas are still errors) and words its errors better.
+    }
+  }
+  const yaml = require('yaml') as typeof import('yaml');
+  return yaml.parse(text);
+}
 
 /** Parses config text (YAML, of which JSON is a subset), expands `${VAR}` and validates it. */
 export function parseConfig(text: string, env: Record<string, string | undefined> = process.env, source = 'config'): GatewayConfig {
   let raw: unknown;
   try {
-    raw = parseYaml(text);
+    raw = parseText(text);
   } catch (error) {
     const first = error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'unreadable';
     throw new ConfigError(`${source}: ${first.replace(/:$/, '')}`);

@@ -5,7 +5,7 @@
  * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
 
-import { readableFrom } from '@llm/core';
+import { isReadableStream, readableFrom } from '@llm/core';
 import type { RouterReply } from '@llm/router';
 
 /** True when a Gemini stream request did not ask for SSE. */
@@ -30,7 +30,7 @@ export function sseToGeminiArray(reply: RouterReply): RouterReply {
     controller.enqueue(encoder.encode(`${count === 0 ? '[' : '\n,\r\n'}${data}`));
     count += 1;
   };
-  const source = reply.body instanceof ReadableStream ? reply.body : readableFrom(reply.body);
+  const source = isReadableStream(reply.body) ? reply.body : readableFrom(reply.body);
   const body = source.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {

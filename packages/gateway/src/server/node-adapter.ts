@@ -94,8 +94,16 @@ async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerRes
       body: JSON.stringify({ error: { message: error instanceof Error ? error.message : 'internal error' } }),
     };
   }
-  const reply = answer instanceof Response ? replyOf(answer) : answer;
+  const reply = isWebResponse(answer) ? replyOf(answer) : answer;
   await writeReply(reply, res, req.method === 'HEAD');
+}
+
+/**
+ * Told by shape (a reply's headers are a plain object): naming the global `Response` would load
+ * Node's bundled fetch implementation, megabytes the gateway otherwise never needs.
+ */
+function isWebResponse(answer: RouterReply | Response): answer is Response {
+  return typeof (answer.headers as Headers).get === 'function';
 }
 
 /** A WHATWG response as a reply (its cookies kept as separate header lines). */

@@ -1,4 +1,4 @@
-import { readableFrom } from '@llm/core';
+import { isReadableStream, readableFrom } from '@llm/core';
 import type { RouterReply } from '@llm/router';
 
 /**
@@ -53,7 +53,7 @@ export class ResponseStore {
       return reply;
     }
     if (!type.includes('text/event-stream')) return reply;
-    const source = reply.body instanceof ReadableStream ? reply.body : readableFrom(reply.body);
+    const source = isReadableStream(reply.body) ? reply.body : readableFrom(reply.body);
     return { ...reply, body: source.pipeThrough(completedEventTap((data) => this.put(extractResponse(data)))) };
   }
 
