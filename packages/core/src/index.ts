@@ -104,6 +104,7 @@ export { SSE_HEADERS, encodeSse, formatSseEvent, sseEncoder } from './sse/encode
 export { joinTextStep, pipeSteps, stepStream, textStepStream } from './stream-step.js';
 export type { StepOutput, StreamStep } from './stream-step.js';
 export { chunksOf, isReadableStream, readableFrom, stepIterable } from './step-iterator.js';
+export type { StepIterableOptions } from './step-iterator.js';
 
 export { base64ToBytes, bytesToBase64, bytesToBase64Url, sameBase64 } from './base64.js';
 

@@ -54,7 +54,7 @@ function hangingSource() {
 describe('stepIterable', () => {
   it('runs the step over every chunk and the flush, in order, and ends once', async () => {
     let ends = 0;
-    const out = await collect(stepIterable(from(['ab,c', 'd,', 'ef']), words(), () => (ends += 1)));
+    const out = await collect(stepIterable(from(['ab,c', 'd,', 'ef']), words(), { onEnd: () => (ends += 1) }));
     expect(out).toEqual(['ab', 'cd', 'ef']);
     expect(ends).toBe(1);
   });
@@ -80,7 +80,7 @@ describe('stepIterable', () => {
   it('return() during a pending read ends the source at once and runs onEnd', async () => {
     const { iterator, state } = hangingSource();
     let ends = 0;
-    const steps = stepIterable(iterator, words(), () => (ends += 1));
+    const steps = stepIterable(iterator, words(), { onEnd: () => (ends += 1) });
     expect(await steps.next()).toEqual({ done: false, value: 'a' });
     const pending = steps.next();
     expect(await steps.return?.()).toEqual({ done: true, value: undefined });
@@ -97,11 +97,45 @@ describe('stepIterable', () => {
         throw new Error('bad chunk');
       },
     };
-    const steps = stepIterable(iterator, failing, () => (ends += 1));
+    const steps = stepIterable(iterator, failing, { onEnd: () => (ends += 1) });
     await expect(steps.next()).rejects.toThrow('bad chunk');
     expect(state.returns).toBe(1);
     expect(ends).toBe(1);
     expect(await steps.next()).toEqual({ done: true, value: undefined });
+  });
+});
+
+describe('stepIterable recovery', () => {
+  it('a failing source read can end with a last output instead of an error', async () => {
+    async function* broken(): AsyncGenerator<string> {
+      yield 'ab,c';
+      throw new Error('socket reset');
+    }
+    let ends = 0;
+    const seen: string[] = [];
+    const out = await collect(
+      stepIterable(broken(), words(), {
+        onEnd: () => (ends += 1),
+        recover: (error, last) => {
+          seen.push((error as Error).message);
+          last.enqueue('[broken]');
+          return true;
+        },
+      }),
+    );
+    expect(out).toEqual(['ab', '[broken]']);
+    expect(seen).toEqual(['socket reset']);
+    expect(ends).toBe(1);
+  });
+
+  it('without a recovery (or when it declines) the read rejects', async () => {
+    async function* broken(): AsyncGenerator<string> {
+      yield 'a,';
+      throw new Error('socket reset');
+    }
+    const steps = stepIterable(broken(), words(), { recover: () => false });
+    expect(await steps.next()).toEqual({ done: false, value: 'a' });
+    await expect(steps.next()).rejects.toThrow('socket reset');
   });
 });
 

@@ -7,14 +7,25 @@ import type { StepOutput, StreamStep } from './stream-step.js';
  * moving chunks through them was a large share of the gateway's CPU per streamed answer.
  */
 
+/** Options of {@link stepIterable}. */
+export interface StepIterableOptions<O> {
+  /** Runs once: after the flush, on an error, or on `return()`. */
+  onEnd?: () => void;
+  /**
+   * Called when reading the source fails (a connection reset mid-stream). It may write a last
+   * output (an error event in the consumer's protocol) and return true: the iteration then ends
+   * normally after it. Otherwise (or when the step itself throws) the read rejects.
+   */
+  recover?: (error: unknown, out: StepOutput<O>) => boolean;
+}
+
 /**
  * Runs `step` over `source`. `return()` (a consumer that stops early, e.g. a client that went
  * away) ends the source at once, even while a read is pending, so an upstream request is
- * cancelled without waiting for its next chunk. `onEnd` runs once: after the flush, on an error,
- * or on `return()`.
+ * cancelled without waiting for its next chunk.
  */
-export function stepIterable<I, O>(source: AsyncIterable<I>, step: StreamStep<I, O>, onEnd?: () => void): AsyncIterableIterator<O> {
-  return new StepIterator(source[Symbol.asyncIterator](), step, onEnd);
+export function stepIterable<I, O>(source: AsyncIterable<I>, step: StreamStep<I, O>, options: StepIterableOptions<O> = {}): AsyncIterableIterator<O> {
+  return new StepIterator(source[Symbol.asyncIterator](), step, options);
 }
 
 class StepIterator<I, O> implements AsyncIterableIterator<O> {
@@ -27,7 +38,7 @@ class StepIterator<I, O> implements AsyncIterableIterator<O> {
   constructor(
     private readonly source: AsyncIterator<I>,
     private readonly step: StreamStep<I, O>,
-    private readonly onEnd?: () => void,
+    private readonly options: StepIterableOptions<O>,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -38,8 +49,26 @@ class StepIterator<I, O> implements AsyncIterableIterator<O> {
     for (;;) {
       if (this.pending.length > 0) return { done: false, value: this.pending.shift() as O };
       if (this.ended) return { done: true, value: undefined };
+      let result: IteratorResult<I>;
       try {
-        const result = await this.read();
+        result = await this.read();
+      } catch (error) {
+        if (this.ended) continue;
+        let recovered = false;
+        try {
+          recovered = this.options.recover?.(error, this.out) ?? false;
+        } catch {
+          // A failing recovery is no recovery: the read error stands.
+        }
+        if (recovered) {
+          this.end();
+          continue;
+        }
+        this.pending.length = 0;
+        this.end();
+        throw error;
+      }
+      try {
         if (this.ended) continue;
         if (result.done) {
           this.step.flush?.(this.out);
@@ -77,7 +106,7 @@ class StepIterator<I, O> implements AsyncIterableIterator<O> {
 
   private end(): void {
     this.ended = true;
-    this.onEnd?.();
+    this.options.onEnd?.();
   }
 }
 

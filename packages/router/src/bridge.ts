@@ -208,11 +208,15 @@ export function bridge(options: BridgeOptions): Bridge {
     },
 
     streamChunks(body, streamOptions) {
+      const onEnd = streamOptions?.onEnd;
       if (sameProtocol) {
         const pass: StreamStep<Uint8Array, Uint8Array> = streamOptions?.onEvent ? observed(eventsOf(streamOptions)) : { transform: (chunk, out) => out.enqueue(chunk) };
-        return stepIterable(body, pass, streamOptions?.onEnd);
+        // The bytes so far were the upstream's own; a fresh encoder closes them with an error event.
+        const recover = (error: unknown, out: StepOutput<Uint8Array | string>) => endWithError(clientSse(streamOptions), error, out);
+        return stepIterable<Uint8Array, Uint8Array | string>(body, pass, { onEnd, recover });
       }
-      return stepIterable(body, joinTextStep(pipeSteps(eventsOf(streamOptions), clientSse(streamOptions))), streamOptions?.onEnd);
+      const sse = clientSse(streamOptions);
+      return stepIterable(body, joinTextStep(pipeSteps(eventsOf(streamOptions), sse)), { onEnd, recover: (error, out) => endWithError(sse, error, out) });
     },
 
     async streamToResponse(body, streamOptions) {
@@ -274,6 +278,24 @@ function withKindStatus(error: LlmError): LlmError {
     requestId: error.requestId,
     raw: error.raw,
   });
+}
+
+/**
+ * Ends a client stream whose upstream connection broke mid-way (a read failed: reset, timeout):
+ * an error event in the client's protocol, then the encoder's own end, as one text.
+ */
+function endWithError(sse: StreamStep<LlmStreamEvent, string>, cause: unknown, out: StepOutput<string>): boolean {
+  let text = '';
+  const collect: StepOutput<string> = {
+    enqueue: (chunk) => {
+      text += chunk;
+    },
+  };
+  const message = `upstream connection failed mid-stream: ${cause instanceof Error ? cause.message : String(cause)}`;
+  sse.transform({ type: 'error', error: new LlmError({ kind: 'upstream', message, cause }) }, collect);
+  sse.flush?.(collect);
+  if (text !== '') out.enqueue(text);
+  return true;
 }
 
 /** True when some string in `value` holds an opaque-state carrier. A walk, no copies. */

@@ -298,7 +298,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         const source = upstreamStreams ? (response.chunks?.() ?? response.body) : null;
         const chunks = source
           ? via.streamChunks(chunksOf(source), { onEvent, includeUsage, onEnd })
-          : stepIterable(chunksOf(via.responseToStream(await response.json(), { onEvent })), PASS_THROUGH, onEnd);
+          : stepIterable(chunksOf(via.responseToStream(await response.json(), { onEvent })), PASS_THROUGH, { onEnd });
         return respond(exchange, chunks, 200, { ...SSE_HEADERS });
       }
       const json: unknown = await response.json();
