@@ -36,6 +36,22 @@ describe('gateway HTTP surface', () => {
     expect(again.id).toBe(final.id);
   });
 
+  it('answers 400 (not 500) to a Host header that makes no URL', async () => {
+    const { request } = await import('node:http');
+    const answer = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
+      const req = request(`${gateway.url}/health`, { headers: { host: 'bad host/x' } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: { message: 'the request URL (Host header and path) is not a valid URL' } });
+  });
+
   it('answers 404 in the Responses shape for an id it never served', async () => {
     const res = await fetch(`${gateway.url}/v1/responses/resp_unknown`);
     expect(res.status).toBe(404);

@@ -40,8 +40,15 @@ export function createGatewayHandler(options: GatewayHandlerOptions): ReplyHandl
   const responses = options.responses ?? new ResponseStore();
   return async (request) => {
     const started = performance.now();
-    const url = new URL(request.url);
     const requestId = request.headers.get('x-request-id') ?? randomUUID();
+    const url = URL.parse(request.url);
+    if (!url) {
+      // A Host header that makes no URL (spaces, slashes): the request names no resource.
+      logger.info({ requestId, method: request.method, status: 400 }, 'request');
+      const reply = protocolError(undefined, 400, 'the request URL (Host header and path) is not a valid URL');
+      reply.headers['x-request-id'] = requestId;
+      return reply;
+    }
     const finish = (reply: RouterReply, extra: Record<string, unknown> = {}): RouterReply => {
       reply.headers['x-request-id'] = requestId;
       logger.info({ requestId, method: request.method, path: redactUrl(url), status: reply.status, ms: Math.round(performance.now() - started), ...extra }, 'request');

@@ -75,4 +75,12 @@ describe('serveNode', () => {
     expect(await stream.text()).toBe('data: 0\n\ndata: 1\n\n');
     await server.close();
   });
+
+  it('sends no content-length with a 204', async () => {
+    const server = await serveNode(async (): Promise<RouterReply> => ({ status: 204, headers: {}, body: null }));
+    const res = await fetch(server.url);
+    expect(res.status).toBe(204);
+    expect(res.headers.get('content-length')).toBeNull();
+    await server.close();
+  });
 });

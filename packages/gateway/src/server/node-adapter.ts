@@ -150,7 +150,8 @@ async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boole
   if (body === null || typeof body === 'string') {
     // A whole body: one write with its length (no chunked framing).
     const bytes = body ? Buffer.from(body) : undefined;
-    headers['content-length'] = String(bytes?.length ?? 0);
+    // 1xx, 204 and 304 answers carry no body and no length (RFC 9110 §8.6).
+    if (reply.status >= 200 && reply.status !== 204 && reply.status !== 304) headers['content-length'] = String(bytes?.length ?? 0);
     res.writeHead(reply.status, headers);
     res.end(head ? undefined : bytes);
     return;
