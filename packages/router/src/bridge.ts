@@ -56,6 +56,12 @@ export interface BridgeRequestOptions {
   stream?: boolean;
   /** Model to send upstream instead of the client's. */
   upstreamModel?: string;
+  /**
+   * The body's JSON text, when the caller has it. On the same-protocol fast path it rules out
+   * opaque-state carriers without walking the parsed tree: text with no carrier prefix and no
+   * `\u` escape cannot hold one.
+   */
+  text?: string;
 }
 
 /** A translated request, ready for the upstream codec's HTTP binding. */
@@ -168,7 +174,7 @@ export function bridge(options: BridgeOptions): Bridge {
     request(body, requestOptions = {}) {
       // The fast path keeps the body as is, unless it holds carriers the router sealed for another
       // upstream earlier in the conversation (REGRESSIONS #22): those must be opened or dropped.
-      if (sameProtocol && !options.transformRequest && isJsonObject(body) && !containsCarrier(body)) {
+      if (sameProtocol && !options.transformRequest && isJsonObject(body) && !mayHoldCarrier(body, requestOptions.text)) {
         const clientModel = requestOptions.model ?? (typeof body.model === 'string' ? body.model : '');
         const model = requestOptions.upstreamModel ?? clientModel;
         const stream = requestOptions.stream ?? body.stream === true;
@@ -296,6 +302,12 @@ function endWithError(sse: StreamStep<LlmStreamEvent, string>, cause: unknown, o
   sse.flush?.(collect);
   if (text !== '') out.enqueue(text);
   return true;
+}
+
+/** False only when `body` certainly holds no carrier: its text says so, or a walk of it does. */
+function mayHoldCarrier(body: unknown, text: string | undefined): boolean {
+  if (text !== undefined && !text.includes(OPAQUE_STATE_PREFIX) && !text.includes('\\u')) return false;
+  return containsCarrier(body);
 }
 
 /** True when some string in `value` holds an opaque-state carrier. A walk, no copies. */

@@ -175,7 +175,11 @@ export function createRouter(config: RouterConfig): ReplyHandler {
   }
 
   async function generate(exchange: Exchange, match: HttpRequestMatch, request: RouterRequest): Promise<RouterReply> {
-    const body = parseBody(await request.text());
+    const text = await request.text();
+    // The client's body, held only while another upstream may still need it: the last upstream
+    // call waits without it, so a large request's tree is not kept alive (and promoted) meanwhile.
+    const body = parseBody(text);
+    const held: { body?: Record<string, unknown>; text?: string } = { body, text };
     const clientModel = match.model ?? (typeof body.model === 'string' ? body.model : undefined);
     if (!clientModel) throw new LlmError({ kind: 'invalid_request', message: 'model: required', path: 'model' });
     exchange.record.clientModel = clientModel;
@@ -193,7 +197,8 @@ export function createRouter(config: RouterConfig): ReplyHandler {
     const mediaFor = async (target: ProtocolId): Promise<Map<string, FetchedMedia> | undefined> => {
       const fetchConfig = config.fetchMedia;
       if (!fetchConfig) return undefined;
-      clientCanonical ??= exchange.clientCodec.request.decode(body, { model: match.model, stream: match.stream });
+      if (!held.body) return undefined;
+      clientCanonical ??= exchange.clientCodec.request.decode(held.body, { model: match.model, stream: match.stream });
       const urls = mediaUrlsToFetch(clientCanonical, target, fetchConfig).filter((url) => !fetched.has(url));
       for (const [url, media] of await fetchMediaUrls(urls, fetchConfig, transport)) fetched.set(url, media);
       return fetched;
@@ -246,12 +251,18 @@ export function createRouter(config: RouterConfig): ReplyHandler {
           ? (response) => config.transformResponse?.(response, { clientProtocol: clientId, upstream: name }) ?? response
           : undefined,
       });
-      const bridged = via.request(body, { model: match.model, stream: match.stream, upstreamModel: route.model });
+      // Defined on every attempt: it is cleared only when preparing the last one.
+      const clientBody = held.body as Record<string, unknown>;
+      const bridged = via.request(clientBody, { model: match.model, stream: match.stream, upstreamModel: route.model, text: held.text });
       // Only what the answer needs of the request is kept across the upstream wait, not its trees.
       const upstreamStreams = bridged.stream;
       const includeUsage = (finalRequest ?? bridged.canonical)?.streamUsage;
       const payload = JSON.stringify(bridged.body);
-      const clientStream = match.stream ?? body.stream === true;
+      const clientStream = match.stream ?? clientBody.stream === true;
+      if (!hasNext) {
+        held.body = undefined;
+        held.text = undefined;
+      }
       exchange.record.stream = clientStream;
       const target = upstreamCodec.http.buildRequest({
         baseUrl: upstream.baseUrl,

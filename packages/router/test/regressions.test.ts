@@ -1249,5 +1249,27 @@ describe('REGRESSIONS.md, Gemini', () => {
     }).body as { messages: Array<{ content: unknown }> };
     expect(sent.messages[1]?.content).toEqual([{ type: 'text', text: 'Done.' }]);
     expect(warnings).toEqual(['foreign-state@messages[1].content[0]']);
+
+    // The same with the body's text handed over (the router's fast check), verbatim and with
+    // the carrier's letters escaped as \u sequences: the carrier is found either way.
+    const body = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: answer.content },
+        { role: 'user', content: 'go on' },
+      ],
+    };
+    const verbatim = JSON.stringify(body);
+    const escaped = verbatim.replaceAll('llms1_', '\\u006clms1_');
+    expect(escaped).not.toContain('llms1_');
+    for (const text of [verbatim, escaped]) {
+      const again = bridged(claude, claude).via.request(JSON.parse(text), { text }).body as { messages: Array<{ content: unknown }> };
+      expect(again.messages[1]?.content).toEqual([{ type: 'text', text: 'Done.' }]);
+    }
+    // Text with neither the prefix nor an escape skips the walk and keeps the body as it is.
+    const plain = { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'x' }] };
+    expect(bridged(claude, claude).via.request(plain, { text: JSON.stringify(plain) }).body).toBe(plain);
   });
 });
