@@ -1238,20 +1238,6 @@ describe('REGRESSIONS.md, Gemini', () => {
 
     // The conversation moves to Claude (same protocol as the client).
     const { via, warnings } = bridged(claude, claude);
-    const sent = via.request({
-      model: 'claude-sonnet-4-5',
-      max_tokens: 100,
-      messages: [
-        { role: 'user', content: 'x' },
-        { role: 'assistant', content: answer.content },
-        { role: 'user', content: 'go on' },
-      ],
-    }).body as { messages: Array<{ content: unknown }> };
-    expect(sent.messages[1]?.content).toEqual([{ type: 'text', text: 'Done.' }]);
-    expect(warnings).toEqual(['foreign-state@messages[1].content[0]']);
-
-    // The same with the body's text handed over (the router's fast check), verbatim and with
-    // the carrier's letters escaped as \u sequences: the carrier is found either way.
     const body = {
       model: 'claude-sonnet-4-5',
       max_tokens: 100,
@@ -1261,6 +1247,12 @@ describe('REGRESSIONS.md, Gemini', () => {
         { role: 'user', content: 'go on' },
       ],
     };
+    const sent = via.request(structuredClone(body)).body as { messages: Array<{ content: unknown }> };
+    expect(sent.messages[1]?.content).toEqual([{ type: 'text', text: 'Done.' }]);
+    expect(warnings).toEqual(['foreign-state@messages[1].content[0]']);
+
+    // The same with the body's text handed over (the router's fast check), verbatim and with
+    // the carrier's letters escaped as \u sequences: the carrier is found either way.
     const verbatim = JSON.stringify(body);
     const escaped = verbatim.replaceAll('llms1_', '\\u006clms1_');
     expect(escaped).not.toContain('llms1_');
