@@ -257,6 +257,9 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       // Only what the answer needs of the request is kept across the upstream wait, not its trees.
       const upstreamStreams = bridged.stream;
       const includeUsage = (finalRequest ?? bridged.canonical)?.streamUsage;
+      const kept = keptRequest(clientId, upstream.protocol, finalRequest);
+      // The bridge keeps its transform (and so this binding) until the answer ends: let go of the tree.
+      finalRequest = undefined;
       const payload = JSON.stringify(bridged.body);
       const clientStream = match.stream ?? clientBody.stream === true;
       if (!hasNext) {
@@ -301,7 +304,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         finish(exchange, { status: encoded.status, errorKind: kind });
         return respond(exchange, JSON.stringify(encoded.body), encoded.status, { 'content-type': 'application/json', ...encoded.headers });
       }
-      const remember = rememberer(clientId, upstream.protocol, () => finalRequest);
+      const remember = rememberer(kept);
       if (clientStream) {
         const onEvent = remember.onEvent;
         const onEnd = () => finish(exchange, { status: 200, usage: remember.usage() });
@@ -325,13 +328,16 @@ export function createRouter(config: RouterConfig): ReplyHandler {
     throw new LlmError({ kind: 'upstream', message: `every upstream failed (last status ${failure?.status})` });
   }
 
-  /** Collects usage and, for Responses clients of other upstreams, stores the turn for `previous_response_id`. */
-  function rememberer(clientId: ProtocolId, upstreamId: ProtocolId, request: () => LlmRequest | undefined) {
+  /**
+   * Collects usage and, given the canonical request of a turn to keep (see `keptRequest`), stores
+   * the turn for `previous_response_id`.
+   */
+  function rememberer(request: LlmRequest | undefined) {
     let usage: LlmUsage | undefined;
-    const storing = clientId === 'openai-responses' && upstreamId !== 'openai-responses';
+    const storing = request !== undefined;
     const accumulator = storing ? new LlmStreamAccumulator() : undefined;
     const save = (response: LlmResponse): void => {
-      const canonical = request();
+      const canonical = request;
       const choice = response.choices[0];
       if (!canonical || !choice) return;
       const messages: LlmMessage[] = [...canonical.messages, { role: 'assistant', content: choice.content }];
@@ -370,6 +376,15 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       },
     };
   }
+}
+
+/**
+ * The canonical request to store with its answer, or undefined: a Responses client of another
+ * upstream gets its turns back by `previous_response_id`, unless it sent `store: false` (OpenAI
+ * keeps nothing then either).
+ */
+function keptRequest(clientId: ProtocolId, upstreamId: ProtocolId, request: LlmRequest | undefined): LlmRequest | undefined {
+  return clientId === 'openai-responses' && upstreamId !== 'openai-responses' && request?.store !== false ? request : undefined;
 }
 
 function matchClient(codecs: CodecRegistry, request: RouterRequest, url: URL): { codec: Codec; match: HttpRequestMatch } | undefined {

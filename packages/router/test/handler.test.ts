@@ -197,6 +197,17 @@ describe('createHandler', () => {
     expect(missing.status).toBe(404);
   });
 
+  it('a Responses turn sent with store: false is not kept: previous_response_id cannot name it', async () => {
+    const mock = await upstream((_request, response) => json(response, 200, answer));
+    const handler = createHandler({ ...config(mock.baseUrl), routes: [{ match: '*', upstream: 'main' }] });
+    const first = { model: 'm', store: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'one' }] }] };
+    expect((await handler(post('/openai-responses/generate', first))).status).toBe(200);
+    const second = { model: 'm', previous_response_id: 'resp_1', messages: [{ role: 'user', content: [{ type: 'text', text: 'two' }] }] };
+    const missing = await handler(post('/openai-responses/generate', second));
+    expect(missing.status).toBe(404);
+    expect(mock.received).toHaveLength(1);
+  });
+
   it('an empty policies object keeps the same-protocol fast path: the body reaches the upstream as sent', async () => {
     const mock = await upstream((_request, response) =>
       json(response, 200, { id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] }),
