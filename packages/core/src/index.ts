@@ -101,7 +101,7 @@ export { DEFAULT_MAX_SSE_EVENT_SIZE, collectSse, decodeSse, sseDecoder } from '.
 export type { SseDecodeOptions } from './sse/decode.js';
 export { SSE_HEADERS, encodeSse, formatSseEvent, sseEncoder } from './sse/encode.js';
 
-export { joinTextStep, pipeSteps, stepStream, textStepStream } from './stream-step.js';
+export { joinTextStep, passThroughStep, pipeSteps, stepStream, textStepStream } from './stream-step.js';
 export type { StepOutput, StreamStep } from './stream-step.js';
 export { chunksOf, isReadableStream, readableFrom, stepIterable } from './step-iterator.js';
 export type { StepIterableOptions } from './step-iterator.js';

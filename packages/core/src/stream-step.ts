@@ -26,6 +26,11 @@ export function stepStream<I, O>(step: StreamStep<I, O>): TransformStream<I, O> 
   });
 }
 
+/** A step that hands every chunk on unchanged. */
+export function passThroughStep<T>(): StreamStep<T, T> {
+  return { transform: (chunk, out) => out.enqueue(chunk) };
+}
+
 /** One step made of two: what `first` emits goes straight into `second`, with no queue between. */
 export function pipeSteps<A, B, C>(first: StreamStep<A, B>, second: StreamStep<B, C>): StreamStep<A, C> {
   let target: StepOutput<C> | undefined;

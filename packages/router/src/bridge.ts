@@ -9,8 +9,10 @@ import {
   responseToEvents,
   sseDecoder,
   sseEncoder,
+  chunksOf,
+  passThroughStep,
+  readableFrom,
   stepIterable,
-  stepStream,
   textStepStream,
   type Codec,
   type CodecContext,
@@ -166,6 +168,19 @@ export function bridge(options: BridgeOptions): Bridge {
     return pipeSteps(pipeSteps(sealed, client.stream.encoder(encodeOptions)), sseEncoder);
   };
 
+  const streamChunks: Bridge['streamChunks'] = (body, streamOptions) => {
+    const onEnd = streamOptions?.onEnd;
+    if (sameProtocol) {
+      // The bytes pass unchanged; a decoding beside them feeds the observer, when there is one.
+      const pass = streamOptions?.onEvent ? observed(eventsOf(streamOptions)) : passThroughStep<Uint8Array>();
+      // The bytes so far were the upstream's own; a fresh encoder closes them with an error event.
+      const recover = (error: unknown, out: StepOutput<Uint8Array | string>) => endWithError(clientSse(streamOptions), error, out);
+      return stepIterable<Uint8Array, Uint8Array | string>(body, pass, { onEnd, recover });
+    }
+    const sse = clientSse(streamOptions);
+    return stepIterable(body, joinTextStep(pipeSteps(eventsOf(streamOptions), sse)), { onEnd, recover: (error, out) => endWithError(sse, error, out) });
+  };
+
   return {
     client,
     upstream,
@@ -205,25 +220,11 @@ export function bridge(options: BridgeOptions): Bridge {
     },
 
     stream(body, streamOptions) {
-      if (sameProtocol) {
-        if (!streamOptions?.onEvent) return body;
-        // The bytes pass unchanged; a decoding beside them feeds the observer.
-        return body.pipeThrough(stepStream(observed(eventsOf(streamOptions))));
-      }
-      return body.pipeThrough(textStepStream(pipeSteps(eventsOf(streamOptions), clientSse(streamOptions))));
+      if (sameProtocol && !streamOptions?.onEvent) return body;
+      return readableFrom(streamChunks(chunksOf(body), streamOptions));
     },
 
-    streamChunks(body, streamOptions) {
-      const onEnd = streamOptions?.onEnd;
-      if (sameProtocol) {
-        const pass: StreamStep<Uint8Array, Uint8Array> = streamOptions?.onEvent ? observed(eventsOf(streamOptions)) : { transform: (chunk, out) => out.enqueue(chunk) };
-        // The bytes so far were the upstream's own; a fresh encoder closes them with an error event.
-        const recover = (error: unknown, out: StepOutput<Uint8Array | string>) => endWithError(clientSse(streamOptions), error, out);
-        return stepIterable<Uint8Array, Uint8Array | string>(body, pass, { onEnd, recover });
-      }
-      const sse = clientSse(streamOptions);
-      return stepIterable(body, joinTextStep(pipeSteps(eventsOf(streamOptions), sse)), { onEnd, recover: (error, out) => endWithError(sse, error, out) });
-    },
+    streamChunks,
 
     async streamToResponse(body, streamOptions) {
       const accumulator = new LlmStreamAccumulator();

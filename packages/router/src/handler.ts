@@ -4,6 +4,7 @@ import {
   SSE_HEADERS,
   chunksOf,
   isJsonObject,
+  passThroughStep,
   stepIterable,
   type Codec,
   type HeaderReader,
@@ -15,7 +16,6 @@ import {
   type LlmUsage,
   type LlmWarning,
   type ProtocolId,
-  type StreamStep,
 } from '@llm/core';
 import { bridge, type Bridge } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
@@ -312,7 +312,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         const source = upstreamStreams ? (response.chunks?.() ?? response.body) : null;
         const chunks = source
           ? via.streamChunks(chunksOf(source), { onEvent, includeUsage, onEnd })
-          : stepIterable(chunksOf(via.responseToStream(await response.json(), { onEvent })), PASS_THROUGH, { onEnd });
+          : stepIterable(chunksOf(via.responseToStream(await response.json(), { onEvent })), passThroughStep<Uint8Array>(), { onEnd });
         return respond(exchange, chunks, 200, { ...SSE_HEADERS });
       }
       const json: unknown = await response.json();
@@ -431,9 +431,6 @@ function credentials(upstream: UpstreamConfig): { apiKey?: string; auth?: Exclud
   if (upstream.auth === 'none' || upstream.apiKey === undefined) return {};
   return upstream.auth ? { apiKey: upstream.apiKey, auth: upstream.auth } : { apiKey: upstream.apiKey };
 }
-
-/** A step that hands every chunk on unchanged. */
-const PASS_THROUGH: StreamStep<Uint8Array, Uint8Array> = { transform: (chunk, out) => out.enqueue(chunk) };
 
 /**
  * Extra headers of an upstream call: a same-protocol client's forwarded headers (its API version

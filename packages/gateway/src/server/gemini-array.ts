@@ -5,7 +5,7 @@
  * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
 
-import { isReadableStream, readableFrom } from '@llm/core';
+import { chunksOf, joinTextStep, pipeSteps, type SseEvent, sseDecoder, stepIterable, type StreamStep } from '@llm/core';
 import type { RouterReply } from '@llm/router';
 
 /** True when a Gemini stream request did not ask for SSE. */
@@ -16,38 +16,20 @@ export function wantsGeminiArray(url: URL): boolean {
 /** An SSE answer rewritten as a JSON array stream; other answers (errors) are returned as they are. */
 export function sseToGeminiArray(reply: RouterReply): RouterReply {
   if (!reply.body || typeof reply.body === 'string' || !(reply.headers['content-type'] ?? '').includes('text/event-stream')) return reply;
-  const decoder = new TextDecoder();
   const encoder = new TextEncoder();
-  let buffer = '';
+  const bytes: StreamStep<string | Uint8Array, Uint8Array> = { transform: (chunk, out) => out.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk) };
   let count = 0;
-  const emit = (controller: TransformStreamDefaultController<Uint8Array>, block: string) => {
-    const data = block
-      .split(/\r?\n/)
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
-      .join('\n');
-    if (!data) return;
-    controller.enqueue(encoder.encode(`${count === 0 ? '[' : '\n,\r\n'}${data}`));
-    count += 1;
+  const arrayItems: StreamStep<SseEvent, string> = {
+    transform(event, out) {
+      if (!event.data) return;
+      out.enqueue(`${count === 0 ? '[' : '\n,\r\n'}${event.data}`);
+      count += 1;
+    },
+    flush(out) {
+      out.enqueue(count === 0 ? '[]' : ']');
+    },
   };
-  const source = isReadableStream(reply.body) ? reply.body : readableFrom(reply.body);
-  const body = source.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end = /\r?\n\r?\n/.exec(buffer);
-        while (end) {
-          emit(controller, buffer.slice(0, end.index));
-          buffer = buffer.slice(end.index + end[0].length);
-          end = /\r?\n\r?\n/.exec(buffer);
-        }
-      },
-      flush(controller) {
-        emit(controller, buffer + decoder.decode());
-        controller.enqueue(encoder.encode(count === 0 ? '[]' : ']'));
-      },
-    }),
-  );
+  const body = stepIterable(chunksOf(reply.body), joinTextStep(pipeSteps(pipeSteps(bytes, sseDecoder()), arrayItems)));
   const { 'content-length': _length, ...headers } = reply.headers;
   headers['content-type'] = 'application/json; charset=UTF-8';
   return { status: reply.status, headers, body };

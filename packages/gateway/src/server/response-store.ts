@@ -1,4 +1,4 @@
-import { isReadableStream, readableFrom } from '@llm/core';
+import { chunksOf, stepIterable, type StreamStep } from '@llm/core';
 import type { RouterReply } from '@llm/router';
 
 /**
@@ -53,8 +53,7 @@ export class ResponseStore {
       return reply;
     }
     if (!type.includes('text/event-stream')) return reply;
-    const source = isReadableStream(reply.body) ? reply.body : readableFrom(reply.body);
-    return { ...reply, body: source.pipeThrough(completedEventTap((data) => this.put(extractResponse(data)))) };
+    return { ...reply, body: stepIterable(chunksOf(reply.body), completedEventTap((data) => this.put(extractResponse(data)))) };
   }
 
   private delete(id: string): void {
@@ -82,14 +81,14 @@ function extractResponse(data: string): string {
  * short tail of each chunk is kept so the marker may straddle chunks), and that event's data
  * line is handed to `onData` when the stream ends.
  */
-function completedEventTap(onData: (data: string) => void): TransformStream<Uint8Array, Uint8Array> {
+function completedEventTap(onData: (data: string) => void): StreamStep<string | Uint8Array, string | Uint8Array> {
   const decoder = new TextDecoder();
   let tail = '';
   let captured: string | undefined;
-  return new TransformStream({
-    transform(chunk, controller) {
-      controller.enqueue(chunk);
-      const text = decoder.decode(chunk, { stream: true });
+  return {
+    transform(chunk, out) {
+      out.enqueue(chunk);
+      const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
       if (captured !== undefined) {
         captured += text;
         return;
@@ -105,5 +104,5 @@ function completedEventTap(onData: (data: string) => void): TransformStream<Uint
       const line = captured.split(/\r?\n/).find((l) => l.startsWith('data:'));
       if (line) onData(line.slice(5).trim());
     },
-  });
+  };
 }
