@@ -214,7 +214,6 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       if (!upstreamCodec) throw new LlmError({ kind: 'unsupported', message: `no codec for ${upstream.protocol}` });
       Object.assign(exchange.record, { upstream: name, upstreamProtocol: upstream.protocol, upstreamModel: route.model });
 
-      let finalRequest: LlmRequest | undefined;
       const streamingUpstream = upstream.capabilities?.streaming !== false;
       const media = await mediaFor(upstream.protocol);
       const needsCanonical =
@@ -230,7 +229,6 @@ export function createRouter(config: RouterConfig): ReplyHandler {
             if (config.transformRequest) out = config.transformRequest(out, { clientProtocol: clientId, upstream: name });
             checkCapabilities(out, upstream.capabilities, name);
             if (!streamingUpstream) out.stream = false;
-            finalRequest = out;
             return out;
           }
         : undefined;
@@ -256,10 +254,8 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       const bridged = via.request(clientBody, { model: match.model, stream: match.stream, upstreamModel: route.model, text: held.text });
       // Only what the answer needs of the request is kept across the upstream wait, not its trees.
       const upstreamStreams = bridged.stream;
-      const includeUsage = (finalRequest ?? bridged.canonical)?.streamUsage;
-      const kept = keptRequest(clientId, upstream.protocol, finalRequest);
-      // The bridge keeps its transform (and so this binding) until the answer ends: let go of the tree.
-      finalRequest = undefined;
+      const includeUsage = bridged.canonical?.streamUsage;
+      const kept = keptRequest(clientId, upstream.protocol, bridged.canonical);
       const payload = JSON.stringify(bridged.body);
       const clientStream = match.stream ?? clientBody.stream === true;
       if (!hasNext) {
