@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { readableFrom } from '@llm/core';
 import type { Dispatcher } from 'undici';
 import { Agent, request as dispatch } from './undici-parts.js';
 import { type HeaderMap, HeaderMapReader } from './header-map-reader.js';
@@ -50,9 +50,9 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
 }
 
 /**
- * An upstream answer over undici's response, without a WHATWG `Response`: `text()` and `json()`
- * read undici's body directly (a JSON answer never passes through a Web stream); `body` makes a
- * Web stream of it only when asked (streams, downloads).
+ * An upstream answer over undici's response, without a WHATWG `Response`: `text()`, `json()` and
+ * `chunks()` read undici's body directly; `body` makes a Web stream of it only when asked
+ * (downloads, cancelling an error body).
  */
 class UndiciReply implements UpstreamResponse {
   readonly headers: HeaderMapReader;
@@ -70,7 +70,7 @@ class UndiciReply implements UpstreamResponse {
     if (this.stream === undefined) {
       const empty = this.status === 204 || this.status === 304;
       if (empty) this.raw.resume();
-      this.stream = empty ? null : webStreamOf(this.raw);
+      this.stream = empty ? null : readableFrom(this.raw);
     }
     return this.stream;
   }
@@ -91,57 +91,4 @@ class UndiciReply implements UpstreamResponse {
   chunks(): AsyncIterable<Uint8Array> {
     return this.raw;
   }
-}
-
-/**
- * A Web stream over undici's body with backpressure (the body pauses while the reader is
- * behind). Used instead of `Readable.toWeb`, which on Node 20 throws an uncaught "Controller is
- * already closed" when a body is cancelled while data is still arriving (the router cancels
- * error bodies before a retry).
- */
-function webStreamOf(body: Readable): ReadableStream<Uint8Array> {
-  let done = false;
-  // undici emits one 'data' per HTTP chunk, and upstreams write an SSE event per chunk: the
-  // chunks of one socket read are joined (they arrive in one synchronous burst) so the gateway
-  // translates and writes them once, not once per event.
-  let pending: Buffer[] = [];
-  let scheduled = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const release = () => {
-        scheduled = false;
-        if (done || pending.length === 0) return;
-        const chunk = pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending);
-        pending = [];
-        controller.enqueue(chunk);
-        if ((controller.desiredSize ?? 1) <= 0) body.pause();
-      };
-      body.on('data', (chunk: Buffer) => {
-        if (done) return;
-        pending.push(chunk);
-        if (!scheduled) {
-          scheduled = true;
-          queueMicrotask(release);
-        }
-      });
-      body.once('end', () => {
-        if (done) return;
-        release();
-        done = true;
-        controller.close();
-      });
-      body.once('error', (error) => {
-        if (done) return;
-        done = true;
-        controller.error(error);
-      });
-    },
-    pull() {
-      body.resume();
-    },
-    cancel() {
-      done = true;
-      body.destroy();
-    },
-  });
 }
