@@ -1,4 +1,6 @@
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { markPlainLogger } from './access-log.js';
+import { BlockSink } from './block-sink.js';
 
 /** Paths pino censors in every log line: keys and auth headers are never logged. */
 export const REDACTED_PATHS = [
@@ -19,21 +21,25 @@ export const REDACTED_PATHS = [
 const FLUSH_MS = 200;
 
 /**
- * A structured JSON logger with secrets redacted. By default it writes to stdout asynchronously
- * in blocks of at least 4 KB, flushed every {@link FLUSH_MS} ms and when the process exits: one
- * access-log line per request would otherwise cost one write call per request.
+ * A structured JSON logger with secrets redacted. By default it writes to stdout in blocks of up
+ * to 32 KB, at least every {@link FLUSH_MS} ms and when the process exits (a crash included; only
+ * a kill -9 loses the last lines): one access-log line per request would otherwise cost a write
+ * call per request. Each block is written synchronously, as pino writes to stdout by default, so
+ * lines stay in order and nothing is left in flight at exit.
  */
 export function createLogger(level = 'info', destination?: DestinationStream): Logger {
   const options = { level, base: { name: 'llm-gateway' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
-  if (destination) return pino(options, destination);
-  const stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  if (destination) return markPlainLogger(pino(options, destination));
+  const stdout = new BlockSink(pino.destination({ dest: 1, sync: true }));
   setInterval(() => stdout.flush(), FLUSH_MS).unref();
-  return pino(options, stdout);
+  process.on('exit', () => stdout.flush());
+  return markPlainLogger(pino(options, stdout));
 }
 
 /** Removes `key=` from a URL's query before it is logged. */
 export function redactUrl(url: URL): string {
-  if (!url.searchParams.has('key')) return url.pathname + url.search;
+  // Most URLs have no query: no URLSearchParams is built for them.
+  if (!url.search.includes('key=') || !url.searchParams.has('key')) return url.pathname + url.search;
   const copy = new URL(url);
   copy.searchParams.set('key', '[redacted]');
   return copy.pathname + copy.search;

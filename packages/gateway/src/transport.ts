@@ -34,11 +34,12 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
     bodyTimeout: 0,
     headersTimeout: 0,
   });
+  const targets = new TargetCache();
   const transport: Transport = async (request) => {
-    const url = new URL(request.url);
+    const target = targets.get(request.url);
     const result = await dispatch.call(agent, {
-      origin: url.origin,
-      path: url.pathname + url.search,
+      origin: target.origin,
+      path: target.path,
       method: request.method,
       headers: request.headers,
       body: request.body,
@@ -47,6 +48,33 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
     return new UndiciReply(result.statusCode, result.headers, result.body);
   };
   return { transport, close: () => agent.close() };
+}
+
+/** Where a URL sends a request: undici takes the origin and the path apart. */
+interface DispatchTarget {
+  origin: string;
+  path: string;
+}
+
+/**
+ * Parsed upstream URLs by their text. A gateway calls a handful of URLs (one per upstream, model
+ * and mode), so each is parsed once instead of once per request; the cache empties when full.
+ */
+class TargetCache {
+  private readonly parsed = new Map<string, DispatchTarget>();
+
+  constructor(private readonly capacity = 1024) {}
+
+  get(url: string): DispatchTarget {
+    let target = this.parsed.get(url);
+    if (!target) {
+      const parsed = new URL(url);
+      target = { origin: parsed.origin, path: parsed.pathname + parsed.search };
+      if (this.parsed.size >= this.capacity) this.parsed.clear();
+      this.parsed.set(url, target);
+    }
+    return target;
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import { openLedger } from '../src/ledger/ledger.js';
 import { formatUsage, parseSince, usageReport } from '../src/ledger/report.js';
@@ -45,6 +46,37 @@ describe('usage ledger', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(usageReport(path, 'model').map((line) => [line.group, line.requests])).toEqual([['claude-x', 3]]);
     ledger.close();
+  });
+
+  it('writes every queued row, in order and whole, across multi-row statements and the remainder', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db');
+    const ledger = openLedger(path, { flushMs: 60_000, batchRows: 1_000 });
+    // 64 rows per statement: 150 rows are two full statements and 22 single inserts.
+    for (let i = 0; i < 150; i++) {
+      ledger.record({ time: i, keyId: i % 2 ? `key-${i}` : undefined, record: record({ requestId: `r${i}`, status: i === 149 ? 502 : 200, usage: i === 70 ? undefined : { inputTokens: i, outputTokens: 2 * i }, errorKind: i === 149 ? 'upstream' : undefined }) });
+    }
+    ledger.close();
+    const db = new Database(path, { readonly: true });
+    const rows = db.prepare('SELECT time, request_id, key_id, status, input_tokens, cached_tokens, output_tokens, error_kind FROM requests ORDER BY id').all() as Record<string, unknown>[];
+    db.close();
+    expect(rows).toHaveLength(150);
+    rows.forEach((row, i) => {
+      expect(row).toEqual({
+        time: i, request_id: `r${i}`, key_id: i % 2 ? `key-${i}` : null, status: i === 149 ? 502 : 200,
+        input_tokens: i === 70 ? null : i, cached_tokens: null, output_tokens: i === 70 ? null : 2 * i, error_kind: i === 149 ? 'upstream' : null,
+      });
+    });
+  });
+
+  it('drops the oldest rows beyond maxQueued while the database is not written', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db');
+    const ledger = openLedger(path, { flushMs: 60_000, batchRows: 1_000, maxQueued: 5 });
+    for (let i = 0; i < 8; i++) ledger.record({ time: i, record: record({ requestId: `r${i}` }) });
+    ledger.close();
+    const db = new Database(path, { readonly: true });
+    const ids = db.prepare('SELECT request_id FROM requests ORDER BY id').pluck().all();
+    db.close();
+    expect(ids).toEqual(['r3', 'r4', 'r5', 'r6', 'r7']);
   });
 
   it('never throws when the database cannot open, and reports the failure once', () => {

@@ -7,10 +7,10 @@ import { expect, it } from 'vitest';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-it('serve prints its address, answers /health, and exits 0 on SIGTERM', async () => {
+it('serve prints its address, answers /health, writes its buffered logs and exits 0 on SIGTERM', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'serve-'));
   const config = join(dir, 'gateway.yaml');
-  writeFileSync(config, 'keys: ["${KEY}"]\nupstreams: { a: { protocol: claude, baseUrl: "http://127.0.0.1:9", apiKey: "${KEY}" } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\nlog: { level: warn }\n');
+  writeFileSync(config, 'keys: ["${KEY}"]\nupstreams: { a: { protocol: claude, baseUrl: "http://127.0.0.1:9", apiKey: "${KEY}" } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\nlog: { level: info }\n');
   const child = spawn(process.execPath, [join(packageDir, 'node_modules/tsx/dist/cli.mjs'), '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', config, '--port', '0'], {
     cwd: packageDir,
     env: { ...process.env, KEY: 'k-123' },
@@ -28,6 +28,10 @@ it('serve prints its address, answers /health, and exits 0 on SIGTERM', async ()
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
   expect(stderr).not.toContain('k-123');
+  const entries = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(entries.map((entry) => entry.msg)).toEqual(['listening', 'request']);
+  expect(entries[1]).toMatchObject({ method: 'GET', path: '/health', status: 200 });
+  expect(stdout).not.toContain('k-123');
 }, 20_000);
 
 it('on SIGINT, drains an in-flight stream to its end before exiting 0, and refuses new connections', async () => {

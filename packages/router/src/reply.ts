@@ -1,6 +1,17 @@
 import { type HeaderReader, isReadableStream, readableFrom } from '@llm/core';
 
 /**
+ * What the router needs of a client's abort signal. An `AbortSignal` is one; a server may pass a
+ * lighter object (one per inbound call, so no `EventTarget` is built per request).
+ */
+export interface CancelSignal {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
  * An inbound call as the router reads it. A WHATWG `Request` is one; a server may pass a lighter
  * object over its own request (no `Request` / `Headers` built per call).
  */
@@ -9,8 +20,8 @@ export interface RouterRequest {
   /** Absolute URL. */
   readonly url: string;
   readonly headers: HeaderReader;
-  /** Aborted when the client goes away; cancels the upstream call. */
-  readonly signal?: AbortSignal;
+  /** Aborted when the client goes away; cancels the upstream call. An `AbortSignal` is one. */
+  readonly signal?: CancelSignal;
   /** The whole body as text. */
   text(): Promise<string>;
   /** The id to report this call under (records, `x-request-id`); default: a fresh UUID. */

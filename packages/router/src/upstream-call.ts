@@ -1,5 +1,6 @@
 import { LlmError, retryAfterFromHeaders } from '@llm/core';
 import type { Transport, UpstreamResponse } from './config.js';
+import type { CancelSignal } from './reply.js';
 
 /** Options of {@link callUpstream}. */
 export interface UpstreamCallOptions {
@@ -16,7 +17,7 @@ export interface UpstreamCallOptions {
   /** Longest wait honoured from `retry-after`. */
   maxRetryDelayMs: number;
   /** The client's abort signal: aborting it cancels the upstream request. */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
 }
 
 /** A 2xx status. */
@@ -80,7 +81,7 @@ function describeCause(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+function sleep(ms: number, signal?: CancelSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new LlmError({ kind: 'cancelled', message: 'client cancelled the request' }));

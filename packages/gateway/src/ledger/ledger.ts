@@ -56,9 +56,18 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS requests (
 );
 CREATE INDEX IF NOT EXISTS requests_time ON requests(time);`;
 
-const INSERT = `INSERT INTO requests (time, request_id, key_id, client_protocol, upstream, upstream_protocol, client_model,
-  upstream_model, status, stream, input_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, output_tokens,
-  first_byte_ms, total_ms, error_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const COLUMNS = ['time', 'request_id', 'key_id', 'client_protocol', 'upstream', 'upstream_protocol', 'client_model',
+  'upstream_model', 'status', 'stream', 'input_tokens', 'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'output_tokens',
+  'first_byte_ms', 'total_ms', 'error_kind'];
+
+/** Rows per multi-row INSERT: one statement step per 64 rows costs about a third less than a step per row. */
+const ROWS_PER_STATEMENT = 64;
+
+/** An INSERT of `rows` rows, each a group of placeholders. */
+function insertOf(rows: number): string {
+  const group = `(${COLUMNS.map(() => '?').join(', ')})`;
+  return `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => group).join(', ')}`;
+}
 
 /** Opens (creating if needed) the SQLite ledger at `path` (`:memory:` works for tests). */
 export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
@@ -70,20 +79,29 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
     if (!failed) options.onError?.(error);
     failed = true;
   };
+  const width = COLUMNS.length;
   let db: Database.Database | undefined;
-  let insertMany: ((rows: (string | number | null)[][]) => void) | undefined;
+  let insertMany: ((values: Value[]) => void) | undefined;
   try {
     db = new Database(path);
     db.pragma('journal_mode = WAL');
+    // With WAL, NORMAL skips an fsync per batch; a crash of the process loses nothing, a power
+    // cut at most the last batches: the trade every usage log makes against blocking requests.
+    db.pragma('synchronous = NORMAL');
     db.exec(SCHEMA);
-    const insert = db.prepare(INSERT);
-    insertMany = db.transaction((rows: (string | number | null)[][]) => {
-      for (const row of rows) insert.run(row);
+    const insertOne = db.prepare(insertOf(1));
+    const insertBlock = db.prepare(insertOf(ROWS_PER_STATEMENT));
+    const block = ROWS_PER_STATEMENT * width;
+    insertMany = db.transaction((values: Value[]) => {
+      let at = 0;
+      for (; at + block <= values.length; at += block) insertBlock.run(values.length === block ? values : values.slice(at, at + block));
+      for (; at < values.length; at += width) insertOne.run(values.slice(at, at + width));
     });
   } catch (error) {
     fail(error);
   }
-  let queue: (string | number | null)[][] = [];
+  // Queued rows, flat: each row is `width` values in column order.
+  let queue: Value[] = [];
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
   const flush = () => {
@@ -91,11 +109,11 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
     if (immediate) clearImmediate(immediate);
     timer = undefined;
     immediate = undefined;
-    const rows = queue;
+    const values = queue;
     queue = [];
-    if (failed || !insertMany || rows.length === 0) return;
+    if (failed || !insertMany || values.length === 0) return;
     try {
-      insertMany(rows);
+      insertMany(values);
     } catch (error) {
       fail(error);
     }
@@ -104,9 +122,9 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
     record(row) {
       if (failed) return;
       // Queued as the row's values: the record and its objects are free as soon as it ends.
-      queue.push(values(row));
-      if (queue.length > maxQueued) queue.shift();
-      if (queue.length >= batchRows) {
+      pushValues(queue, row);
+      if (queue.length > maxQueued * width) queue.splice(0, width);
+      if (queue.length >= batchRows * width) {
         immediate ??= setImmediate(flush);
       } else if (!timer) {
         timer = setTimeout(flush, flushMs);
@@ -125,13 +143,16 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
   };
 }
 
-function values(row: LedgerRow): (string | number | null)[] {
+type Value = string | number | null;
+
+/** Appends a row's values in {@link COLUMNS} order. */
+function pushValues(queue: Value[], row: LedgerRow): void {
   const r = row.record;
   const u = r.usage;
-  return [
+  queue.push(
     row.time, r.requestId, row.keyId ?? null, r.clientProtocol, r.upstream ?? null, r.upstreamProtocol ?? null,
     r.clientModel ?? null, r.upstreamModel ?? null, r.status, r.stream ? 1 : 0,
     u?.inputTokens ?? null, u?.cacheReadTokens ?? null, u?.cacheWriteTokens ?? null, u?.reasoningTokens ?? null, u?.outputTokens ?? null,
     r.firstByteMs ?? null, r.totalMs, r.errorKind ?? null,
-  ];
+  );
 }

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type AuthScheme, readCredential } from '@llm/core';
 import type { ReplyHandler, RouterReply, RouterRequest } from '@llm/router';
 import type { Logger } from 'pino';
+import { createAccessLog } from '../access-log.js';
 import { redactUrl } from '../logger.js';
 import type { RequestRecord } from '../router-contract.js';
 import { clientProtocolOf } from './client-protocol.js';
@@ -38,20 +39,21 @@ export function keyIdOf(key: string, keys: readonly string[]): string {
 export function createGatewayHandler(options: GatewayHandlerOptions): ReplyHandler {
   const { router, keys, logger } = options;
   const responses = options.responses ?? new ResponseStore();
+  const accessLog = createAccessLog(logger);
   return async (request) => {
     const started = performance.now();
     const requestId = request.headers.get('x-request-id') ?? randomUUID();
     const url = URL.parse(request.url);
     if (!url) {
       // A Host header that makes no URL (spaces, slashes): the request names no resource.
-      logger.info({ requestId, method: request.method, status: 400 }, 'request');
+      accessLog({ requestId, method: request.method, status: 400 });
       const reply = protocolError(undefined, 400, 'the request URL (Host header and path) is not a valid URL');
       reply.headers['x-request-id'] = requestId;
       return reply;
     }
-    const finish = (reply: RouterReply, extra: Record<string, unknown> = {}): RouterReply => {
+    const finish = (reply: RouterReply, protocol?: string): RouterReply => {
       reply.headers['x-request-id'] = requestId;
-      logger.info({ requestId, method: request.method, path: redactUrl(url), status: reply.status, ms: Math.round(performance.now() - started), ...extra }, 'request');
+      accessLog({ requestId, method: request.method, path: redactUrl(url), status: reply.status, ms: Math.round(performance.now() - started), protocol });
       return reply;
     };
     if (url.pathname === '/health') return finish({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' });
@@ -70,12 +72,12 @@ export function createGatewayHandler(options: GatewayHandlerOptions): ReplyHandl
     }
     try {
       const stored = protocol === 'openai-responses' && request.method === 'GET' ? storedResponse(responses, url) : undefined;
-      if (stored) return finish(stored, { protocol });
+      if (stored) return finish(stored, protocol);
       const array = protocol === 'gemini' && wantsGeminiArray(url);
       let reply = await router(routedRequest(request, requestId, keyId, array ? withAltSse(url) : request.url));
       if (array) reply = sseToGeminiArray(reply);
       else if (protocol === 'openai-responses' && request.method === 'POST' && isCreateResponse(url)) reply = responses.capture(reply);
-      return finish(reply, { protocol });
+      return finish(reply, protocol);
     } catch (error) {
       logger.error({ requestId, err: error instanceof Error ? error.message : String(error) }, 'router failed');
       return finish(protocolError(protocol, 500, 'internal gateway error'));

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RouterRequest } from '@llm/router';
+import type { CancelSignal, RouterRequest } from '@llm/router';
 import { HeaderMapReader } from '../header-map-reader.js';
 
 /**
@@ -16,7 +16,7 @@ export class IncomingCall implements RouterRequest {
     headers: IncomingHttpHeaders,
     private readonly body: Buffer | undefined,
     /** Aborted when the client disconnects before its answer is written. */
-    readonly signal: AbortSignal,
+    readonly signal: CancelSignal,
   ) {
     this.headers = new HeaderMapReader(headers);
   }

@@ -2,6 +2,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net';
 import { chunksOf } from '@llm/core';
 import type { RouterReply } from '@llm/router';
+import { ClientDisconnect } from './client-disconnect.js';
 import { IncomingCall } from './incoming-call.js';
 
 /**
@@ -74,9 +75,9 @@ export async function serveNode(handler: NodeHandler, options: ServeNodeOptions 
 
 async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, tooLarge?: (url: URL) => RouterReply | Response): Promise<void> {
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-  const abort = new AbortController();
+  const disconnect = new ClientDisconnect();
   res.on('close', () => {
-    if (!res.writableFinished) abort.abort(new Error('client disconnected'));
+    if (!res.writableFinished) disconnect.abort(new Error('client disconnected'));
   });
   let answer: RouterReply | Response;
   try {
@@ -84,10 +85,10 @@ async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerRes
     if (body === null) {
       answer = tooLarge ? tooLarge(new URL(url)) : { status: 413, headers: {}, body: 'request body too large' };
     } else {
-      answer = await handler(new IncomingCall(req.method ?? 'GET', url, req.headers, body, abort.signal));
+      answer = await handler(new IncomingCall(req.method ?? 'GET', url, req.headers, body, disconnect));
     }
   } catch (error) {
-    if (abort.signal.aborted) return;
+    if (disconnect.aborted) return;
     answer = {
       status: 500,
       headers: { 'content-type': 'application/json' },

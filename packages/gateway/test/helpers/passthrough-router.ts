@@ -19,7 +19,10 @@ export function createPassthroughHandler(config: RouterConfig): ReplyHandler {
     const path = upstream.baseUrl.endsWith('/v1') ? url.pathname.replace(/^\/v1/, '') : url.pathname;
     const body = await request.text();
     const model = (JSON.parse(body) as { model?: string }).model;
-    const upstreamResponse = await transport({ url: upstream.baseUrl + path + url.search, method: 'POST', body, headers: { 'content-type': 'application/json' }, signal: request.signal });
+    // The transport takes an AbortSignal; the client's signal may be any CancelSignal.
+    const abort = new AbortController();
+    request.signal?.addEventListener('abort', () => abort.abort(request.signal?.reason), { once: true });
+    const upstreamResponse = await transport({ url: upstream.baseUrl + path + url.search, method: 'POST', body, headers: { 'content-type': 'application/json' }, signal: abort.signal });
     const requestId = request.requestId ?? '';
     const record = (firstByteMs?: number) =>
       config.hooks?.onRequestEnd?.({ requestId, clientKeyId: request.clientKeyId, clientProtocol: protocol, upstream: name, upstreamProtocol: upstream.protocol, clientModel: model, upstreamModel: model, status: upstreamResponse.status, stream: false, usage: { inputTokens: 3, outputTokens: 4 }, firstByteMs, totalMs: performance.now() - started, warnings: [] });

@@ -1,0 +1,49 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createAccessLog } from './access-log.js';
+import { createLogger } from './logger.js';
+
+const collector = () => {
+  const lines: string[] = [];
+  return { lines, write: (text: string) => void lines.push(...text.split('\n').filter(Boolean)) };
+};
+const withoutTime = (line: string) => line.replace(/"time":\d+/, '"time":0');
+
+describe('access log', () => {
+  it('writes the very line pino writes for the same fields, key order included', () => {
+    const out = collector();
+    const logger = createLogger('info', out);
+    const entry = { requestId: 'id "1"\n', method: 'POST', path: '/v1/messages?beta=true', status: 200, ms: 3, protocol: 'claude' };
+    createAccessLog(logger)(entry);
+    logger.info(entry, 'request');
+    expect(out.lines).toHaveLength(2);
+    expect(withoutTime(out.lines[0] as string)).toBe(withoutTime(out.lines[1] as string));
+    expect(JSON.parse(out.lines[0] as string)).toMatchObject({ level: 30, name: 'llm-gateway', ...entry, msg: 'request' });
+  });
+
+  it('leaves out absent fields, as pino does', () => {
+    const out = collector();
+    const logger = createLogger('info', out);
+    createAccessLog(logger)({ requestId: 'r', method: 'GET', status: 400 });
+    logger.info({ requestId: 'r', method: 'GET', status: 400 }, 'request');
+    expect(withoutTime(out.lines[0] as string)).toBe(withoutTime(out.lines[1] as string));
+  });
+
+  it('writes nothing below the logger level, and follows level changes', () => {
+    const out = collector();
+    const logger = createLogger('warn', out);
+    const log = createAccessLog(logger);
+    log({ requestId: 'r', method: 'GET', status: 200 });
+    expect(out.lines).toEqual([]);
+    logger.level = 'info';
+    log({ requestId: 'r', method: 'GET', status: 200 });
+    expect(out.lines).toHaveLength(1);
+  });
+
+  it("goes through logger.info for loggers the gateway did not make, in their own format", () => {
+    const out = collector();
+    const logger = pino({ messageKey: 'message', timestamp: false }, out);
+    createAccessLog(logger)({ requestId: 'r', method: 'GET', status: 200 });
+    expect(JSON.parse(out.lines[0] as string)).toEqual({ level: 30, pid: process.pid, hostname: expect.any(String), requestId: 'r', method: 'GET', status: 200, message: 'request' });
+  });
+});
