@@ -85,6 +85,8 @@ export type { PathKey } from './validate.js';
 export { streamTranscoders } from './codec.js';
 export type { Codec, StreamOptions, Transcoder, WireTypes } from './codec.js';
 
+export { CancelSource } from './cancel.js';
+export type { CancelSignal } from './cancel.js';
 export { applyAuth, joinUrl, readCredential } from './http.js';
 export type {
   AuthScheme,

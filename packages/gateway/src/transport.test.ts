@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CancelSource } from '@llm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockUpstream, startMockUpstream } from './mock/server.js';
 import { type NodeServer, serveNode } from './server/node-adapter.js';
@@ -91,6 +94,29 @@ describe('createUndiciTransport', () => {
     const res = await pooled.transport({ url: `${mock.baseUrl}/v1/messages`, method: 'POST', body });
     expect(res.status).toBe(529);
     expect(await res.json()).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'scripted 529' } });
+  });
+
+  it("takes the router's plain cancel signal without building an AbortSignal, and a cancel before the headers rejects", async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const cancel = new CancelSource();
+    let signalRead = false;
+    const request = {
+      url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`,
+      method: 'POST' as const,
+      body: '{}',
+      cancel,
+      get signal(): AbortSignal {
+        signalRead = true;
+        return cancel.toAbortSignal();
+      },
+    };
+    const pending = pooled.transport(request);
+    setTimeout(() => cancel.abort(new Error('client went away')), 50);
+    await expect(pending).rejects.toThrow('client went away');
+    expect(signalRead).toBe(false);
+    silent.closeAllConnections();
+    silent.close();
   });
 
   it('rejects when the request signal aborts', async () => {

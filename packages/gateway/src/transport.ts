@@ -43,7 +43,8 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
       method: request.method,
       headers: request.headers,
       body: request.body,
-      signal: request.signal,
+      // undici takes the router's plain cancel signal as it is: no AbortSignal is built per call.
+      signal: request.cancel ?? request.signal,
     });
     return new UndiciReply(result.statusCode, result.headers, result.body);
   };

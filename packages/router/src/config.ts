@@ -1,5 +1,5 @@
 import type { MediaFetchConfig } from './media-fetch.js';
-import type { AuthScheme, Codec, HeaderReader, LlmRequest, LlmResponse, LlmUsage, LlmWarning, ProtocolId } from '@llm/core';
+import type { AuthScheme, CancelSignal, Codec, HeaderReader, LlmRequest, LlmResponse, LlmUsage, LlmWarning, ProtocolId } from '@llm/core';
 
 /**
  * The public configuration of `createHandler` and `complete`. The gateway builds it from its
@@ -91,6 +91,12 @@ export interface UpstreamRequest {
   body?: string;
   /** Aborts the call (client disconnect, timeout). */
   signal?: AbortSignal;
+  /**
+   * The same cancellation as a plain {@link CancelSignal}, when the router has one: a transport
+   * whose client takes it (undici's does) should read this and leave `signal` alone, which is then
+   * never built (an `AbortSignal` per upstream call costs more than the call's other bookkeeping).
+   */
+  cancel?: CancelSignal;
 }
 
 /**

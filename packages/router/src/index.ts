@@ -6,7 +6,8 @@ export type { Bridge, BridgeOptions, BridgeRequestOptions, BridgeStreamOptions, 
 export { createHandler, createRouter } from './handler.js';
 export type { FetchHandler } from './handler.js';
 export { toResponse } from './reply.js';
-export type { CancelSignal, ReplyHandler, RouterReply, RouterRequest } from './reply.js';
+export type { ReplyHandler, RouterReply, RouterRequest } from './reply.js';
+export type { CancelSignal } from '@llm/core';
 export { complete } from './complete.js';
 export type { CompleteOptions, CompleteStream, CompleteValue } from './complete.js';
 export { defaultCodecs } from './registry.js';

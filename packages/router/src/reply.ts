@@ -1,15 +1,4 @@
-import { type HeaderReader, isReadableStream, readableFrom } from '@llm/core';
-
-/**
- * What the router needs of a client's abort signal. An `AbortSignal` is one; a server may pass a
- * lighter object (one per inbound call, so no `EventTarget` is built per request).
- */
-export interface CancelSignal {
-  readonly aborted: boolean;
-  readonly reason?: unknown;
-  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
-  removeEventListener(type: 'abort', listener: () => void): void;
-}
+import { type CancelSignal, type HeaderReader, isReadableStream, readableFrom } from '@llm/core';
 
 /**
  * An inbound call as the router reads it. A WHATWG `Request` is one; a server may pass a lighter

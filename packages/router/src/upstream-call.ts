@@ -1,6 +1,5 @@
-import { LlmError, retryAfterFromHeaders } from '@llm/core';
-import type { Transport, UpstreamResponse } from './config.js';
-import type { CancelSignal } from './reply.js';
+import { type CancelSignal, CancelSource, LlmError, retryAfterFromHeaders } from '@llm/core';
+import type { Transport, UpstreamRequest, UpstreamResponse } from './config.js';
 
 /** Options of {@link callUpstream}. */
 export interface UpstreamCallOptions {
@@ -38,20 +37,20 @@ export function isRetryableStatus(status: number): boolean {
  */
 export async function callUpstream(options: UpstreamCallOptions): Promise<UpstreamResponse> {
   for (let attempt = 0; ; attempt++) {
-    // One controller per attempt, aborted by the timeout or by the client (cheaper than AbortSignal.any).
-    const abort = new AbortController();
+    // One cancel per attempt, fired by the timeout or by the client (cheaper than AbortSignal.any).
+    const cancel = new CancelSource();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      abort.abort();
+      cancel.abort(new LlmError({ kind: 'timeout', message: `upstream did not answer within ${options.timeoutMs} ms` }));
     }, options.timeoutMs);
     const client = options.signal;
-    const onClientAbort = () => abort.abort(client?.reason);
-    if (client?.aborted) abort.abort(client.reason);
+    const onClientAbort = () => cancel.abort(client?.reason);
+    if (client?.aborted) cancel.abort(client.reason);
     else client?.addEventListener('abort', onClientAbort, { once: true });
     let response: UpstreamResponse;
     try {
-      response = await options.transport({ url: options.url, method: 'POST', headers: options.headers, body: options.body, signal: abort.signal });
+      response = await options.transport(new OutgoingCall(options, cancel));
     } catch (cause) {
       clearTimeout(timer);
       client?.removeEventListener('abort', onClientAbort);
@@ -70,6 +69,27 @@ export async function callUpstream(options: UpstreamCallOptions): Promise<Upstre
     const retryAfter = retryAfterFromHeaders(response.headers);
     await response.body?.cancel().catch(() => undefined);
     await sleep(Math.min(retryAfter ?? backoff(options, attempt), options.maxRetryDelayMs), options.signal);
+  }
+}
+
+/** One attempt's request: its `signal` is built only if the transport reads it (see `cancel`). */
+class OutgoingCall implements UpstreamRequest {
+  readonly method = 'POST';
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+
+  constructor(
+    options: UpstreamCallOptions,
+    readonly cancel: CancelSource,
+  ) {
+    this.url = options.url;
+    this.headers = options.headers;
+    this.body = options.body;
+  }
+
+  get signal(): AbortSignal {
+    return this.cancel.toAbortSignal();
   }
 }
 

@@ -1,8 +1,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chunksOf } from '@llm/core';
+import { CancelSource, chunksOf } from '@llm/core';
 import type { RouterReply } from '@llm/router';
-import { ClientDisconnect } from './client-disconnect.js';
 import { IncomingCall } from './incoming-call.js';
 
 /**
@@ -75,7 +74,7 @@ export async function serveNode(handler: NodeHandler, options: ServeNodeOptions 
 
 async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, tooLarge?: (url: URL) => RouterReply | Response): Promise<void> {
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-  const disconnect = new ClientDisconnect();
+  const disconnect = new CancelSource();
   res.on('close', () => {
     if (!res.writableFinished) disconnect.abort(new Error('client disconnected'));
   });
@@ -134,7 +133,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
       if (size > limit) over = true;
       if (!over) chunks.push(chunk);
     });
-    req.on('end', () => resolve(over ? null : Buffer.concat(chunks, size)));
+    // A small body arrives as one chunk: used as it is, not copied.
+    req.on('end', () => resolve(over ? null : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
     req.on('error', reject);
   });
 }
@@ -149,12 +149,12 @@ interface OutgoingReply {
 async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boolean): Promise<void> {
   const { headers, body } = reply;
   if (body === null || typeof body === 'string') {
-    // A whole body: one write with its length (no chunked framing).
-    const bytes = body ? Buffer.from(body) : undefined;
+    // A whole body: one write with its length (no chunked framing). Written as text, node sends
+    // the head and the body in one write call, without a Buffer copy of the body.
     // 1xx, 204 and 304 answers carry no body and no length (RFC 9110 §8.6).
-    if (reply.status >= 200 && reply.status !== 204 && reply.status !== 304) headers['content-length'] = String(bytes?.length ?? 0);
+    if (reply.status >= 200 && reply.status !== 204 && reply.status !== 304) headers['content-length'] = String(body ? Buffer.byteLength(body) : 0);
     res.writeHead(reply.status, headers);
-    res.end(head ? undefined : bytes);
+    res.end(head || !body ? undefined : body);
     return;
   }
   const chunks = chunksOf(body)[Symbol.asyncIterator]();
