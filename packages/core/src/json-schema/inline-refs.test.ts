@@ -40,6 +40,17 @@ describe('inlineRefs', () => {
     ).toEqual({ allOf: [{ type: 'object', required: ['a'] }, { required: ['b'], description: 'kept' }] });
   });
 
+  it('returns a schema without $ref, $defs or definitions keys as it is, in both modes', () => {
+    const schema = { type: 'object', properties: { path: { type: 'string' }, tags: { type: 'array', items: { type: 'string', enum: ['a'] } } }, required: ['path'] };
+    expect(run(schema, { mode: 'keep' }).output).toBe(schema);
+    expect(run(schema, { mode: 'cut', depth: 2 }).output).toBe(schema);
+    // A property named `definitions` is not a keyword, but the schema is copied the careful way.
+    const named = { type: 'object', properties: { definitions: { type: 'string' } } };
+    const copied = run(named, { mode: 'keep' }).output;
+    expect(copied).not.toBe(named);
+    expect(copied).toEqual(named);
+  });
+
   it('does not enter data keywords', () => {
     const schema = { enum: [{ $ref: '#/nowhere' }], default: { $ref: '#' }, examples: [{ $defs: {} }] };
     expect(run(schema, { mode: 'keep' })).toEqual({ output: schema, warnings: [] });

@@ -39,9 +39,11 @@ export const MAX_INLINED_NODES = 10_000;
 /**
  * Replaces every local `$ref` (`#`, `#/$defs/...`, `#/definitions/...`, any JSON pointer) by the
  * schema it points at and removes `$defs` / `definitions`. Unresolvable refs (remote, `$anchor`)
- * are dropped with a warning. Never mutates `schema`.
+ * are dropped with a warning. Never mutates `schema`; returns `schema` itself when no key in it is
+ * `$ref`, `$defs` or `definitions` (most tool schemas: nothing to copy).
  */
 export function inlineRefs(schema: JsonSchema, context: SchemaContext | undefined, recursion: RecursionMode): JsonSchema {
+  if (!hasRefKeys(schema)) return schema;
   const state: State = { root: schema, recursion, recursive: new Set(), names: new Map(), context, report: false, written: 0, overBudget: false };
   if (recursion.mode === 'keep') {
     // Probe until the set of recursive refs is stable, so every use of one becomes a `$ref`.
@@ -52,6 +54,16 @@ export function inlineRefs(schema: JsonSchema, context: SchemaContext | undefine
   }
   state.report = true;
   return expandRoot(state);
+}
+
+/** Whether any object in `value` has a `$ref`, `$defs` or `definitions` key (data keywords included). */
+function hasRefKeys(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasRefKeys);
+  if (!isJsonObject(value)) return false;
+  for (const key in value) {
+    if (key === '$ref' || key === '$defs' || key === 'definitions' || hasRefKeys(value[key])) return true;
+  }
+  return false;
 }
 
 function expandRoot(state: State): JsonSchema {
