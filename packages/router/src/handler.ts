@@ -33,6 +33,8 @@ import { callUpstream, isOkStatus, isRetryableStatus } from './upstream-call.js'
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 const CLIENT_ORDER: readonly ProtocolId[] = ['claude', 'openai-chat', 'openai-responses', 'gemini'];
+/** The order without an `anthropic-version` header: Claude's paths are tried last. */
+const CLIENT_ORDER_CLAUDE_LAST: readonly ProtocolId[] = [...CLIENT_ORDER.filter((id) => id !== 'claude'), 'claude'];
 
 /** Per-request state shared by the steps of {@link createHandler}. */
 interface Exchange {
@@ -91,7 +93,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
   };
 
   return async (request) => {
-    const url = new URL(request.url);
+    const url = request.parsedUrl ?? new URL(request.url);
     const found = matchClient(codecs, request, url);
     if (!found) {
       return {
@@ -384,9 +386,7 @@ function keptRequest(clientId: ProtocolId, upstreamId: ProtocolId, request: LlmR
 }
 
 function matchClient(codecs: CodecRegistry, request: RouterRequest, url: URL): { codec: Codec; match: HttpRequestMatch } | undefined {
-  const order: readonly ProtocolId[] = request.headers.get('anthropic-version') !== null
-    ? CLIENT_ORDER
-    : [...CLIENT_ORDER.filter((id) => id !== 'claude'), 'claude'];
+  const order = request.headers.get('anthropic-version') !== null ? CLIENT_ORDER : CLIENT_ORDER_CLAUDE_LAST;
   for (const id of order) {
     const codec = codecs[id];
     const match = codec?.http.matchRequest(request.method, url);

@@ -8,6 +8,8 @@ export interface RouterRequest {
   readonly method: string;
   /** Absolute URL. */
   readonly url: string;
+  /** `url` already parsed, when the server has it: the router then does not parse it again. */
+  readonly parsedUrl?: URL;
   readonly headers: HeaderReader;
   /** Aborted when the client goes away; cancels the upstream call. An `AbortSignal` is one. */
   readonly signal?: CancelSignal;

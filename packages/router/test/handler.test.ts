@@ -276,6 +276,14 @@ describe('createRouter', () => {
     expect(records[0]?.requestId).toBe('req-42');
   });
 
+  it('reads the URL from parsedUrl when the server passes one, instead of parsing url again', async () => {
+    const mock = await upstream((_request, response) => json(response, 200, answer));
+    const route = createRouter(config(mock.baseUrl));
+    const reply = await route({ ...call('/openai-chat/generate', chatBody), url: 'not parsed', parsedUrl: new URL('http://router.test/openai-chat/generate') });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toBe(JSON.stringify(answer));
+  });
+
   it('streams as an async iterable of text, read from the transport\'s own chunks (no Web stream)', async () => {
     const sse = fakeSse(streamEvents);
     const bodies: string[] = [];

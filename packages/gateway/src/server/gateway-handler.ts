@@ -74,7 +74,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): ReplyHandl
       const stored = protocol === 'openai-responses' && request.method === 'GET' ? storedResponse(responses, url) : undefined;
       if (stored) return finish(stored, protocol);
       const array = protocol === 'gemini' && wantsGeminiArray(url);
-      let reply = await router(routedRequest(request, requestId, keyId, array ? withAltSse(url) : request.url));
+      let reply = await router(routedRequest(request, requestId, keyId, array ? withAltSse(url) : url));
       if (array) reply = sseToGeminiArray(reply);
       else if (protocol === 'openai-responses' && request.method === 'POST' && isCreateResponse(url)) reply = responses.capture(reply);
       return finish(reply, protocol);
@@ -97,13 +97,16 @@ function storedResponse(store: ResponseStore, url: URL): RouterReply | undefined
 }
 
 /** The URL asking for `alt=sse` (the router speaks SSE only; see gemini-array.ts). */
-function withAltSse(url: URL): string {
+function withAltSse(url: URL): URL {
   const sseUrl = new URL(url);
   sseUrl.searchParams.set('alt', 'sse');
-  return sseUrl.href;
+  return sseUrl;
 }
 
-/** The call as handed to the router: under the gateway's request id and key id, maybe at another URL. */
-function routedRequest(request: RouterRequest, requestId: string, clientKeyId: string | undefined, url: string): RouterRequest {
-  return { method: request.method, url, headers: request.headers, signal: request.signal, text: () => request.text(), requestId, clientKeyId };
+/**
+ * The call as handed to the router: under the gateway's request id and key id, maybe at another
+ * URL, which the router takes parsed (not parsed a second time).
+ */
+function routedRequest(request: RouterRequest, requestId: string, clientKeyId: string | undefined, url: URL): RouterRequest {
+  return { method: request.method, url: url.href, parsedUrl: url, headers: request.headers, signal: request.signal, text: () => request.text(), requestId, clientKeyId };
 }

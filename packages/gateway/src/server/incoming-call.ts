@@ -8,21 +8,31 @@ import { HeaderMapReader } from '../header-map-reader.js';
  */
 export class IncomingCall implements RouterRequest {
   readonly headers: HeaderMapReader;
+  private read = false;
 
   constructor(
     readonly method: string,
     /** Absolute URL. */
     readonly url: string,
     headers: IncomingHttpHeaders,
-    private readonly body: Buffer | undefined,
+    private body: Buffer | undefined,
     /** Aborted when the client disconnects before its answer is written. */
     readonly signal: CancelSignal,
   ) {
     this.headers = new HeaderMapReader(headers);
   }
 
+  /**
+   * The body as text, once: the bytes are let go as they are decoded (a call in flight keeps no
+   * copy of its request while it waits for the upstream), so a second read is an error, as it is
+   * for a WHATWG `Request`.
+   */
   text(): Promise<string> {
-    return Promise.resolve(this.body ? this.body.toString('utf8') : '');
+    if (this.read) return Promise.reject(new TypeError('the request body was already read'));
+    this.read = true;
+    const body = this.body;
+    this.body = undefined;
+    return Promise.resolve(body ? body.toString('utf8') : '');
   }
 
   async json(): Promise<unknown> {
