@@ -22,15 +22,13 @@ export class ResponseStore {
     return this.entries.get(id);
   }
 
-  /** Keeps one response object (its JSON text) under its `id`; ignores text without one. */
+  /**
+   * Keeps one response object (its JSON text, as the router wrote it) under its `id`; ignores
+   * text without one.
+   */
   put(json: string): void {
-    let id: unknown;
-    try {
-      id = (JSON.parse(json) as { id?: unknown }).id;
-    } catch {
-      return;
-    }
-    if (typeof id !== 'string' || json.length > this.maxBytes) return;
+    const id = responseIdOf(json);
+    if (id === undefined || json.length > this.maxBytes) return;
     this.delete(id);
     this.entries.set(id, json);
     this.bytes += json.length;
@@ -61,6 +59,23 @@ export class ResponseStore {
     if (old === undefined) return;
     this.entries.delete(id);
     this.bytes -= old.length;
+  }
+}
+
+/** `{"id":"..."` at the very start: the response object's own id, as OpenAI and the codecs write it first. */
+const LEADING_ID = /^\{\s*"id"\s*:\s*("(?:[^"\\]|\\.)*")/;
+
+/**
+ * The `id` of a response object's JSON text. Read from the start of the text when it leads (no
+ * parse of the whole answer on every request); otherwise the text is parsed.
+ */
+function responseIdOf(json: string): string | undefined {
+  try {
+    const leading = LEADING_ID.exec(json);
+    const id: unknown = leading ? JSON.parse(leading[1] as string) : (JSON.parse(json) as { id?: unknown }).id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
   }
 }
 
