@@ -36,6 +36,25 @@ describe('gateway HTTP surface', () => {
     expect(again.id).toBe(final.id);
   });
 
+  it('keeps nothing to fetch back for a response created with store: false, JSON or streamed', async () => {
+    // A gateway of its own: the mock answers every turn under the same id.
+    const fresh = await startGateway(parseConfig(JSON.stringify({ upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } }, routes: [{ match: '*', upstream: 'claude' }], ledger: false })), { port: 0, logger: createLogger('silent') });
+    try {
+      const client = new OpenAI({ apiKey: 'any', baseURL: `${fresh.url}/v1`, maxRetries: 0 });
+      const created = await client.responses.create({ model: 'gpt-5', input: 'private', store: false });
+      expect(created.output_text).toBe('Mock claude says: private');
+      await expect(client.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
+      const streamed = await client.responses.stream({ model: 'gpt-5', input: 'private too', store: false }).finalResponse();
+      expect(streamed.output_text).toBe('Mock claude says: private too');
+      await expect(client.responses.retrieve(streamed.id)).rejects.toMatchObject({ status: 404 });
+      // The same call with storage on is kept.
+      const kept = await client.responses.create({ model: 'gpt-5', input: 'public' });
+      expect((await client.responses.retrieve(kept.id)).output_text).toBe('Mock claude says: public');
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('answers 400 (not 500) to a Host header that makes no URL', async () => {
     const { request } = await import('node:http');
     const answer = await new Promise<{ status?: number; body: string }>((resolve, reject) => {

@@ -260,6 +260,8 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       const kept = keptRequest(clientId, upstream.protocol, bridged.canonical);
       const payload = JSON.stringify(bridged.body);
       const clientStream = match.stream ?? clientBody.stream === true;
+      // A Responses client's `store: false`: the answer is not to be fetched back by id either.
+      const retrievable = clientId === 'openai-responses' && clientBody.store === false ? false : undefined;
       if (!hasNext) {
         held.body = undefined;
         held.text = undefined;
@@ -311,7 +313,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         const chunks = source
           ? via.streamChunks(chunksOf(source), { onEvent, includeUsage, onEnd })
           : stepIterable(chunksOf(via.responseToStream(await response.json(), { onEvent })), passThroughStep<Uint8Array>(), { onEnd });
-        return respond(exchange, chunks, 200, { ...SSE_HEADERS });
+        return withRetrievable(respond(exchange, chunks, 200, { ...SSE_HEADERS }), retrievable);
       }
       const json: unknown = await response.json();
       let decoded: LlmResponse | undefined;
@@ -320,7 +322,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       });
       remember.onResponse(json, upstreamCodec, decoded?.usage);
       finish(exchange, { status: 200, usage: remember.usage() });
-      return respond(exchange, JSON.stringify(out), 200, { 'content-type': 'application/json' });
+      return withRetrievable(respond(exchange, JSON.stringify(out), 200, { 'content-type': 'application/json' }), retrievable);
     }
     const failure = lastFailure as UpstreamResponse;
     throw new LlmError({ kind: 'upstream', message: `every upstream failed (last status ${failure?.status})` });
@@ -383,6 +385,12 @@ export function createRouter(config: RouterConfig): ReplyHandler {
  */
 function keptRequest(clientId: ProtocolId, upstreamId: ProtocolId, request: LlmRequest | undefined): LlmRequest | undefined {
   return clientId === 'openai-responses' && upstreamId !== 'openai-responses' && request?.store !== false ? request : undefined;
+}
+
+/** The reply, marked not retrievable when the client asked for no storage. */
+function withRetrievable(reply: RouterReply, retrievable: false | undefined): RouterReply {
+  if (retrievable === false) reply.retrievable = false;
+  return reply;
 }
 
 function matchClient(codecs: CodecRegistry, request: RouterRequest, url: URL): { codec: Codec; match: HttpRequestMatch } | undefined {

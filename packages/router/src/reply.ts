@@ -32,6 +32,11 @@ export interface RouterReply {
   status: number;
   headers: Record<string, string>;
   body: string | ReadableStream<Uint8Array> | AsyncIterable<string | Uint8Array> | null;
+  /**
+   * False when the answer must not be served back later (`GET /v1/responses/{id}`): the
+   * Responses client sent `store: false`, as OpenAI then keeps nothing. Not a wire header.
+   */
+  retrievable?: boolean;
 }
 
 /** Serves one call: what {@link createRouter} returns. */

@@ -276,6 +276,18 @@ describe('createRouter', () => {
     expect(records[0]?.requestId).toBe('req-42');
   });
 
+  it("marks a Responses client's store: false answer not retrievable, and leaves the others unmarked", async () => {
+    const mock = await upstream((_request, response) => json(response, 200, answer));
+    const route = createRouter({ ...config(mock.baseUrl), routes: [{ match: '*', upstream: 'main' }] });
+    const body = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'one' }] }] };
+    const off = await route(call('/openai-responses/generate', { ...body, store: false }));
+    expect([off.status, off.retrievable]).toEqual([200, false]);
+    const on = await route(call('/openai-responses/generate', body));
+    expect([on.status, 'retrievable' in on]).toEqual([200, false]);
+    const chat = await route(call('/openai-chat/generate', { ...chatBody, store: false }));
+    expect([chat.status, 'retrievable' in chat]).toEqual([200, false]);
+  });
+
   it('reads the URL from parsedUrl when the server passes one, instead of parsing url again', async () => {
     const mock = await upstream((_request, response) => json(response, 200, answer));
     const route = createRouter(config(mock.baseUrl));

@@ -4,8 +4,8 @@ import type { RouterReply } from '@llm/router';
 /**
  * Stored Responses for `GET /v1/responses/{id}`. Upstreams of other protocols keep nothing a
  * Responses client can fetch back, so the gateway keeps the last answers it served itself: a
- * bounded, in-memory map (oldest evicted first). The request body goes to the router unread, so
- * `store: false` is not seen and every answer is kept. Only the final response object is kept:
+ * bounded, in-memory map (oldest evicted first). An answer the router marks not retrievable (the
+ * client sent `store: false`) is not kept, as OpenAI keeps nothing then. Only the final response object is kept:
  * JSON bodies as they are, streams from their `response.completed` event, found by a light scan
  * that never parses the other events.
  */
@@ -44,7 +44,7 @@ export class ResponseStore {
    * it is; a stream passes through untouched while the scan watches it.
    */
   capture(reply: RouterReply): RouterReply {
-    if (reply.status !== 200 || !reply.body) return reply;
+    if (reply.status !== 200 || !reply.body || reply.retrievable === false) return reply;
     const type = reply.headers['content-type'] ?? '';
     if (typeof reply.body === 'string') {
       if (type.includes('application/json')) this.put(reply.body);
