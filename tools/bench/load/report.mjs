@@ -10,8 +10,9 @@ export function markdown(results) {
   const yard = rows.find((r) => r.name === 'yardstick-json');
   const direct = rows.find((r) => r.name === 'direct-mock');
   const lines = [];
-  lines.push(`| target | pair | scenario | req/s | p50 ms | p99 ms | CPU µs/req | × yardstick CPU | peak RSS MB | errors |`);
-  lines.push('|---|---|---|--:|--:|--:|--:|--:|--:|--:|');
+  const repeated = (results.machine.repeat ?? 1) > 1;
+  lines.push(`| target | pair | scenario | req/s | p50 ms | p99 ms | CPU µs/req | × yardstick CPU |${repeated ? ' CPU µs/req, all runs | peak RSS MB, all runs |' : ''} peak RSS MB | errors |`);
+  lines.push(`|---|---|---|--:|--:|--:|--:|--:|${repeated ? '---|---|' : ''}--:|--:|`);
   for (const row of rows) {
     if (row.error && !Object.keys(row.runs).length) {
       lines.push(`| ${row.name} | ${row.pair} | failed: ${row.error.slice(0, 120)} | | | | | | | |`);
@@ -20,7 +21,8 @@ export function markdown(results) {
     for (const [label, r] of Object.entries(row.runs)) {
       const base = yard?.runs[label]?.cpuUsPerReq;
       const ratio = base && r.cpuUsPerReq ? (r.cpuUsPerReq / base).toFixed(2) : 'n/a';
-      lines.push(`| ${row.name} | ${row.pair} | ${label} c${conc} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(r.cpuUsPerReq)} | ${ratio} | ${fmt(r.peakRssMb)} | ${r.errors} |`);
+      const spread = repeated ? ` ${(r.cpuUsPerReqRuns ?? []).map((v) => fmt(v)).join(' / ')} | ${(r.peakRssMbRuns ?? []).map((v) => fmt(v)).join(' / ')} |` : '';
+      lines.push(`| ${row.name} | ${row.pair} | ${label} c${conc} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(r.cpuUsPerReq)} | ${ratio} |${spread} ${fmt(r.peakRssMb)} | ${r.errors} |`);
     }
     if (row.error) lines.push(`| ${row.name} | ${row.pair} | stopped: ${row.error.slice(0, 120)} | | | | | | | |`);
   }
