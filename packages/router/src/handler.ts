@@ -257,11 +257,12 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       // Only what the answer needs of the request is kept across the upstream wait, not its trees.
       const upstreamStreams = bridged.stream;
       const includeUsage = bridged.canonical?.streamUsage;
-      const kept = keptRequest(clientId, upstream.protocol, bridged.canonical);
+      // A Responses client's `store: false`: OpenAI then keeps nothing, neither for
+      // `previous_response_id` nor to serve the answer back by id.
+      const stored = !(clientId === 'openai-responses' && clientBody.store === false);
+      const kept = stored ? keptRequest(clientId, upstream.protocol, bridged.canonical) : undefined;
       const payload = JSON.stringify(bridged.body);
       const clientStream = match.stream ?? clientBody.stream === true;
-      // A Responses client's `store: false`: the answer is not to be fetched back by id either.
-      const retrievable = clientId === 'openai-responses' && clientBody.store === false ? false : undefined;
       if (!hasNext) {
         held.body = undefined;
         held.text = undefined;
@@ -313,7 +314,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         const chunks = source
           ? via.streamChunks(chunksOf(source), { onEvent, includeUsage, onEnd })
           : stepIterable(chunksOf(via.responseToStream(await response.json(), { onEvent })), passThroughStep<Uint8Array>(), { onEnd });
-        return withRetrievable(respond(exchange, chunks, 200, { ...SSE_HEADERS }), retrievable);
+        return withRetrievable(respond(exchange, chunks, 200, { ...SSE_HEADERS }), stored);
       }
       const json: unknown = await response.json();
       let decoded: LlmResponse | undefined;
@@ -322,7 +323,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       });
       remember.onResponse(json, upstreamCodec, decoded?.usage);
       finish(exchange, { status: 200, usage: remember.usage() });
-      return withRetrievable(respond(exchange, JSON.stringify(out), 200, { 'content-type': 'application/json' }), retrievable);
+      return withRetrievable(respond(exchange, JSON.stringify(out), 200, { 'content-type': 'application/json' }), stored);
     }
     const failure = lastFailure as UpstreamResponse;
     throw new LlmError({ kind: 'upstream', message: `every upstream failed (last status ${failure?.status})` });
@@ -380,16 +381,15 @@ export function createRouter(config: RouterConfig): ReplyHandler {
 
 /**
  * The canonical request to store with its answer, or undefined: a Responses client of another
- * upstream gets its turns back by `previous_response_id`, unless it sent `store: false` (OpenAI
- * keeps nothing then either).
+ * upstream gets its turns back by `previous_response_id` (a Responses upstream keeps its own).
  */
 function keptRequest(clientId: ProtocolId, upstreamId: ProtocolId, request: LlmRequest | undefined): LlmRequest | undefined {
-  return clientId === 'openai-responses' && upstreamId !== 'openai-responses' && request?.store !== false ? request : undefined;
+  return clientId === 'openai-responses' && upstreamId !== 'openai-responses' ? request : undefined;
 }
 
 /** The reply, marked not retrievable when the client asked for no storage. */
-function withRetrievable(reply: RouterReply, retrievable: false | undefined): RouterReply {
-  if (retrievable === false) reply.retrievable = false;
+function withRetrievable(reply: RouterReply, stored: boolean): RouterReply {
+  if (!stored) reply.retrievable = false;
   return reply;
 }
 

@@ -1,4 +1,4 @@
-import { chunksOf, stepIterable, type StreamStep } from '@llm/core';
+import { chunksOf, type SseEvent, sseDecoder, stepIterable, type StreamStep } from '@llm/core';
 import type { RouterReply } from '@llm/router';
 
 /**
@@ -91,14 +91,21 @@ function extractResponse(data: string): string {
   }
 }
 
+/** True for the event that carries the final response: named so, or typed so in its data. */
+function isCompletedEvent(event: SseEvent): boolean {
+  return event.event === MARKER || (event.event === undefined && event.data.startsWith(`{"type":"${MARKER}"`));
+}
+
 /**
- * Passes bytes through; text is only accumulated from the `response.completed` event on (a
- * short tail of each chunk is kept so the marker may straddle chunks), and that event's data
- * line is handed to `onData` when the stream ends.
+ * Passes chunks through; text is only accumulated from the line holding the first
+ * `response.completed` on (the current partial line is kept until then, so the marker may
+ * straddle chunks), and at the end that text is read with core's SSE decoder: the completed
+ * event's data goes to `onData`, whether the event is named by an `event:` line or only by the
+ * `type` in its data.
  */
 function completedEventTap(onData: (data: string) => void): StreamStep<string | Uint8Array, string | Uint8Array> {
   const decoder = new TextDecoder();
-  let tail = '';
+  let line = '';
   let captured: string | undefined;
   return {
     transform(chunk, out) {
@@ -108,16 +115,20 @@ function completedEventTap(onData: (data: string) => void): StreamStep<string | 
         captured += text;
         return;
       }
-      const window = tail + text;
+      const window = line + text;
       const at = window.indexOf(MARKER);
-      if (at >= 0) captured = window.slice(at);
-      else tail = window.slice(-MARKER.length);
+      if (at >= 0) captured = window.slice(window.lastIndexOf('\n', at) + 1);
+      else line = window.slice(window.lastIndexOf('\n') + 1);
     },
     flush() {
       if (captured === undefined) return;
-      // The marker is in the event's name line or in its data's "type"; the data line follows.
-      const line = captured.split(/\r?\n/).find((l) => l.startsWith('data:'));
-      if (line) onData(line.slice(5).trim());
+      const events: SseEvent[] = [];
+      const sse = sseDecoder();
+      const collect = { enqueue: (event: SseEvent) => void events.push(event) };
+      sse.transform(new TextEncoder().encode(captured), collect);
+      sse.flush?.(collect);
+      const completed = events.find(isCompletedEvent);
+      if (completed) onData(completed.data);
     },
   };
 }
