@@ -177,21 +177,19 @@ export function createRouter(config: RouterConfig): ReplyHandler {
   }
 
   async function generate(exchange: Exchange, match: HttpRequestMatch, request: RouterRequest): Promise<RouterReply> {
-    const text = await request.text();
-    // The client's body, held only while another upstream may still need it: the last upstream
-    // call waits without it, so a large request's tree is not kept alive (and promoted) meanwhile.
-    const body = parseBody(text);
-    const held: { body?: Record<string, unknown>; text?: string } = { body, text };
-    const clientModel = match.model ?? (typeof body.model === 'string' ? body.model : undefined);
+    // The client's body is reachable through `held` only, never from a local: V8 keeps every
+    // local of a suspended async function alive, so a local tree would be copied by each young
+    // GC (and promoted) for as long as the upstream takes to answer. `held` is emptied before the
+    // last upstream call; another upstream may still need it until then.
+    const held: HeldBody = heldBody(await request.text());
+    const clientModel = match.model ?? stringField(held.body, 'model');
     if (!clientModel) throw new LlmError({ kind: 'invalid_request', message: 'model: required', path: 'model' });
     exchange.record.clientModel = clientModel;
     const route = resolveRoute(config.routes, clientModel);
     if (!route) throw new LlmError({ kind: 'not_found', message: `no route for model ${clientModel}` });
     const clientId = exchange.clientCodec.id;
-    const history =
-      clientId === 'openai-responses' && typeof body.previous_response_id === 'string'
-        ? await loadHistory(store, body.previous_response_id)
-        : undefined;
+    const previousResponseId = clientId === 'openai-responses' ? stringField(held.body, 'previous_response_id') : undefined;
+    const history = previousResponseId !== undefined ? await loadHistory(store, previousResponseId) : undefined;
 
     // Media URLs the target cannot take, downloaded once per request when configured.
     let clientCanonical: LlmRequest | undefined;
@@ -251,27 +249,18 @@ export function createRouter(config: RouterConfig): ReplyHandler {
           ? (response) => config.transformResponse?.(response, { clientProtocol: clientId, upstream: name }) ?? response
           : undefined,
       });
-      // Defined on every attempt: it is cleared only when preparing the last one.
-      const clientBody = held.body as Record<string, unknown>;
-      const bridged = via.request(clientBody, { model: match.model, stream: match.stream, upstreamModel: route.model, text: held.text });
-      // Only what the answer needs of the request is kept across the upstream wait, not its trees.
-      const upstreamStreams = bridged.stream;
-      const includeUsage = bridged.canonical?.streamUsage;
-      // A Responses client's `store: false`: OpenAI then keeps nothing, neither for
-      // `previous_response_id` nor to serve the answer back by id.
-      const stored = !(clientId === 'openai-responses' && clientBody.store === false);
-      const kept = stored ? keptRequest(clientId, upstream.protocol, bridged.canonical) : undefined;
-      const payload = JSON.stringify(bridged.body);
-      const clientStream = match.stream ?? clientBody.stream === true;
+      const outgoing = encodeAttempt(via, held, match, route.model, upstream.protocol);
       if (!hasNext) {
         held.body = undefined;
         held.text = undefined;
+        clientCanonical = undefined;
       }
+      const { upstreamStreams, includeUsage, stored, kept, clientStream } = outgoing;
       exchange.record.stream = clientStream;
       const target = upstreamCodec.http.buildRequest({
         baseUrl: upstream.baseUrl,
-        model: bridged.model,
-        stream: bridged.stream,
+        model: outgoing.model,
+        stream: upstreamStreams,
         operation: 'generate',
         ...credentials(upstream),
         headers: upstreamHeaders(upstream, upstreamCodec, clientId, request.headers),
@@ -281,7 +270,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         response = await callUpstream({
           url: target.url,
           headers: target.headers,
-          body: payload,
+          body: outgoing.payload,
           transport,
           timeoutMs: upstream.timeoutMs ?? 600_000,
           maxRetries: config.maxRetries ?? 2,
@@ -385,6 +374,57 @@ export function createRouter(config: RouterConfig): ReplyHandler {
  */
 function keptRequest(clientId: ProtocolId, upstreamId: ProtocolId, request: LlmRequest | undefined): LlmRequest | undefined {
   return clientId === 'openai-responses' && upstreamId !== 'openai-responses' ? request : undefined;
+}
+
+/**
+ * The client's body while upstream attempts may need it: parsed, and its text for the bridge's
+ * opaque-state scan. Emptied before the last attempt waits on its upstream.
+ */
+interface HeldBody {
+  body?: Record<string, unknown>;
+  text?: string;
+}
+
+function heldBody(text: string): HeldBody {
+  return { body: parseBody(text), text };
+}
+
+function stringField(body: Record<string, unknown> | undefined, key: string): string | undefined {
+  const value = body?.[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * What one attempt sends (the upstream body as text) and the little its answer needs of the
+ * request. No request tree is returned, so none stays alive while the upstream answers.
+ */
+interface EncodedAttempt {
+  payload: string;
+  model: string;
+  upstreamStreams: boolean;
+  includeUsage: boolean | undefined;
+  /** A Responses client's `store: false`: OpenAI keeps nothing then, nor serves it back by id. */
+  stored: boolean;
+  /** The canonical turn to keep for `previous_response_id` (see `keptRequest`). */
+  kept: LlmRequest | undefined;
+  clientStream: boolean;
+}
+
+function encodeAttempt(via: Bridge, held: HeldBody, match: HttpRequestMatch, upstreamModel: string | undefined, upstreamId: ProtocolId): EncodedAttempt {
+  // Present on every attempt: `held` is emptied only after the last one is encoded.
+  const clientBody = held.body as Record<string, unknown>;
+  const bridged = via.request(clientBody, { model: match.model, stream: match.stream, upstreamModel, text: held.text });
+  const clientId = via.client.id;
+  const stored = !(clientId === 'openai-responses' && clientBody.store === false);
+  return {
+    payload: JSON.stringify(bridged.body),
+    model: bridged.model,
+    upstreamStreams: bridged.stream,
+    includeUsage: bridged.canonical?.streamUsage,
+    stored,
+    kept: stored ? keptRequest(clientId, upstreamId, bridged.canonical) : undefined,
+    clientStream: match.stream ?? clientBody.stream === true,
+  };
 }
 
 /** The reply, marked not retrievable when the client asked for no storage. */

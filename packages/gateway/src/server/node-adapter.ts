@@ -80,12 +80,16 @@ async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerRes
   });
   let answer: RouterReply | Response;
   try {
-    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, maxBodyBytes);
-    if (body === null) {
-      answer = tooLarge ? tooLarge(new URL(url)) : { status: 413, headers: {}, body: 'request body too large' };
-    } else {
-      answer = await handler(new IncomingCall(req.method ?? 'GET', url, req.headers, body, disconnect));
-    }
+    // The body reaches the handler inside the call only, never in a local (nor a promise kept in
+    // one): V8 keeps a suspended async function's locals alive until the answer is written, long
+    // after the call has let the bytes go.
+    answer = await (req.method === 'GET' || req.method === 'HEAD' ? Promise.resolve(undefined) : readBody(req, maxBodyBytes)).then((body) =>
+      body === null
+        ? tooLarge
+          ? tooLarge(new URL(url))
+          : { status: 413, headers: {}, body: 'request body too large' }
+        : handler(new IncomingCall(req.method ?? 'GET', url, req.headers, body, disconnect)),
+    );
   } catch (error) {
     if (disconnect.aborted) return;
     answer = {
@@ -125,7 +129,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
       resolve(null);
       return;
     }
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let size = 0;
     let over = false;
     req.on('data', (chunk: Buffer) => {
@@ -133,8 +137,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
       if (size > limit) over = true;
       if (!over) chunks.push(chunk);
     });
-    // A small body arrives as one chunk: used as it is, not copied.
-    req.on('end', () => resolve(over ? null : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+    req.on('end', () => {
+      // A small body arrives as one chunk: used as it is, not copied.
+      const body = over ? null : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+      // The listeners live as long as the request: they must not hold the chunks until the answer is sent.
+      chunks = [];
+      resolve(body);
+    });
     req.on('error', reject);
   });
 }
