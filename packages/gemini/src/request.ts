@@ -269,16 +269,19 @@ function encodeAssistant(content: readonly LlmAssistantContent[], path: string, 
 /** The documented value that lets Gemini 3 accept calls it did not sign (history from elsewhere). */
 export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
 
+/** Canonical fields Gemini has no place for: each dropped with a warning when set. */
+const UNMAPPED: ReadonlyArray<{ path: string; read: (request: LlmRequest) => unknown; message: string }> = [
+  // `parallelToolCalls: true` is what Gemini does anyway: only `false` is lost.
+  { path: 'parallelToolCalls', read: (request) => (request.parallelToolCalls === false ? false : undefined), message: 'Gemini has no switch for parallel calls' },
+  { path: 'maxToolCalls', read: (request) => request.maxToolCalls, message: 'Gemini has no tool-call limit' },
+  { path: 'verbosity', read: (request) => request.verbosity, message: 'Gemini has no verbosity setting' },
+  { path: 'user', read: (request) => request.user, message: 'Gemini takes no end-user id' },
+  { path: 'metadata', read: (request) => request.metadata, message: 'Gemini has no request metadata (labels are Vertex billing labels)' },
+  { path: 'promptCacheKey', read: (request) => request.promptCacheKey, message: 'Gemini caches through cachedContent, not a cache key' },
+  { path: 'previousResponseId', read: (request) => request.previousResponseId, message: 'Gemini keeps no server-side conversation' },
+  { path: 'cache', read: (request) => request.cache, message: 'Gemini has no cache breakpoints' },
+];
+
 function reportUnmapped(request: LlmRequest, context: CodecContext | undefined): void {
-  const dropped: Array<[string, unknown, string]> = [
-    ['parallelToolCalls', request.parallelToolCalls === false ? false : undefined, 'Gemini has no switch for parallel calls'],
-    ['maxToolCalls', request.maxToolCalls, 'Gemini has no tool-call limit'],
-    ['verbosity', request.verbosity, 'Gemini has no verbosity setting'],
-    ['user', request.user, 'Gemini takes no end-user id'],
-    ['metadata', request.metadata, 'Gemini has no request metadata (labels are Vertex billing labels)'],
-    ['promptCacheKey', request.promptCacheKey, 'Gemini caches through cachedContent, not a cache key'],
-    ['previousResponseId', request.previousResponseId, 'Gemini keeps no server-side conversation'],
-    ['cache', request.cache, 'Gemini has no cache breakpoints'],
-  ];
-  for (const [path, value, message] of dropped) if (value !== undefined) reportLoss(context, { code: 'dropped-field', path, message, protocol: PROTOCOL });
+  for (const { path, read, message } of UNMAPPED) if (read(request) !== undefined) reportLoss(context, { code: 'dropped-field', path, message, protocol: PROTOCOL });
 }

@@ -5,6 +5,30 @@ import { describe, expect, it } from 'vitest';
 import { gemini, SKIP_SIGNATURE } from '../src/index.js';
 
 describe('requests', () => {
+  it('drops each canonical field Gemini cannot express with a warning, and nothing else', () => {
+    const warnings: LlmWarning[] = [];
+    const request: LlmRequest = {
+      model: 'gemini-2.5-flash',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      parallelToolCalls: false,
+      maxToolCalls: 3,
+      verbosity: 'low',
+      user: 'u-1',
+      metadata: { team: 'a' },
+      promptCacheKey: 'k',
+      previousResponseId: 'resp_1',
+      cache: { ttl: '5m' },
+    };
+    const body = gemini.request.encode(request, { warn: (warning) => warnings.push(warning) });
+    expect(body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
+    expect(warnings.map(({ code, path, protocol }) => [code, path, protocol])).toEqual(
+      ['parallelToolCalls', 'maxToolCalls', 'verbosity', 'user', 'metadata', 'promptCacheKey', 'previousResponseId', 'cache'].map((path) => ['dropped-field', path, 'gemini']),
+    );
+    const quiet: LlmWarning[] = [];
+    gemini.request.encode({ model: 'm', messages: [], parallelToolCalls: true }, { warn: (warning) => quiet.push(warning) });
+    expect(quiet).toEqual([]);
+  });
+
   it('gives calls without ids stable ids and pairs their results by name, then order', () => {
     const body = {
       contents: [

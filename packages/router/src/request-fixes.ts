@@ -90,6 +90,8 @@ export function fixToolChoice(request: LlmRequest, target: ProtocolId, context?:
 export function midConversationSystemToUser(messages: LlmMessage[], context?: CodecContext): LlmMessage[] {
   const firstTurn = messages.findIndex((message) => message.role !== 'system');
   if (firstTurn < 0) return messages;
+  // The common case, no system message after the first turn, returns the array as it is.
+  if (!messages.some((message, index) => index > firstTurn && message.role === 'system')) return messages;
   return messages.map((message, index) => {
     if (index < firstTurn || message.role !== 'system') return message;
     reportLoss(context, {
@@ -107,17 +109,24 @@ export function midConversationSystemToUser(messages: LlmMessage[], context?: Co
  * so nothing is reported.
  */
 export function dropEmptyContent(messages: LlmMessage[]): LlmMessage[] {
-  const out: LlmMessage[] = [];
-  for (const message of messages) {
-    if (message.role !== 'user' && message.role !== 'assistant') {
-      out.push(message);
-      continue;
-    }
-    const content = (message.content as Array<{ type: string; text?: string }>).filter((part) => !(part.type === 'text' && part.text === ''));
-    if (content.length === 0) continue;
-    out.push(content.length === message.content.length ? message : ({ ...message, content } as LlmMessage));
+  // Copied only from the first message that changes: most requests have nothing to drop.
+  let out: LlmMessage[] | undefined;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as LlmMessage;
+    const kept = message.role === 'user' || message.role === 'assistant' ? withoutEmptyText(message) : message;
+    if (kept !== message) out ??= messages.slice(0, index);
+    if (out && kept) out.push(kept);
   }
-  return out;
+  return out ?? messages;
+}
+
+/** The message without its empty text parts: itself when it has none, undefined when nothing is left. */
+function withoutEmptyText(message: LlmMessage): LlmMessage | undefined {
+  const parts = message.content as Array<{ type: string; text?: string }>;
+  const isEmptyText = (part: { type: string; text?: string }) => part.type === 'text' && part.text === '';
+  if (parts.length > 0 && !parts.some(isEmptyText)) return message;
+  const content = parts.filter((part) => !isEmptyText(part));
+  return content.length === 0 ? undefined : ({ ...message, content } as LlmMessage);
 }
 
 /**
@@ -152,7 +161,7 @@ export function moveToolResultMedia(messages: LlmMessage[], context?: CodecConte
       carried.push(...media);
       return { ...part, content: part.content.filter((item) => !(media as unknown[]).includes(item)) };
     });
-    out.push({ ...message, content });
+    out.push(content.every((part, index) => part === message.content[index]) ? message : { ...message, content });
   });
   flush();
   return out;
@@ -184,7 +193,7 @@ export function orderToolResults(messages: LlmMessage[]): LlmMessage[] {
       for (const part of message.content) if (part.type === 'tool-call') callOwner.set(part.id, index);
     }
   });
-  if (callOwner.size === 0) return messages;
+  if (callOwner.size === 0 || toolResultsInOrder(messages, callOwner)) return messages;
   const attached = new Map<number, LlmToolMessage[]>();
   const rest: Array<LlmMessage | number> = [];
   messages.forEach((message, index) => {
@@ -202,6 +211,35 @@ export function orderToolResults(messages: LlmMessage[]): LlmMessage[] {
     else out.push(...inCallOrder(attached.get(item) ?? [], messages[item] as LlmMessage));
   }
   return out;
+}
+
+/**
+ * True when every tool message already follows the turn whose call it answers, after that turn's
+ * other results only, in call order: what well-behaved clients send, left as it is.
+ */
+function toolResultsInOrder(messages: LlmMessage[], callOwner: Map<string, number>): boolean {
+  let turn = -1;
+  let lastCall = -1;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as LlmMessage;
+    if (message.role === 'assistant') {
+      turn = index;
+      lastCall = -1;
+      continue;
+    }
+    const first = message.role === 'tool' ? message.content.find((part) => part.type === 'tool-result') : undefined;
+    const owner = first?.type === 'tool-result' ? callOwner.get(first.toolCallId) : undefined;
+    if (owner === undefined || first?.type !== 'tool-result') {
+      // Stays where it is; a result arriving after it would be moved before it.
+      turn = -1;
+      continue;
+    }
+    if (owner !== turn) return false;
+    const call = (messages[owner] as LlmMessage).content.findIndex((part) => part.type === 'tool-call' && part.id === first.toolCallId);
+    if (call < lastCall) return false;
+    lastCall = call;
+  }
+  return true;
 }
 
 /** Tool messages sorted like the calls of the assistant turn they answer (Gemini pairs by position). */
