@@ -1,6 +1,12 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { RouterReply } from '@llm/router';
 import { serveNode } from './node-adapter.js';
+
+// A full collection on demand: whether the body's bytes are still reachable is the point.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 function slowBody(chunks: number, everyMs: number): ReadableStream<Uint8Array> {
   let sent = 0;
@@ -15,6 +21,30 @@ function slowBody(chunks: number, everyMs: number): ReadableStream<Uint8Array> {
 }
 
 describe('serveNode', () => {
+  it('lets the request body go once the handler has read it, while the answer is still pending', async () => {
+    let chunks: Array<WeakRef<Buffer>> = [];
+    let aliveWhilePending = -1;
+    const server = await serveNode(async (request) => {
+      const text = await request.text();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      collectGarbage();
+      aliveWhilePending = chunks.filter((chunk) => chunk.deref() !== undefined).length;
+      return { status: 200, headers: { 'content-type': 'text/plain' }, body: `${text.length}` };
+    });
+    // Sees the same chunks the server reads, through weak references only.
+    server.server.on('request', (req: import('node:http').IncomingMessage) => req.on('data', (chunk: Buffer) => chunks.push(new WeakRef(chunk))));
+    // A small body is one chunk, used as the body itself; a large one arrives in several.
+    for (const size of [1_000, 100_000]) {
+      chunks = [];
+      aliveWhilePending = -1;
+      const res = await fetch(server.url, { method: 'POST', body: 'x'.repeat(size) });
+      expect(await res.text()).toBe(String(size));
+      expect(chunks.length).toBeGreaterThan(0);
+      expect(aliveWhilePending).toBe(0);
+    }
+    await server.close();
+  });
+
   it('drains an in-flight stream on close, then stops', async () => {
     const server = await serveNode(async () => new Response(slowBody(5, 30), { headers: { 'content-type': 'text/event-stream' } }));
     const res = await fetch(server.url);

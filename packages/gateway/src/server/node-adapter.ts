@@ -129,24 +129,33 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
       resolve(null);
       return;
     }
-    let chunks: Buffer[] = [];
+    const chunks: Buffer[] = [];
     let size = 0;
     let over = false;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) over = true;
       if (!over) chunks.push(chunk);
-    });
-    req.on('end', () => {
+    };
+    req.on('data', onData);
+    req.once('end', () => {
       // A small body arrives as one chunk: used as it is, not copied.
       const body = over ? null : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-      // The listeners live as long as the request: they must not hold the chunks until the answer is sent.
-      chunks = [];
+      // The request object lives until the answer is sent: its listeners must not keep the body
+      // alive meanwhile, neither through the chunks nor through this promise (which `reject`
+      // holds, and which holds the body once resolved).
+      chunks.length = 0;
+      req.off('data', onData);
+      req.off('error', reject);
+      req.on('error', ignoreLateError);
       resolve(body);
     });
     req.on('error', reject);
   });
 }
+
+/** An error on a request whose body was read whole: the reply's own handling covers the socket. */
+function ignoreLateError(): void {}
 
 /** A reply as written: header values may repeat (`set-cookie`). */
 interface OutgoingReply {
