@@ -88,7 +88,11 @@ export interface UpstreamRequest {
   url: string;
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
-  body?: string;
+  /**
+   * The body: bytes (UTF-8 JSON) for generate calls, so one copy of a large request is kept for
+   * retries and none on the JS heap; text for the router's smaller calls.
+   */
+  body?: string | Uint8Array<ArrayBuffer>;
   /** Aborts the call (client disconnect, timeout). */
   signal?: AbortSignal;
   /**

@@ -399,7 +399,8 @@ function stringField(body: Record<string, unknown> | undefined, key: string): st
  * request. No request tree is returned, so none stays alive while the upstream answers.
  */
 interface EncodedAttempt {
-  payload: string;
+  /** The upstream body as UTF-8: what the transport sends, and resends on a retry. */
+  payload: Uint8Array<ArrayBuffer>;
   model: string;
   upstreamStreams: boolean;
   includeUsage: boolean | undefined;
@@ -410,6 +411,8 @@ interface EncodedAttempt {
   clientStream: boolean;
 }
 
+const UTF8 = new TextEncoder();
+
 function encodeAttempt(via: Bridge, held: HeldBody, match: HttpRequestMatch, upstreamModel: string | undefined, upstreamId: ProtocolId): EncodedAttempt {
   // Present on every attempt: `held` is emptied only after the last one is encoded.
   const clientBody = held.body as Record<string, unknown>;
@@ -417,7 +420,7 @@ function encodeAttempt(via: Bridge, held: HeldBody, match: HttpRequestMatch, ups
   const clientId = via.client.id;
   const stored = !(clientId === 'openai-responses' && clientBody.store === false);
   return {
-    payload: JSON.stringify(bridged.body),
+    payload: UTF8.encode(JSON.stringify(bridged.body)),
     model: bridged.model,
     upstreamStreams: bridged.stream,
     includeUsage: bridged.canonical?.streamUsage,

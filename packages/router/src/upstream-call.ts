@@ -5,7 +5,7 @@ import type { Transport, UpstreamRequest, UpstreamResponse } from './config.js';
 export interface UpstreamCallOptions {
   url: string;
   headers: Record<string, string>;
-  body: string;
+  body: string | Uint8Array<ArrayBuffer>;
   transport: Transport;
   /** Milliseconds until the response headers arrive. */
   timeoutMs: number;
@@ -77,7 +77,7 @@ class OutgoingCall implements UpstreamRequest {
   readonly method = 'POST';
   readonly url: string;
   readonly headers: Record<string, string>;
-  readonly body: string;
+  readonly body: string | Uint8Array<ArrayBuffer>;
 
   constructor(
     options: UpstreamCallOptions,

@@ -301,7 +301,7 @@ describe('createRouter', () => {
     const bodies: string[] = [];
     const records: RequestRecord[] = [];
     const transport: Transport = async (request) => {
-      bodies.push(String(request.body));
+      bodies.push(new TextDecoder().decode(request.body as Uint8Array));
       return {
         status: 200,
         headers: { get: (name: string) => (name === 'content-type' ? 'text/event-stream' : null) },

@@ -61,7 +61,7 @@ describe('what a request keeps alive while its upstream answers', () => {
       },
       transport: async (request: UpstreamRequest) => {
         aliveDuringCall = await survivors(refs);
-        expect(JSON.parse(String(request.body))).toMatchObject({ model: 'claude-up', system: 'be brief' });
+        expect(JSON.parse(new TextDecoder().decode(request.body as Uint8Array))).toMatchObject({ model: 'claude-up', system: 'be brief' });
         return claudeReply();
       },
     });
