@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LlmError } from './errors.js';
 import {
@@ -32,6 +33,22 @@ describe('joinPath', () => {
     expect(joinPath('metadata', 'user-id')).toBe('metadata["user-id"]');
     expect(joinPath('', undefined)).toBe('$');
     expect(joinPath('tools[0]', undefined)).toBe('tools[0]');
+    expect(joinPath('a', '_x9$')).toBe('a._x9$');
+    expect(joinPath('a', '9x')).toBe('a["9x"]');
+    expect(joinPath('a', '')).toBe('a[""]');
+    expect(joinPath('a', 'é')).toBe('a["é"]');
+  });
+
+  it('writes a key with a dot exactly when it is an identifier of ASCII letters, digits, _ and $', () => {
+    const keys = fc.oneof(fc.string({ maxLength: 6 }), fc.stringMatching(/^[A-Za-z_$][\w$]{0,5}$/), fc.constantFrom('9', 'a-b', 'a b', 'ß', '$', '_'));
+    fc.assert(
+      fc.property(fc.constantFrom('', 'p', 'p[0]'), keys, (parent, key) => {
+        const plain = /^[A-Za-z_$][\w$]*$/.test(key);
+        const expected = plain ? (parent ? `${parent}.${key}` : key) : `${parent}[${JSON.stringify(key)}]`;
+        expect(joinPath(parent, key)).toBe(expected);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 

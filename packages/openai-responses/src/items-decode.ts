@@ -108,6 +108,7 @@ function assistantTail(messages: LlmMessage[]): LlmAssistantContent[] {
 function decodeMessageItem(item: Record<string, unknown>, index: number, messages: LlmMessage[]): void {
   const path = joinPath('input', index);
   const role = item.role;
+  // This item's own unknown fields, in a fresh object: the message's bag is built on it in place.
   const rest = collectUnknown(item, MESSAGE_KNOWN) ?? {};
   const content = item.content;
   const stringContent = typeof content === 'string';
@@ -130,7 +131,8 @@ function decodeMessageItem(item: Record<string, unknown>, index: number, message
           });
       const message: LlmMessage = { role: 'user', content: parts };
       if (stringContent) message.stringContent = true;
-      setExtensions(message, PROTOCOL, { ...rest, $item: true });
+      rest.$item = true;
+      setExtensions(message, PROTOCOL, rest);
       messages.push(message);
       return;
     }
@@ -145,7 +147,9 @@ function decodeMessageItem(item: Record<string, unknown>, index: number, message
           });
       const message: LlmMessage = { role: 'system', content: parts };
       if (role === 'developer') message.developer = true;
-      setExtensions(message, PROTOCOL, { ...rest, $item: true, ...(stringContent ? { $string: true } : {}) });
+      rest.$item = true;
+      if (stringContent) rest.$string = true;
+      setExtensions(message, PROTOCOL, rest);
       messages.push(message);
       return;
     }
@@ -173,7 +177,11 @@ export function decodeAssistantMessage(item: Record<string, unknown>, path: stri
   const parts: LlmAssistantContent[] = [];
   for (let key = 0; key < wireParts.length; key++) parts.push(decodeContentPart(wireParts[key], contentPath, key));
   const first = parts[0] as LlmAssistantContent;
-  first.extensions = { [PROTOCOL]: { ...first.extensions?.[PROTOCOL], $item: fields } };
+  // The first part's own bag (made by its decoder for it alone) takes the item's fields.
+  const extensions = (first.extensions ??= {});
+  const own = extensions[PROTOCOL];
+  if (own) own.$item = fields;
+  else extensions[PROTOCOL] = { $item: fields };
   return parts;
 }
 

@@ -52,7 +52,9 @@ export function decodeContentPart(wire: unknown, parent: string, key: number): D
       if (Array.isArray(part.annotations) && part.annotations.length > 0) {
         out.citations = part.annotations.map(citationOf);
       }
-      const bag: Record<string, unknown> = { ...unknown, $type: 'output_text' };
+      // `collectUnknown` made `unknown` for this part alone: extended in place, not copied.
+      const bag: Record<string, unknown> = unknown ?? {};
+      bag.$type = 'output_text';
       setExtensions(out, PROTOCOL, bag);
       return out;
     }
