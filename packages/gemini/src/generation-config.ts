@@ -142,7 +142,7 @@ export function encodeGenerationConfig(request: LlmRequest, kept: Wire | undefin
   if (format?.type === 'json-schema') {
     if ($mime !== null) config.responseMimeType = typeof $mime === 'string' ? $mime : 'application/json';
     if ($responseSchema !== undefined) config.responseSchema = $responseSchema;
-    else config.responseJsonSchema = $responseJsonSchema ? format.schema : toGeminiJsonSchema(format.schema, { ...context, path: 'responseFormat.schema' });
+    else config.responseJsonSchema = $responseJsonSchema ? format.schema : toGeminiJsonSchema(format.schema, context, 'responseFormat.schema');
     if (format.name !== undefined) reportLoss(context, { code: 'dropped-field', path: 'responseFormat.name', message: 'Gemini takes no schema name', protocol: PROTOCOL });
     if (format.description !== undefined) reportLoss(context, { code: 'dropped-field', path: 'responseFormat.description', message: 'Gemini takes no schema description', protocol: PROTOCOL });
   } else if (format?.type === 'json') config.responseMimeType = 'application/json';

@@ -88,7 +88,7 @@ export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): 
         if (tool.description !== undefined) declaration.description = tool.description;
         if (bag?.$schema !== undefined) declaration.parameters = bag.$schema;
         else if (tool.parameters !== undefined) {
-          declaration.parametersJsonSchema = bag?.$jsonSchema ? tool.parameters : toGeminiJsonSchema(tool.parameters, { ...context, path: `${path}.parameters` });
+          declaration.parametersJsonSchema = bag?.$jsonSchema ? tool.parameters : toGeminiJsonSchema(tool.parameters, context, `${path}.parameters`);
         }
         if (tool.strict !== undefined) {
           reportLoss(context, { code: 'dropped-field', path: `${path}.strict`, message: 'Gemini has no strict switch per function (VALIDATED mode validates every call)', protocol: PROTOCOL });

@@ -1,15 +1,18 @@
 import type { JsonSchema } from '../json.js';
-import { inlineRefs } from './inline-refs.js';
+import { hasRefKeys, inlineRefs } from './inline-refs.js';
 import type { SchemaContext } from './walk.js';
 
 /**
  * Prepares a JSON Schema for Gemini's `parametersJsonSchema` / `responseJsonSchema`, which take
  * standard JSON Schema (unlike `parameters` / `responseSchema`, for which see `toGeminiSchema`). Only
  * makes it self-contained: local `$ref`s are inlined, and recursive ones are kept as
- * `$ref: "#/$defs/<name>"` with those definitions at the root. Never mutates `schema`.
+ * `$ref: "#/$defs/<name>"` with those definitions at the root. Never mutates `schema`. `path`, when
+ * given, is where the schema sits in the request (warnings name it); it overrides `context.path`.
  *
  * @see ../shared/protocols/gemini.md §1.3 and §6 item 9
  */
-export function toGeminiJsonSchema(schema: JsonSchema, context?: SchemaContext): JsonSchema {
-  return inlineRefs(schema, context, { mode: 'keep' });
+export function toGeminiJsonSchema(schema: JsonSchema, context?: SchemaContext, path?: string): JsonSchema {
+  // Most tool schemas have no reference: returned as they are, with no context built for them.
+  if (!hasRefKeys(schema)) return schema;
+  return inlineRefs(schema, path === undefined ? context : { ...context, path }, { mode: 'keep' });
 }

@@ -57,7 +57,7 @@ export function inlineRefs(schema: JsonSchema, context: SchemaContext | undefine
 }
 
 /** Whether any object in `value` has a `$ref`, `$defs` or `definitions` key (data keywords included). */
-function hasRefKeys(value: unknown): boolean {
+export function hasRefKeys(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasRefKeys);
   if (!isJsonObject(value)) return false;
   for (const key in value) {
