@@ -128,11 +128,10 @@ export interface Bridge {
 export function bridge(options: BridgeOptions): Bridge {
   const { client, upstream } = options;
   const sameProtocol = client.id === upstream.id;
-  const context = (extra?: Partial<CodecContext>): CodecContext => ({
-    warn: options.warn,
-    strict: options.strict,
-    ...extra,
-  });
+  // One context for every codec call that adds nothing to it (most of them); frozen, so a codec
+  // that wrote into it would fail loudly instead of leaking into the exchange's other calls.
+  const baseContext: CodecContext = Object.freeze({ warn: options.warn, strict: options.strict });
+  const context = (extra?: Partial<CodecContext>): CodecContext => (extra ? { ...baseContext, ...extra } : baseContext);
 
   /** Tool adaptation of the last translated request (a bridge serves one exchange at a time). */
   let adaptation: ToolAdaptation = { names: new Map(), freeform: new Set() };
