@@ -2,13 +2,13 @@
 // started by its CLI as users run it) gets N requests that an upstream holds until told; a heap
 // snapshot then, minus one with nothing in flight, divided by N. Not a test; run by hand:
 //
-//   node scripts/pnpm.mjs --filter @llm/bench run in-flight [-- --n=50 --upstream=gemini --size=2k]
+//   node scripts/pnpm.mjs --filter @llm/bench run in-flight [-- --n=50 --upstream=gemini --size=2k --keep]
 //
 // Snapshots come from Node's --heapsnapshot-signal (a full GC runs first: only live objects
 // count). Compiled code is left out of the totals: it grows as functions get optimised, whatever
 // is in flight. Connections are opened by two warm-up waves first, as under steady load.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -130,4 +130,7 @@ try {
 } finally {
   await stop(gateway);
   upstream.close();
+  // The snapshots are large; --keep leaves them (and the config) for a heap viewer.
+  if (process.argv.includes('--keep')) console.log(`snapshots in ${work}`);
+  else rmSync(work, { recursive: true, force: true });
 }
