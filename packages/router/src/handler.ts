@@ -395,7 +395,7 @@ function stringField(body: Record<string, unknown> | undefined, key: string): st
 }
 
 /**
- * What one attempt sends (the upstream body as text) and the little its answer needs of the
+ * What one attempt sends (the upstream body, as bytes) and the little its answer needs of the
  * request. No request tree is returned, so none stays alive while the upstream answers.
  */
 interface EncodedAttempt {
