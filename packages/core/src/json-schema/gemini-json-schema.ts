@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../json.js';
-import { hasRefKeys, inlineRefs } from './inline-refs.js';
+import { inlineRefs } from './inline-refs.js';
 import type { SchemaContext } from './walk.js';
 
 /**
@@ -12,7 +12,5 @@ import type { SchemaContext } from './walk.js';
  * @see ../shared/protocols/gemini.md §1.3 and §6 item 9
  */
 export function toGeminiJsonSchema(schema: JsonSchema, context?: SchemaContext, path?: string): JsonSchema {
-  // Most tool schemas have no reference: returned as they are, with no context built for them.
-  if (!hasRefKeys(schema)) return schema;
-  return inlineRefs(schema, path === undefined ? context : { ...context, path }, { mode: 'keep' });
+  return inlineRefs(schema, context, { mode: 'keep' }, path);
 }

@@ -21,8 +21,10 @@ interface State {
   recursive: Set<string>;
   /** `$defs` names for the recursive refs, in `keep` mode. */
   names: Map<string, string>;
-  /** Undefined while probing for recursive refs, so each warning is reported once. */
   context: SchemaContext | undefined;
+  /** Where the schema sits in the request: warnings are named from here. */
+  rootPath: string;
+  /** False while probing for recursive refs, so each warning is reported once. */
   report: boolean;
   /** Schema nodes written in the current pass; see {@link MAX_INLINED_NODES}. */
   written: number;
@@ -40,11 +42,12 @@ export const MAX_INLINED_NODES = 10_000;
  * Replaces every local `$ref` (`#`, `#/$defs/...`, `#/definitions/...`, any JSON pointer) by the
  * schema it points at and removes `$defs` / `definitions`. Unresolvable refs (remote, `$anchor`)
  * are dropped with a warning. Never mutates `schema`; returns `schema` itself when no key in it is
- * `$ref`, `$defs` or `definitions` (most tool schemas: nothing to copy).
+ * `$ref`, `$defs` or `definitions` (most tool schemas: nothing to copy). `path` names where the
+ * schema sits in the request for warnings (default: `context.path`).
  */
-export function inlineRefs(schema: JsonSchema, context: SchemaContext | undefined, recursion: RecursionMode): JsonSchema {
+export function inlineRefs(schema: JsonSchema, context: SchemaContext | undefined, recursion: RecursionMode, path = rootPath(context)): JsonSchema {
   if (!hasRefKeys(schema)) return schema;
-  const state: State = { root: schema, recursion, recursive: new Set(), names: new Map(), context, report: false, written: 0, overBudget: false };
+  const state: State = { root: schema, recursion, recursive: new Set(), names: new Map(), context, rootPath: path, report: false, written: 0, overBudget: false };
   if (recursion.mode === 'keep') {
     // Probe until the set of recursive refs is stable, so every use of one becomes a `$ref`.
     for (let size = -1; size !== state.recursive.size; ) {
@@ -57,7 +60,7 @@ export function inlineRefs(schema: JsonSchema, context: SchemaContext | undefine
 }
 
 /** Whether any object in `value` has a `$ref`, `$defs` or `definitions` key (data keywords included). */
-export function hasRefKeys(value: unknown): boolean {
+function hasRefKeys(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasRefKeys);
   if (!isJsonObject(value)) return false;
   for (const key in value) {
@@ -69,7 +72,7 @@ export function hasRefKeys(value: unknown): boolean {
 function expandRoot(state: State): JsonSchema {
   state.written = 0;
   state.overBudget = false;
-  const path = rootPath(state.context);
+  const path = state.rootPath;
   const out = expand(state, state.root, path, ['#']);
   const result: JsonSchema = isJsonObject(out) ? out : {};
   if (state.recursion.mode !== 'keep') return result;
