@@ -99,7 +99,7 @@ export type {
 } from './http.js';
 
 export type { SseEvent } from './sse/types.js';
-export { DEFAULT_MAX_SSE_EVENT_SIZE, collectSse, decodeSse, sseDecoder } from './sse/decode.js';
+export { DEFAULT_MAX_SSE_EVENT_SIZE, collectSse, decodeSse, parseSseText, sseDecoder } from './sse/decode.js';
 export type { SseDecodeOptions } from './sse/decode.js';
 export { SSE_HEADERS, encodeSse, formatSseEvent, sseEncoder } from './sse/encode.js';
 

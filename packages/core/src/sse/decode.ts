@@ -36,14 +36,7 @@ export function decodeSse(body: ReadableStream<Uint8Array>, options: SseDecodeOp
 export function sseDecoder(options: SseDecodeOptions = {}): StreamStep<Uint8Array, SseEvent> {
   const decoder = new TextDecoder();
   let target: StepOutput<SseEvent> | undefined;
-  const parser: EventSourceParser = createParser({
-    onEvent: (event) => target?.enqueue(event),
-    onError: (error) => {
-      // Like eventsource-parser's own stream: only an overflow ends the stream.
-      if (error.type === 'max-buffer-size-exceeded') throw error;
-    },
-    maxBufferSize: options.maxEventSize ?? DEFAULT_MAX_SSE_EVENT_SIZE,
-  });
+  const parser = sseParser(options, (event) => target?.enqueue(event));
   return {
     transform(chunk, out) {
       target = out;
@@ -56,6 +49,27 @@ export function sseDecoder(options: SseDecodeOptions = {}): StreamStep<Uint8Arra
       if (rest !== '') parser.feed(rest);
     },
   };
+}
+
+/**
+ * The events of SSE text already decoded (a capture, the kept tail of a stream), as
+ * {@link sseDecoder} gives them for its bytes: an event not ended by a blank line is not one yet.
+ */
+export function parseSseText(text: string, options: SseDecodeOptions = {}): SseEvent[] {
+  const events: SseEvent[] = [];
+  sseParser(options, (event) => events.push(event)).feed(text);
+  return events;
+}
+
+function sseParser(options: SseDecodeOptions, onEvent: (event: SseEvent) => void): EventSourceParser {
+  return createParser({
+    onEvent,
+    onError: (error) => {
+      // Like eventsource-parser's own stream: only an overflow ends the stream.
+      if (error.type === 'max-buffer-size-exceeded') throw error;
+    },
+    maxBufferSize: options.maxEventSize ?? DEFAULT_MAX_SSE_EVENT_SIZE,
+  });
 }
 
 /** Collects every event of an SSE byte stream (for tests and small captures). */

@@ -1,7 +1,7 @@
 import { byteAtATime, collect, splitAt, splitOffsets, streamOf, utf8 } from '@llm/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collectSse, decodeSse } from './decode.js';
+import { collectSse, decodeSse, parseSseText } from './decode.js';
 import { encodeSse, formatSseEvent } from './encode.js';
 import type { SseEvent } from './types.js';
 
@@ -73,6 +73,17 @@ describe('decodeSse', () => {
   it('strips a leading byte-order mark', async () => {
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('data: x\n\n')]);
     expect(await decodeChunks([bytes])).toEqual([{ event: undefined, id: undefined, data: 'x' }]);
+  });
+});
+
+describe('parseSseText', () => {
+  it('gives the events the byte decoder gives, from text', () => {
+    expect(parseSseText(CAPTURE)).toEqual(EXPECTED);
+    expect(parseSseText('data: {"a":1}\r\n\r\ndata: {"partial"')).toEqual([{ event: undefined, id: undefined, data: '{"a":1}' }]);
+  });
+
+  it('throws on an event past the size limit', () => {
+    expect(() => parseSseText(`data: ${'x'.repeat(5000)}`, { maxEventSize: 1024 })).toThrow();
   });
 });
 

@@ -1,4 +1,4 @@
-import { chunksOf, type SseEvent, sseDecoder, stepIterable, type StreamStep } from '@llm/core';
+import { chunksOf, parseSseText, type SseEvent, stepIterable, type StreamStep } from '@llm/core';
 import type { RouterReply } from '@llm/router';
 
 /**
@@ -99,7 +99,7 @@ function isCompletedEvent(event: SseEvent): boolean {
 /**
  * Passes chunks through; text is only accumulated from the line holding the first
  * `response.completed` on (the current partial line is kept until then, so the marker may
- * straddle chunks), and at the end that text is read with core's SSE decoder: the completed
+ * straddle chunks), and at the end that text is read with core's `parseSseText`: the completed
  * event's data goes to `onData`, whether the event is named by an `event:` line or only by the
  * `type` in its data.
  */
@@ -122,12 +122,7 @@ function completedEventTap(onData: (data: string) => void): StreamStep<string | 
     },
     flush() {
       if (captured === undefined) return;
-      const events: SseEvent[] = [];
-      const sse = sseDecoder();
-      const collect = { enqueue: (event: SseEvent) => void events.push(event) };
-      sse.transform(new TextEncoder().encode(captured), collect);
-      sse.flush?.(collect);
-      const completed = events.find(isCompletedEvent);
+      const completed = parseSseText(captured).find(isCompletedEvent);
       if (completed) onData(completed.data);
     },
   };
