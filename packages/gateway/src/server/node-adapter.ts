@@ -83,12 +83,8 @@ async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerRes
     // The body reaches the handler inside the call only, never in a local (nor a promise kept in
     // one): V8 keeps a suspended async function's locals alive until the answer is written, long
     // after the call has let the bytes go.
-    answer = await (req.method === 'GET' || req.method === 'HEAD' ? Promise.resolve(undefined) : readBody(req, maxBodyBytes)).then((body) =>
-      body === null
-        ? tooLarge
-          ? tooLarge(new URL(url))
-          : { status: 413, headers: {}, body: 'request body too large' }
-        : handler(new IncomingCall(req.method ?? 'GET', url, req.headers, body, disconnect)),
+    answer = await bodyOf(req, maxBodyBytes).then((body) =>
+      body === null ? tooLargeReply(url, tooLarge) : handler(new IncomingCall(req.method ?? 'GET', url, req.headers, body, disconnect)),
     );
   } catch (error) {
     if (disconnect.aborted) return;
@@ -119,6 +115,16 @@ function replyOf(response: Response): OutgoingReply {
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   return { status: response.status, headers, body: response.body };
+}
+
+/** The request body: none for GET and HEAD, null when over the limit. */
+function bodyOf(req: IncomingMessage, limit: number): Promise<Buffer | null | undefined> {
+  return req.method === 'GET' || req.method === 'HEAD' ? Promise.resolve(undefined) : readBody(req, limit);
+}
+
+/** The answer to a body over the limit: the server's own, else a plain 413. */
+function tooLargeReply(url: string, tooLarge: ((url: URL) => RouterReply | Response) | undefined): RouterReply | Response {
+  return tooLarge ? tooLarge(new URL(url)) : { status: 413, headers: {}, body: 'request body too large' };
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
