@@ -8,13 +8,14 @@
 // count). Compiled code is left out of the totals: it grows as functions get optimised, whatever
 // is in flight. Connections are opened by two warm-up waves first, as under steady load.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clientBody, loadPeerPayloads } from './payloads.mjs';
 import { sleep, stop, waitPort } from './proc.mjs';
+import { MODEL, gatewayConfig } from './targets.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../../..');
@@ -28,9 +29,8 @@ const SIZE = arg('size', '2k');
 const PORT = Number(arg('port', 9660));
 const peer = await loadPeerPayloads(arg('peers-scripts', resolve(REPO, '../shared/peers')));
 
-const MODELS = { 'openai-chat': 'gpt-4o-mini', 'openai-responses': 'gpt-4o-mini', claude: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' };
-const model = MODELS[UPSTREAM];
-if (!model) throw new Error(`--upstream: one of ${Object.keys(MODELS).join(', ')}`);
+const model = MODEL[UPSTREAM];
+if (!model) throw new Error(`--upstream: one of ${Object.keys(MODEL).join(', ')}`);
 const answer = JSON.stringify(
   { gemini: peer.geminiResponse, claude: peer.anthropicResponse, 'openai-responses': peer.responsesResponse, 'openai-chat': peer.openaiChatResponse }[UPSTREAM](model),
 );
@@ -51,17 +51,8 @@ const upstreamUrl = `http://127.0.0.1:${upstream.address().port}`;
 const release = () => held.splice(0).forEach((reply) => reply());
 
 const work = mkdtempSync(join(tmpdir(), 'llm-in-flight-'));
-const config = join(work, 'gateway.json');
-writeFileSync(
-  config,
-  JSON.stringify({
-    listen: { host: '127.0.0.1', port: PORT },
-    upstreams: { up: { protocol: UPSTREAM, baseUrl: UPSTREAM.startsWith('openai') ? `${upstreamUrl}/v1` : upstreamUrl, apiKey: 'mock' } },
-    routes: [{ match: '*', upstream: 'up', model }],
-    ledger: { path: join(work, 'usage.db') },
-    log: { level: 'warn' },
-  }),
-);
+// As users run it (and as the load run does): usage ledger on, an access-log line per request.
+const config = gatewayConfig(work, 'gateway', UPSTREAM, upstreamUrl, false, PORT);
 const gateway = spawn(process.execPath, ['--heapsnapshot-signal=SIGUSR2', join(REPO, 'packages/gateway/dist/cli.js'), 'serve', '--config', config], { cwd: work, stdio: 'ignore' });
 await waitPort(PORT);
 

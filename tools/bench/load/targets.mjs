@@ -5,17 +5,18 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const MODEL = { 'openai-chat': 'gpt-4o-mini', 'openai-responses': 'gpt-4o-mini', claude: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' };
+/** The model each upstream protocol is asked for. */
+export const MODEL = { 'openai-chat': 'gpt-4o-mini', 'openai-responses': 'gpt-4o-mini', claude: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' };
 const PATHS = { 'openai-chat': '/v1/chat/completions', 'openai-responses': '/v1/responses', claude: '/v1/messages' };
 /** What the mock must see: the path, or its start (Gemini names the method after the model). */
 const UPSTREAM_PATHS = { ...PATHS, gemini: `/v1beta/models/${MODEL.gemini}:` };
 const GATEWAY_PORT = 9600;
 
 /** The gateway's config for one pair: a single route from the client's model to the upstream. */
-function gatewayConfig(dir, name, upstreamProtocol, upstream, lean) {
+export function gatewayConfig(dir, name, upstreamProtocol, upstream, lean, port = GATEWAY_PORT) {
   const file = join(dir, `${name}.json`);
   const config = {
-    listen: { host: '127.0.0.1', port: GATEWAY_PORT },
+    listen: { host: '127.0.0.1', port },
     // Base URLs as the official SDKs write them: OpenAI's include /v1, Anthropic's and Google's do not.
     upstreams: { up: { protocol: upstreamProtocol, baseUrl: upstreamProtocol.startsWith('openai') ? `${upstream}/v1` : upstream, apiKey: 'mock' } },
     routes: [{ match: '*', upstream: 'up', model: MODEL[upstreamProtocol] }],
