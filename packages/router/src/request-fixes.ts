@@ -120,10 +120,13 @@ export function dropEmptyContent(messages: LlmMessage[]): LlmMessage[] {
   return out ?? messages;
 }
 
+function isEmptyText(part: { type: string; text?: string }): boolean {
+  return part.type === 'text' && part.text === '';
+}
+
 /** The message without its empty text parts: itself when it has none, undefined when nothing is left. */
 function withoutEmptyText(message: LlmMessage): LlmMessage | undefined {
   const parts = message.content as Array<{ type: string; text?: string }>;
-  const isEmptyText = (part: { type: string; text?: string }) => part.type === 'text' && part.text === '';
   if (parts.length > 0 && !parts.some(isEmptyText)) return message;
   const content = parts.filter((part) => !isEmptyText(part));
   return content.length === 0 ? undefined : ({ ...message, content } as LlmMessage);
