@@ -13,9 +13,11 @@ export function markdown(results) {
   const repeated = (results.machine.repeat ?? 1) > 1;
   lines.push(`| target | pair | scenario | req/s | p50 ms | p99 ms | CPU µs/req | × yardstick CPU |${repeated ? ' CPU µs/req, all runs | peak RSS MB, all runs |' : ''} peak RSS MB | errors |`);
   lines.push(`|---|---|---|--:|--:|--:|--:|--:|${repeated ? '---|---|' : ''}--:|--:|`);
+  // The cells after the scenario column, left empty on a failed or stopped target's line.
+  const blanks = ' |'.repeat(repeated ? 9 : 7);
   for (const row of rows) {
     if (row.error && !Object.keys(row.runs).length) {
-      lines.push(`| ${row.name} | ${row.pair} | failed: ${row.error.slice(0, 120)} | | | | | | | |`);
+      lines.push(`| ${row.name} | ${row.pair} | failed: ${row.error.slice(0, 120)} |${blanks}`);
       continue;
     }
     for (const [label, r] of Object.entries(row.runs)) {
@@ -24,7 +26,7 @@ export function markdown(results) {
       const spread = repeated ? ` ${(r.cpuUsPerReqRuns ?? []).map((v) => fmt(v)).join(' / ')} | ${(r.peakRssMbRuns ?? []).map((v) => fmt(v)).join(' / ')} |` : '';
       lines.push(`| ${row.name} | ${row.pair} | ${label} c${conc} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(r.cpuUsPerReq)} | ${ratio} |${spread} ${fmt(r.peakRssMb)} | ${r.errors} |`);
     }
-    if (row.error) lines.push(`| ${row.name} | ${row.pair} | stopped: ${row.error.slice(0, 120)} | | | | | | | |`);
+    if (row.error) lines.push(`| ${row.name} | ${row.pair} | stopped: ${row.error.slice(0, 120)} |${blanks}`);
   }
   lines.push('');
   lines.push('| target | pair | RSS idle MB | RSS high-water MB | stream headers p50 ms | first token p50 ms | first token p99 ms | added TTFB p50 ms | round trip |');
