@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
-import { openLedger } from '../src/ledger/ledger.js';
+import { openLedger, WRITER_CACHE_KIB } from '../src/ledger/ledger.js';
 import { formatUsage, parseSince, usageReport } from '../src/ledger/report.js';
 import type { RequestRecord } from '../src/router-contract.js';
 
@@ -77,6 +77,23 @@ describe('usage ledger', () => {
     const ids = db.prepare('SELECT request_id FROM requests ORDER BY id').pluck().all();
     db.close();
     expect(ids).toEqual(['r3', 'r4', 'r5', 'r6', 'r7']);
+  });
+
+  it("bounds the writer's page cache below better-sqlite3's 16 MB default, in WAL mode", () => {
+    const pragma = vi.spyOn(Database.prototype, 'pragma');
+    try {
+      const ledger = openLedger(join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db'));
+      const connection = pragma.mock.contexts[0] as Database.Database;
+      pragma.mockRestore();
+      // Read back from SQLite itself: negative sizes are KiB.
+      expect(connection.pragma('cache_size', { simple: true })).toBe(-WRITER_CACHE_KIB);
+      expect(WRITER_CACHE_KIB).toBeLessThanOrEqual(1024);
+      expect(connection.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(new Database(':memory:').pragma('cache_size', { simple: true })).toBe(-16000);
+      ledger.close();
+    } finally {
+      pragma.mockRestore();
+    }
   });
 
   it('never throws when the database cannot open, and reports the failure once', () => {

@@ -60,6 +60,9 @@ const COLUMNS = ['time', 'request_id', 'key_id', 'client_protocol', 'upstream', 
   'upstream_model', 'status', 'stream', 'input_tokens', 'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'output_tokens',
   'first_byte_ms', 'total_ms', 'error_kind'];
 
+/** The writer's page cache in KiB: room for the b-trees' right edges and a batch's pages. */
+export const WRITER_CACHE_KIB = 1024;
+
 /** Rows per multi-row INSERT: one statement step per 64 rows costs about a third less than a step per row. */
 const ROWS_PER_STATEMENT = 64;
 
@@ -88,6 +91,10 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
     // With WAL, NORMAL skips an fsync per batch; a crash of the process loses nothing, a power
     // cut at most the last batches: the trade every usage log makes against blocking requests.
     db.pragma('synchronous = NORMAL');
+    // better-sqlite3 builds SQLite with a 16 MB page cache. Rows only ever append (rowid and
+    // time both grow), so a write touches the last page of each b-tree: a larger cache only
+    // fills with pages no write comes back to, growing the process by up to 16 MB.
+    db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
     db.exec(SCHEMA);
     const insertOne = db.prepare(insertOf(1));
     const insertBlock = db.prepare(insertOf(ROWS_PER_STATEMENT));
