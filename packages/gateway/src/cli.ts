@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 import { runCli } from './cli/run.js';
+import { tuneServeProcess } from './cli/runtime-tuning.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
+
+if (process.argv[2] === 'serve') tuneServeProcess(process.env);
 
 const code = await runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(`${text}\n`),
