@@ -17,9 +17,9 @@ function probe(mode: 'default' | 'tuned', ms: number): { liftoff: boolean; calls
 }
 
 describe('serve process tuning', () => {
-  it('applies --liftoff-only unless the environment keeps the default tiering', () => {
+  it('turns WebAssembly tier-up off unless the environment keeps the default tiering', () => {
     const applied: string[] = [];
-    expect(tuneServeProcess({}, (flag) => applied.push(flag))).toEqual(['--liftoff-only']);
+    expect(tuneServeProcess({}, (flag) => applied.push(flag))).toEqual(['--no-wasm-dynamic-tiering', '--no-wasm-tier-up']);
     expect(applied).toEqual([...SERVE_V8_FLAGS]);
     applied.length = 0;
     expect(tuneServeProcess({ [WASM_TIER_UP_ENV]: '1' }, (flag) => applied.push(flag))).toEqual([]);
