@@ -8,12 +8,11 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-if (process.argv[2] === 'serve') tuneServeProcess(process.env);
-
 const code = await runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
   readStdin,
   env: process.env,
+  tuneServeProcess,
 });
 process.exitCode = code;

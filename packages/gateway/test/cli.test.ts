@@ -66,4 +66,25 @@ describe('llm-gateway CLI', () => {
     await stop?.();
     expect(await done).toBe(0);
   });
+
+  it('tunes the process for serve only, with its environment, before the gateway listens', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    writeFileSync(join(dir, 'c.yaml'), 'upstreams: { g: { protocol: gemini, baseUrl: "http://127.0.0.1:9" } }\nroutes: [{ match: "*", upstream: g }]\nledger: false\n');
+    const tuned: Array<[Record<string, string | undefined>, number]> = [];
+    const run = { ...io(), env: { HOME: '/h' } };
+    let stop: (() => Promise<void>) | undefined;
+    const tuneServeProcess = (env: Record<string, string | undefined>) => tuned.push([env, run.stdout.length]);
+    const done = runCli(['serve', '--config', join(dir, 'c.yaml'), '--port', '0'], { ...run, tuneServeProcess, onRunning: (s) => (stop = s) });
+    await expect.poll(() => run.stdout.length).toBe(1);
+    expect(run.stdout[0]).toMatch(/^llm-gateway listening on http:\/\/127\.0\.0\.1:\d+$/);
+    await stop?.();
+    expect(await done).toBe(0);
+    // Once, before the address line.
+    expect(tuned).toEqual([[{ HOME: '/h' }, 0]]);
+    const other = io();
+    const mock = runCli(['mock', '--protocol', 'claude'], { ...other, tuneServeProcess, onRunning: (s) => void s() });
+    expect(await mock).toBe(0);
+    expect(await runCli(['serve', '--help'], { ...io(), tuneServeProcess })).toBe(0);
+    expect(tuned).toHaveLength(1);
+  });
 });

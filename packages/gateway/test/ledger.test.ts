@@ -89,7 +89,9 @@ describe('usage ledger', () => {
       expect(connection.pragma('cache_size', { simple: true })).toBe(-WRITER_CACHE_KIB);
       expect(WRITER_CACHE_KIB).toBeLessThanOrEqual(1024);
       expect(connection.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(new Database(':memory:').pragma('cache_size', { simple: true })).toBe(-16000);
+      const plain = new Database(':memory:');
+      expect(plain.pragma('cache_size', { simple: true })).toBe(-16000);
+      plain.close();
       ledger.close();
     } finally {
       pragma.mockRestore();

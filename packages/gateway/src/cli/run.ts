@@ -18,6 +18,11 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Called with a stop function once a long-running command (serve, mock) is up. */
   onRunning?(stop: () => Promise<void>): void;
+  /**
+   * Tunes the process `serve` runs in, before it starts (the bin passes `tuneServeProcess`; tests
+   * running the CLI inside their own process leave it out).
+   */
+  tuneServeProcess?(env: Record<string, string | undefined>): void;
 }
 
 /** A one-line usage error. */
@@ -89,6 +94,7 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     const { values } = parseArgs({ args, options: { config: { type: 'string', short: 'c' }, port: { type: 'string', short: 'p' }, host: { type: 'string' } }, strict: true });
     if (!values.config) throw new UsageError('--config <file> is required');
     const config = loadConfigFile(values.config, io.env);
+    io.tuneServeProcess?.(io.env);
     const gateway = await startGateway(config, { port: portFlag(values.port), host: values.host });
     io.out(`llm-gateway listening on ${gateway.url}`);
     return untilStopped(io, () => gateway.close());
