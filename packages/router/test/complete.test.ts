@@ -3,6 +3,7 @@
 import { LlmError } from '@llm/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { complete } from '../src/complete.js';
+import { claudeTextMessage } from './claude-answer.js';
 import { json, startUpstream, type MockUpstream } from './mock-upstream.js';
 
 const upstreams: MockUpstream[] = [];
@@ -21,16 +22,7 @@ const chatBody = {
 describe('complete()', () => {
   it('OpenAI Chat body, Claude upstream: the answer is a chat.completion', async () => {
     const mock = await startUpstream((_request, response) =>
-      json(response, 200, {
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-sonnet-4-5',
-        content: [{ type: 'text', text: 'Rayleigh scattering.' }],
-        stop_reason: 'end_turn',
-        stop_sequence: null,
-        usage: { input_tokens: 12, output_tokens: 4 },
-      }),
+      json(response, 200, claudeTextMessage('Rayleigh scattering.', 'claude-sonnet-4-5', { input_tokens: 12, output_tokens: 4 })),
     );
     upstreams.push(mock);
     const answer = await complete(chatBody, {

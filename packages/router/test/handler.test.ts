@@ -5,6 +5,7 @@ import { createHandler, createRouter } from '../src/handler.js';
 import { claude } from '@llm/claude';
 import { openaiChat } from '@llm/openai-chat';
 import { fakeCodecs, fakeSse, parseFakeSse } from './fake-codec.js';
+import { claudeTextMessage } from './claude-answer.js';
 import { json, startUpstream, type MockUpstream } from './mock-upstream.js';
 
 const upstreams: MockUpstream[] = [];
@@ -227,7 +228,7 @@ describe('createHandler', () => {
 
   it("forwards a Claude client's anthropic-version and anthropic-beta to a Claude upstream, under the upstream's own headers", async () => {
     const mock = await upstream((_request, response) =>
-      json(response, 200, { id: 'msg_1', type: 'message', role: 'assistant', model: 'c', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } }),
+      json(response, 200, claudeTextMessage('ok', 'c', { input_tokens: 1, output_tokens: 1 })),
     );
     const handler = createHandler({
       codecs: { claude },

@@ -4,21 +4,13 @@ import type { LlmRequest } from '@llm/core';
 import { describe, expect, it } from 'vitest';
 import type { UpstreamRequest } from '../src/config.js';
 import { createRouter } from '../src/handler.js';
+import { claudeTextMessage } from './claude-answer.js';
 
 // A full collection on demand: whether an object is still reachable is the point of these tests.
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
-const claudeAnswer = {
-  id: 'msg_1',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-up',
-  content: [{ type: 'text', text: 'hello' }],
-  stop_reason: 'end_turn',
-  stop_sequence: null,
-  usage: { input_tokens: 3, output_tokens: 1 },
-};
+const claudeAnswer = claudeTextMessage('hello', 'claude-up', { input_tokens: 3, output_tokens: 1 });
 
 const chatRequest = {
   model: 'gpt-4o',
