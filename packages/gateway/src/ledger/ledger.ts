@@ -1,5 +1,6 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { RequestRecord } from '../router-contract.js';
+import { openDatabase } from './sqlite.js';
 
 /** One ledger row (a {@link RequestRecord} plus when and who). */
 export interface LedgerRow {
@@ -86,7 +87,7 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
   let db: Database.Database | undefined;
   let insertMany: ((values: Value[]) => void) | undefined;
   try {
-    db = new Database(path);
+    db = openDatabase(path);
     db.pragma('journal_mode = WAL');
     // With WAL, NORMAL skips an fsync per batch; a crash of the process loses nothing, a power
     // cut at most the last batches: the trade every usage log makes against blocking requests.

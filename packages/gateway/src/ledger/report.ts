@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openDatabase } from './sqlite.js';
 
 /** How {@link usageReport} groups rows. */
 export type UsageGrouping = 'model' | 'upstream' | 'key';
@@ -36,7 +36,7 @@ export function parseSince(value: string, now = Date.now()): number {
 
 /** Sums the ledger at `path` per group since `since` (epoch ms). */
 export function usageReport(path: string, by: UsageGrouping, since = 0): UsageLine[] {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = openDatabase(path, { readonly: true, fileMustExist: true });
   try {
     const rows = db
       .prepare(

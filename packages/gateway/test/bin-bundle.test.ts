@@ -1,0 +1,89 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The published bin (dist/cli.js, built before the tests run) is one bundled file. Copied into a
+// folder whose node_modules holds only better-sqlite3 (its compiled addon cannot be bundled) and
+// yaml (loaded for YAML configs), it must still serve, translate, record and report.
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const builtBin = join(packageDir, 'dist/cli.js');
+const packageFolder = (name: string) => realpathSync(dirname(createRequire(join(packageDir, 'package.json')).resolve(`${name}/package.json`)));
+
+let dir: string;
+let bin: string;
+const children: ChildProcess[] = [];
+
+/** Starts the copied bin and resolves with the URL it prints once listening. */
+function startBin(args: string[]): Promise<{ url: string; child: ChildProcess; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /listening on (http:\/\/[^\s)]+)/.exec(output)?.[1];
+      if (url) resolve({ url, child, exited });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) => reject(new Error(`bin exited (${code}) before listening:\n${output}`)));
+  });
+}
+
+beforeAll(() => {
+  if (!existsSync(builtBin)) throw new Error('dist/cli.js is missing: build the package first (turbo runs build before test)');
+  dir = mkdtempSync(join(tmpdir(), 'bin-bundle-'));
+  mkdirSync(join(dir, 'dist'));
+  mkdirSync(join(dir, 'node_modules'));
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+  bin = join(dir, 'dist/cli.js');
+  copyFileSync(builtBin, bin);
+  for (const name of ['better-sqlite3', 'yaml']) symlinkSync(packageFolder(name), join(dir, 'node_modules', name), 'dir');
+});
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+describe('the bundled bin', () => {
+  it('serves a translated request with its ledger on, and reports it, needing no other package', async () => {
+    const mock = await startBin(['mock', '--protocol', 'claude', '--port', '0']);
+    const config = join(dir, 'gateway.yaml');
+    const ledger = join(dir, 'usage.db');
+    writeFileSync(config, `upstreams:\n  anthropic: { protocol: claude, baseUrl: "${mock.url}", apiKey: mock }\nroutes:\n  - { match: "*", upstream: anthropic, model: claude-sonnet-4-5 }\nledger: { path: "${ledger}" }\nlog: { level: warn }\n`);
+    const gateway = await startBin(['serve', '--config', config, '--port', '0']);
+    const res = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Say hello.' }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      id: 'msg_mock_1',
+      object: 'chat.completion',
+      created: 0,
+      model: 'claude-sonnet-4-5',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Mock claude says: Say hello.', refusal: null }, finish_reason: 'stop', logprobs: null }],
+      usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 },
+    });
+    gateway.child.kill('SIGTERM');
+    expect(await gateway.exited).toBe(0);
+    mock.child.kill('SIGTERM');
+
+    const report = JSON.parse(execFileSync(process.execPath, [bin, 'usage', '--config', config, '--json'], { cwd: dir, encoding: 'utf8' })) as unknown[];
+    expect(report).toEqual([{ group: 'gpt-4.1', requests: 1, errors: 0, inputTokens: 3, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, outputTokens: 5, avgMs: expect.any(Number) }]);
+  }, 30_000);
+
+  it('ships the licenses of the packages bundled into it', () => {
+    const notices = readFileSync(join(packageDir, 'dist/cli.licenses.txt'), 'utf8');
+    for (const name of ['undici', 'pino', 'valibot', 'better-sqlite3', 'eventsource-parser']) {
+      expect(notices).toMatch(new RegExp(`^== ${name} \\d+\\.\\d+\\.\\d+ \\(MIT\\)\\n\\n.*(MIT|Permission is hereby granted)`, 'ms'));
+    }
+    expect(notices).not.toContain('== yaml ');
+  });
+});
