@@ -1,10 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ListeningProcess, startListening } from './helpers/listening-process.js';
 
 // The published bin (dist/cli.js, built before the tests run) is one bundled file. Copied into a
 // folder whose node_modules holds only better-sqlite3 (its compiled addon cannot be bundled) and
@@ -15,24 +16,13 @@ const packageFolder = (name: string) => realpathSync(dirname(createRequire(join(
 
 let dir: string;
 let bin: string;
-const children: ChildProcess[] = [];
+const started: ListeningProcess[] = [];
 
-/** Starts the copied bin and resolves with the URL it prints once listening. */
-function startBin(args: string[]): Promise<{ url: string; child: ChildProcess; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/[^\s)]+)/.exec(output)?.[1];
-      if (url) resolve({ url, child, exited });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then((code) => reject(new Error(`bin exited (${code}) before listening:\n${output}`)));
-  });
+/** Starts the copied bin; resolves once it listens. */
+async function startBin(args: string[]): Promise<ListeningProcess> {
+  const running = await startListening([bin, ...args], { cwd: dir });
+  started.push(running);
+  return running;
 }
 
 beforeAll(() => {
@@ -47,7 +37,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
+  for (const running of started) running.child.kill('SIGKILL');
 });
 
 describe('the bundled bin', () => {

@@ -1,37 +1,31 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { startListening } from './helpers/listening-process.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** `serve` run from the sources (tsx), as a test needs no build for it. */
+function serveFromSource(config: string): string[] {
+  return [join(packageDir, 'node_modules/tsx/dist/cli.mjs'), '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', config, '--port', '0'];
+}
 
 it('serve prints its address, answers /health, writes its buffered logs and exits 0 on SIGTERM', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'serve-'));
   const config = join(dir, 'gateway.yaml');
   writeFileSync(config, 'keys: ["${KEY}"]\nupstreams: { a: { protocol: claude, baseUrl: "http://127.0.0.1:9", apiKey: "${KEY}" } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\nlog: { level: info }\n');
-  const child = spawn(process.execPath, [join(packageDir, 'node_modules/tsx/dist/cli.mjs'), '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', config, '--port', '0'], {
-    cwd: packageDir,
-    env: { ...process.env, KEY: 'k-123' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await expect.poll(() => /listening on (http:\/\/\S+)/.exec(stdout)?.[1], { timeout: 15_000, interval: 50 }).toBeDefined();
-  const url = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
+  const { url, child, exited, stdout, stderr } = await startListening(serveFromSource(config), { cwd: packageDir, env: { ...process.env, KEY: 'k-123' } });
   const health = await fetch(`${url}/health`);
   expect(health.status).toBe(200);
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
-  expect(stderr).not.toContain('k-123');
-  const entries = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(stderr()).not.toContain('k-123');
+  const entries = stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(entries.map((entry) => entry.msg)).toEqual(['listening', 'request']);
   expect(entries[1]).toMatchObject({ method: 'GET', path: '/health', status: 200 });
-  expect(stdout).not.toContain('k-123');
+  expect(stdout()).not.toContain('k-123');
 }, 20_000);
 
 it('on SIGINT, drains an in-flight stream to its end before exiting 0, and refuses new connections', async () => {
@@ -66,16 +60,8 @@ it('on SIGINT, drains an in-flight stream to its end before exiting 0, and refus
   const dir = mkdtempSync(join(tmpdir(), 'serve-'));
   const config = join(dir, 'gateway.yaml');
   writeFileSync(config, `upstreams: { a: { protocol: claude, baseUrl: "${upstream.url}", apiKey: x } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\nlog: { level: warn }\n`);
-  const child = spawn(process.execPath, [join(packageDir, 'node_modules/tsx/dist/cli.mjs'), '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', config, '--port', '0'], {
-    cwd: packageDir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const { url, child, exited } = await startListening(serveFromSource(config), { cwd: packageDir });
   try {
-    await expect.poll(() => /listening on (http:\/\/\S+)/.exec(stdout)?.[1], { timeout: 15_000, interval: 50 }).toBeDefined();
-    const url = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
     const res = await fetch(`${url}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
