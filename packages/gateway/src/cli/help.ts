@@ -20,8 +20,8 @@ Run llm-gateway <command> --help for details.`,
 
 Starts the gateway with a YAML or JSON config (\${VAR} expands from the environment).
 Prints the address when ready; SIGINT / SIGTERM drain in-flight streams, then exit.
-Runs WebAssembly (undici's HTTP parser) on V8's baseline tier only: about 10 MB less resident
-for about 3% more CPU per request. LLM_GATEWAY_WASM_TIER_UP=1 keeps V8's default tiering.`,
+Runs WebAssembly (undici's HTTP parser) on V8's baseline tier only: 5-10 MB less resident
+after traffic, for about 3% more CPU per request. LLM_GATEWAY_WASM_TIER_UP=1 keeps V8's default tiering.`,
   mock: `Usage: llm-gateway mock --protocol <id> [--port N] [--host H] [--workdir DIR]
 
 Runs the embedded deterministic mock upstream for one protocol. It validates requests like the

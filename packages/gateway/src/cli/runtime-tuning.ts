@@ -5,10 +5,11 @@ import { setFlagsFromString } from 'node:v8';
  *
  * undici parses HTTP answers with llhttp compiled to WebAssembly. V8 first compiles it with its
  * baseline compiler (Liftoff), then recompiles hot functions with TurboFan on a background
- * thread; that compilation leaves about 10 MB in the thread's malloc arena for the life of the
- * process (measured on Node 20: 67 MB resident after the first request instead of 76, and about
- * 10 MB less at peak under load). The price is baseline code for parsing upstream answers: about
- * 2.4 µs more CPU per 2 KB request (3%), measured by alternating runs.
+ * thread; that compilation leaves memory in the thread's malloc arena for the life of the
+ * process. Measured on Node 20: with the unbundled bin, 67 MB resident after the first request
+ * instead of 76 and about 10 MB less at peak; with the bundled bin, 115-116 MB three seconds after
+ * a load run instead of 121 (peaks within noise). The price is baseline code for parsing upstream
+ * answers: about 2-2.4 µs more CPU per 2 KB request (3%), measured by alternating runs.
  *
  * Not `--liftoff-only`: Node 24's V8 ignores it once started. These two keep the baseline code on
  * Node 20 and 24 alike (the runtime-tuning test checks it on whichever Node runs it).
