@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Sums the per-run summaries written by scripts/test-all.mjs into CI's closing line.
+// Sums the per-run summaries written by scripts/test-all.mjs into CI's closing line. Suites that
+// did not run and test files that could not load are listed on the lines before it, apart from
+// failed tests, and make the exit status non-zero.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -8,12 +10,16 @@ const files = existsSync(dir) ? readdirSync(dir).filter((name) => /^summary-.*\.
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+let notRun = 0;
 for (const file of files.sort()) {
   const summary = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-  console.log(`  ${summary.label}: ${summary.passed} passed, ${summary.failed} failed`);
+  const missing = (summary.suitesNotRun?.length ?? 0) + (summary.filesNotLoaded?.length ?? 0);
+  console.log(`  ${summary.label}: ${summary.passed} passed, ${summary.failed} failed${missing ? ` (${missing} suite(s) or file(s) did not run)` : ''}`);
   passed += summary.passed;
   failed += summary.failed;
   skipped += summary.skipped;
+  notRun += missing;
 }
+if (notRun > 0) console.log(`did not run: ${notRun} suite(s) or test file(s)`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(files.length === 0 || passed === 0 ? 1 : 0);
+process.exit(files.length === 0 || passed === 0 || notRun > 0 ? 1 : 0);

@@ -3,10 +3,18 @@
 // attw), then every package's tests. Ends with a plain `N passed, N failed` line summed from the
 // vitest JSON reports, because turbo prints its own summary last and would hide vitest's.
 //
+// Every suite runs even when another fails (turbo --continue; a package with two vitest runs
+// starts the second regardless). What could not be counted is reported apart from failed tests,
+// on the line before the closing one: a suite (one vitest config of a package) that wrote no
+// report, and a test file that failed to load. Either makes the script exit non-zero.
+//
 // Options: --force (ignore turbo's cache, e.g. on a second Node version), --label <name> (shown in
-// the summary line and used to name the summary file in reports/).
+// the summary line and used to name the summary file in reports/). LLM_TEST_CONCURRENCY sets how
+// many turbo tasks run at once (default: the machine's core count, at least 1): each vitest run
+// starts its own worker threads, so more processes than cores only makes tests wait on each other.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,16 +28,29 @@ const workspaceDirs = ['packages', 'tools'].flatMap((group) => {
   const dir = join(root, group);
   return existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [];
 });
-const reportFiles = (dir) =>
-  existsSync(join(dir, 'reports'))
-    ? readdirSync(join(dir, 'reports'))
-        .filter((name) => /^vitest.*\.json$/.test(name))
-        .map((name) => join(dir, 'reports', name))
-    : [];
-// Stale reports would be counted again; turbo restores the current ones on cache hits.
-for (const path of workspaceDirs.flatMap(reportFiles)) rmSync(path, { force: true });
 
-const turboArgs = ['turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--continue', '--output-logs=new-only'];
+/**
+ * The suites a package runs: one per vitest config file, whose JSON report is named after it by
+ * convention (`vitest.config.ts` -> reports/vitest.json, `vitest.edge.config.ts` ->
+ * reports/vitest-edge.json; see vitest.shared.ts). Packages without a `test` script run none.
+ */
+function expectedSuites(dir) {
+  const manifest = join(dir, 'package.json');
+  if (!existsSync(manifest)) return [];
+  const scripts = JSON.parse(readFileSync(manifest, 'utf8')).scripts ?? {};
+  if (typeof scripts.test !== 'string') return [];
+  return readdirSync(dir)
+    .map((name) => /^vitest(?:\.([\w-]+))?\.config\.[cm]?[jt]s$/.exec(name))
+    .filter((match) => match !== null)
+    .map((match) => join(dir, 'reports', match[1] ? `vitest-${match[1]}.json` : 'vitest.json'));
+}
+
+const suites = workspaceDirs.flatMap(expectedSuites);
+// Stale reports would be counted again; turbo restores the current ones on cache hits.
+for (const path of suites) rmSync(path, { force: true });
+
+const concurrency = Math.max(1, Number(process.env.LLM_TEST_CONCURRENCY) || availableParallelism());
+const turboArgs = ['run', 'build', 'typecheck', 'lint', 'test', '--continue', '--output-logs=new-only', `--concurrency=${concurrency}`];
 if (force) turboArgs.push('--force');
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', FORCE_COLOR: '0' };
 // The local binary, so the script also works outside `pnpm run` (no .bin on PATH there).
@@ -37,33 +58,47 @@ const turboBin = join(root, 'node_modules', '.bin', 'turbo');
 if (!existsSync(turboBin)) {
   console.error(`${label}: ${turboBin} is missing: run \`npm run setup\` (pnpm install) first`);
 }
-const turbo = spawnSync(turboBin, turboArgs.slice(1), { cwd: root, stdio: 'inherit', env });
+const turbo = spawnSync(turboBin, turboArgs, { cwd: root, stdio: 'inherit', env });
 if (turbo.error) console.error(`${label}: could not run turbo: ${turbo.error.message}`);
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-let suitesFailed = 0;
-const perPackage = [];
-for (const path of workspaceDirs.flatMap(reportFiles)) {
+const suitesNotRun = [];
+const filesNotLoaded = [];
+const perSuite = [];
+for (const path of suites) {
+  const where = `${dirname(dirname(path)).slice(root.length + 1)} (${path.split('/').pop()})`;
+  if (!existsSync(path)) {
+    suitesNotRun.push(where);
+    perSuite.push(`${where}: did not run (no report)`);
+    continue;
+  }
   const report = JSON.parse(readFileSync(path, 'utf8'));
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  suitesFailed += report.numFailedTestSuites ?? 0;
-  const where = `${dirname(dirname(path)).slice(root.length + 1)} (${path.split('/').pop()})`;
-  perPackage.push(`${where}: ${report.numPassedTests ?? 0} passed, ${report.numFailedTests ?? 0} failed`);
+  // A file that failed with no test result of its own did not load (syntax, import, top-level throw).
+  for (const file of report.testResults ?? []) {
+    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) filesNotLoaded.push(file.name.slice(root.length + 1));
+  }
+  perSuite.push(`${where}: ${report.numPassedTests ?? 0} passed, ${report.numFailedTests ?? 0} failed`);
 }
 
 const summaryDir = join(root, 'reports');
 mkdirSync(summaryDir, { recursive: true });
-writeFileSync(join(summaryDir, `summary-${label}.json`), JSON.stringify({ label, passed, failed, skipped, suitesFailed, turboStatus: turbo.status }));
+writeFileSync(
+  join(summaryDir, `summary-${label}.json`),
+  JSON.stringify({ label, passed, failed, skipped, suitesNotRun, filesNotLoaded, turboStatus: turbo.status }),
+);
 
 console.log('');
-for (const line of perPackage) console.log(`  ${line}`);
+for (const line of perSuite) console.log(`  ${line}`);
+for (const file of filesNotLoaded) console.log(`  could not load: ${file}`);
 const problems = [];
 if (turbo.status !== 0) problems.push(`turbo exited with ${turbo.status ?? turbo.signal}`);
-if (suitesFailed > 0) problems.push(`${suitesFailed} test file(s) failed to run`);
+if (suitesNotRun.length > 0) problems.push(`${suitesNotRun.length} suite(s) did not run`);
+if (filesNotLoaded.length > 0) problems.push(`${filesNotLoaded.length} test file(s) could not load`);
 if (passed + failed === 0) problems.push('no test ran');
 if (problems.length > 0) console.log(`${label}: ${problems.join('; ')}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
