@@ -24,8 +24,14 @@ export interface UpstreamConfig {
   headers?: Record<string, string>;
   /** Capabilities the upstream lacks; requests needing them fail before sending. */
   capabilities?: Partial<UpstreamCapabilities>;
-  /** Per-request timeout in milliseconds (until the first byte). Default 600000. */
+  /** Per-request timeout in milliseconds (until the response headers). Default 600000. */
   timeoutMs?: number;
+  /**
+   * Longest silence in milliseconds between two chunks of a streamed answer (default 120000):
+   * past it the upstream call is cancelled and the client's stream ends with its protocol's error
+   * event (kind `timeout`).
+   */
+  streamIdleTimeoutMs?: number;
 }
 
 /** What an upstream can do (all true unless configured otherwise). */
@@ -69,12 +75,21 @@ export interface RequestRecord {
   totalMs: number;
   /** Error kind when the request failed. */
   errorKind?: string;
+  /**
+   * The internal detail of a failure (an exception's message and causes, an upstream's address,
+   * why its answer did not decode, which upstream it was), for the log only: clients get a
+   * generic message with the request id.
+   */
+  errorDetail?: string;
+  /** The first `RouterConfig.maxWarningsPerRequest` translation warnings. */
   warnings: LlmWarning[];
+  /** How many warnings came beyond those kept in `warnings` (absent when none). */
+  warningsDropped?: number;
 }
 
 /** Observability hooks; none may throw or slow the request (errors are swallowed). */
 export interface RouterHooks {
-  /** Every translation warning, as it happens. */
+  /** Each kept translation warning, as it happens (at most `maxWarningsPerRequest` per request). */
   onWarning?(warning: LlmWarning, requestId: string): void;
   /** Once per request, after the last byte (or the failure). */
   onRequestEnd?(record: RequestRecord): void;
@@ -174,8 +189,19 @@ export interface RouterConfig {
    * falling back to the estimate on any failure.
    */
   countTokens?: 'estimate' | 'upstream';
-  /** Return warnings to the client in an `x-llm-warnings` header (default false). */
+  /**
+   * Return warnings to the client in an `x-llm-warnings` header (default false): `code@path`
+   * items, non-ASCII bytes percent-encoded, at most 4096 bytes, then `+N more`.
+   */
   warningsHeader?: boolean;
+  /** Warnings kept per request (default 100); more are counted in `RequestRecord.warningsDropped`. */
+  maxWarningsPerRequest?: number;
+  /**
+   * Total time a request may take in milliseconds, across retries, fallbacks and the whole
+   * stream (default 1800000). A request not yet answered then gets 504 (`timeout`) in the
+   * client's protocol; a running stream ends with the protocol's error event.
+   */
+  requestDeadlineMs?: number;
   hooks?: RouterHooks;
   /** Hook points for custom canonical rewrites, run after the built-in policies. */
   transformRequest?(request: LlmRequest, context: { clientProtocol: ProtocolId; upstream: string }): LlmRequest;

@@ -14,7 +14,6 @@ import {
   type LlmResponse,
   type LlmStreamEvent,
   type LlmUsage,
-  type LlmWarning,
   type ProtocolId,
 } from '@llm/core';
 import { bridge, type Bridge } from './bridge.js';
@@ -28,6 +27,7 @@ import { resolveRoute } from './routing.js';
 import { MemoryStateStore } from './state-store.js';
 import { type ReplyHandler, type RouterReply, type RouterRequest, toResponse } from './reply.js';
 import { callUpstream, isOkStatus, isRetryableStatus } from './upstream-call.js';
+import { DEFAULT_MAX_WARNINGS_PER_REQUEST, WarningCollector, warningsHeaderValue } from './warnings.js';
 
 /** A WHATWG fetch handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -42,7 +42,7 @@ interface Exchange {
   started: number;
   clientCodec: Codec;
   record: RequestRecord;
-  warnings: LlmWarning[];
+  warnings: WarningCollector;
 }
 
 /**
@@ -63,9 +63,11 @@ export function createRouter(config: RouterConfig): ReplyHandler {
   const codecs: CodecRegistry = config.codecs ?? defaultCodecs();
   const store: StateStore = config.stateStore ?? new MemoryStateStore();
   const transport = config.transport ?? ((request: UpstreamRequest) => fetch(request.url, request));
+  const maxWarnings = config.maxWarningsPerRequest ?? DEFAULT_MAX_WARNINGS_PER_REQUEST;
 
   const finish = (exchange: Exchange, extra: Partial<RequestRecord>): void => {
-    Object.assign(exchange.record, extra, { totalMs: Date.now() - exchange.started, warnings: exchange.warnings });
+    Object.assign(exchange.record, extra, { totalMs: Date.now() - exchange.started, warnings: exchange.warnings.kept });
+    if (exchange.warnings.dropped > 0) exchange.record.warningsDropped = exchange.warnings.dropped;
     try {
       config.hooks?.onRequestEnd?.(exchange.record);
     } catch {
@@ -75,9 +77,8 @@ export function createRouter(config: RouterConfig): ReplyHandler {
 
   const respond = (exchange: Exchange, body: RouterReply['body'], status: number, headers: Record<string, string>): RouterReply => {
     const out: Record<string, string> = { ...headers, 'x-request-id': exchange.requestId };
-    if (config.warningsHeader && exchange.warnings.length > 0) {
-      out['x-llm-warnings'] = exchange.warnings.map((warning) => `${warning.code}@${warning.path}`).join(', ');
-    }
+    const { kept, dropped } = exchange.warnings;
+    if (config.warningsHeader && kept.length + dropped > 0) out['x-llm-warnings'] = warningsHeaderValue(kept, dropped);
     exchange.record.firstByteMs ??= Date.now() - exchange.started;
     return { status, headers: out, body };
   };
@@ -102,11 +103,13 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         body: JSON.stringify({ error: { message: `no endpoint at ${request.method} ${url.pathname}` } }),
       };
     }
+    const requestId = request.requestId ?? crypto.randomUUID();
+    const onWarning = config.hooks?.onWarning;
     const exchange: Exchange = {
-      requestId: request.requestId ?? crypto.randomUUID(),
+      requestId,
       started: Date.now(),
       clientCodec: found.codec,
-      warnings: [],
+      warnings: new WarningCollector(maxWarnings, onWarning && ((warning) => onWarning(warning, requestId))),
       record: { requestId: '', clientProtocol: found.codec.id, status: 0, stream: false, totalMs: 0, warnings: [] },
     };
     exchange.record.requestId = exchange.requestId;
@@ -236,14 +239,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         client: exchange.clientCodec,
         upstream: upstreamCodec,
         strict: config.strict,
-        warn: (warning) => {
-          exchange.warnings.push(warning);
-          try {
-            config.hooks?.onWarning?.(warning, exchange.requestId);
-          } catch {
-            // Hooks never break requests.
-          }
-        },
+        warn: (warning) => exchange.warnings.add(warning),
         transformRequest,
         transformResponse: config.transformResponse
           ? (response) => config.transformResponse?.(response, { clientProtocol: clientId, upstream: name }) ?? response
