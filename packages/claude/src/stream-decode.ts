@@ -1,5 +1,6 @@
 import {
   LlmError,
+  upstreamDecodeFailure,
   responseToEvents,
   type StreamStep,
   type LlmFinishReason,
@@ -89,7 +90,7 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   try {
     decodeEvent(state, payload as Wire, out);
   } catch (error) {
-    fail(state, out, LlmError.from(error));
+    fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
   }
 }
 

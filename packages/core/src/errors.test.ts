@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_KINDS, LlmError, errorKindForStatus, parseRetryAfter, retryAfterFromHeaders } from './errors.js';
+import { ERROR_KINDS, INTERNAL_ERROR_MESSAGE, LlmError, errorKindForStatus, parseRetryAfter, retryAfterFromHeaders } from './errors.js';
 
 describe('errorKindForStatus', () => {
   it.each([
@@ -83,13 +83,20 @@ describe('LlmError', () => {
     expect(error.raw).toEqual({ error: { message: 'Incorrect API key provided: sk-secret' } });
   });
 
-  it('wraps foreign throwables as server errors and passes LlmErrors through', () => {
+  it('wraps foreign throwables as server errors with a fixed message and passes LlmErrors through', () => {
     const original = new LlmError({ kind: 'timeout', message: 't' });
     expect(LlmError.from(original)).toBe(original);
-    const wrapped = LlmError.from(new TypeError('boom'));
+    // Issue 17: a foreign message (file paths, upstream addresses) never reaches a client.
+    const cause = new TypeError("Cannot read properties of undefined (reading 'x') at /srv/app/handler.js:12");
+    const wrapped = LlmError.from(cause);
     expect(wrapped.kind).toBe('server');
-    expect(wrapped.message).toBe('boom');
-    expect(LlmError.from('text').message).toBe('text');
+    expect(wrapped.status).toBe(500);
+    expect(wrapped.message).toBe('internal error');
+    expect(wrapped.cause).toBe(cause);
+    expect(wrapped.toJSON()).toEqual({ kind: 'server', status: 500, message: 'internal error' });
+    const fromText = LlmError.from('connect ECONNREFUSED 10.0.0.5:9099');
+    expect(fromText.message).toBe(INTERNAL_ERROR_MESSAGE);
+    expect(fromText.cause).toBe('connect ECONNREFUSED 10.0.0.5:9099');
   });
 });
 

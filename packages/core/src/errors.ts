@@ -117,6 +117,9 @@ export interface LlmErrorOptions {
 
 const MARKER = Symbol.for('@llm/core.LlmError');
 
+/** The message {@link LlmError.from} gives anything that is not already an `LlmError`. */
+export const INTERNAL_ERROR_MESSAGE = 'internal error';
+
 /**
  * The one error class of this project. `kind` tells the cases apart; `status` is the HTTP status
  * to answer with; `path` points at the offending field of a request.
@@ -164,11 +167,15 @@ export class LlmError extends Error {
     return new LlmError({ kind: 'invalid_request', message: `${path}: ${message}`, path, protocol });
   }
 
-  /** Wraps anything thrown into an `LlmError` (kind `server` unless it already is one). */
+  /**
+   * Wraps anything thrown into an `LlmError`: an `LlmError` passes through; anything else becomes
+   * kind `server` with the fixed message {@link INTERNAL_ERROR_MESSAGE} and the original as
+   * `cause`. A foreign exception's message may hold file paths, addresses or upstream bytes, so
+   * it never reaches a client; log it with {@link describeError}.
+   */
   static from(error: unknown): LlmError {
     if (LlmError.isInstance(error)) return error;
-    const message = error instanceof Error ? error.message : String(error);
-    return new LlmError({ kind: 'server', message, cause: error });
+    return new LlmError({ kind: 'server', message: INTERNAL_ERROR_MESSAGE, cause: error });
   }
 
   /** What a client may see: no raw upstream body, no cause, no stack. */

@@ -1,7 +1,7 @@
 // @llm/core: the canonical model every codec decodes into and encodes from, the Codec contract,
 // errors and warnings, SSE byte edges, the opaque-state carrier and shared helpers.
 
-export { PROTOCOL_IDS, isProtocolId } from './protocol.js';
+export { PROTOCOL_IDS, PROTOCOL_NAMES, isProtocolId } from './protocol.js';
 export type { LlmOrigin, ProtocolId } from './protocol.js';
 
 export { isJsonObject } from './json.js';
@@ -60,7 +60,9 @@ export type { LlmBlockStart, LlmStreamEvent, LlmStreamEventType } from './stream
 export { LlmStreamAccumulator, accumulateEvents, accumulateStream } from './accumulator.js';
 export { responseToEvents } from './response-events.js';
 
-export { ERROR_KINDS, LlmError, errorKindForStatus, parseRetryAfter, retryAfterFromHeaders } from './errors.js';
+export { ERROR_KINDS, INTERNAL_ERROR_MESSAGE, LlmError, errorKindForStatus, parseRetryAfter, retryAfterFromHeaders } from './errors.js';
+export { MAX_ERROR_DESCRIPTION_LENGTH, describeError } from './describe-error.js';
+export { invalidUpstream, streamEndedEarly, upstreamDecodeFailure } from './upstream-errors.js';
 export type { LlmErrorKind, LlmErrorOptions } from './errors.js';
 
 export { reportLoss } from './warnings.js';

@@ -18,6 +18,14 @@ export const PROTOCOL_IDS: readonly ProtocolId[] = Object.freeze([
   'gemini',
 ]);
 
+/** Each protocol's name as its users know it, for messages (`the Claude stream ended before …`). */
+export const PROTOCOL_NAMES: Readonly<Record<ProtocolId, string>> = Object.freeze({
+  'openai-chat': 'Chat Completions',
+  'openai-responses': 'Responses',
+  claude: 'Claude',
+  gemini: 'Gemini',
+});
+
 /** True when `value` names one of the four protocols. */
 export function isProtocolId(value: unknown): value is ProtocolId {
   return typeof value === 'string' && (PROTOCOL_IDS as readonly string[]).includes(value);

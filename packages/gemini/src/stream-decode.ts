@@ -1,4 +1,4 @@
-import { LlmError, type StreamStep, type LlmFinishReason, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
+import { LlmError, upstreamDecodeFailure, type StreamStep, type LlmFinishReason, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
 import { CallIds } from './call-ids.js';
 import { decodeError, isErrorChunk, statusOfChunk } from './errors.js';
 import { PROTOCOL } from './ext.js';
@@ -79,7 +79,7 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
       if (state.done) return;
     }
   } catch (error) {
-    fail(state, out, LlmError.from(error));
+    fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream chunk', error));
   }
 }
 

@@ -171,9 +171,10 @@ describe('stream.decode: bad chunks end in one error event, never a thrown TypeE
     expect(error).toEqual({ kind: 'upstream', status: 502, message: 'a Gemini stream chunk is not an object', protocol: 'gemini' });
   });
 
-  // A part that fails validation surfaces the part decoder's invalid_request as is (the Claude
-  // decoder does the same through LlmError.from). The path names no candidate index: the stream
-  // decoder passes the literal parent `candidates[].content.parts`.
+  // A part that fails validation is the upstream's fault, not the client's: an `upstream` error
+  // (502) naming the path, the part decoder's invalid_request kept as its cause (issue 17; it was
+  // passed on as a 400 before). The path names no candidate index: the stream decoder passes the
+  // literal parent `candidates[].content.parts`.
   it.each<[string, string, unknown[], string]>([
     ['text a number', 'candidates[].content.parts[0].text', [{ text: 5 }], 'expected a string, got 5'],
     ['part null', 'candidates[].content.parts[1]', [{ text: 'x' }, null], 'expected an object, got null'],
@@ -181,12 +182,14 @@ describe('stream.decode: bad chunks end in one error event, never a thrown TypeE
     ['functionCall args an array', 'candidates[].content.parts[0].functionCall.args', [{ functionCall: { name: 'f', args: [] } }], 'expected an object, got an array'],
     ['functionCall a string', 'candidates[].content.parts[0].functionCall', [{ functionCall: 'f' }], 'expected an object, got "f"'],
     ['inlineData without mimeType', 'candidates[].content.parts[0].inlineData.mimeType', [{ inlineData: { data: 'AA==' } }], 'expected a string, got nothing'],
-  ])('a candidate whose part is bad (%s): the events before, one invalid_request error at %s, nothing after', async (_label, path, parts, expected) => {
+  ])('a candidate whose part is bad (%s): the events before, one upstream error at %s, nothing after', async (_label, path, parts, expected) => {
     const events = await decodeStream(first, chunk([{ content: { role: 'model', parts }, index: 0 }]), finishing);
     const { before, error } = splitError(events);
     // A good text part before the bad one in the same chunk is still delivered.
     expect(before).toEqual(parts.length > 1 ? [...BEFORE, { type: 'text-delta', index: 0, text: 'x' }] : BEFORE);
-    expect(error).toEqual({ kind: 'invalid_request', status: 400, message: `${path}: ${expected}`, path, protocol: 'gemini' });
+    expect(error).toEqual({ kind: 'upstream', status: 502, message: `invalid Gemini stream chunk at ${path}`, path, protocol: 'gemini' });
+    const last = events.at(-1) as Extract<LlmStreamEvent, { type: 'error' }>;
+    expect(last.error.cause).toMatchObject({ kind: 'invalid_request', message: `${path}: ${expected}`, path });
   });
 
   it('a null candidate: the events before, one error (an LlmError, not a thrown TypeError), nothing after', async () => {

@@ -1,5 +1,5 @@
 import type { LlmFinishReason, LlmStreamEvent, LlmUsage } from '@llm/core';
-import { LlmError, isJsonObject } from '@llm/core';
+import { LlmError, isJsonObject, upstreamDecodeFailure } from '@llm/core';
 import { decodeError } from './error.js';
 import { decodeChoiceFinish } from './finish-reason.js';
 import { PROTOCOL } from './internal.js';
@@ -192,7 +192,7 @@ export function decodeChunk(state: ChatDecodeState, emit: Emit, chunk: unknown):
     try {
       state.usage = decodeUsage(chunk.usage, 'usage');
     } catch (error) {
-      failStream(state, emit, LlmError.from(error));
+      failStream(state, emit, upstreamDecodeFailure(P, 'stream chunk', error));
       return;
     }
     emit.enqueue({ type: 'usage', usage: state.usage });

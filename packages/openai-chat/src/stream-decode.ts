@@ -1,5 +1,5 @@
 import type { LlmStreamEvent, SseEvent, StreamOptions, StreamStep } from '@llm/core';
-import { LlmError } from '@llm/core';
+import { invalidUpstream } from '@llm/core';
 import { PROTOCOL } from './internal.js';
 import { createDecodeState, decodeChunk, endStream, failStream } from './stream-decode-state.js';
 
@@ -23,7 +23,7 @@ export function streamDecoder(_options?: StreamOptions): StreamStep<SseEvent, Ll
       try {
         chunk = JSON.parse(data);
       } catch (error) {
-        failStream(state, controller, new LlmError({ kind: 'upstream', message: `invalid stream chunk: ${(error as Error).message}`, protocol: PROTOCOL, raw: data, cause: error }));
+        failStream(state, controller, invalidUpstream(PROTOCOL, 'stream chunk', { cause: error }));
         return;
       }
       decodeChunk(state, controller, chunk);

@@ -1,6 +1,7 @@
 import {
   collectUnknown,
   LlmError,
+  upstreamDecodeFailure,
   type StreamStep,
   type LlmAssistantContent,
   type LlmStreamEvent,
@@ -86,7 +87,7 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   try {
     decodeEvent(state, payload as Wire, out);
   } catch (error) {
-    fail(state, out, LlmError.from(error));
+    fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
   }
 }
 

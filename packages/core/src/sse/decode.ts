@@ -85,6 +85,7 @@ export async function collectSse(body: ReadableStream<Uint8Array>, options?: Sse
   } catch (error) {
     throw LlmError.isInstance(error)
       ? error
-      : new LlmError({ kind: 'upstream', message: `invalid event stream: ${(error as Error).message}`, cause: error });
+      : // The reader's or parser's own message (a socket error, a buffer size) stays in the cause.
+        new LlmError({ kind: 'upstream', message: 'the event stream could not be read', cause: error });
   }
 }

@@ -1,0 +1,33 @@
+import type { LlmStreamEvent, SseEvent } from '@llm/core';
+import { runTransform } from '@llm/test-utils';
+import { describe, expect, it } from 'vitest';
+import { claude } from '../src/index.js';
+
+const sse = (payload: Record<string, unknown>): SseEvent => ({ event: payload.type as string, data: JSON.stringify(payload), id: undefined });
+const decode = (events: SseEvent[]): Promise<LlmStreamEvent[]> => runTransform(claude.stream.decode(), events);
+const errorOf = (event: LlmStreamEvent | undefined) => (event as Extract<LlmStreamEvent, { type: 'error' }>).error;
+
+describe('upstream answers that do not decode (issue 17)', () => {
+  it('a server-tool input that is not JSON is a stable upstream error, the SyntaxError kept as cause', async () => {
+    const events = await decode([
+      sse({ type: 'message_start', message: { id: 'msg_1', content: [] } }),
+      sse({ type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 'srv_1', name: 'web_search', input: {} } }),
+      sse({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"query": ' } }),
+      sse({ type: 'content_block_stop', index: 0 }),
+    ]);
+    expect(events.map((event) => event.type)).toEqual(['start', 'error']);
+    const error = errorOf(events[1]);
+    expect(error.toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Claude stream event', protocol: 'claude' });
+    expect(error.cause).toBeInstanceOf(SyntaxError);
+  });
+
+  it('a citation the decoder cannot read is an upstream error naming the path, not a 400', async () => {
+    const events = await decode([
+      sse({ type: 'message_start', message: { id: 'msg_1', content: [] } }),
+      sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+      sse({ type: 'content_block_delta', index: 0, delta: { type: 'citations_delta', citation: 'not an object' } }),
+    ]);
+    expect(errorOf(events.at(-1)).toJSON()).toMatchObject({ kind: 'upstream', status: 502, protocol: 'claude' });
+    expect(errorOf(events.at(-1)).message).toMatch(/^invalid Claude stream event at delta/);
+  });
+});

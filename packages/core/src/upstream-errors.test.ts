@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { LlmError } from './errors.js';
+import { invalidUpstream, streamEndedEarly, upstreamDecodeFailure } from './upstream-errors.js';
+
+describe('upstream errors', () => {
+  it('names the protocol and the terminal event a cut stream never sent', () => {
+    expect(streamEndedEarly('openai-responses', 'response.completed').toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: 'the Responses stream ended before response.completed',
+      protocol: 'openai-responses',
+      code: 'stream_truncated',
+    });
+  });
+
+  it('says what did not decode and where, keeping the detail as cause only', () => {
+    const cause = new SyntaxError('Unexpected token } in JSON at position 3: "{"a}"');
+    const error = invalidUpstream('gemini', 'answer', { path: 'candidates', cause });
+    expect(error.toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Gemini answer at candidates', path: 'candidates', protocol: 'gemini' });
+    expect(error.cause).toBe(cause);
+    expect(error.retryable).toBe(true);
+  });
+
+  it('turns a reader invalid_request or a foreign exception into upstream, and passes other LlmErrors on', () => {
+    const reader = LlmError.invalidRequest('usage.input_tokens', 'expected a number, got "x"', 'claude');
+    expect(upstreamDecodeFailure('claude', 'answer', reader).toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: 'invalid Claude answer at usage.input_tokens',
+      path: 'usage.input_tokens',
+      protocol: 'claude',
+    });
+    expect(upstreamDecodeFailure('claude', 'stream event', new TypeError('x is undefined')).message).toBe('invalid Claude stream event');
+    const own = new LlmError({ kind: 'overloaded', message: 'Overloaded', protocol: 'claude' });
+    expect(upstreamDecodeFailure('claude', 'stream event', own)).toBe(own);
+  });
+});

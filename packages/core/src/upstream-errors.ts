@@ -1,0 +1,52 @@
+import { LlmError } from './errors.js';
+import { PROTOCOL_NAMES, type ProtocolId } from './protocol.js';
+
+/**
+ * Errors about what an upstream sent, shared by every codec's response and stream decoders so
+ * all four protocols fail the same way (issue 17): kind `upstream` (502, retryable), a stable
+ * message naming the protocol and, when known, the path; the upstream's own bytes and any
+ * exception text stay in `cause` for logs, out of what a client sees.
+ */
+
+/**
+ * The error a stream decoder ends with when its input stopped before the protocol's terminal
+ * event: `the Claude stream ended before message_stop`. No decoder fabricates a normal finish
+ * for a cut stream; a tool call cut mid-arguments must not reach a client as complete.
+ */
+export function streamEndedEarly(protocol: ProtocolId, terminal: string): LlmError {
+  return new LlmError({
+    kind: 'upstream',
+    message: `the ${PROTOCOL_NAMES[protocol]} stream ended before ${terminal}`,
+    protocol,
+    code: 'stream_truncated',
+  });
+}
+
+/**
+ * An upstream answer (`what`: `answer`, `stream event`, `stream chunk`) that is not the
+ * protocol's shape: `invalid Gemini answer at candidates`. `path` names what is missing or
+ * wrong; `cause` keeps the detail for logs. No `raw`: error encoders echo a `raw` body that looks
+ * like their protocol's error, and this body is by definition not one.
+ */
+export function invalidUpstream(protocol: ProtocolId, what: string, details: { path?: string; cause?: unknown } = {}): LlmError {
+  const at = details.path === undefined ? '' : ` at ${details.path}`;
+  return new LlmError({
+    kind: 'upstream',
+    message: `invalid ${PROTOCOL_NAMES[protocol]} ${what}${at}`,
+    protocol,
+    path: details.path,
+    cause: details.cause,
+  });
+}
+
+/**
+ * Anything a decoder threw while reading an upstream's answer, as an `upstream` error: the
+ * `invalid_request` errors of the wire readers (the client did nothing wrong, so it must not get
+ * a 400) and foreign exceptions (`SyntaxError`, `TypeError`) become {@link invalidUpstream} with
+ * the same path; other `LlmError`s (an upstream's own decoded error, a truncation) pass through.
+ */
+export function upstreamDecodeFailure(protocol: ProtocolId, what: string, error: unknown): LlmError {
+  if (LlmError.isInstance(error) && error.kind !== 'invalid_request') return error;
+  const path = LlmError.isInstance(error) ? error.path : undefined;
+  return invalidUpstream(protocol, what, { path, cause: error });
+}

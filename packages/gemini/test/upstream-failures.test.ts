@@ -1,0 +1,22 @@
+import type { LlmStreamEvent, SseEvent } from '@llm/core';
+import { runTransform } from '@llm/test-utils';
+import { describe, expect, it } from 'vitest';
+import { gemini } from '../src/index.js';
+
+const chunk = (payload: unknown): SseEvent => ({ data: typeof payload === 'string' ? payload : JSON.stringify(payload), event: undefined, id: undefined });
+const decode = (events: SseEvent[]): Promise<LlmStreamEvent[]> => runTransform(gemini.stream.decode(), events);
+const errorOf = (event: LlmStreamEvent | undefined) => (event as Extract<LlmStreamEvent, { type: 'error' }>).error;
+
+describe('upstream answers that do not decode (issue 17)', () => {
+  it('a part the decoder cannot read is an upstream error naming the path, not a 400', async () => {
+    const events = await decode([chunk({ candidates: [{ content: { parts: [{ text: 5 }] } }] })]);
+    expect(events.map((event) => event.type)).toEqual(['start', 'error']);
+    expect(errorOf(events[1]).toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: 'invalid Gemini stream chunk at candidates[].content.parts[0].text',
+      path: 'candidates[].content.parts[0].text',
+      protocol: 'gemini',
+    });
+  });
+});
