@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { type AuthScheme, readCredential } from '@llm/core';
+import { type AuthScheme, type ProtocolId, describeError, readCredential } from '@llm/core';
 import type { ReplyHandler, RouterReply, RouterRequest } from '@llm/router';
 import type { Logger } from 'pino';
 import { createAccessLog } from '../access-log.js';
@@ -7,6 +7,7 @@ import { redactUrl } from '../logger.js';
 import type { RequestRecord } from '../router-contract.js';
 import { clientProtocolOf } from './client-protocol.js';
 import { sseToGeminiArray, wantsGeminiArray } from './gemini-array.js';
+import { internalErrorMessage } from './internal-error.js';
 import { protocolError } from './protocol-error.js';
 import { ResponseStore } from './response-store.js';
 
@@ -40,49 +41,73 @@ export function createGatewayHandler(options: GatewayHandlerOptions): ReplyHandl
   const { router, keys, logger } = options;
   const responses = options.responses ?? new ResponseStore();
   const accessLog = createAccessLog(logger);
-  return async (request) => {
-    const started = performance.now();
-    const requestId = request.headers.get('x-request-id') ?? randomUUID();
-    const url = URL.parse(request.url);
-    if (!url) {
-      // A Host header that makes no URL (spaces, slashes): the request names no resource.
-      accessLog({ requestId, method: request.method, status: 400 });
-      const reply = protocolError(undefined, 400, 'the request URL (Host header and path) is not a valid URL');
-      reply.headers['x-request-id'] = requestId;
-      return reply;
-    }
-    const finish = (reply: RouterReply, protocol?: string): RouterReply => {
-      reply.headers['x-request-id'] = requestId;
-      accessLog({ requestId, method: request.method, path: redactUrl(url), status: reply.status, ms: Math.round(performance.now() - started), protocol });
-      return reply;
-    };
-    if (url.pathname === '/health') return finish({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' });
-    if (url.pathname === '/api/hello') return finish({ status: 200, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: request.method === 'HEAD' ? null : 'ok' });
+
+  /** Serves one call under its request id; anything it throws is answered by the caller. */
+  const serve = async (request: RouterRequest, call: CallLog): Promise<RouterReply> => {
+    const { url, requestId } = call;
+    if (url.pathname === '/health') return call.finish({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' });
+    if (url.pathname === '/api/hello') return call.finish({ status: 200, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: request.method === 'HEAD' ? null : 'ok' });
     const protocol = clientProtocolOf(request.method, url, request.headers);
-    if (!protocol) return finish(protocolError(undefined, 404, `no route for ${request.method} ${url.pathname}`));
+    if (!protocol) return call.finish(protocolError(undefined, 404, `no route for ${request.method} ${url.pathname}`));
+    call.protocol = protocol;
     let keyId: string | undefined;
     if (keys.length > 0) {
       const presented = readCredential(ALL_SCHEMES, request.headers, url);
       if (!presented || !keys.includes(presented)) {
         const status = 401;
-        options.onLocalRecord?.({ requestId, clientProtocol: protocol, status, stream: false, totalMs: performance.now() - started, errorKind: 'authentication', warnings: [] }, undefined);
-        return finish(protocolError(protocol, status, presented ? 'invalid gateway key' : 'missing gateway key'));
+        options.onLocalRecord?.({ requestId, clientProtocol: protocol, status, stream: false, totalMs: performance.now() - call.started, errorKind: 'authentication', warnings: [] }, undefined);
+        return call.finish(protocolError(protocol, status, presented ? 'invalid gateway key' : 'missing gateway key'));
       }
       keyId = keyIdOf(presented, keys);
     }
+    const stored = protocol === 'openai-responses' && request.method === 'GET' ? storedResponse(responses, url) : undefined;
+    if (stored) return call.finish(stored);
+    const array = protocol === 'gemini' && wantsGeminiArray(url);
+    let reply = await router(routedRequest(request, requestId, keyId, array ? withAltSse(url) : url));
+    if (array) reply = sseToGeminiArray(reply);
+    else if (protocol === 'openai-responses' && request.method === 'POST' && isCreateResponse(url)) reply = responses.capture(reply);
+    return call.finish(reply);
+  };
+
+  return async (request) => {
+    const started = performance.now();
+    const requestId = request.headers.get('x-request-id') ?? randomUUID();
+    const url = request.parsedUrl ?? URL.parse(request.url);
+    if (!url) {
+      // A URL that does not parse (a server handing over a bad one): it names no resource.
+      accessLog({ requestId, method: request.method, status: 400 });
+      const reply = protocolError(undefined, 400, 'the request URL is not a valid URL');
+      reply.headers['x-request-id'] = requestId;
+      return reply;
+    }
+    const call: CallLog = {
+      requestId,
+      url,
+      started,
+      finish: (reply) => {
+        reply.headers['x-request-id'] = requestId;
+        accessLog({ requestId, method: request.method, path: redactUrl(url), status: reply.status, ms: Math.round(performance.now() - started), protocol: call.protocol });
+        return reply;
+      },
+    };
     try {
-      const stored = protocol === 'openai-responses' && request.method === 'GET' ? storedResponse(responses, url) : undefined;
-      if (stored) return finish(stored, protocol);
-      const array = protocol === 'gemini' && wantsGeminiArray(url);
-      let reply = await router(routedRequest(request, requestId, keyId, array ? withAltSse(url) : url));
-      if (array) reply = sseToGeminiArray(reply);
-      else if (protocol === 'openai-responses' && request.method === 'POST' && isCreateResponse(url)) reply = responses.capture(reply);
-      return finish(reply, protocol);
+      return await serve(request, call);
     } catch (error) {
-      logger.error({ requestId, err: error instanceof Error ? error.message : String(error) }, 'router failed');
-      return finish(protocolError(protocol, 500, 'internal gateway error'));
+      // The client learns the request id only; the log line under it has the detail.
+      logger.error({ requestId, err: describeError(error) }, 'request failed inside the gateway');
+      return call.finish(protocolError(call.protocol, 500, internalErrorMessage(requestId)));
     }
   };
+}
+
+/** One call as the gateway logs it: its id, URL, start, client protocol once known, and how it ends. */
+interface CallLog {
+  readonly requestId: string;
+  readonly url: URL;
+  readonly started: number;
+  protocol?: ProtocolId;
+  /** Stamps the request id on the reply and writes the access-log line. */
+  finish(reply: RouterReply): RouterReply;
 }
 
 function isCreateResponse(url: URL): boolean {

@@ -8,17 +8,23 @@ import { HeaderMapReader } from '../header-map-reader.js';
  */
 export class IncomingCall implements RouterRequest {
   readonly headers: HeaderMapReader;
+  /** Absolute URL. */
+  readonly url: string;
+  /** The URL parsed once, by the server: the router does not parse it again. */
+  readonly parsedUrl: URL;
   private read = false;
 
   constructor(
     readonly method: string,
-    /** Absolute URL. */
-    readonly url: string,
+    /** Absolute URL, as text or parsed. */
+    url: string | URL,
     headers: IncomingHttpHeaders,
     private body: Buffer | undefined,
     /** Aborted when the client disconnects before its answer is written. */
     readonly signal: CancelSignal,
   ) {
+    this.parsedUrl = typeof url === 'string' ? new URL(url) : url;
+    this.url = this.parsedUrl.href;
     this.headers = new HeaderMapReader(headers);
   }
 

@@ -75,13 +75,88 @@ describe('serveNode', () => {
     await server.close();
   });
 
-  it('answers 500 when the handler throws', async () => {
-    const server = await serveNode(async () => {
-      throw new Error('boom');
+  it('answers a generic 500 when the handler throws, reports the error, and keeps serving', async () => {
+    const reported: unknown[] = [];
+    const server = await serveNode(
+      async (request) => {
+        if (new URL(request.url).pathname === '/fail') throw new Error('boom at /srv/secret/path.js');
+        return { status: 200, headers: {}, body: 'alive' };
+      },
+      { onError: (error) => reported.push(error) },
+    );
+    const res = await fetch(`${server.url}/fail`);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: { message: 'internal error', type: 'server_error', param: null, code: null } });
+    expect(reported).toEqual([new Error('boom at /srv/secret/path.js')]);
+    expect(await (await fetch(`${server.url}/ok`)).text()).toBe('alive');
+    await server.close();
+  });
+
+  it('writes header values node would refuse (non-ASCII, CR, LF, NUL) percent-encoded', async () => {
+    const server = await serveNode(async (): Promise<RouterReply> => ({ status: 200, headers: { 'x-llm-warnings': 'dropped-field@日本語, x@a\r\nset-cookie: a=b\0' }, body: 'ok' }));
+    const res = await fetch(server.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-llm-warnings')).toBe('dropped-field@%E6%97%A5%E6%9C%AC%E8%AA%9E, x@a%0D%0Aset-cookie: a=b%00');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(await res.text()).toBe('ok');
+    await server.close();
+  });
+
+  it('answers its internalError in place of a head node refuses (bad status, bad header name), for text and streams', async () => {
+    const reported: string[] = [];
+    const server = await serveNode(
+      async (request): Promise<RouterReply> => {
+        const path = new URL(request.url).pathname;
+        const headers = { 'x-request-id': 'req-7', ...(path === '/name' ? { 'bad name': 'v' } : {}) };
+        const body = path === '/stream' ? slowBody(2, 1) : 'never sent';
+        return { status: path === '/name' ? 200 : 1000, headers, body };
+      },
+      {
+        internalError: (url, requestId) => ({ status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: url.pathname, requestId }) }),
+        onError: (error, requestId) => reported.push(`${requestId}: ${(error as NodeJS.ErrnoException).code}`),
+      },
+    );
+    for (const path of ['/status', '/name', '/stream']) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.status).toBe(500);
+      expect(res.headers.get('x-request-id')).toBe('req-7');
+      expect(await res.json()).toEqual({ path, requestId: 'req-7' });
+    }
+    expect(reported).toEqual(['req-7: ERR_HTTP_INVALID_STATUS_CODE', 'req-7: ERR_INVALID_HTTP_TOKEN', 'req-7: ERR_HTTP_INVALID_STATUS_CODE']);
+    await server.close();
+  });
+
+  it('falls back to a bare 500 when internalError itself throws', async () => {
+    const server = await serveNode(async (): Promise<RouterReply> => ({ status: 1000, headers: { 'x-request-id': 'req-8' }, body: '' }), {
+      internalError: () => {
+        throw new Error('no protocol');
+      },
     });
     const res = await fetch(server.url);
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: { message: 'boom' } });
+    expect(await res.json()).toEqual({ error: { message: 'internal error (request id req-8)', type: 'server_error', param: null, code: null } });
+    await server.close();
+  });
+
+  it('routes on the request target alone: the Host header never enters the URL, an absolute-form target gives its path', async () => {
+    const server = await serveNode(async (request) => ({ status: 200, headers: {}, body: request.url }));
+    const { request } = await import('node:http');
+    const urlSeen = (path: string, host: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = request(server.url, { path, headers: { host } }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve(body));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await urlSeen('/v1/messages', 'x/v1/chat/completions#')).toBe('http://gateway.local/v1/messages');
+    expect(await urlSeen('/v1/messages?beta=true', 'bad host/x')).toBe('http://gateway.local/v1/messages?beta=true');
+    expect(await urlSeen('//evil.example/v1/messages', 'h')).toBe('http://gateway.local//evil.example/v1/messages');
+    expect(await urlSeen('http://other.example/v1/chat/completions?a=1', 'h')).toBe('http://gateway.local/v1/chat/completions?a=1');
+    expect(await urlSeen('*', 'h')).toBe('http://gateway.local/');
     await server.close();
   });
 

@@ -2,7 +2,10 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net';
 import { CancelSource, chunksOf } from '@llm/core';
 import type { RouterReply } from '@llm/router';
+import { safeHeaderValues } from './header-values.js';
 import { IncomingCall } from './incoming-call.js';
+import { internalErrorMessage } from './internal-error.js';
+import { requestUrlOf } from './request-target.js';
 
 /**
  * What {@link serveNode} serves: an {@link IncomingCall} in, a plain {@link RouterReply} (the
@@ -18,6 +21,13 @@ export interface ServeNodeOptions {
   maxBodyBytes?: number;
   /** Builds the answer to a body over the limit (default: a plain 413). */
   tooLarge?(url: URL): RouterReply | Response;
+  /**
+   * Builds the answer when the handler throws or its answer cannot be written (default: a JSON
+   * 500 in OpenAI's shape). It names no detail of the failure: that goes to {@link onError}.
+   */
+  internalError?(url: URL, requestId: string | undefined): RouterReply;
+  /** Told every failure the server answered 500 for, or cut a stream on (default: ignored). */
+  onError?(error: unknown, requestId: string | undefined): void;
 }
 
 /** A running server. */
@@ -43,7 +53,9 @@ export async function serveNode(handler: NodeHandler, options: ServeNodeOptions 
     res.once('close', () => {
       active -= 1;
     });
-    void handle(handler, req, res, maxBodyBytes, options.tooLarge);
+    // Nothing a request does may end the process: whatever escapes `handle` ends this one
+    // answer (a bare 500, or the socket cut mid-answer) and is reported.
+    handle(handler, req, res, maxBodyBytes, options).catch((error: unknown) => lastResort(error, res, options));
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -72,8 +84,8 @@ export async function serveNode(handler: NodeHandler, options: ServeNodeOptions 
   };
 }
 
-async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, tooLarge?: (url: URL) => RouterReply | Response): Promise<void> {
-  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, options: ServeNodeOptions): Promise<void> {
+  const url = requestUrlOf(req.url);
   const disconnect = new CancelSource();
   res.on('close', () => {
     if (!res.writableFinished) disconnect.abort(new Error('client disconnected'));
@@ -84,18 +96,51 @@ async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerRes
     // one): V8 keeps a suspended async function's locals alive until the answer is written, long
     // after the call has let the bytes go.
     answer = await bodyOf(req, maxBodyBytes).then((body) =>
-      body === null ? tooLargeReply(url, tooLarge) : handler(new IncomingCall(req.method ?? 'GET', url, req.headers, body, disconnect)),
+      body === null ? tooLargeReply(url, options.tooLarge) : handler(new IncomingCall(req.method ?? 'GET', url, req.headers, body, disconnect)),
     );
   } catch (error) {
     if (disconnect.aborted) return;
-    answer = {
-      status: 500,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ error: { message: error instanceof Error ? error.message : 'internal error' } }),
-    };
+    options.onError?.(error, undefined);
+    answer = internalErrorReply(url, undefined, options);
   }
   const reply = isWebResponse(answer) ? replyOf(answer) : answer;
-  await writeReply(reply, res, req.method === 'HEAD');
+  await writeReply(reply, res, req.method === 'HEAD', options, url);
+}
+
+/** The 500 of a failed request, as the server's option builds it; a fixed one if that fails too. */
+function internalErrorReply(url: URL, requestId: string | undefined, options: ServeNodeOptions): RouterReply {
+  try {
+    if (options.internalError) return options.internalError(url, requestId);
+  } catch (error) {
+    options.onError?.(error, requestId);
+  }
+  return bareInternalError(requestId);
+}
+
+/** A 500 built from constants only: writing it cannot fail on its headers. */
+function bareInternalError(requestId: string | undefined): RouterReply {
+  const body = { error: { message: internalErrorMessage(requestId), type: 'server_error', param: null, code: null } };
+  return { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+/** Ends an answer whatever went wrong, and never throws: a bare 500 if nothing was sent yet, else the socket is cut. */
+function lastResort(error: unknown, res: ServerResponse, options: ServeNodeOptions): void {
+  try {
+    options.onError?.(error, undefined);
+  } catch {
+    // A failing logger must not take the server down either.
+  }
+  try {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const reply = bareInternalError(undefined);
+    res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body as string)) });
+    res.end(reply.body);
+  } catch {
+    res.destroy();
+  }
 }
 
 /**
@@ -123,8 +168,8 @@ function bodyOf(req: IncomingMessage, limit: number): Promise<Buffer | null | un
 }
 
 /** The answer to a body over the limit: the server's own, else a plain 413. */
-function tooLargeReply(url: string, tooLarge: ((url: URL) => RouterReply | Response) | undefined): RouterReply | Response {
-  return tooLarge ? tooLarge(new URL(url)) : { status: 413, headers: {}, body: 'request body too large' };
+function tooLargeReply(url: URL, tooLarge: ((url: URL) => RouterReply | Response) | undefined): RouterReply | Response {
+  return tooLarge ? tooLarge(url) : { status: 413, headers: {}, body: 'request body too large' };
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
@@ -170,21 +215,39 @@ interface OutgoingReply {
   body: RouterReply['body'];
 }
 
-async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boolean): Promise<void> {
+/**
+ * Writes the head of an answer; false (the failure reported, nothing sent) when node refuses it:
+ * a status out of range, a header name that is not a token. Header values were made safe first.
+ */
+function writeHead(res: ServerResponse, reply: OutgoingReply, options: ServeNodeOptions): boolean {
+  try {
+    res.writeHead(reply.status, safeHeaderValues(reply.headers));
+    return true;
+  } catch (error) {
+    options.onError?.(error, requestIdOf(reply));
+    return false;
+  }
+}
+
+function requestIdOf(reply: OutgoingReply): string | undefined {
+  const id = reply.headers['x-request-id'];
+  return typeof id === 'string' ? id : undefined;
+}
+
+async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boolean, options: ServeNodeOptions, url?: URL): Promise<void> {
   const { headers, body } = reply;
   if (body === null || typeof body === 'string') {
-    // A whole body: one write with its length (no chunked framing). Written as text, node sends
-    // the head and the body in one write call, without a Buffer copy of the body.
-    // 1xx, 204 and 304 answers carry no body and no length (RFC 9110 §8.6).
-    if (reply.status >= 200 && reply.status !== 204 && reply.status !== 304) headers['content-length'] = String(body ? Buffer.byteLength(body) : 0);
-    res.writeHead(reply.status, headers);
-    res.end(head || !body ? undefined : body);
+    if (!writeWhole(reply, body, res, head, options)) writeUnwritable(reply, res, head, options, url);
     return;
   }
   const chunks = chunksOf(body)[Symbol.asyncIterator]();
   // Stopping the answer (client gone, HEAD) cancels what produces it, down to the upstream call.
   const stop = () => void Promise.resolve(chunks.return?.()).catch(() => undefined);
-  res.writeHead(reply.status, headers);
+  if (!writeHead(res, reply, options)) {
+    stop();
+    writeUnwritable(reply, res, head, options, url);
+    return;
+  }
   if (head) {
     stop();
     res.end();
@@ -199,11 +262,41 @@ async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boole
       if (!res.write(value)) await drained(res);
     }
     res.end();
-  } catch {
+  } catch (error) {
+    options.onError?.(error, requestIdOf(reply));
     res.destroy();
   } finally {
     res.off('close', stop);
   }
+}
+
+/**
+ * A whole body: one write with its length (no chunked framing). Written as text, node sends the
+ * head and the body in one write call, without a Buffer copy of the body. False when node
+ * refused the head (nothing was sent).
+ */
+function writeWhole(reply: OutgoingReply, body: string | null, res: ServerResponse, head: boolean, options: ServeNodeOptions): boolean {
+  // 1xx, 204 and 304 answers carry no body and no length (RFC 9110 §8.6).
+  if (reply.status >= 200 && reply.status !== 204 && reply.status !== 304) reply.headers['content-length'] = String(body ? Buffer.byteLength(body) : 0);
+  if (!writeHead(res, reply, options)) return false;
+  res.end(head || !body ? undefined : body);
+  return true;
+}
+
+/**
+ * In place of an answer node refused to write: the server's own 500, else the bare one (whose
+ * head is constants), else the socket is cut. Never throws.
+ */
+function writeUnwritable(refused: OutgoingReply, res: ServerResponse, head: boolean, options: ServeNodeOptions, url: URL | undefined): void {
+  const requestId = requestIdOf(refused);
+  const fallbacks = url && options.internalError ? [internalErrorReply(url, requestId, options), bareInternalError(requestId)] : [bareInternalError(requestId)];
+  for (const fallback of fallbacks) {
+    if (fallback.body !== null && typeof fallback.body !== 'string') continue;
+    const reply: OutgoingReply = { status: fallback.status, headers: { ...fallback.headers }, body: fallback.body };
+    if (requestId !== undefined) reply.headers['x-request-id'] = requestId;
+    if (writeWhole(reply, fallback.body, res, head, options)) return;
+  }
+  res.destroy();
 }
 
 /** Resolves when `res` can take more, or has closed. */

@@ -1,3 +1,4 @@
+import { describeError } from '@llm/core';
 import { type ReplyHandler, createRouter } from '@llm/router';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
@@ -9,6 +10,7 @@ import { createUndiciTransport } from '../transport.js';
 import { clientProtocolOf } from './client-protocol.js';
 import { createGatewayHandler } from './gateway-handler.js';
 import { serveNode } from './node-adapter.js';
+import { internalErrorMessage } from './internal-error.js';
 import { protocolError } from './protocol-error.js';
 
 /** Builds the router from its config (the router's `createRouter`). */
@@ -33,6 +35,9 @@ export interface Gateway {
   /** Stops accepting, drains in-flight requests, flushes the ledger, closes upstream pools. */
   close(): Promise<void>;
 }
+
+/** The headers the server's own answers (413, 500) pick a protocol by: none, the path decides. */
+const NO_HEADERS = { get: () => null };
 
 /** Starts the gateway server for a validated config. */
 export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
@@ -63,7 +68,9 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     port: options.port ?? config.listen.port ?? 8787,
     host: options.host ?? config.listen.host ?? '127.0.0.1',
     maxBodyBytes: config.maxBodyBytes,
-    tooLarge: (url) => protocolError(clientProtocolOf('POST', url, { get: () => null }), 413, `request body larger than ${config.maxBodyBytes} bytes`),
+    tooLarge: (url) => protocolError(clientProtocolOf('POST', url, NO_HEADERS), 413, `request body larger than ${config.maxBodyBytes} bytes`),
+    internalError: (url, requestId) => protocolError(clientProtocolOf('POST', url, NO_HEADERS), 500, internalErrorMessage(requestId)),
+    onError: (error, requestId) => logger.error({ requestId, err: describeError(error) }, 'request failed in the server'),
   });
   logger.info({ url: server.url, upstreams: Object.keys(config.upstreams) }, 'listening');
   return {
