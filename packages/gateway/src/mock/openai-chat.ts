@@ -53,11 +53,20 @@ function textOf(content: unknown): string {
   return '';
 }
 
-const TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'invalid_request_error', 429: 'rate_limit_exceeded', 500: 'server_error' };
+const TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'invalid_request_error',
+  404: 'not_found_error',
+  405: 'invalid_request_error',
+  413: 'invalid_request_error',
+  429: 'rate_limit_exceeded',
+  500: 'server_error',
+};
+const CODES: Record<number, string> = { 405: 'method_not_allowed', 429: 'rate_limit_exceeded' };
 
 /** An error body in OpenAI's shape (shared by Chat Completions and Responses). */
 export function openaiErrorBody(status: number, message: string): Record<string, unknown> {
-  return { error: { message, type: TYPES[status] ?? 'server_error', param: null, code: status === 429 ? 'rate_limit_exceeded' : null } };
+  return { error: { message, type: TYPES[status] ?? 'server_error', param: null, code: CODES[status] ?? null } };
 }
 
 /** An error in OpenAI's shape (shared by Chat Completions and Responses). */

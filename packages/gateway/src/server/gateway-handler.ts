@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { createAccessLog } from '../access-log.js';
 import { redactUrl } from '../logger.js';
 import type { RequestRecord } from '../router-contract.js';
-import { clientProtocolOf } from './client-protocol.js';
+import { checkEndpoint } from './endpoint-check.js';
 import { sseToGeminiArray, wantsGeminiArray } from './gemini-array.js';
 import { internalErrorMessage } from './internal-error.js';
 import { protocolError } from './protocol-error.js';
@@ -47,9 +47,10 @@ export function createGatewayHandler(options: GatewayHandlerOptions): ReplyHandl
     const { url, requestId } = call;
     if (url.pathname === '/health') return call.finish({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' });
     if (url.pathname === '/api/hello') return call.finish({ status: 200, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: request.method === 'HEAD' ? null : 'ok' });
-    const protocol = clientProtocolOf(request.method, url, request.headers);
-    if (!protocol) return call.finish(protocolError(undefined, 404, `no route for ${request.method} ${url.pathname}`));
-    call.protocol = protocol;
+    const endpoint = checkEndpoint(request.method, url, request.headers);
+    call.protocol = endpoint.protocol;
+    if (endpoint.error) return call.finish(endpoint.error);
+    const { protocol } = endpoint;
     let keyId: string | undefined;
     if (keys.length > 0) {
       const presented = readCredential(ALL_SCHEMES, request.headers, url);
