@@ -16,5 +16,11 @@ describe('createLogger', () => {
   it('removes ?key= from logged URLs', () => {
     expect(redactUrl(new URL('http://h/v1beta/models/m:generateContent?key=secret&alt=sse'))).toBe('/v1beta/models/m:generateContent?key=%5Bredacted%5D&alt=sse');
     expect(redactUrl(new URL('http://h/v1/messages?beta=true'))).toBe('/v1/messages?beta=true');
+    expect(redactUrl(new URL('http://h/v1/messages'))).toBe('/v1/messages');
+  });
+
+  it('redacts the key parameter however its name is encoded, every occurrence of it', () => {
+    expect(redactUrl(new URL('http://h/v1beta/models/m:generateContent?%6Bey=secret&alt=sse'))).toBe('/v1beta/models/m:generateContent?key=%5Bredacted%5D&alt=sse');
+    expect(redactUrl(new URL('http://h/p?k%65%79=s1&key=s2&x=%6Bey'))).toBe('/p?key=%5Bredacted%5D&key=%5Bredacted%5D&x=key');
   });
 });

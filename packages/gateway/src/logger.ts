@@ -36,11 +36,20 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
   return markPlainLogger(pino(options, stdout));
 }
 
-/** Removes `key=` from a URL's query before it is logged. */
+/**
+ * The query parameters a client key is read from: core's `query-key` scheme (`readCredential`)
+ * reads `key`, matched after percent-decoding (`?%6Bey=` is `key` too).
+ */
+const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set(['key']);
+
+/** A URL's path and query as logged: every credential parameter's value replaced, names compared decoded. */
 export function redactUrl(url: URL): string {
-  // Most URLs have no query: no URLSearchParams is built for them.
-  if (!url.search.includes('key=') || !url.searchParams.has('key')) return url.pathname + url.search;
-  const copy = new URL(url);
-  copy.searchParams.set('key', '[redacted]');
-  return copy.pathname + copy.search;
+  // Most URLs have no query: nothing is decoded for them.
+  if (url.search === '') return url.pathname;
+  let redact = false;
+  for (const name of url.searchParams.keys()) if (CREDENTIAL_PARAMS.has(name)) redact = true;
+  if (!redact) return url.pathname + url.search;
+  const query = new URLSearchParams();
+  for (const [name, value] of url.searchParams) query.append(name, CREDENTIAL_PARAMS.has(name) ? '[redacted]' : value);
+  return `${url.pathname}?${query}`;
 }

@@ -88,6 +88,14 @@ describe('gateway server', () => {
     expect(query.status).toBe(200);
   });
 
+  it('logs a key sent as ?%6Bey= redacted, as it reads it decoded', async () => {
+    const body = JSON.stringify({ model: 'c', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
+    const res = await fetch(`${gateway.url}/v1/messages?%6Bey=secret-two`, { method: 'POST', body, headers: { 'x-request-id': 'encoded-key' } });
+    expect(res.status).toBe(200);
+    const line = logs.map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry.requestId === 'encoded-key' && entry.msg === 'request');
+    expect(line?.path).toBe('/v1/messages?key=%5Bredacted%5D');
+  });
+
   it('answers 413 in the client protocol for a body over the limit', async () => {
     const res = await fetch(`${gateway.url}/v1/messages`, { method: 'POST', body: 'x'.repeat(5000), headers: { 'x-api-key': 'secret-one' } });
     expect(res.status).toBe(413);
