@@ -75,15 +75,15 @@ describe('parseConfig', () => {
   });
 
   const cases: [string, string, string][] = [
-    ['an unknown model-family upstream', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nmodelFamilies: { gemini: g }', 'config: modelFamilies.gemini: unknown upstream "g"'],
+    ['an unknown model-family upstream', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nmodelFamilies: { gemini: g }', 'config: modelFamilies.gemini: names no upstream of upstreams'],
     ['an empty media allowlist', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nfetchMedia: { allow: [] }', 'config: fetchMedia.allow: name at least one URL prefix or host'],
     ['an unset variable', ISSUE_EXAMPLE, 'config: upstreams.google.apiKey: environment variable GEMINI_API_KEY is not set'],
-    ['an unknown protocol', 'upstreams: { a: { protocol: grpc, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]', 'config: upstreams.a.protocol: Invalid type: Expected ("openai-chat" | "openai-responses" | "claude" | "gemini") but received "grpc"'],
+    ['an unknown protocol', 'upstreams: { a: { protocol: grpc, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]', 'config: upstreams.a.protocol: expected ("openai-chat" | "openai-responses" | "claude" | "gemini")'],
     ['a bad URL', 'upstreams: { a: { protocol: claude, baseUrl: nope } }\nroutes: [{ match: "*", upstream: a }]', 'config: upstreams.a.baseUrl: must be an absolute URL'],
-    ['an unknown route upstream', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: b }]', 'config: routes.0.upstream: unknown upstream "b"'],
-    ['an unknown field', 'upstreams: { a: { protocol: claude, baseUrl: "http://x", apikey: k } }\nroutes: [{ match: "*", upstream: a }]', 'config: upstreams.a.apikey: Invalid key: Expected never but received "apikey"'],
+    ['an unknown route upstream', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: b }]', 'config: routes.0.upstream: names no upstream of upstreams'],
+    ['an unknown field', 'upstreams: { a: { protocol: claude, baseUrl: "http://x", apikey: k } }\nroutes: [{ match: "*", upstream: a }]', 'config: upstreams.a.apikey: unknown field'],
     ['no routes', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: []', 'config: routes: at least one route is required'],
-    ['a bad port', 'listen: { port: 70000 }\nupstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]', 'config: listen.port: Invalid value: Expected <=65535 but received 70000'],
+    ['a bad port', 'listen: { port: 70000 }\nupstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]', 'config: listen.port: must be at most 65535'],
     ['broken YAML', 'upstreams: [', 'config: Flow sequence in block collection must be sufficiently indented and end with a ] at line 1, column 13'],
   ];
   for (const [name, text, message] of cases) {
@@ -92,4 +92,45 @@ describe('parseConfig', () => {
       expect(() => parseConfig(text, env)).toThrow(new ConfigError(message));
     });
   }
+
+  it('names the field and its expected shape, never the value, whichever field holds a secret', () => {
+    const secret = 'sk-live-0123456789abcdef';
+    const valid = { upstreams: { a: { protocol: 'claude', baseUrl: 'http://x' } }, routes: [{ match: '*', upstream: 'a' }] };
+    const upstream = (extra: Record<string, unknown>) => ({ ...valid, upstreams: { a: { ...valid.upstreams.a, ...extra } } });
+    const configs: [Record<string, unknown>, string][] = [
+      [{ ...valid, keys: secret }, 'keys: expected Array'],
+      [{ ...valid, keys: [[secret]] }, 'keys.0: expected string'],
+      [upstream({ baseUrl: secret }), 'upstreams.a.baseUrl: must be an absolute URL'],
+      [upstream({ protocol: secret }), 'upstreams.a.protocol: expected ("openai-chat" | "openai-responses" | "claude" | "gemini")'],
+      [upstream({ apiKey: { value: secret } }), 'upstreams.a.apiKey: expected string'],
+      [upstream({ timeoutMs: secret }), 'upstreams.a.timeoutMs: expected number'],
+      [upstream({ auth: secret }), 'upstreams.a.auth: expected ("bearer" | "x-api-key" | "x-goog-api-key" | "query-key" | "none")'],
+      [upstream({ headers: { authorization: [secret] } }), 'upstreams.a.headers.authorization: expected string'],
+      [{ ...valid, routes: [{ match: '*', upstream: secret }] }, 'routes.0.upstream: names no upstream of upstreams'],
+      [{ ...valid, modelFamilies: { claude: secret } }, 'modelFamilies.claude: names no upstream of upstreams'],
+      [{ ...valid, ledger: secret }, 'ledger: expected (false | Object)'],
+      [{ ...valid, maxBodyBytes: secret }, 'maxBodyBytes: expected number'],
+      [{ ...valid, listen: { port: secret } }, 'listen.port: expected number'],
+      [secret as unknown as Record<string, unknown>, '(root): expected Object'],
+    ];
+    for (const [config, message] of configs) {
+      let error: unknown;
+      try {
+        parseConfig(JSON.stringify(config), {});
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toEqual(new ConfigError(`config: ${message}`));
+      expect(String(error)).not.toContain('sk-live');
+    }
+    // Nor through YAML's own errors.
+    for (const text of [`keys: "${secret}`, `keys: [${secret}\nupstreams: {`]) {
+      expect(() => parseConfig(text, {})).toThrow(ConfigError);
+      try {
+        parseConfig(text, {});
+      } catch (error) {
+        expect(String(error)).not.toContain('sk-live');
+      }
+    }
+  });
 });

@@ -4,6 +4,7 @@ import { modelFamilyPreset } from '@llm/router';
 import type { RouterConfig } from '../router-contract.js';
 import * as v from 'valibot';
 import { ConfigError, expandEnv } from './expand-env.js';
+import { issueMessage, issuePath } from './issue-message.js';
 import { type GatewayConfig, GatewayConfigSchema } from './schema.js';
 
 const require = createRequire(import.meta.url);
@@ -43,17 +44,16 @@ export function parseConfig(text: string, env: Record<string, string | undefined
   const result = v.safeParse(GatewayConfigSchema, expanded);
   if (!result.success) {
     const issue = result.issues[0];
-    const path = issue.path?.map((item) => String(item.key)).join('.') || '(root)';
-    throw new ConfigError(`${source}: ${path}: ${issue.message}`);
+    throw new ConfigError(`${source}: ${issuePath(issue)}: ${issueMessage(issue)}`);
   }
   const config = result.output;
   config.routes.forEach((route, i) => {
     for (const name of Array.isArray(route.upstream) ? route.upstream : [route.upstream]) {
-      if (!(name in config.upstreams)) throw new ConfigError(`${source}: routes.${i}.upstream: unknown upstream "${name}"`);
+      if (!(name in config.upstreams)) throw new ConfigError(`${source}: routes.${i}.upstream: names no upstream of upstreams`);
     }
   });
   for (const [family, name] of Object.entries(config.modelFamilies ?? {})) {
-    if (name !== undefined && !(name in config.upstreams)) throw new ConfigError(`${source}: modelFamilies.${family}: unknown upstream "${name}"`);
+    if (name !== undefined && !(name in config.upstreams)) throw new ConfigError(`${source}: modelFamilies.${family}: names no upstream of upstreams`);
   }
   return config;
 }

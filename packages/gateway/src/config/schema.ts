@@ -5,13 +5,20 @@ const Protocol = v.picklist(['openai-chat', 'openai-responses', 'claude', 'gemin
 
 const Url = v.pipe(v.string(), v.url('must be an absolute URL'));
 
+/** Counts and durations: whole numbers from 1 (or from `min`). */
+const PositiveInteger = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'));
+const NonNegativeInteger = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be at least 0'));
+
+const Port = v.pipe(NonNegativeInteger, v.maxValue(65535, 'must be at most 65535'));
+
+
 const Upstream = v.strictObject({
   protocol: Protocol,
   baseUrl: Url,
   apiKey: v.optional(v.string()),
   auth: v.optional(v.picklist(['bearer', 'x-api-key', 'x-goog-api-key', 'query-key', 'none'])),
   headers: v.optional(v.record(v.string(), v.string())),
-  timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  timeoutMs: v.optional(PositiveInteger),
   capabilities: v.optional(
     v.strictObject({
       images: v.optional(v.boolean()),
@@ -38,9 +45,6 @@ const Policies = v.strictObject({
   contextStrategy: v.optional(v.picklist(['minimal', 'full', 'tool', 'adaptive'])),
 });
 
-const Port = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535));
-
-const PositiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 /** Opt-in download of media URLs a target cannot take by URL (the router's `fetchMedia`). */
 const FetchMedia = v.strictObject({
@@ -70,9 +74,9 @@ export const GatewayConfigSchema = v.strictObject({
   ledger: v.optional(v.union([v.literal(false), v.strictObject({ path: v.string() })]), { path: './gateway-usage.db' }),
   policies: v.optional(Policies, {}),
   strict: v.optional(v.boolean()),
-  maxRetries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  maxRetries: v.optional(NonNegativeInteger),
   warningsHeader: v.optional(v.boolean()),
-  maxBodyBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 32 * 1024 * 1024),
+  maxBodyBytes: v.optional(PositiveInteger, 32 * 1024 * 1024),
   log: v.optional(v.strictObject({ level: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])) }), {}),
 });
 
