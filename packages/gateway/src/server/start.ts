@@ -5,6 +5,7 @@ import type { GatewayConfig } from '../config/schema.js';
 import { toRouterConfig } from '../config/load.js';
 import { type Ledger, openLedger } from '../ledger/ledger.js';
 import { createLogger } from '../logger.js';
+import { logOutcome } from '../outcome-log.js';
 import type { RouterConfig } from '../router-contract.js';
 import { createUndiciTransport } from '../transport.js';
 import { clientProtocolOf } from './client-protocol.js';
@@ -53,8 +54,11 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     ...toRouterConfig(config),
     transport,
     hooks: {
-      onWarning: (warning, requestId) => logger.warn({ requestId, warning }, 'translation warning'),
-      onRequestEnd: (record) => ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record }),
+      // One line per request with warnings or a failure, from the record: never one per warning.
+      onRequestEnd: (record) => {
+        ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record });
+        logOutcome(logger, record);
+      },
     },
   };
   const router = (options.createRouter ?? createRouter)(routerConfig);
