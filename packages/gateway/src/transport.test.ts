@@ -119,6 +119,31 @@ describe('createUndiciTransport', () => {
     silent.close();
   });
 
+  it('closes the socket of a body silent for bodyIdleTimeoutMs (the backstop behind the router idle timer)', async () => {
+    let closed = false;
+    const silent = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"n":0}\n\n');
+      res.on('close', () => (closed = true));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const backstopped = createUndiciTransport({ bodyIdleTimeoutMs: 50 });
+    try {
+      const res = await backstopped.transport({ url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, method: 'POST', body: '{}' });
+      const read: string[] = [];
+      await expect(
+        (async () => {
+          for await (const chunk of res.chunks!()) read.push(new TextDecoder().decode(chunk));
+        })(),
+      ).rejects.toMatchObject({ code: 'UND_ERR_BODY_TIMEOUT' });
+      expect(read).toEqual(['data: {"n":0}\n\n']);
+      await expect.poll(() => closed).toBe(true);
+    } finally {
+      await backstopped.close();
+      silent.close();
+    }
+  });
+
   it('rejects when the request signal aborts', async () => {
     const abort = new AbortController();
     abort.abort();

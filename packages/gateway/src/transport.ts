@@ -13,6 +13,13 @@ export interface UndiciTransportOptions {
   connections?: number;
   /** Idle keep-alive in milliseconds (default 60,000). */
   keepAliveTimeout?: number;
+  /**
+   * Longest silence in milliseconds while an upstream answer's body is read, after which undici
+   * closes the socket and the body ends in an error (default 0: none). A backstop only: the
+   * router's `streamIdleTimeoutMs` ends a silent stream first, with the client protocol's error
+   * event; this frees the socket should anything read a body without that timer.
+   */
+  bodyIdleTimeoutMs?: number;
 }
 
 /** A transport plus the pool it owns. */
@@ -31,7 +38,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
     connections: options.connections ?? null,
     keepAliveTimeout: options.keepAliveTimeout ?? 60_000,
     keepAliveMaxTimeout: 600_000,
-    bodyTimeout: 0,
+    bodyTimeout: options.bodyIdleTimeoutMs ?? 0,
     headersTimeout: 0,
   });
   const targets = new TargetCache();

@@ -47,6 +47,16 @@ describe('parseConfig', () => {
     expect(toRouterConfig(config).maxRetries).toBe(1);
   });
 
+  it('passes the stream idle timeout (per upstream) and the request deadline to the router', () => {
+    const config = parseConfig('upstreams: { a: { protocol: claude, baseUrl: "http://x", timeoutMs: 30000, streamIdleTimeoutMs: 45000 } }\nroutes: [{ match: "*", upstream: a }]\nrequestDeadlineMs: 900000', {});
+    const router = toRouterConfig(config);
+    expect(router.upstreams.a).toEqual({ protocol: 'claude', baseUrl: 'http://x', timeoutMs: 30000, streamIdleTimeoutMs: 45000 });
+    expect(router.requestDeadlineMs).toBe(900000);
+    expect(() => parseConfig('upstreams: { a: { protocol: claude, baseUrl: "http://x", streamIdleTimeoutMs: 0 } }\nroutes: [{ match: "*", upstream: a }]', {})).toThrow(
+      new ConfigError('config: upstreams.a.streamIdleTimeoutMs: must be at least 1'),
+    );
+  });
+
   it('supports ${VAR:-default}', () => {
     const config = parseConfig('upstreams: { a: { protocol: gemini, baseUrl: "${BASE:-http://localhost:1}" } }\nroutes: [{ match: "*", upstream: a }]', {});
     expect(config.upstreams.a?.baseUrl).toBe('http://localhost:1');

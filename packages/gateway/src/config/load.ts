@@ -77,6 +77,7 @@ export function toRouterConfig(config: GatewayConfig): RouterConfig {
   if (config.countTokens) out.countTokens = config.countTokens;
   if (config.strict !== undefined) out.strict = config.strict;
   if (config.maxRetries !== undefined) out.maxRetries = config.maxRetries;
+  if (config.requestDeadlineMs !== undefined) out.requestDeadlineMs = config.requestDeadlineMs;
   if (config.warningsHeader !== undefined) out.warningsHeader = config.warningsHeader;
   return out;
 }

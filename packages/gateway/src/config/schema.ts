@@ -18,7 +18,10 @@ const Upstream = v.strictObject({
   apiKey: v.optional(v.string()),
   auth: v.optional(v.picklist(['bearer', 'x-api-key', 'x-goog-api-key', 'query-key', 'none'])),
   headers: v.optional(v.record(v.string(), v.string())),
+  /** Until the answer's headers (the router's default: 600,000). */
   timeoutMs: v.optional(PositiveInteger),
+  /** Longest silence between two chunks of a streamed answer (the router's default: 120,000). */
+  streamIdleTimeoutMs: v.optional(PositiveInteger),
   capabilities: v.optional(
     v.strictObject({
       images: v.optional(v.boolean()),
@@ -75,6 +78,8 @@ export const GatewayConfigSchema = v.strictObject({
   policies: v.optional(Policies, {}),
   strict: v.optional(v.boolean()),
   maxRetries: v.optional(NonNegativeInteger),
+  /** Total time per request, retries, fallbacks and the whole stream included (the router's default: 1,800,000). */
+  requestDeadlineMs: v.optional(PositiveInteger),
   warningsHeader: v.optional(v.boolean()),
   maxBodyBytes: v.optional(PositiveInteger, 32 * 1024 * 1024),
   log: v.optional(v.strictObject({ level: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])) }), {}),

@@ -13,6 +13,7 @@ import { createGatewayHandler } from './gateway-handler.js';
 import { serveNode } from './node-adapter.js';
 import { internalErrorMessage } from './internal-error.js';
 import { protocolError } from './protocol-error.js';
+import { transportBodyIdleTimeoutMs } from './transport-backstop.js';
 
 /** Builds the router from its config (the router's `createRouter`). */
 export type CreateRouter = (config: RouterConfig) => ReplyHandler;
@@ -43,7 +44,7 @@ const NO_HEADERS = { get: () => null };
 /** Starts the gateway server for a validated config. */
 export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config.log.level);
-  const { transport, close: closeTransport } = createUndiciTransport();
+  const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: transportBodyIdleTimeoutMs(config) });
   let ledger: Ledger | undefined;
   if (config.ledger) {
     ledger = openLedger(config.ledger.path, {

@@ -1,0 +1,18 @@
+import type { GatewayConfig } from '../config/schema.js';
+
+/** The router's default `streamIdleTimeoutMs` (its `UpstreamConfig` docs). */
+const ROUTER_STREAM_IDLE_DEFAULT_MS = 120_000;
+
+/** How long the backstop waits beyond the router's own timer, which should always fire first. */
+const BACKSTOP_MARGIN_MS = 5_000;
+
+/**
+ * The transport's body idle timeout (undici `bodyTimeout`): the longest stream idle timeout of
+ * any upstream, plus a margin. The router's idle timer is the mechanism (it ends the client's
+ * stream with its protocol's error event and cancels the call); this one only guarantees that no
+ * upstream socket stays held by a silent body forever, whatever reads it.
+ */
+export function transportBodyIdleTimeoutMs(config: GatewayConfig): number {
+  const idle = Object.values(config.upstreams).map((upstream) => upstream.streamIdleTimeoutMs ?? ROUTER_STREAM_IDLE_DEFAULT_MS);
+  return Math.max(...idle) + BACKSTOP_MARGIN_MS;
+}
