@@ -1,5 +1,6 @@
 import {
   LlmError,
+  streamEndedEarly,
   upstreamDecodeFailure,
   responseToEvents,
   type StreamStep,
@@ -94,11 +95,16 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   }
 }
 
-/** End of input: a stream cut after `message_delta` still finishes; one cut earlier is an error. */
+/**
+ * End of input. A stream cut after `message_delta` still finishes: that event carries the stop
+ * reason and final usage, and `message_stop` adds nothing (the Chat decoder treats a
+ * `finish_reason` without `[DONE]` alike). One cut earlier ends with an `upstream` error, open
+ * blocks left unfinished (a tool call cut mid-input is never handed on as complete).
+ */
 export function decodeEnd(state: DecodeState, out: Out): void {
   if (state.done) return;
   if (state.stopReason !== undefined) return finish(state, out);
-  fail(state, out, new LlmError({ kind: 'upstream', message: 'the Claude stream ended before message_stop', protocol: PROTOCOL }));
+  fail(state, out, streamEndedEarly(PROTOCOL, 'message_stop'));
 }
 
 function fail(state: DecodeState, out: Out, error: LlmError): void {

@@ -1,4 +1,4 @@
-import { reportLoss, type StreamStep, type LlmError, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
+import { reportLoss, unfinishedStreamError, type StreamStep, type LlmError, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL } from './ext.js';
@@ -241,11 +241,13 @@ function sendError(state: EncodeState, error: LlmError, out: Out): void {
   send(out, encodeError(error).body as unknown as Wire);
 }
 
-/** End of input: a stream that stopped without `finish` or `error` tells the client so. */
+/**
+ * End of input: a stream that stopped without `finish` or `error` tells the client so with
+ * `event: error` (no `message_delta`, no `message_stop`), after whatever was already sent.
+ */
 export function encodeEnd(state: EncodeState, out: Out): void {
   if (state.finished) return;
   if (!state.started && state.pendingStart === undefined) return;
   ensureStarted(state, out);
-  state.finished = true;
-  send(out, { type: 'error', error: { type: 'api_error', message: 'the upstream stream ended before it finished' } });
+  sendError(state, unfinishedStreamError(), out);
 }

@@ -23,6 +23,15 @@ export function streamEndedEarly(protocol: ProtocolId, terminal: string): LlmErr
 }
 
 /**
+ * The error a stream encoder (or the router's guard) ends a client's stream with when the
+ * canonical events stopped with neither a `finish` nor an `error`: the client must not take the
+ * silence for a normal end.
+ */
+export function unfinishedStreamError(): LlmError {
+  return new LlmError({ kind: 'upstream', message: 'the upstream stream ended before it finished', code: 'stream_truncated' });
+}
+
+/**
  * An upstream answer (`what`: `answer`, `stream event`, `stream chunk`) that is not the
  * protocol's shape: `invalid Gemini answer at candidates`. `path` names what is missing or
  * wrong; `cause` keeps the detail for logs. No `raw`: error encoders echo a `raw` body that looks

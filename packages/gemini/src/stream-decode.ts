@@ -1,4 +1,4 @@
-import { LlmError, upstreamDecodeFailure, type StreamStep, type LlmFinishReason, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
+import { LlmError, streamEndedEarly, upstreamDecodeFailure, type StreamStep, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
 import { CallIds } from './call-ids.js';
 import { decodeError, isErrorChunk, statusOfChunk } from './errors.js';
 import { PROTOCOL } from './ext.js';
@@ -54,7 +54,7 @@ export function createDecodeState(model?: string): DecodeState {
  * canonical events. Consecutive text parts of a candidate form one block, thought parts another;
  * calls arrive whole (or as Vertex `partialArgs`, assembled). Usage is cumulative per chunk: the
  * last one wins, and the finishes are sent when the stream ends. A `{"error":…}` chunk ends the
- * stream with an `error` event; a stream that ends without any finish reason is an error too.
+ * stream with an `error` event; so does a stream that ends before every candidate's finish reason.
  */
 export function streamDecoder(options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
   const state = createDecodeState(options.model);
@@ -227,31 +227,38 @@ function mergeMeta(kept: Wire | undefined, next: Wire): Wire {
   return merged;
 }
 
-/** End of input: every candidate's finish, with the last usage. */
+/**
+ * End of input (Gemini has no terminal event: the connection closes). Complete when every
+ * candidate sent its `finishReason`, or when a blocked prompt's `promptFeedback.blockReason`
+ * came with no candidates: then every finish, with the last usage. Otherwise the stream was cut
+ * ("streams can also just stop (no finishReason) on transport errors"): it ends with an
+ * `upstream` error, blocks left open, so a call whose streamed arguments were still arriving is
+ * never handed on as complete.
+ */
 export function decodeEnd(state: DecodeState, out: Out): void {
   if (state.done) return;
+  const candidates = [...state.candidates].sort((a, b) => a[0] - b[0]);
+  const finished = candidates.length > 0 && candidates.every(([, cand]) => cand.finish !== undefined);
+  const blocked = candidates.length === 0 && state.blockReason !== undefined;
+  if (!finished && !blocked) return fail(state, out, streamEndedEarly(PROTOCOL, 'a finishReason'));
   state.done = true;
   const usage = decodeUsage(state.usage);
   const finishes: Array<Extract<LlmStreamEvent, { type: 'finish' }>> = [];
-  for (const [choice, cand] of [...state.candidates].sort((a, b) => a[0] - b[0])) {
+  for (const [choice, cand] of candidates) {
     close(cand, out);
-    if (cand.finish === undefined) continue;
-    const reason: LlmFinishReason = decodeFinishReason(cand.finish, cand.hasCalls);
-    const event: Extract<LlmStreamEvent, { type: 'finish' }> = { type: 'finish', reason, rawReason: cand.finish };
+    const event: Extract<LlmStreamEvent, { type: 'finish' }> = { type: 'finish', reason: decodeFinishReason(cand.finish!, cand.hasCalls), rawReason: cand.finish };
     if (choice !== 0) event.choice = choice;
     if (cand.meta) event.extensions = { [PROTOCOL]: cand.meta };
     finishes.push(event);
   }
-  if (finishes.length === 0 && state.blockReason !== undefined) {
+  if (blocked) {
     if (!state.started) out.enqueue({ type: 'start' });
     finishes.push({ type: 'finish', reason: 'content_filter', rawReason: state.blockReason });
   }
-  if (finishes.length === 0) {
-    out.enqueue({ type: 'error', error: new LlmError({ kind: 'upstream', message: 'the Gemini stream ended without a finish reason', protocol: PROTOCOL }) });
-    return;
+  for (const finish of finishes) {
+    if (usage) finish.usage = usage;
+    out.enqueue(finish);
   }
-  if (usage) for (const finish of finishes) finish.usage = usage;
-  for (const finish of finishes) out.enqueue(finish);
 }
 
 /** The error a chunk of the wrong shape ends the stream with. */

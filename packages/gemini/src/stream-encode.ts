@@ -1,4 +1,4 @@
-import { reportLoss, toolArgumentsObject, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
+import { reportLoss, toolArgumentsObject, unfinishedStreamError, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
 import { isMadeUpId } from './call-ids.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL, writeWireFields } from './ext.js';
@@ -29,6 +29,8 @@ export interface EncodeState {
   open: Map<number, OpenBlock>;
   usage?: LlmUsage;
   finished: boolean;
+  /** A `finish` was encoded (a stream may carry one per candidate; any one makes an answer). */
+  finishSent?: boolean;
   reported: Set<string>;
   /** Response fields decoded from Gemini (promptFeedback, ...) still to send on the first chunk. */
   extra?: Wire;
@@ -49,7 +51,7 @@ export function createEncodeState(options: StreamOptions = {}): EncodeState {
  */
 export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStreamEvent, SseEvent> {
   const state = createEncodeState(options);
-  return { transform: (event, out) => encodeEvent(state, event, out) };
+  return { transform: (event, out) => encodeEvent(state, event, out), flush: (out) => encodeEnd(state, out) };
 }
 
 function chunk(state: EncodeState, out: Out, candidate: Wire | undefined, extra?: Wire): void {
@@ -150,6 +152,7 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
       state.usage = event.usage;
       return;
     case 'finish': {
+      state.finishSent = true;
       const usage = event.usage ?? state.usage;
       const blocked = (state.extra?.promptFeedback as Wire | undefined)?.blockReason;
       if (!state.sent && blocked !== undefined && blocked === event.rawReason) {
@@ -164,11 +167,21 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
       return;
     }
     case 'error': {
+      // A call still buffered (its block never ended) is dropped: Gemini clients get calls whole.
       state.finished = true;
       out.enqueue({ data: JSON.stringify(encodeError(event.error).body), event: undefined, id: undefined });
       return;
     }
   }
+}
+
+/**
+ * End of input: a stream that stopped with neither a `finish` nor an `error` ends with an error
+ * chunk (Gemini has no terminal event, so silence would read as an answer cut short without a
+ * reason); calls still buffered are dropped.
+ */
+export function encodeEnd(state: EncodeState, out: Out): void {
+  if (!state.finished && !state.finishSent) encodeEvent(state, { type: 'error', error: unfinishedStreamError() }, out);
 }
 
 function blockEnd(state: EncodeState, index: number, out: Out): void {

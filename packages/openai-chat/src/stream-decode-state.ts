@@ -1,5 +1,5 @@
 import type { LlmFinishReason, LlmStreamEvent, LlmUsage } from '@llm/core';
-import { LlmError, isJsonObject, upstreamDecodeFailure } from '@llm/core';
+import { LlmError, isJsonObject, streamEndedEarly, upstreamDecodeFailure } from '@llm/core';
 import { decodeError } from './error.js';
 import { decodeChoiceFinish } from './finish-reason.js';
 import { PROTOCOL } from './internal.js';
@@ -100,17 +100,36 @@ export function releaseFinishes(state: ChatDecodeState, emit: Emit): void {
   state.pending.length = 0;
 }
 
-/** Ends the stream: closes what is open, releases finishes. Called on `[DONE]` and at the end. */
+/**
+ * Ends the stream on `[DONE]`: closes what is open, releases finishes. `[DONE]` is the server
+ * saying the answer is over, so a choice it left without a `finish_reason` finishes as `other`.
+ */
 export function endStream(state: ChatDecodeState, emit: Emit): void {
   if (state.done) return;
   state.done = true;
   for (const [index, choice] of state.choices) {
     if (choice.finished) continue;
     closeChoice(emit, choice);
-    // A stream cut before finish_reason: report it as an error-less `other` finish.
     state.pending.push(index === 0 ? { type: 'finish', reason: 'other' } : { type: 'finish', reason: 'other', choice: index });
   }
   releaseFinishes(state, emit);
+}
+
+/**
+ * The input ended without `[DONE]`. A stream in which every choice sent its `finish_reason` is
+ * complete: OpenAI sends `finish_reason` on the last content chunk and the digest notes it is
+ * "missing only on broken connections", while some compatible servers (and proxies) close
+ * without `[DONE]`, or lose the usage-only chunk that would follow. Any other stream was cut: it
+ * ends with an `upstream` error, blocks left open (a tool call cut mid-arguments is never handed
+ * on as complete) and no finish made up.
+ * @see openai-chat.md §3
+ */
+export function endInput(state: ChatDecodeState, emit: Emit): void {
+  if (state.done) return;
+  let finished = state.choices.size > 0;
+  for (const choice of state.choices.values()) finished &&= choice.finished;
+  if (finished) endStream(state, emit);
+  else failStream(state, emit, streamEndedEarly(P, 'finish_reason'));
 }
 
 /** Emits a terminal error. */

@@ -1,11 +1,12 @@
 import type { LlmStreamEvent, SseEvent, StreamOptions, StreamStep } from '@llm/core';
 import { invalidUpstream } from '@llm/core';
 import { PROTOCOL } from './internal.js';
-import { createDecodeState, decodeChunk, endStream, failStream } from './stream-decode-state.js';
+import { createDecodeState, decodeChunk, endInput, endStream, failStream } from './stream-decode-state.js';
 
 /**
  * Chat Completions SSE events -> canonical stream events. `finish` events are held until the
- * usage is known (the usage-only chunk, `[DONE]` or the end of the stream).
+ * usage is known (the usage-only chunk, `[DONE]` or the end of the stream). A stream that ends
+ * before every choice's `finish_reason` (and without `[DONE]`) ends with an `upstream` error.
  * @see openai-chat.md §3
  */
 export function streamDecoder(_options?: StreamOptions): StreamStep<SseEvent, LlmStreamEvent> {
@@ -28,8 +29,6 @@ export function streamDecoder(_options?: StreamOptions): StreamStep<SseEvent, Ll
       }
       decodeChunk(state, controller, chunk);
     },
-    flush(controller) {
-      if (!state.done) endStream(state, controller);
-    },
+    flush: (controller) => endInput(state, controller),
   };
 }

@@ -1,5 +1,5 @@
 import type { CodecContext, LlmStreamEvent, LlmUsage, SseEvent } from '@llm/core';
-import { reportLoss } from '@llm/core';
+import { reportLoss, unfinishedStreamError } from '@llm/core';
 import { encodeError } from './error.js';
 import { encodeFinishReason } from './finish-reason.js';
 import { PROTOCOL } from './internal.js';
@@ -34,6 +34,8 @@ export interface ChatEncodeState {
   /** Next wire tool index per choice. */
   toolCount: Map<number, number>;
   usage: LlmUsage | undefined;
+  /** A `finish` was encoded: only then does the stream end with `[DONE]`. */
+  finished: boolean;
   ended: boolean;
   context: CodecContext | undefined;
 }
@@ -51,6 +53,7 @@ export function createEncodeState(id: string | undefined, includeUsage: boolean,
     roleSent: new Set(),
     toolCount: new Map(),
     usage: undefined,
+    finished: false,
     ended: false,
     context,
   };
@@ -152,6 +155,7 @@ export function encodeEvent(state: ChatEncodeState, emit: Emit, event: LlmStream
       return;
     case 'finish': {
       const choice = event.choice ?? 0;
+      state.finished = true;
       if (event.usage) state.usage = event.usage;
       const delta: Wire = state.roleSent.has(choice) ? {} : { role: 'assistant', content: '' };
       state.roleSent.add(choice);
@@ -169,9 +173,14 @@ export function encodeEvent(state: ChatEncodeState, emit: Emit, event: LlmStream
   }
 }
 
-/** Ends the stream: the usage-only chunk (when asked for) and `[DONE]`. */
+/**
+ * Ends the stream: the usage-only chunk (when asked for) and `[DONE]`. Input that stopped with
+ * neither a `finish` nor an `error` was cut: it ends with an error chunk and no `[DONE]`, as a
+ * mid-stream error does, so no client reads the silence as a normal end.
+ */
 export function endEncode(state: ChatEncodeState, emit: Emit): void {
   if (state.ended) return;
+  if (!state.finished) return encodeEvent(state, emit, { type: 'error', error: unfinishedStreamError() });
   state.ended = true;
   if (state.includeUsage && state.usage) {
     const last = chunk(state, []);

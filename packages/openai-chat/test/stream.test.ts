@@ -180,14 +180,23 @@ describe('stream decode', () => {
     expect(last.error.kind).toBe('upstream');
   });
 
-  it('a stream cut before finish_reason closes its blocks with an `other` finish', async () => {
+  // Issue 17: a cut stream used to end in a made-up `other` finish, which clients took as a
+  // normal end. It now ends in an upstream error with the block left open.
+  it('a stream cut before finish_reason ends in an upstream error, its block left open', async () => {
     const events = await decodeChunks([utf8(sse([{ ...head, choices: [choice(0, { content: 'a' })] }]))]);
-    expect(events.slice(1)).toEqual([
+    expect(events.slice(1, -1)).toEqual([
       { type: 'block-start', index: 0, block: { kind: 'text' } },
       { type: 'text-delta', index: 0, text: 'a' },
-      { type: 'block-end', index: 0 },
-      { type: 'finish', reason: 'other' },
     ]);
+    const last = events.at(-1) as Extract<LlmStreamEvent, { type: 'error' }>;
+    expect(last.type).toBe('error');
+    expect(last.error.toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: 'the Chat Completions stream ended before finish_reason',
+      protocol: 'openai-chat',
+      code: 'stream_truncated',
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   collectUnknown,
   LlmError,
+  streamEndedEarly,
   upstreamDecodeFailure,
   type StreamStep,
   type LlmAssistantContent,
@@ -63,13 +64,23 @@ export function createDecodeState(): DecodeState {
 /**
  * Responses SSE events -> canonical stream events. Usage and the finish reason come from the
  * terminal `response.completed` / `.incomplete` / `.failed`; `error` events (flat or nested
- * `error` object) end the stream with an `error` event. Progress events of built-in tools are
+ * `error` object) end the stream with an `error` event, and so does an input that ends before
+ * any of them. Progress events of built-in tools are
  * skipped: the finished item arrives whole in `output_item.done`.
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 export function streamDecoder(_options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
   const state = createDecodeState();
-  return { transform: (event, out) => decodeStep(state, event, out) };
+  return { transform: (event, out) => decodeStep(state, event, out), flush: (out) => decodeEnd(state, out) };
+}
+
+/**
+ * End of input before a terminal event (`response.completed` / `.incomplete` / `.failed` or
+ * `error`): the stream was cut. It ends with an `upstream` error, open items left unfinished
+ * (a function call cut mid-arguments is never handed on as complete).
+ */
+export function decodeEnd(state: DecodeState, out: Out): void {
+  if (!state.done) fail(state, out, streamEndedEarly(PROTOCOL, 'response.completed'));
 }
 
 /** Handles one SSE event. Never throws: bad input becomes an `error` event. */

@@ -1,6 +1,7 @@
 import {
   LlmStreamAccumulator,
   reportLoss,
+  unfinishedStreamError,
   type StreamStep,
   type LlmBlockStart,
   type LlmError,
@@ -76,7 +77,16 @@ export function createEncodeState(options: StreamOptions = {}): EncodeState {
  */
 export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStreamEvent, SseEvent> {
   const state = createEncodeState(options);
-  return { transform: (event, out) => encodeStep(state, event, out) };
+  return { transform: (event, out) => encodeStep(state, event, out), flush: (out) => encodeEnd(state, out) };
+}
+
+/**
+ * End of input: a stream that stopped with neither a `finish` nor an `error` ends as a failed
+ * one (`error`, then `response.failed` holding only the items that were finished), never as
+ * `response.completed`.
+ */
+export function encodeEnd(state: EncodeState, out: Out): void {
+  if (!state.finished) failed(state, unfinishedStreamError(), out);
 }
 
 function emit(state: EncodeState, out: Out, payload: Wire): void {
