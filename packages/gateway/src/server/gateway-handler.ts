@@ -61,12 +61,12 @@ export function createGatewayHandler(options: GatewayHandlerOptions): ReplyHandl
       }
       keyId = keyIdOf(presented, keys);
     }
-    const stored = protocol === 'openai-responses' && request.method === 'GET' ? storedResponse(responses, url) : undefined;
+    const stored = protocol === 'openai-responses' && request.method === 'GET' ? storedResponse(responses, url, keyId) : undefined;
     if (stored) return call.finish(stored);
     const array = protocol === 'gemini' && wantsGeminiArray(url);
     let reply = await router(routedRequest(request, requestId, keyId, array ? withAltSse(url) : url));
     if (array) reply = sseToGeminiArray(reply);
-    else if (protocol === 'openai-responses' && request.method === 'POST' && isCreateResponse(url)) reply = responses.capture(reply);
+    else if (protocol === 'openai-responses' && request.method === 'POST' && isCreateResponse(url)) reply = responses.capture(reply, keyId);
     return call.finish(reply);
   };
 
@@ -115,10 +115,13 @@ function isCreateResponse(url: URL): boolean {
   return url.pathname === '/v1/responses';
 }
 
-/** A kept response for `GET /v1/responses/{id}`; undefined lets the router answer (404). */
-function storedResponse(store: ResponseStore, url: URL): RouterReply | undefined {
+/**
+ * A kept response of this key for `GET /v1/responses/{id}`; undefined lets the router answer
+ * (404), for another key's id as for one never served. The path's encoding was checked first.
+ */
+function storedResponse(store: ResponseStore, url: URL, keyId: string | undefined): RouterReply | undefined {
   const match = /\/v1\/responses\/([^/]+)$/.exec(url.pathname);
-  const json = match?.[1] ? store.get(decodeURIComponent(match[1])) : undefined;
+  const json = match?.[1] ? store.get(decodeURIComponent(match[1]), keyId) : undefined;
   return json === undefined ? undefined : { status: 200, headers: { 'content-type': 'application/json' }, body: json };
 }
 

@@ -15,6 +15,24 @@ describe('ResponseStore', () => {
     expect(store.get('msg_3')).toBeUndefined();
   });
 
+  it("serves an answer to the key that created it only (another key's id is missing to it), and lets a reused id change owner", () => {
+    const store = new ResponseStore();
+    const json = '{"id":"resp_1","object":"response"}';
+    store.put(json, 'key-1');
+    expect(store.get('resp_1', 'key-1')).toBe(json);
+    expect(store.get('resp_1', 'key-2')).toBeUndefined();
+    expect(store.get('resp_1')).toBeUndefined();
+    // An upstream reusing the id for another key's answer: the later one replaces it.
+    const other = '{"id":"resp_1","object":"response","output":[]}';
+    store.put(other, 'key-2');
+    expect(store.get('resp_1', 'key-1')).toBeUndefined();
+    expect(store.get('resp_1', 'key-2')).toBe(other);
+    // An open gateway: one shared owner.
+    store.put('{"id":"resp_open"}');
+    expect(store.get('resp_open')).toBe('{"id":"resp_open"}');
+    expect(store.get('resp_open', 'key-1')).toBeUndefined();
+  });
+
   it('ignores text without a string id, and text that is not JSON', () => {
     const store = new ResponseStore();
     store.put('{"id":7}');

@@ -1,6 +1,12 @@
 import { chunksOf, parseSseText, type SseEvent, stepIterable, type StreamStep } from '@llm/core';
 import type { RouterReply } from '@llm/router';
 
+/** Default count bound of a {@link ResponseStore}. */
+export const DEFAULT_MAX_STORED_RESPONSES = 256;
+
+/** Default size bound of a {@link ResponseStore}: 32 Mi characters of JSON text. */
+export const DEFAULT_MAX_STORED_RESPONSE_CHARS = 32 * 1024 * 1024;
+
 /**
  * Stored Responses for `GET /v1/responses/{id}`. Upstreams of other protocols keep nothing a
  * Responses client can fetch back, so the gateway keeps the last answers it served itself: a
@@ -8,29 +14,38 @@ import type { RouterReply } from '@llm/router';
  * client sent `store: false`) is not kept, as OpenAI keeps nothing then. Only the final response object is kept:
  * JSON bodies as they are, streams from their `response.completed` event, found by a light scan
  * that never parses the other events.
+ *
+ * Each answer belongs to the client key that created it (its key id; undefined for an open
+ * gateway, one shared owner): another key is told it does not exist. An upstream that reuses
+ * ids makes the later answer replace the earlier one, never serve it to another key.
+ *
+ * Bounds: {@link DEFAULT_MAX_STORED_RESPONSES} answers and {@link DEFAULT_MAX_STORED_RESPONSE_CHARS}
+ * characters of JSON text (about as many bytes), the oldest evicted first.
  */
 export class ResponseStore {
-  private readonly entries = new Map<string, string>();
+  private readonly entries = new Map<string, StoredResponse>();
   private bytes = 0;
 
   constructor(
-    private readonly maxEntries = 256,
-    private readonly maxBytes = 32 * 1024 * 1024,
+    private readonly maxEntries = DEFAULT_MAX_STORED_RESPONSES,
+    private readonly maxBytes = DEFAULT_MAX_STORED_RESPONSE_CHARS,
   ) {}
 
-  get(id: string): string | undefined {
-    return this.entries.get(id);
+  /** The response object stored under `id` for `owner`; undefined when missing or another owner's. */
+  get(id: string, owner?: string): string | undefined {
+    const entry = this.entries.get(id);
+    return entry !== undefined && entry.owner === owner ? entry.json : undefined;
   }
 
   /**
-   * Keeps one response object (its JSON text, as the router wrote it) under its `id`; ignores
-   * text without one.
+   * Keeps one response object (its JSON text, as the router wrote it) under its `id`, for
+   * `owner`; ignores text without one.
    */
-  put(json: string): void {
+  put(json: string, owner?: string): void {
     const id = responseIdOf(json);
     if (id === undefined || json.length > this.maxBytes) return;
     this.delete(id);
-    this.entries.set(id, json);
+    this.entries.set(id, { json, owner });
     this.bytes += json.length;
     while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
       const oldest = this.entries.keys().next().value;
@@ -43,23 +58,29 @@ export class ResponseStore {
    * The router's answer with its final response kept: a JSON body (complete anyway) is kept as
    * it is; a stream passes through untouched while the scan watches it.
    */
-  capture(reply: RouterReply): RouterReply {
+  capture(reply: RouterReply, owner?: string): RouterReply {
     if (reply.status !== 200 || !reply.body || reply.retrievable === false) return reply;
     const type = reply.headers['content-type'] ?? '';
     if (typeof reply.body === 'string') {
-      if (type.includes('application/json')) this.put(reply.body);
+      if (type.includes('application/json')) this.put(reply.body, owner);
       return reply;
     }
     if (!type.includes('text/event-stream')) return reply;
-    return { ...reply, body: stepIterable(chunksOf(reply.body), completedEventTap((data) => this.put(extractResponse(data)))) };
+    return { ...reply, body: stepIterable(chunksOf(reply.body), completedEventTap((data) => this.put(extractResponse(data), owner))) };
   }
 
   private delete(id: string): void {
     const old = this.entries.get(id);
     if (old === undefined) return;
     this.entries.delete(id);
-    this.bytes -= old.length;
+    this.bytes -= old.json.length;
   }
+}
+
+/** One kept answer and the key id it belongs to. */
+interface StoredResponse {
+  json: string;
+  owner: string | undefined;
 }
 
 /** `{"id":"..."` at the very start: the response object's own id, as OpenAI and the codecs write it first. */

@@ -1,0 +1,48 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config/load.js';
+import { createLogger } from '../src/logger.js';
+import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
+import { type Gateway, startGateway } from '../src/server/start.js';
+
+// Stored answers belong to the client key that created them (issue 17, "users must not cross").
+// The embedded mock reuses its ids, as a bad upstream does.
+let claude: MockUpstream;
+let gateway: Gateway;
+
+beforeAll(async () => {
+  claude = await startMockUpstream({ protocol: 'claude' });
+  const config = parseConfig(
+    JSON.stringify({ keys: ['key-one', 'key-two'], upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } }, routes: [{ match: '*', upstream: 'claude' }], maxRetries: 0, ledger: false }),
+  );
+  gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
+});
+afterAll(async () => {
+  await gateway.close();
+  await claude.close();
+});
+
+function client(key: string): OpenAI {
+  return new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+}
+
+async function retrieve(key: string, id: string): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${gateway.url}/v1/responses/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${key}` } });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('stored responses and their owners', () => {
+  it("answers GET /v1/responses/{id} to the key that created it, and 404 to another key, as for an id never served", async () => {
+    const created = await client('key-one').responses.create({ model: 'gpt-5', input: 'private one' });
+    const streamed = await client('key-one').responses.stream({ model: 'gpt-5', input: 'private two' }).finalResponse();
+    expect((await retrieve('key-one', streamed.id)).status).toBe(200);
+    const missing = await retrieve('key-two', 'resp_never_served');
+    expect(missing.status).toBe(404);
+    for (const id of [created.id, streamed.id]) {
+      const crossed = await retrieve('key-two', id);
+      expect(crossed.status).toBe(404);
+      expect(JSON.stringify(crossed.body)).not.toContain('private');
+      expect(crossed.body).toEqual(missing.body);
+    }
+  });
+});
