@@ -24,11 +24,13 @@ import {
   type StreamOptions,
   type StreamStep,
 } from '@llm/core';
+import { undecodableAnswer } from './failures.js';
 import { openRequestState } from './open-state.js';
 import { fixRequestForTarget } from './request-fixes.js';
 import { fixToolCallFinish, fixToolCallFinishStep } from './response-fixes.js';
 import { sealResponse, sealStep } from './seal-state.js';
 import { serializeBlocksStep } from './serialize-blocks.js';
+import { StreamFailure, guardStream, type GuardedInput, type StreamGuard } from './stream-guard.js';
 import { adaptTools, restoreToolCalls, restoreToolStep, type ToolAdaptation } from './tool-adaptation.js';
 
 /** Options of {@link bridge}. */
@@ -48,6 +50,12 @@ export interface BridgeOptions {
   transformRequest?: (request: LlmRequest) => LlmRequest;
   /** Canonical rewrite run on every non-streaming response. */
   transformResponse?: (response: LlmResponse) => LlmResponse;
+  /**
+   * The id the client sees for this answer, instead of the upstream's (the router mints
+   * Responses ids for answers from other protocols): set on the decoded response and on the
+   * stream's `start` event, so every event carrying the id agrees.
+   */
+  answerId?: string;
 }
 
 /** Per-request inputs of {@link Bridge.request}. */
@@ -141,7 +149,14 @@ export function bridge(options: BridgeOptions): Bridge {
   };
 
   const decodeResponse = (body: unknown): LlmResponse => {
-    let response = restore(fixToolCallFinish(upstream.response.decode(body, context())));
+    let decoded: LlmResponse;
+    try {
+      decoded = upstream.response.decode(body, context());
+    } catch (error) {
+      throw undecodableAnswer(error);
+    }
+    if (options.answerId !== undefined) decoded.id = options.answerId;
+    let response = restore(fixToolCallFinish(decoded));
     if (options.transformResponse) response = options.transformResponse(response);
     return response;
   };
@@ -149,18 +164,21 @@ export function bridge(options: BridgeOptions): Bridge {
   // Streams run as one fused step per exchange (see @llm/core's stream-step.ts): SSE bytes of the
   // upstream -> canonical events -> SSE text of the client, with no Web stream stage in between.
 
-  /** Upstream SSE bytes -> canonical events, tapped when asked. */
-  const eventsOf = (streamOptions?: BridgeStreamOptions): StreamStep<Uint8Array, LlmStreamEvent> => {
-    const events = pipeSteps(
-      pipeSteps(pipeSteps(sseDecoder(), upstream.stream.decoder(context())), fixToolCallFinishStep()),
-      restoreToolStep(adaptation),
-    );
-    return streamOptions?.onEvent ? pipeSteps(events, tapStep(streamOptions.onEvent)) : events;
+  /**
+   * Upstream SSE bytes (or the read failure that ended them) -> canonical events that always end
+   * with a finish or an error (see stream-guard.ts), tapped when asked. `guard` is the first stage.
+   */
+  const eventsOf = (streamOptions?: BridgeStreamOptions): { guard: StreamGuard; events: StreamStep<GuardedInput, LlmStreamEvent> } => {
+    const guard = guardStream(pipeSteps(sseDecoder(), upstream.stream.decoder(context())));
+    let events = pipeSteps(pipeSteps(guard, fixToolCallFinishStep()), restoreToolStep(adaptation));
+    if (options.answerId !== undefined) events = pipeSteps(events, answerIdStep(options.answerId));
+    return { guard, events: streamOptions?.onEvent ? pipeSteps(events, tapStep(streamOptions.onEvent)) : events };
   };
 
   /** Canonical events -> the client's SSE text. */
   const clientSse = (streamOptions?: BridgeStreamOptions): StreamStep<LlmStreamEvent, string> => {
     const encodeOptions: StreamOptions = { ...context() };
+    if (options.answerId !== undefined) encodeOptions.id = options.answerId;
     if (streamOptions?.includeUsage !== undefined) encodeOptions.includeUsage = streamOptions.includeUsage;
     // Anthropic streams one block at a time; other protocols interleave parallel calls freely.
     const sealed = client.id === 'claude' ? pipeSteps(serializeBlocksStep(), sealStep(client.id)) : sealStep(client.id);
@@ -170,14 +188,19 @@ export function bridge(options: BridgeOptions): Bridge {
   const streamChunks: Bridge['streamChunks'] = (body, streamOptions) => {
     const onEnd = streamOptions?.onEnd;
     if (sameProtocol) {
-      // The bytes pass unchanged; a decoding beside them feeds the observer, when there is one.
-      const pass = streamOptions?.onEvent ? observed(eventsOf(streamOptions)) : passThroughStep<Uint8Array>();
-      // The bytes so far were the upstream's own; a fresh encoder closes them with an error event.
-      const recover = (error: unknown, out: StepOutput<Uint8Array | string>) => endWithError(clientSse(streamOptions), error, out);
-      return stepIterable<Uint8Array, Uint8Array | string>(body, pass, { onEnd, recover });
+      // The bytes pass unchanged; a decoding beside them feeds the observer and tells how the
+      // stream ended: an error the bytes do not hold (a cut stream, a failed read) is added to them.
+      const pass = observedPassThrough(eventsOf(streamOptions), () => clientSse(streamOptions));
+      return stepIterable<Uint8Array, Uint8Array | string>(body, pass, { onEnd, recover: (error, out) => pass.fail(error, out) });
     }
-    const sse = clientSse(streamOptions);
-    return stepIterable(body, joinTextStep(pipeSteps(eventsOf(streamOptions), sse)), { onEnd, recover: (error, out) => endWithError(sse, error, out) });
+    const step = joinTextStep(pipeSteps(eventsOf(streamOptions).events, clientSse(streamOptions)));
+    // A failed read enters the pipeline as its last input: the guard turns it into the error event.
+    const recover = (error: unknown, out: StepOutput<string>): boolean => {
+      step.transform(new StreamFailure(error), out);
+      step.flush?.(out);
+      return true;
+    };
+    return stepIterable<GuardedInput, string>(body, step, { onEnd, recover });
   };
 
   return {
@@ -228,7 +251,7 @@ export function bridge(options: BridgeOptions): Bridge {
     async streamToResponse(body, streamOptions) {
       const accumulator = new LlmStreamAccumulator();
       const collect: StepOutput<LlmStreamEvent> = { enqueue: (event) => accumulator.push(event) };
-      const events = eventsOf(streamOptions);
+      const { events } = eventsOf(streamOptions);
       const reader = body.getReader();
       try {
         for (;;) {
@@ -236,18 +259,20 @@ export function bridge(options: BridgeOptions): Bridge {
           if (done) break;
           events.transform(value, collect);
         }
-        events.flush?.(collect);
       } catch (error) {
-        // Like a broken pipe: the upstream body is released, the failure goes to the caller.
+        // Like a broken pipe: the upstream body is released, the failure ends the events.
         await reader.cancel(error).catch(() => undefined);
-        throw error;
+        events.transform(new StreamFailure(error), collect);
       }
+      events.flush?.(collect);
+      // Throws the error the events ended with, if any.
       let response = accumulator.response();
       if (options.transformResponse) response = options.transformResponse(response);
       return client.response.encode(sealResponse(response, client.id), context());
     },
 
     responseToStream(body, streamOptions) {
+      // Decoded before any byte: an answer that does not decode fails here, as a 502.
       const events = responseToEvents(sealResponse(decodeResponse(body), client.id));
       const encode = streamOptions?.onEvent ? pipeSteps(tapStep(streamOptions.onEvent), clientSse(streamOptions)) : clientSse(streamOptions);
       return fromArray(events).pipeThrough(textStepStream(encode));
@@ -287,21 +312,29 @@ function withKindStatus(error: LlmError): LlmError {
 }
 
 /**
- * Ends a client stream whose upstream connection broke mid-way (a read failed: reset, timeout):
- * an error event in the client's protocol, then the encoder's own end, as one text.
+ * Ends a passed-through client stream with an error event its bytes do not hold: the event in
+ * the client's protocol from a fresh encoder (the bytes so far were the upstream's own), then the
+ * encoder's own end, as one text.
  */
-function endWithError(sse: StreamStep<LlmStreamEvent, string>, cause: unknown, out: StepOutput<string>): boolean {
+function endWithError(sse: StreamStep<LlmStreamEvent, string>, event: LlmStreamEvent, out: StepOutput<string>): void {
   let text = '';
   const collect: StepOutput<string> = {
     enqueue: (chunk) => {
       text += chunk;
     },
   };
-  const message = `upstream connection failed mid-stream: ${cause instanceof Error ? cause.message : String(cause)}`;
-  sse.transform({ type: 'error', error: new LlmError({ kind: 'upstream', message, cause }) }, collect);
+  sse.transform(event, collect);
   sse.flush?.(collect);
   if (text !== '') out.enqueue(text);
-  return true;
+}
+
+/** Sets the answer's id on the stream's `start` event (see `BridgeOptions.answerId`). */
+function answerIdStep(id: string): StreamStep<LlmStreamEvent, LlmStreamEvent> {
+  return {
+    transform(event, out) {
+      out.enqueue(event.type === 'start' ? { ...event, id } : event);
+    },
+  };
 }
 
 /** False only when `body` certainly holds no carrier: its text says so, or a walk of it does. */
@@ -333,30 +366,56 @@ function tapStep<T>(onEvent: (event: T) => void): StreamStep<T, T> {
   };
 }
 
+/** A pass-through step that also ends its stream with an error event when its read fails. */
+interface ObservedPassThrough extends StreamStep<Uint8Array, Uint8Array | string> {
+  fail(cause: unknown, out: StepOutput<Uint8Array | string>): boolean;
+}
+
 /**
- * Passes chunks through unchanged while `observer` reads them; the observer's output is dropped,
- * and its failure only stops the observing (the client side reports stream failures).
+ * Passes upstream bytes through unchanged while a guarded decoding reads them (its events feed
+ * the tap; the events themselves are dropped). An error the guard made, which the bytes do not
+ * hold, is encoded for the client by a fresh encoder and sent after them. A failure of the steps
+ * after the guard (observers) only stops the observing.
  */
-function observed<T>(observer: StreamStep<T, unknown>): StreamStep<T, T> {
-  let failed = false;
+function observedPassThrough(
+  observer: { guard: StreamGuard; events: StreamStep<GuardedInput, LlmStreamEvent> },
+  clientSse: () => StreamStep<LlmStreamEvent, string>,
+): ObservedPassThrough {
+  let observing = true;
+  /** The stream ended with an error the guard made: later bytes are not the client's any more. */
+  let closed = false;
   const discard: StepOutput<unknown> = { enqueue: () => undefined };
+  const observe = (run: () => void, out: StepOutput<Uint8Array | string>): void => {
+    if (observing) {
+      try {
+        run();
+      } catch {
+        observing = false;
+      }
+    }
+    const made = observer.guard.takeMadeError();
+    if (made) {
+      closed = true;
+      endWithError(clientSse(), made, out);
+    }
+  };
   return {
     transform(chunk, out) {
+      if (closed) return;
       out.enqueue(chunk);
-      if (failed) return;
-      try {
-        observer.transform(chunk, discard);
-      } catch {
-        failed = true;
-      }
+      observe(() => observer.events.transform(chunk, discard), out);
     },
-    flush() {
-      if (failed) return;
-      try {
-        observer.flush?.(discard);
-      } catch {
-        failed = true;
-      }
+    flush(out) {
+      if (!closed) observe(() => observer.events.flush?.(discard), out);
+    },
+    fail(cause, out) {
+      if (closed) return true;
+      // The guard is the observer's first stage, so its error reaches the tap and the client.
+      observe(() => {
+        observer.events.transform(new StreamFailure(cause), discard);
+        observer.events.flush?.(discard);
+      }, out);
+      return true;
     },
   };
 }

@@ -6,6 +6,7 @@ import {
   isJsonObject,
   passThroughStep,
   stepIterable,
+  type CancelSignal,
   type Codec,
   type HeaderReader,
   type HttpRequestMatch,
@@ -27,6 +28,8 @@ import { resolveRoute } from './routing.js';
 import { MemoryStateStore } from './state-store.js';
 import { type ReplyHandler, type RouterReply, type RouterRequest, toResponse } from './reply.js';
 import { callUpstream, isOkStatus, isRetryableStatus } from './upstream-call.js';
+import { clientFacingError, describeFailure, undecodableAnswer } from './failures.js';
+import { DEFAULT_REQUEST_DEADLINE_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS, RequestDeadline, watchChunks } from './timeouts.js';
 import { DEFAULT_MAX_WARNINGS_PER_REQUEST, WarningCollector, warningsHeaderValue } from './warnings.js';
 
 /** A WHATWG fetch handler. */
@@ -43,6 +46,8 @@ interface Exchange {
   clientCodec: Codec;
   record: RequestRecord;
   warnings: WarningCollector;
+  /** The generate call's deadline (and client cancellation), disposed when the request ends. */
+  deadline?: RequestDeadline;
 }
 
 /**
@@ -66,6 +71,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
   const maxWarnings = config.maxWarningsPerRequest ?? DEFAULT_MAX_WARNINGS_PER_REQUEST;
 
   const finish = (exchange: Exchange, extra: Partial<RequestRecord>): void => {
+    exchange.deadline?.dispose();
     Object.assign(exchange.record, extra, { totalMs: Date.now() - exchange.started, warnings: exchange.warnings.kept });
     if (exchange.warnings.dropped > 0) exchange.record.warningsDropped = exchange.warnings.dropped;
     try {
@@ -83,10 +89,11 @@ export function createRouter(config: RouterConfig): ReplyHandler {
     return { status, headers: out, body };
   };
 
+  /** A failure in the client's protocol: generic where the cause is internal, the detail in the record only. */
   const respondError = (exchange: Exchange, error: unknown, via?: Bridge): RouterReply => {
-    const llmError = LlmError.from(error);
-    const encoded = via ? via.encodeError(llmError) : exchange.clientCodec.error.encode(llmError);
-    finish(exchange, { status: encoded.status, errorKind: llmError.kind });
+    const { error: shown, detail } = clientFacingError(error, exchange.requestId);
+    const encoded = via ? via.encodeError(shown) : exchange.clientCodec.error.encode(shown);
+    finish(exchange, detail === undefined ? { status: encoded.status, errorKind: shown.kind } : { status: encoded.status, errorKind: shown.kind, errorDetail: detail });
     return respond(exchange, JSON.stringify(encoded.body), encoded.status, {
       'content-type': 'application/json',
       ...encoded.headers,
@@ -207,6 +214,9 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       return fetched;
     };
 
+    // Bounds the whole request: retries, fallbacks and the stream (cleared by `finish`).
+    const deadline = new RequestDeadline(config.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS, request.signal);
+    exchange.deadline = deadline;
     let lastFailure: UpstreamResponse | undefined;
     for (let attempt = 0; attempt < route.upstreams.length; attempt++) {
       const name = route.upstreams[attempt] as string;
@@ -272,10 +282,10 @@ export function createRouter(config: RouterConfig): ReplyHandler {
           maxRetries: config.maxRetries ?? 2,
           retryBaseDelayMs: config.retryBaseDelayMs ?? 500,
           maxRetryDelayMs: config.maxRetryDelayMs ?? 30_000,
-          signal: request.signal,
+          signal: deadline,
         });
       } catch (error) {
-        if (hasNext && LlmError.isInstance(error) && error.kind !== 'cancelled') continue;
+        if (hasNext && !deadline.aborted && LlmError.isInstance(error)) continue;
         return respondError(exchange, error, via);
       }
       if (!isOkStatus(response.status)) {
@@ -291,17 +301,42 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         return respond(exchange, JSON.stringify(encoded.body), encoded.status, { 'content-type': 'application/json', ...encoded.headers });
       }
       const remember = rememberer(kept);
-      if (clientStream) {
-        const onEvent = remember.onEvent;
-        const onEnd = () => finish(exchange, { status: 200, usage: remember.usage() });
+      if (clientStream && upstreamStreams && !isJsonAnswer(response)) {
         // An iterable body when the transport has one: no Web stream per streamed answer.
-        const source = upstreamStreams ? (response.chunks?.() ?? response.body) : null;
-        const chunks = source
-          ? via.streamChunks(chunksOf(source), { onEvent, includeUsage, onEnd })
-          : stepIterable(chunksOf(via.responseToStream(await response.json(), { onEvent })), passThroughStep<Uint8Array>(), { onEnd });
+        const upstreamChunks = watchChunks(
+          chunksOf(response.chunks?.() ?? response.body ?? emptyChunks()),
+          upstream.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+          deadline,
+        );
+        let failure: LlmError | undefined;
+        const onEvent = (event: LlmStreamEvent): void => {
+          remember.onEvent(event);
+          if (event.type !== 'error') return;
+          failure = event.error;
+          // The answer is over: stop reading the upstream (a stream that did not decode goes on).
+          upstreamChunks.cancel();
+        };
+        const onEnd = () => finish(exchange, { status: 200, usage: remember.usage(), ...streamFailureFields(failure) });
+        const chunks = via.streamChunks(upstreamChunks, { onEvent, includeUsage, onEnd });
         return withRetrievable(respond(exchange, chunks, 200, { ...SSE_HEADERS }), stored);
       }
-      const json: unknown = await response.json();
+      // A whole JSON answer: asked for, from an upstream that cannot stream, or sent instead of the stream asked for.
+      let json: unknown;
+      try {
+        json = await readJson(response, deadline);
+      } catch (error) {
+        return respondError(exchange, error, via);
+      }
+      if (clientStream) {
+        let events: ReadableStream<Uint8Array>;
+        try {
+          events = via.responseToStream(json, { onEvent: remember.onEvent });
+        } catch (error) {
+          return respondError(exchange, error, via);
+        }
+        const onEnd = () => finish(exchange, { status: 200, usage: remember.usage() });
+        return withRetrievable(respond(exchange, stepIterable(chunksOf(events), passThroughStep<Uint8Array>(), { onEnd }), 200, { ...SSE_HEADERS }), stored);
+      }
       let decoded: LlmResponse | undefined;
       const out = via.response(json, (canonical) => {
         decoded = canonical;
@@ -452,6 +487,41 @@ function parseBody(text: string): Record<string, unknown> {
   if (!isJsonObject(body)) throw new LlmError({ kind: 'invalid_request', message: 'request body must be a JSON object' });
   return body;
 }
+
+/** True when an upstream answered with a whole JSON body (even to a stream request). */
+function isJsonAnswer(response: UpstreamResponse): boolean {
+  return response.headers.get('content-type')?.trimStart().toLowerCase().startsWith('application/json') ?? false;
+}
+
+/**
+ * An upstream's 2xx JSON answer. Unreadable JSON is a 502 (`upstream`), never the client's
+ * fault; the deadline passing while the body is read is a 504.
+ */
+async function readJson(response: UpstreamResponse, deadline: RequestDeadline): Promise<unknown> {
+  try {
+    return await untilAborted(response.json(), deadline);
+  } catch (error) {
+    throw deadline.expired ?? (LlmError.isInstance(error) && error.kind === 'cancelled' ? error : undecodableAnswer(error));
+  }
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts (a transport may ignore the signal while reading a body). */
+function untilAborted<T>(promise: Promise<T>, signal: CancelSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** The record's fields for a stream that ended with an error (the client had its 200 already). */
+function streamFailureFields(failure: LlmError | undefined): Partial<RequestRecord> {
+  if (!failure) return {};
+  return failure.cause === undefined ? { errorKind: failure.kind } : { errorKind: failure.kind, errorDetail: describeFailure(failure) };
+}
+
+async function* emptyChunks(): AsyncIterable<Uint8Array> {}
 
 async function readErrorBody(response: UpstreamResponse): Promise<unknown> {
   const text = await response.text();

@@ -15,7 +15,11 @@ export interface UpstreamCallOptions {
   retryBaseDelayMs: number;
   /** Longest wait honoured from `retry-after`. */
   maxRetryDelayMs: number;
-  /** The client's abort signal: aborting it cancels the upstream request. */
+  /**
+   * The request's cancellation (the client went away, or its deadline passed): aborting it
+   * cancels the upstream request; an `LlmError` reason (the deadline's `timeout`) is what the call
+   * then throws.
+   */
   signal?: CancelSignal;
 }
 
@@ -32,8 +36,10 @@ export function isRetryableStatus(status: number): boolean {
 /**
  * Sends one upstream request, retrying on 429 / 5xx / network failures with exponential backoff
  * (honouring `retry-after`). Returns the last response, retryable or not; throws `LlmError`
- * (`timeout`, `network`, `cancelled`) when no response came at all. The timeout stops counting
- * once headers arrive; the client's signal stays attached to the body.
+ * (`timeout`, `upstream`, `cancelled`) when no response came at all. The timeout stops counting
+ * once headers arrive; the client's signal stays attached to the body. An attempt that timed out
+ * is not retried: the upstream already had `timeoutMs` to answer, so a silent upstream costs one
+ * timeout, not one per retry.
  */
 export async function callUpstream(options: UpstreamCallOptions): Promise<UpstreamResponse> {
   for (let attempt = 0; ; attempt++) {
@@ -54,10 +60,10 @@ export async function callUpstream(options: UpstreamCallOptions): Promise<Upstre
     } catch (cause) {
       clearTimeout(timer);
       client?.removeEventListener('abort', onClientAbort);
-      if (client?.aborted) throw new LlmError({ kind: 'cancelled', message: 'client cancelled the request', cause });
-      const error = timedOut
-        ? new LlmError({ kind: 'timeout', message: `upstream did not answer within ${options.timeoutMs} ms`, cause })
-        : new LlmError({ kind: 'upstream', message: `upstream unreachable: ${describeCause(cause)}`, cause });
+      if (client?.aborted) throw abortError(client.reason, cause);
+      if (timedOut) throw new LlmError({ kind: 'timeout', message: `upstream did not answer within ${options.timeoutMs} ms`, cause });
+      // The cause names the upstream's address and the socket error: the log's, not the client's.
+      const error = new LlmError({ kind: 'upstream', message: 'upstream unreachable', cause });
       if (attempt >= options.maxRetries) throw error;
       await sleep(backoff(options, attempt), options.signal);
       continue;
@@ -97,14 +103,15 @@ function backoff(options: UpstreamCallOptions, attempt: number): number {
   return Math.min(options.retryBaseDelayMs * 2 ** attempt, options.maxRetryDelayMs);
 }
 
-function describeCause(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
+/** The error of an aborted call: the signal's own `LlmError` (a deadline), else a client cancel. */
+function abortError(reason: unknown, cause?: unknown): LlmError {
+  return LlmError.isInstance(reason) ? reason : new LlmError({ kind: 'cancelled', message: 'client cancelled the request', cause });
 }
 
 function sleep(ms: number, signal?: CancelSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(new LlmError({ kind: 'cancelled', message: 'client cancelled the request' }));
+      reject(abortError(signal.reason));
       return;
     }
     const timer = setTimeout(() => {
@@ -113,7 +120,7 @@ function sleep(ms: number, signal?: CancelSignal): Promise<void> {
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new LlmError({ kind: 'cancelled', message: 'client cancelled the request' }));
+      reject(abortError(signal?.reason));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
