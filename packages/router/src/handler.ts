@@ -26,6 +26,7 @@ import { fetchMediaUrls, inlineFetchedMedia, mediaUrlsToFetch, type FetchedMedia
 import { defaultCodecs, type CodecRegistry } from './registry.js';
 import { resolveRoute } from './routing.js';
 import { MemoryStateStore } from './state-store.js';
+import { checkOwner, loadTurn, mintResponseId, recordOwner, saveTurn } from './response-state.js';
 import { type ReplyHandler, type RouterReply, type RouterRequest, toResponse } from './reply.js';
 import { callUpstream, isOkStatus, isRetryableStatus } from './upstream-call.js';
 import { clientFacingError, describeFailure, undecodableAnswer } from './failures.js';
@@ -198,8 +199,20 @@ export function createRouter(config: RouterConfig): ReplyHandler {
     const route = resolveRoute(config.routes, clientModel);
     if (!route) throw new LlmError({ kind: 'not_found', message: `no route for model ${clientModel}` });
     const clientId = exchange.clientCodec.id;
+    const owner = request.clientKeyId;
     const previousResponseId = clientId === 'openai-responses' ? stringField(held.body, 'previous_response_id') : undefined;
-    const history = previousResponseId !== undefined ? await loadHistory(store, previousResponseId) : undefined;
+    // The stored conversation, loaded once for the first upstream of another protocol that needs it.
+    let storedHistory: Promise<LlmMessage[]> | undefined;
+    /** The turns to replay before the request's own, or undefined (checked: 404 before anything is sent). */
+    const continuation = async (target: ProtocolId): Promise<LlmMessage[] | undefined> => {
+      if (previousResponseId === undefined) return undefined;
+      if (target !== 'openai-responses') return await (storedHistory ??= loadTurn(store, previousResponseId, owner));
+      // A Responses upstream holds the conversation under its own id; only its owner may continue it.
+      if (owner !== undefined) await checkOwner(store, previousResponseId, owner);
+      return undefined;
+    };
+    // Answers from another protocol get an id minted here (contract 4); one per request.
+    const answerId = clientId === 'openai-responses' ? mintResponseId() : undefined;
 
     // Media URLs the target cannot take, downloaded once per request when configured.
     let clientCanonical: LlmRequest | undefined;
@@ -227,6 +240,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       if (!upstreamCodec) throw new LlmError({ kind: 'unsupported', message: `no codec for ${upstream.protocol}` });
       Object.assign(exchange.record, { upstream: name, upstreamProtocol: upstream.protocol, upstreamModel: route.model });
 
+      const history = await continuation(upstream.protocol);
       const streamingUpstream = upstream.capabilities?.streaming !== false;
       const media = await mediaFor(upstream.protocol);
       const needsCanonical =
@@ -251,6 +265,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         strict: config.strict,
         warn: (warning) => exchange.warnings.add(warning),
         transformRequest,
+        answerId: upstream.protocol === clientId ? undefined : answerId,
         transformResponse: config.transformResponse
           ? (response) => config.transformResponse?.(response, { clientProtocol: clientId, upstream: name }) ?? response
           : undefined,
@@ -300,7 +315,11 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         finish(exchange, { status: encoded.status, errorKind: kind });
         return respond(exchange, JSON.stringify(encoded.body), encoded.status, { 'content-type': 'application/json', ...encoded.headers });
       }
-      const remember = rememberer(kept);
+      const remember = rememberer(kept, {
+        id: via.sameProtocol ? undefined : answerId,
+        owner,
+        recordUpstreamIds: stored && via.sameProtocol && clientId === 'openai-responses',
+      });
       if (clientStream && upstreamStreams && !isJsonAnswer(response)) {
         // An iterable body when the transport has one: no Web stream per streamed answer.
         const upstreamChunks = watchChunks(
@@ -353,7 +372,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
    * Collects usage and, given the canonical request of a turn to keep (see `keptRequest`), stores
    * the turn for `previous_response_id`.
    */
-  function rememberer(request: LlmRequest | undefined) {
+  function rememberer(request: LlmRequest | undefined, answer: AnswerOwnership) {
     let usage: LlmUsage | undefined;
     const storing = request !== undefined;
     const accumulator = storing ? new LlmStreamAccumulator() : undefined;
@@ -362,11 +381,15 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       const choice = response.choices[0];
       if (!canonical || !choice) return;
       const messages: LlmMessage[] = [...canonical.messages, { role: 'assistant', content: choice.content }];
-      void store.set(`response:${response.id}`, messages).catch(() => undefined);
+      saveTurn(store, answer.id ?? response.id, answer.owner, messages);
+    };
+    const owns = (id: unknown): void => {
+      if (answer.recordUpstreamIds && answer.owner !== undefined && typeof id === 'string') recordOwner(store, id, answer.owner);
     };
     return {
       usage: () => usage,
       onEvent(event: LlmStreamEvent): void {
+        if (event.type === 'start') owns(event.id);
         if (event.type === 'usage') usage = event.usage;
         else if (event.type === 'finish' && event.usage) usage = event.usage;
         if (accumulator) {
@@ -382,6 +405,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       },
       /** `known`: the usage of a canonical response the bridge already decoded (no second decode for it). */
       onResponse(json: unknown, codec: Codec, known?: LlmUsage): void {
+        if (isJsonObject(json)) owns(json.id);
         if (!config.hooks?.onRequestEnd && !storing) return;
         if (known && !storing) {
           usage = known;
@@ -397,6 +421,16 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       },
     };
   }
+}
+
+/** Whose answer this is, and under which id (see response-state.ts). */
+interface AnswerOwnership {
+  /** The id minted for the client, when the router mints one. */
+  id?: string;
+  /** The request's `clientKeyId`. */
+  owner?: string;
+  /** Record the owner of the upstream's own ids (a Responses upstream, a kept answer). */
+  recordUpstreamIds: boolean;
 }
 
 /**
@@ -530,14 +564,6 @@ async function readErrorBody(response: UpstreamResponse): Promise<unknown> {
   } catch {
     return text;
   }
-}
-
-async function loadHistory(store: StateStore, id: string): Promise<LlmMessage[]> {
-  const value = await store.get(`response:${id}`);
-  if (!Array.isArray(value)) {
-    throw new LlmError({ kind: 'not_found', message: `previous response ${id} not found`, path: 'previous_response_id' });
-  }
-  return value as LlmMessage[];
 }
 
 function credentials(upstream: UpstreamConfig): { apiKey?: string; auth?: Exclude<UpstreamConfig['auth'], 'none'> } {

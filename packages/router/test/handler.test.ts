@@ -185,8 +185,12 @@ describe('createHandler', () => {
     const mock = await upstream((_request, response) => json(response, 200, answer));
     const handler = createHandler({ ...config(mock.baseUrl), routes: [{ match: '*', upstream: 'main' }] });
     const first = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'one' }] }] };
-    expect((await handler(post('/openai-responses/generate', first))).status).toBe(200);
-    const second = { model: 'm', previous_response_id: 'resp_1', previousResponseId: 'resp_1', messages: [{ role: 'user', content: [{ type: 'text', text: 'two' }] }] };
+    const firstAnswer = await handler(post('/openai-responses/generate', first));
+    expect(firstAnswer.status).toBe(200);
+    // The id the client saw is minted by the router, not the upstream's `resp_1`.
+    const { id } = (await firstAnswer.json()) as { id: string };
+    expect(id).toMatch(/^resp_[0-9a-f]{32}$/);
+    const second = { model: 'm', previous_response_id: id, previousResponseId: id, messages: [{ role: 'user', content: [{ type: 'text', text: 'two' }] }] };
     expect((await handler(post('/openai-responses/generate', second))).status).toBe(200);
     expect((mock.received[1]?.body as { messages: unknown[] }).messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'one' }] },
@@ -202,8 +206,10 @@ describe('createHandler', () => {
     const mock = await upstream((_request, response) => json(response, 200, answer));
     const handler = createHandler({ ...config(mock.baseUrl), routes: [{ match: '*', upstream: 'main' }] });
     const first = { model: 'm', store: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'one' }] }] };
-    expect((await handler(post('/openai-responses/generate', first))).status).toBe(200);
-    const second = { model: 'm', previous_response_id: 'resp_1', messages: [{ role: 'user', content: [{ type: 'text', text: 'two' }] }] };
+    const firstAnswer = await handler(post('/openai-responses/generate', first));
+    expect(firstAnswer.status).toBe(200);
+    const { id } = (await firstAnswer.json()) as { id: string };
+    const second = { model: 'm', previous_response_id: id, messages: [{ role: 'user', content: [{ type: 'text', text: 'two' }] }] };
     const missing = await handler(post('/openai-responses/generate', second));
     expect(missing.status).toBe(404);
     expect(mock.received).toHaveLength(1);

@@ -451,14 +451,17 @@ describe('REGRESSIONS.md, handler state (previous_response_id, count tokens)', (
     const mock = await chatUpstream();
     const handler = createHandler(config(mock.baseUrl));
     const first = (await (await handler(post('/v1/responses', firstTurn))).json()) as { id: string; output: unknown[] };
+    // The router's own id (the Chat upstream's `chatcmpl-0` may repeat), its items named after it.
+    expect(first.id).toMatch(/^resp_[0-9a-f]{32}$/);
     expect(first.output).toEqual([
-      { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', id: 'fc_chatcmpl-0_0', status: 'completed' },
+      { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', id: `fc_${first.id.slice(5)}_0`, status: 'completed' },
     ]);
     const second = await handler(post('/v1/responses', secondTurn(first.id)));
     expect(second.status).toBe(200);
     expect((mock.received[1]?.body as { messages: unknown }).messages).toEqual(secondUpstreamMessages);
-    expect(((await second.json()) as { output: unknown[] }).output).toEqual([
-      { type: 'message', id: 'msg_chatcmpl-1_0', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Sunny in Paris.', annotations: [] }] },
+    const secondAnswer = (await second.json()) as { id: string; output: unknown[] };
+    expect(secondAnswer.output).toEqual([
+      { type: 'message', id: `msg_${secondAnswer.id.slice(5)}_0`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Sunny in Paris.', annotations: [] }] },
     ]);
   });
 

@@ -1,0 +1,64 @@
+import { LlmError, type LlmMessage } from '@llm/core';
+import type { StateStore } from './config.js';
+
+/**
+ * Responses continuation state (`previous_response_id`) and who owns it (issue 17, contract 4).
+ *
+ * An answer a Responses client gets from another protocol's upstream carries an id the router
+ * mints (`resp_` + 32 random hex digits): upstream ids may repeat (some servers draw them from a
+ * few hundred values), and one client must never continue another's conversation. The turn is
+ * stored under that id with its owner, the request's `clientKeyId` (none: an open router, one
+ * shared owner). A Responses upstream keeps its own state under its own ids; for those the
+ * router stores only the owner of each id it passed back, when the request named a key.
+ * Another owner, like a missing id, gets 404 at `previous_response_id`: the answer does not tell
+ * that the id exists.
+ */
+
+/** A stored turn: the conversation so far, as the upstream must see it again. */
+interface StoredTurn {
+  owner: string | null;
+  messages: LlmMessage[];
+}
+
+/** A fresh client-visible Responses id: `resp_` + 32 random hex digits (128 bits). */
+export function mintResponseId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let hex = '';
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+  return `resp_${hex}`;
+}
+
+/** Keeps a turn under the id the client saw, for its owner. Failures only lose the turn. */
+export function saveTurn(store: StateStore, id: string, owner: string | undefined, messages: LlmMessage[]): void {
+  const turn: StoredTurn = { owner: owner ?? null, messages };
+  void store.set(turnKey(id), turn).catch(() => undefined);
+}
+
+/** The conversation stored under `id`, or 404 when it is missing or another owner's. */
+export async function loadTurn(store: StateStore, id: string, owner: string | undefined): Promise<LlmMessage[]> {
+  const value = (await store.get(turnKey(id))) as Partial<StoredTurn> | undefined;
+  if (value?.owner !== (owner ?? null) || !Array.isArray(value.messages)) throw notFound(id);
+  return value.messages;
+}
+
+/** Records that `owner` got the Responses upstream's answer `id`. Failures only lose the record. */
+export function recordOwner(store: StateStore, id: string, owner: string): void {
+  void store.set(ownerKey(id), owner).catch(() => undefined);
+}
+
+/** 404 unless `owner` got the Responses upstream's answer `id` through this router. */
+export async function checkOwner(store: StateStore, id: string, owner: string): Promise<void> {
+  if ((await store.get(ownerKey(id))) !== owner) throw notFound(id);
+}
+
+function turnKey(id: string): string {
+  return `response:${id}`;
+}
+
+function ownerKey(id: string): string {
+  return `owner:${id}`;
+}
+
+function notFound(id: string): LlmError {
+  return new LlmError({ kind: 'not_found', message: `previous response ${id} not found`, path: 'previous_response_id' });
+}
