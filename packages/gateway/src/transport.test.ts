@@ -119,6 +119,27 @@ describe('createUndiciTransport', () => {
     silent.close();
   });
 
+  it('closes the upstream socket when a body is stopped while a read waits on a silent upstream', async () => {
+    let closed = false;
+    const silent = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"n":0}\n\n');
+      res.on('close', () => (closed = true));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await pooled.transport({ url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, method: 'POST', body: '{}' });
+      const reads = res.chunks!()[Symbol.asyncIterator]();
+      expect(new TextDecoder().decode((await reads.next()).value)).toBe('data: {"n":0}\n\n');
+      const waiting = reads.next().catch((error: unknown) => error);
+      expect(await reads.return!()).toEqual({ done: true, value: undefined });
+      expect(await waiting).toMatchObject({ code: 'UND_ERR_ABORTED' });
+      await expect.poll(() => closed).toBe(true);
+    } finally {
+      silent.close();
+    }
+  });
+
   it('closes the socket of a body silent for bodyIdleTimeoutMs (the backstop behind the router idle timer)', async () => {
     let closed = false;
     const silent = createServer((_req, res) => {

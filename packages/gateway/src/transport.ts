@@ -120,11 +120,23 @@ class UndiciReply implements UpstreamResponse {
   }
 
   /**
-   * undici's body itself: a Node `Readable` iterates its chunks, each read taking all that is
-   * buffered (the events of one socket read arrive as one chunk), and `return()` destroys it,
-   * which aborts the upstream call.
+   * undici's body, read as it is: a Node `Readable` iterates its chunks, each read taking all that
+   * is buffered (the events of one socket read arrive as one chunk). `return()` destroys the body
+   * at once, which aborts the upstream call and closes its socket, even while a read waits: the
+   * Readable's own iterator would queue that `return()` behind the pending read, forever for an
+   * upstream gone silent (the router's idle timeout cancels exactly then).
    */
   chunks(): AsyncIterable<Uint8Array> {
-    return this.raw;
+    const raw = this.raw;
+    const reads = raw[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+    const iterator: AsyncIterableIterator<Uint8Array> = {
+      [Symbol.asyncIterator]: () => iterator,
+      next: () => reads.next(),
+      return: () => {
+        raw.destroy();
+        return Promise.resolve({ done: true, value: undefined });
+      },
+    };
+    return iterator;
   }
 }
