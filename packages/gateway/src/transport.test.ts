@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CancelSource } from '@llm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,24 @@ afterAll(async () => {
   await Promise.all([mock.close(), echo.close()]);
   await pooled.close();
 });
+
+/** An upstream that sends its headers and one event, then nothing; `closed` once its socket is. */
+async function silentUpstream(): Promise<{ url: string; server: Server; readonly closed: boolean }> {
+  let closed = false;
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: {"n":0}\n\n');
+    res.on('close', () => (closed = true));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    server,
+    get closed() {
+      return closed;
+    },
+  };
+}
 
 describe('createUndiciTransport', () => {
   it('sends method, path, query, headers and body, and returns status, headers and body', async () => {
@@ -120,37 +138,25 @@ describe('createUndiciTransport', () => {
   });
 
   it('closes the upstream socket when a body is stopped while a read waits on a silent upstream', async () => {
-    let closed = false;
-    const silent = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('data: {"n":0}\n\n');
-      res.on('close', () => (closed = true));
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silent = await silentUpstream();
     try {
-      const res = await pooled.transport({ url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, method: 'POST', body: '{}' });
+      const res = await pooled.transport({ url: silent.url, method: 'POST', body: '{}' });
       const reads = res.chunks!()[Symbol.asyncIterator]();
       expect(new TextDecoder().decode((await reads.next()).value)).toBe('data: {"n":0}\n\n');
       const waiting = reads.next().catch((error: unknown) => error);
       expect(await reads.return!()).toEqual({ done: true, value: undefined });
       expect(await waiting).toMatchObject({ code: 'UND_ERR_ABORTED' });
-      await expect.poll(() => closed).toBe(true);
+      await expect.poll(() => silent.closed).toBe(true);
     } finally {
-      silent.close();
+      silent.server.close();
     }
   });
 
   it('closes the socket of a body silent for bodyIdleTimeoutMs (the backstop behind the router idle timer)', async () => {
-    let closed = false;
-    const silent = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('data: {"n":0}\n\n');
-      res.on('close', () => (closed = true));
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silent = await silentUpstream();
     const backstopped = createUndiciTransport({ bodyIdleTimeoutMs: 50 });
     try {
-      const res = await backstopped.transport({ url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, method: 'POST', body: '{}' });
+      const res = await backstopped.transport({ url: silent.url, method: 'POST', body: '{}' });
       const read: string[] = [];
       await expect(
         (async () => {
@@ -158,10 +164,10 @@ describe('createUndiciTransport', () => {
         })(),
       ).rejects.toMatchObject({ code: 'UND_ERR_BODY_TIMEOUT' });
       expect(read).toEqual(['data: {"n":0}\n\n']);
-      await expect.poll(() => closed).toBe(true);
+      await expect.poll(() => silent.closed).toBe(true);
     } finally {
       await backstopped.close();
-      silent.close();
+      silent.server.close();
     }
   });
 
