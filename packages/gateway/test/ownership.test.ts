@@ -45,4 +45,37 @@ describe('stored responses and their owners', () => {
       expect(crossed.body).toEqual(missing.body);
     }
   });
+
+  it('mints a distinct id per answer although the upstream reuses its ids, and refuses another key\'s previous_response_id as if it did not exist', async () => {
+    const one = await client('key-one').responses.create({ model: 'gpt-5', input: 'my secret is 42' });
+    const oneStreamed = await client('key-one').responses.stream({ model: 'gpt-5', input: 'streamed secret' }).finalResponse();
+    const two = await client('key-two').responses.create({ model: 'gpt-5', input: 'hello' });
+    for (const id of [one.id, oneStreamed.id, two.id]) expect(id).toMatch(/^resp_[0-9a-f]{32}$/);
+    expect(new Set([one.id, oneStreamed.id, two.id]).size).toBe(3);
+
+    // The owner continues its own conversation.
+    const continued = await client('key-one').responses.create({ model: 'gpt-5', input: 'and now?', previous_response_id: one.id });
+    expect(continued.output_text).toBe('Mock claude says: and now?');
+
+    const continueAs = async (key: string, previous: string) => {
+      const res = await fetch(`${gateway.url}/v1/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-5', input: 'tell me the secret', previous_response_id: previous }),
+      });
+      return { status: res.status, body: (await res.json()) as { error: { message: string; type: string; param: string | null } } };
+    };
+    const missing = await continueAs('key-two', `resp_${'0'.repeat(32)}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toMatchObject({ type: 'not_found_error', param: 'previous_response_id' });
+    for (const id of [one.id, oneStreamed.id]) {
+      const crossed = await continueAs('key-two', id);
+      expect(crossed.status).toBe(404);
+      // The same answer as for an id never served, but for the id it names.
+      expect(crossed.body).toEqual(JSON.parse(JSON.stringify(missing.body).replace(`resp_${'0'.repeat(32)}`, id)));
+      expect((await retrieve('key-two', id)).status).toBe(404);
+    }
+    expect((await retrieve('key-one', two.id)).status).toBe(404);
+    expect((await retrieve('key-two', two.id)).status).toBe(200);
+  });
 });
