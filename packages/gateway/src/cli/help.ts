@@ -21,7 +21,23 @@ Run llm-gateway <command> --help for details.`,
 Starts the gateway with a YAML or JSON config (\${VAR} expands from the environment).
 Prints the address when ready; SIGINT / SIGTERM drain in-flight streams, then exit.
 Runs WebAssembly (undici's HTTP parser) on V8's baseline tier only: 5-10 MB less resident
-after traffic, for about 3% more CPU per request. LLM_GATEWAY_WASM_TIER_UP=1 keeps V8's default tiering.`,
+after traffic, for about 3% more CPU per request. LLM_GATEWAY_WASM_TIER_UP=1 keeps V8's default tiering.
+
+Limits (config key: default):
+  maxBodyBytes: 33554432 (32 MiB)        request bodies beyond get 413
+  JSON nesting: 128 levels               deeper request bodies get 400 naming the path
+  warnings: 100 kept per request         the rest counted (warningsDropped in the log line)
+  x-llm-warnings (warningsHeader: true): 4096 bytes, then "+N more"
+  stored Responses: 256 answers, 32 Mi characters; previous_response_id state: 10000
+    entries, 64 MiB (oldest evicted first; each answer readable by its own key only)
+  fetchMedia.maxBytes: 5242880 (5 MiB), fetchMedia.timeoutMs: 10000
+Timeouts (milliseconds):
+  upstreams.<name>.timeoutMs: 600000            until the upstream's response headers
+  upstreams.<name>.streamIdleTimeoutMs: 120000  silence within a stream; ends the client's
+                                                stream with its protocol's error event
+  requestDeadlineMs: 1800000                    whole request, retries and stream included
+  transport body idle backstop: the longest streamIdleTimeoutMs + 5000
+  shutdown drain: 10000 before in-flight streams are cut`,
   mock: `Usage: llm-gateway mock --protocol <id> [--port N] [--host H] [--workdir DIR]
 
 Runs the embedded deterministic mock upstream for one protocol. It validates requests like the
