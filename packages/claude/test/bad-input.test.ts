@@ -5,7 +5,8 @@ import { claude } from '../src/index.js';
 
 const message = (patch: Record<string, unknown>) => ({ id: 'msg_x', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 }, ...patch });
 
-describe('bad response bodies are invalid_request errors naming the JSON path', () => {
+// Issue 17: an upstream's answer that does not decode is `upstream` (502), not the client's 400.
+describe('bad response bodies are upstream errors naming the JSON path', () => {
   it.each([
     [null, '$'],
     [message({ content: 'hi' }), 'content'],
@@ -18,7 +19,8 @@ describe('bad response bodies are invalid_request errors naming the JSON path', 
   ])('%j -> %s', (body, path) => {
     const error = thrown(() => claude.response.decode(body));
     expect(error).toBeInstanceOf(LlmError);
-    expect(error).toMatchObject({ kind: 'invalid_request', path, protocol: 'claude' });
+    expect(error).toMatchObject({ kind: 'upstream', status: 502, path, protocol: 'claude' });
+    expect((error as LlmError).cause).toMatchObject({ kind: 'invalid_request', path });
   });
 });
 

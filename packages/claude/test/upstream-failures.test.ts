@@ -1,5 +1,5 @@
-import type { LlmStreamEvent, SseEvent } from '@llm/core';
-import { runTransform } from '@llm/test-utils';
+import { LlmError, type LlmStreamEvent, type SseEvent } from '@llm/core';
+import { runTransform, thrown } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { claude } from '../src/index.js';
 
@@ -29,5 +29,27 @@ describe('upstream answers that do not decode (issue 17)', () => {
     ]);
     expect(errorOf(events.at(-1)).toJSON()).toMatchObject({ kind: 'upstream', status: 502, protocol: 'claude' });
     expect(errorOf(events.at(-1)).message).toMatch(/^invalid Claude stream event at delta/);
+  });
+});
+
+describe('response.decode: a body that is not a Claude answer is an upstream error (issue 17)', () => {
+  it.each<[string, unknown, string]>([
+    ['an unexpected object', { unexpected: true }, 'content'],
+    ['null', null, '$'],
+    ['an array', [], '$'],
+    ['a string', 'upstream said hello', '$'],
+  ])('%s', (_label, body, path) => {
+    const error = thrown(() => claude.response.decode(body));
+    expect(LlmError.isInstance(error)).toBe(true);
+    const where = path === '$' ? '' : ` at ${path}`;
+    expect((error as LlmError).toJSON()).toEqual({ kind: 'upstream', status: 502, message: `invalid Claude answer${where}`, path, protocol: 'claude' });
+  });
+});
+
+describe('stream.decode: an event without a type ends the stream (issue 17)', () => {
+  it('is an upstream error at type, not a silent skip', async () => {
+    const events = await decode([sse({ type: 'message_start', message: { id: 'msg_1', content: [] } }), { event: 'content_block_delta', data: '{"index":0}', id: undefined }]);
+    expect(events.map((event) => event.type)).toEqual(['start', 'error']);
+    expect(errorOf(events[1]).toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Claude stream event at type', path: 'type', protocol: 'claude' });
   });
 });

@@ -45,6 +45,10 @@ export interface WireTypes {
 export interface Codec<W extends WireTypes = WireTypes> {
   readonly id: ProtocolId;
   readonly request: Transcoder<W['request'], LlmRequest>;
+  /**
+   * Answers come from upstreams: `decode` throws kind `upstream` (502) with the path of what is
+   * missing or wrong on a body that is not this protocol's answer, never `invalid_request`.
+   */
   readonly response: Transcoder<W['response'], LlmResponse>;
   readonly stream: {
     /** Wire SSE events -> canonical events. Memory is bounded by the open blocks. */

@@ -62,7 +62,7 @@ export { responseToEvents } from './response-events.js';
 
 export { ERROR_KINDS, INTERNAL_ERROR_MESSAGE, LlmError, errorKindForStatus, parseRetryAfter, retryAfterFromHeaders } from './errors.js';
 export { MAX_ERROR_DESCRIPTION_LENGTH, describeError } from './describe-error.js';
-export { invalidUpstream, streamEndedEarly, unfinishedStreamError, upstreamDecodeFailure } from './upstream-errors.js';
+export { answerDecoder, invalidUpstream, streamEndedEarly, unfinishedStreamError, upstreamDecodeFailure } from './upstream-errors.js';
 export type { LlmErrorKind, LlmErrorOptions } from './errors.js';
 
 export { reportLoss } from './warnings.js';

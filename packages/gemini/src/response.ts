@@ -1,4 +1,5 @@
 import {
+  invalid,
   readArray,
   readObject,
   readOptionalInteger,
@@ -81,7 +82,8 @@ export function decodeCandidate(value: unknown, position: number, context: PartD
 
 /**
  * Response body -> canonical response. A blocked prompt (no candidates, `promptFeedback.
- * blockReason`) is one empty choice finished by `content_filter`.
+ * blockReason`) is one empty choice finished by `content_filter`; a body with neither candidates
+ * nor a block reason is not an answer and throws (as `upstream` through the codec).
  */
 export function decodeResponse(body: unknown, context?: CodecContext): LlmResponse {
   const wire = readObject(body, '', undefined, PROTOCOL);
@@ -98,10 +100,15 @@ export function decodeResponse(body: unknown, context?: CodecContext): LlmRespon
   if (id === undefined) bag.$noId = true;
   if (modelVersion === undefined) bag.$noModel = true;
   let choices: LlmChoice[];
-  if (wire.candidates === undefined) {
+  const candidates = wire.candidates === undefined ? undefined : readArray(wire.candidates, '', 'candidates', PROTOCOL);
+  if (candidates === undefined && block !== undefined) {
     bag.$noCandidates = true;
-    choices = [block !== undefined ? { index: 0, content: [], finishReason: 'content_filter', rawFinishReason: block } : { index: 0, content: [] }];
-  } else choices = readArray(wire.candidates, '', 'candidates', PROTOCOL).map((candidate, position) => decodeCandidate(candidate, position, partContext));
+    choices = [{ index: 0, content: [], finishReason: 'content_filter', rawFinishReason: block }];
+  } else if (candidates === undefined || candidates.length === 0) {
+    // Only a blocked prompt answers without candidates (gemini.md §2); anything else (`{}`, an
+    // error shape with status 200) is not an answer and must not reach a client as an empty one.
+    return invalid('', 'candidates', 'at least one candidate, or promptFeedback.blockReason', wire.candidates, PROTOCOL);
+  } else choices = candidates.map((candidate, position) => decodeCandidate(candidate, position, partContext));
   const response: LlmResponse = { id: id ?? '', model, choices };
   const usage = decodeUsage(wire.usageMetadata);
   if (usage) response.usage = usage;

@@ -1,6 +1,7 @@
-// Bad input never escapes as a TypeError: response bodies throw `LlmError` invalid_request naming
-// the JSON path, stream decoders end in one `error` event, and error bodies of any shape decode
-// to an `LlmError` of the kind their status means.
+// Bad input never escapes as a TypeError: response bodies throw `LlmError` kind `upstream` naming
+// the JSON path (an upstream's answer that does not decode is not the client's fault: issue 17),
+// stream decoders end in one `error` event, and error bodies of any shape decode to an
+// `LlmError` of the kind their status means.
 import { LlmError, type LlmStreamEvent, type SseEvent } from '@llm/core';
 import { collect, streamOf, thrown } from '@llm/test-utils';
 import fc from 'fast-check';
@@ -18,7 +19,7 @@ const candidate = (patch: Wire = {}): Wire => ({ content: { role: 'model', parts
 const response = (patch: Wire = {}): Wire => ({ candidates: [candidate()], usageMetadata, modelVersion: 'gemini-2.5-flash', responseId: 'r1', ...patch });
 const withParts = (parts: unknown[]): Wire => response({ candidates: [candidate({ content: { role: 'model', parts } })] });
 
-describe('response.decode: malformed bodies are invalid_request errors naming the JSON path', () => {
+describe('response.decode: malformed bodies are upstream errors naming the JSON path', () => {
   it('a valid body decodes (the baseline every case below breaks)', () => {
     expect(gemini.response.decode(response())).toMatchObject({ id: 'r1', model: 'gemini-2.5-flash', choices: [{ index: 0, content: [{ type: 'text', text: 'hi' }], finishReason: 'stop' }] });
   });
@@ -58,7 +59,10 @@ describe('response.decode: malformed bodies are invalid_request errors naming th
   ])('%s -> %s', (_label, path, body, expected) => {
     const error = thrown(() => gemini.response.decode(body));
     expect(error).toBeInstanceOf(LlmError);
-    expect((error as LlmError).toJSON()).toEqual({ kind: 'invalid_request', status: 400, message: `${path}: ${expected}`, path, protocol: 'gemini' });
+    const where = path === '$' ? '' : ` at ${path}`;
+    expect((error as LlmError).toJSON()).toEqual({ kind: 'upstream', status: 502, message: `invalid Gemini answer${where}`, path, protocol: 'gemini' });
+    // The reader's detail stays in the cause, for the log.
+    expect((error as LlmError).cause).toMatchObject({ kind: 'invalid_request', message: `${path}: ${expected}`, path });
   });
 
   describe('absent optional fields are accepted (documented)', () => {
@@ -67,14 +71,24 @@ describe('response.decode: malformed bodies are invalid_request errors naming th
       expect(decoded.choices).toEqual([{ index: 0, content: [], finishReason: 'content_filter', rawFinishReason: 'SAFETY' }]);
     });
 
-    it('an empty object is one empty choice with no finish reason, empty id and model', () => {
-      const decoded = gemini.response.decode({});
-      expect([decoded.id, decoded.model, decoded.choices, decoded.usage]).toEqual(['', '', [{ index: 0, content: [] }], undefined]);
-    });
-
     it('a candidate without content (finished by SAFETY) has no content parts', () => {
       const decoded = gemini.response.decode(response({ candidates: [{ finishReason: 'SAFETY', index: 0 }] }));
       expect(decoded.choices[0]).toMatchObject({ index: 0, content: [], finishReason: 'content_filter', rawFinishReason: 'SAFETY' });
+    });
+  });
+
+  // Issue 17: these decoded to an empty 200 answer, which clients took as the model saying nothing.
+  describe('a body with neither candidates nor a block reason is not an answer', () => {
+    it.each<[string, unknown]>([
+      ['an empty object', {}],
+      ['an unexpected shape', { unexpected: true }],
+      ['usage and model only', { usageMetadata, modelVersion: 'g', responseId: 'r' }],
+      ['an empty candidates list', response({ candidates: [] })],
+      ['promptFeedback without a block reason', { promptFeedback: { safetyRatings: [] }, modelVersion: 'g' }],
+    ])('%s -> upstream error at candidates', (_label, body) => {
+      const error = thrown(() => gemini.response.decode(body));
+      expect(error).toBeInstanceOf(LlmError);
+      expect((error as LlmError).toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Gemini answer at candidates', path: 'candidates', protocol: 'gemini' });
     });
   });
 
@@ -91,10 +105,10 @@ describe('response.decode: malformed bodies are invalid_request errors naming th
     ['responseId a number', 'responseId', response({ responseId: 5 })],
     ['modelVersion an array', 'modelVersion', response({ modelVersion: [] })],
     ['candidate index a string', 'candidates[0].index', response({ candidates: [candidate({ index: '0' })] })],
-  ])('%s should be an invalid_request at %s', (_label, path, body) => {
+  ])('%s should be an upstream error at %s', (_label, path, body) => {
     const error = thrown(() => gemini.response.decode(body));
     expect(error).toBeInstanceOf(LlmError);
-    expect(error).toMatchObject({ kind: 'invalid_request', path, protocol: 'gemini' });
+    expect(error).toMatchObject({ kind: 'upstream', status: 502, path, protocol: 'gemini' });
   });
 
   // logprobs items are read as objects with a string token and a number: anything else is an
@@ -120,9 +134,10 @@ describe('response.decode: malformed bodies are invalid_request errors naming th
 const sse = (data: string): SseEvent => ({ data, event: undefined, id: undefined });
 const decodeStream = (...data: string[]): Promise<LlmStreamEvent[]> => collect(streamOf(data.map(sse)).pipeThrough(gemini.stream.decode()));
 
-/** The events before the final `error` event, and that error as a client sees it. */
 /** The error a Gemini stream cut before a finishReason ends with. */
 const TRUNCATED = { kind: 'upstream', status: 502, message: 'the Gemini stream ended before a finishReason', protocol: 'gemini', code: 'stream_truncated' };
+
+/** The events before the final `error` event, and that error as a client sees it. */
 
 function splitError(events: LlmStreamEvent[]): { before: LlmStreamEvent[]; error: ReturnType<LlmError['toJSON']> } {
   const last = events.at(-1);
@@ -388,7 +403,7 @@ describe('properties: response.decode returns or throws an LlmError, nothing els
     } catch (error) {
       // Rethrown as is, so fast-check reports the offending input and the real error.
       if (!(error instanceof LlmError)) throw error;
-      expect(error).toMatchObject({ kind: 'invalid_request', status: 400, protocol: 'gemini' });
+      expect(error).toMatchObject({ kind: 'upstream', status: 502, protocol: 'gemini' });
       expect(typeof error.path).toBe('string');
     }
   }

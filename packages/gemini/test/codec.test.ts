@@ -169,7 +169,7 @@ describe('requests', () => {
 describe('responses', () => {
   it('usage counts cached prompt tokens once, adds thoughts and tool-use prompts (live capture)', () => {
     const chunk = JSON.parse(readChunkPayloads('gemini', 'vercel-ai-index/google-usage-raw-live.chunks.txt')[0]!) as { usageMetadata: unknown };
-    const response = gemini.response.decode({ candidates: [], usageMetadata: chunk.usageMetadata, modelVersion: 'g', responseId: 'r' });
+    const response = gemini.response.decode({ candidates: [{ content: { role: 'model', parts: [{ text: 'x' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: chunk.usageMetadata, modelVersion: 'g', responseId: 'r' });
     const { raw: _raw, ...usage } = response.usage!;
     expect(usage).toEqual({ inputTokens: 77, outputTokens: 160, totalTokens: 237, cacheReadTokens: 4, reasoningTokens: 89, toolUseInputTokens: 65 });
   });

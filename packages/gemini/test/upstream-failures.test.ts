@@ -1,5 +1,5 @@
-import type { LlmStreamEvent, SseEvent } from '@llm/core';
-import { runTransform } from '@llm/test-utils';
+import { LlmError, type LlmStreamEvent, type SseEvent } from '@llm/core';
+import { runTransform, thrown } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { gemini } from '../src/index.js';
 
@@ -18,5 +18,19 @@ describe('upstream answers that do not decode (issue 17)', () => {
       path: 'candidates[].content.parts[0].text',
       protocol: 'gemini',
     });
+  });
+});
+
+describe('response.decode: a body that is not a Gemini answer is an upstream error (issue 17)', () => {
+  it.each<[string, unknown, string]>([
+    ['an unexpected object', { unexpected: true }, 'candidates'],
+    ['null', null, '$'],
+    ['an array', [], '$'],
+    ['a string', 'upstream said hello', '$'],
+  ])('%s', (_label, body, path) => {
+    const error = thrown(() => gemini.response.decode(body));
+    expect(LlmError.isInstance(error)).toBe(true);
+    const where = path === '$' ? '' : ` at ${path}`;
+    expect((error as LlmError).toJSON()).toEqual({ kind: 'upstream', status: 502, message: `invalid Gemini answer${where}`, path, protocol: 'gemini' });
   });
 });

@@ -1,4 +1,4 @@
-import { streamTranscoders, type Codec } from '@llm/core';
+import { answerDecoder, streamTranscoders, type Codec } from '@llm/core';
 import { decodeError, encodeError } from './error.js';
 import { http } from './http.js';
 import { PROTOCOL } from './internal.js';
@@ -17,7 +17,7 @@ import type { OpenAIChatWireTypes } from './wire-types.js';
 export const openaiChat: Codec<OpenAIChatWireTypes> = {
   id: PROTOCOL,
   request: { decode: (wire) => decodeRequest(wire), encode: encodeRequest },
-  response: { decode: (wire) => decodeResponse(wire), encode: encodeResponse },
+  response: { decode: answerDecoder(PROTOCOL, (wire) => decodeResponse(wire)), encode: encodeResponse },
   stream: streamTranscoders(streamDecoder, streamEncoder),
   error: { decode: decodeError, encode: encodeError },
   http,

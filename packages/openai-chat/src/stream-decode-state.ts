@@ -1,5 +1,5 @@
 import type { LlmFinishReason, LlmStreamEvent, LlmUsage } from '@llm/core';
-import { LlmError, isJsonObject, streamEndedEarly, upstreamDecodeFailure } from '@llm/core';
+import { LlmError, invalidUpstream, isJsonObject, streamEndedEarly, upstreamDecodeFailure } from '@llm/core';
 import { decodeError } from './error.js';
 import { decodeChoiceFinish } from './finish-reason.js';
 import { PROTOCOL } from './internal.js';
@@ -154,6 +154,12 @@ export function decodeChunk(state: ChatDecodeState, emit: Emit, chunk: unknown):
     failStream(state, emit, decodeError(status, chunk));
     return;
   }
+  // Every chunk has a `choices` list (empty on the usage-only chunk, which some servers send
+  // without one): anything else is not this protocol, and skipping it would lose content silently.
+  if (!Array.isArray(chunk.choices) && !isJsonObject(chunk.usage)) {
+    failStream(state, emit, invalidUpstream(P, 'stream chunk', { path: 'choices' }));
+    return;
+  }
   if (!state.started) {
     state.started = true;
     const start: Extract<LlmStreamEvent, { type: 'start' }> = { type: 'start' };
@@ -168,7 +174,10 @@ export function decodeChunk(state: ChatDecodeState, emit: Emit, chunk: unknown):
   if (Array.isArray(choices)) {
     for (let i = 0; i < choices.length; i++) {
       const wire = choices[i];
-      if (!isJsonObject(wire)) continue;
+      if (!isJsonObject(wire)) {
+        failStream(state, emit, invalidUpstream(P, 'stream chunk', { path: `choices[${i}]` }));
+        return;
+      }
       const choiceIndex = typeof wire.index === 'number' ? wire.index : i;
       const choice = choiceState(state, choiceIndex);
       if (choice.finished) continue;

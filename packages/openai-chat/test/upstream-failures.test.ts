@@ -1,5 +1,5 @@
-import type { LlmStreamEvent, SseEvent } from '@llm/core';
-import { runTransform } from '@llm/test-utils';
+import { LlmError, type LlmStreamEvent, type SseEvent } from '@llm/core';
+import { runTransform, thrown } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { openaiChat } from '../src/index.js';
 
@@ -26,5 +26,41 @@ describe('upstream answers that do not decode (issue 17)', () => {
       path: 'usage.prompt_tokens',
       protocol: 'openai-chat',
     });
+  });
+});
+
+describe('response.decode: a body that is not a Chat Completions answer is an upstream error (issue 17)', () => {
+  it.each<[string, unknown, string]>([
+    ['an unexpected object', { unexpected: true }, 'choices'],
+    ['null', null, '$'],
+    ['an array', [], '$'],
+    ['a string', 'upstream said hello', '$'],
+  ])('%s', (_label, body, path) => {
+    const error = thrown(() => openaiChat.response.decode(body));
+    expect(LlmError.isInstance(error)).toBe(true);
+    const where = path === '$' ? '' : ` at ${path}`;
+    expect((error as LlmError).toJSON()).toEqual({ kind: 'upstream', status: 502, message: `invalid Chat Completions answer${where}`, path, protocol: 'openai-chat' });
+  });
+});
+
+describe('stream.decode: a chunk that is not a Chat Completions chunk ends the stream (issue 17)', () => {
+  it.each<[string, unknown, string]>([
+    ['an object without choices', { unexpected: true }, 'choices'],
+    ['a choice that is not an object', { id: 'c', choices: ['x'] }, 'choices[0]'],
+  ])('%s', async (_label, payload, path) => {
+    const events = await decode([data({ id: 'c', choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }] }), data(payload)]);
+    expect(events.map((event) => event.type)).toEqual(['start', 'block-start', 'text-delta', 'error']);
+    expect((events[3] as Extract<LlmStreamEvent, { type: 'error' }>).error.toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: `invalid Chat Completions stream chunk at ${path}`,
+      path,
+      protocol: 'openai-chat',
+    });
+  });
+
+  it('the usage-only chunk without a choices list is still read', async () => {
+    const events = await decode([data({ id: 'c', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }), data({ id: 'c', usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } })]);
+    expect(events.map((event) => event.type)).toEqual(['start', 'usage', 'finish']);
   });
 });

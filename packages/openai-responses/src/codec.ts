@@ -1,4 +1,4 @@
-import { streamTranscoders, type Codec } from '@llm/core';
+import { answerDecoder, streamTranscoders, type Codec } from '@llm/core';
 import { decodeError, encodeError } from './errors.js';
 import { PROTOCOL } from './ext.js';
 import { http } from './http.js';
@@ -12,7 +12,7 @@ import type { OpenAIResponsesWireTypes } from './wire-types.js';
 export const openaiResponses: Codec<OpenAIResponsesWireTypes> = {
   id: PROTOCOL,
   request: { decode: decodeRequest, encode: encodeRequest },
-  response: { decode: decodeResponse, encode: encodeResponse },
+  response: { decode: answerDecoder(PROTOCOL, decodeResponse), encode: encodeResponse },
   stream: streamTranscoders(streamDecoder, streamEncoder),
   error: { decode: decodeError, encode: encodeError },
   http,

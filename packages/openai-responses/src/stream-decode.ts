@@ -1,6 +1,7 @@
 import {
   collectUnknown,
   LlmError,
+  invalidUpstream,
   streamEndedEarly,
   upstreamDecodeFailure,
   type StreamStep,
@@ -95,6 +96,9 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   if (typeof payload !== 'object' || payload === null) {
     return fail(state, out, new LlmError({ kind: 'upstream', message: 'a Responses stream event is not an object', protocol: PROTOCOL }));
   }
+  // Every event names its type; an unknown type is skipped (events are added over time), but an
+  // event without one is not this protocol's.
+  if (typeof (payload as Wire).type !== 'string') return fail(state, out, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }));
   try {
     decodeEvent(state, payload as Wire, out);
   } catch (error) {

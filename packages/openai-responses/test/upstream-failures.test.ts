@@ -1,5 +1,5 @@
-import type { LlmStreamEvent, SseEvent } from '@llm/core';
-import { runTransform } from '@llm/test-utils';
+import { LlmError, type LlmStreamEvent, type SseEvent } from '@llm/core';
+import { runTransform, thrown } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { openaiResponses } from '../src/index.js';
 
@@ -25,5 +25,27 @@ describe('upstream answers that do not decode (issue 17)', () => {
       protocol: 'openai-responses',
     });
     expect(error.cause).toMatchObject({ kind: 'invalid_request', message: 'part[0]: expected an object, got "not a part"' });
+  });
+});
+
+describe('response.decode: a body that is not a Responses answer is an upstream error (issue 17)', () => {
+  it.each<[string, unknown, string]>([
+    ['an unexpected object', { unexpected: true }, 'id'],
+    ['null', null, '$'],
+    ['an array', [], '$'],
+    ['a string', 'upstream said hello', '$'],
+  ])('%s', (_label, body, path) => {
+    const error = thrown(() => openaiResponses.response.decode(body));
+    expect(LlmError.isInstance(error)).toBe(true);
+    const where = path === '$' ? '' : ` at ${path}`;
+    expect((error as LlmError).toJSON()).toEqual({ kind: 'upstream', status: 502, message: `invalid Responses answer${where}`, path, protocol: 'openai-responses' });
+  });
+});
+
+describe('stream.decode: an event without a type ends the stream (issue 17)', () => {
+  it('is an upstream error at type, not a silent skip', async () => {
+    const events = await decode([sse({ type: 'response.created', response: { id: 'resp_1' } }), { event: undefined, data: '{"delta":"lost"}', id: undefined }]);
+    expect(events.map((event) => event.type)).toEqual(['start', 'error']);
+    expect(errorOf(events[1]).toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Responses stream event at type', path: 'type', protocol: 'openai-responses' });
   });
 });
