@@ -44,8 +44,10 @@ const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set(['key']);
 
 /** A URL's path and query as logged: every credential parameter's value replaced, names compared decoded. */
 export function redactUrl(url: URL): string {
-  // Most URLs have no query: nothing is decoded for them.
+  // Most URLs have no query, and a query holds `key` decoded only if it holds `key` or an escape
+  // as text: nothing is decoded for the others (Gemini's `?alt=sse`).
   if (url.search === '') return url.pathname;
+  if (!url.search.includes('key') && !url.search.includes('%')) return url.pathname + url.search;
   let redact = false;
   for (const name of url.searchParams.keys()) if (CREDENTIAL_PARAMS.has(name)) redact = true;
   if (!redact) return url.pathname + url.search;
