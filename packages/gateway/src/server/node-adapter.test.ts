@@ -138,6 +138,28 @@ describe('serveNode', () => {
     await server.close();
   });
 
+  it('answers a bare 500 from its last-resort catch when writing the answer itself throws, and keeps serving', async () => {
+    const reported: unknown[] = [];
+    const server = await serveNode(
+      async (request): Promise<RouterReply> => {
+        if (new URL(request.url).pathname === '/ok') return { status: 200, headers: {}, body: 'alive' };
+        const unreadable = {
+          [Symbol.asyncIterator](): AsyncIterator<string> {
+            throw new Error('cannot iterate');
+          },
+        };
+        return { status: 200, headers: {}, body: unreadable };
+      },
+      { onError: (error) => reported.push(error) },
+    );
+    const res = await fetch(server.url);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: { message: 'internal error', type: 'server_error', param: null, code: null } });
+    expect(reported).toEqual([new Error('cannot iterate')]);
+    expect(await (await fetch(`${server.url}/ok`)).text()).toBe('alive');
+    await server.close();
+  });
+
   it('routes on the request target alone: the Host header never enters the URL, an absolute-form target gives its path', async () => {
     const server = await serveNode(async (request) => ({ status: 200, headers: {}, body: request.url }));
     const { request } = await import('node:http');
