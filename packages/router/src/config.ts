@@ -108,6 +108,11 @@ export interface UpstreamRequest {
    * retries and none on the JS heap; text for the router's smaller calls.
    */
   body?: string | Uint8Array<ArrayBuffer>;
+  /**
+   * `manual` on media downloads: the transport must return a 3xx answer as it is, never follow
+   * it; the router checks each hop against the allowlist. (`fetch` takes the field as it is.)
+   */
+  redirect?: 'manual';
   /** Aborts the call (client disconnect, timeout). */
   signal?: AbortSignal;
   /**

@@ -6,7 +6,6 @@ import {
   isJsonObject,
   passThroughStep,
   stepIterable,
-  type CancelSignal,
   type Codec,
   type HeaderReader,
   type HttpRequestMatch,
@@ -30,6 +29,7 @@ import { checkOwner, loadTurn, mintResponseId, recordOwner, saveTurn } from './r
 import { type ReplyHandler, type RouterReply, type RouterRequest, toResponse } from './reply.js';
 import { callUpstream, isOkStatus, isRetryableStatus } from './upstream-call.js';
 import { clientFacingError, describeFailure, undecodableAnswer } from './failures.js';
+import { untilAborted } from './until-aborted.js';
 import { DEFAULT_REQUEST_DEADLINE_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS, RequestDeadline, watchChunks } from './timeouts.js';
 import { DEFAULT_MAX_WARNINGS_PER_REQUEST, WarningCollector, warningsHeaderValue } from './warnings.js';
 
@@ -222,8 +222,8 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       if (!fetchConfig) return undefined;
       if (!held.body) return undefined;
       clientCanonical ??= exchange.clientCodec.request.decode(held.body, { model: match.model, stream: match.stream });
-      const urls = mediaUrlsToFetch(clientCanonical, target, fetchConfig).filter((url) => !fetched.has(url));
-      for (const [url, media] of await fetchMediaUrls(urls, fetchConfig, transport)) fetched.set(url, media);
+      const wanted = mediaUrlsToFetch(clientCanonical, target, fetchConfig).filter((item) => !fetched.has(item.url));
+      for (const [url, media] of await fetchMediaUrls(wanted, fetchConfig, transport)) fetched.set(url, media);
       return fetched;
     };
 
@@ -537,16 +537,6 @@ async function readJson(response: UpstreamResponse, deadline: RequestDeadline): 
   } catch (error) {
     throw deadline.expired ?? (LlmError.isInstance(error) && error.kind === 'cancelled' ? error : undecodableAnswer(error));
   }
-}
-
-/** `promise`, or a rejection as soon as `signal` aborts (a transport may ignore the signal while reading a body). */
-function untilAborted<T>(promise: Promise<T>, signal: CancelSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** The record's fields for a stream that ended with an error (the client had its 200 already). */

@@ -23,8 +23,9 @@ export { fixToolCallFinish, fixToolCallFinishStream } from './response-fixes.js'
 export { sealContent, sealResponse, sealStream } from './seal-state.js';
 export { openRequestState } from './open-state.js';
 export { estimateTokens } from './endpoints.js';
-export { fetchMediaUrls, inlineFetchedMedia, isAllowedMediaUrl, mediaUrlsToFetch } from './media-fetch.js';
-export type { FetchedMedia, MediaFetchConfig } from './media-fetch.js';
+export { MAX_MEDIA_REDIRECTS, fetchMediaUrls, inlineFetchedMedia, isAllowedMediaUrl, mediaUrlsToFetch } from './media-fetch.js';
+export type { FetchedMedia, MediaFetchConfig, MediaToFetch } from './media-fetch.js';
+export { isInternalHost } from './internal-hosts.js';
 export type {
   PolicyConfig,
   RequestRecord,

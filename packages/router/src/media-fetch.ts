@@ -1,5 +1,7 @@
-import { LlmError, bytesToBase64, type LlmMediaSource, type LlmRequest, type ProtocolId } from '@llm/core';
+import { CancelSource, LlmError, bytesToBase64, type LlmMediaSource, type LlmRequest, type ProtocolId } from '@llm/core';
 import type { Transport, UpstreamResponse } from './config.js';
+import { isInternalHost } from './internal-hosts.js';
+import { untilAborted } from './until-aborted.js';
 import { isOkStatus } from './upstream-call.js';
 
 /**
@@ -8,13 +10,14 @@ import { isOkStatus } from './upstream-call.js';
  */
 export interface MediaFetchConfig {
   /**
-   * URLs that may be fetched: a prefix (`https://cdn.example.com/images/`) or a host pattern
-   * (`*.example.com`, `cdn.example.com`, HTTPS only).
+   * URLs that may be fetched: a URL prefix (`https://cdn.example.com/images/`: same origin, path
+   * below it) or a host (`cdn.example.com`) or host pattern (`*.example.com`), HTTPS only. See
+   * {@link isAllowedMediaUrl}.
    */
   allow: string[];
   /** Largest download in bytes (default 5 MiB); larger answers fail the request with 400. */
   maxBytes?: number;
-  /** Per-download timeout in milliseconds (default 10000). */
+  /** Per-download timeout in milliseconds, redirects and body included (default 10000); past it, 400. */
   timeoutMs?: number;
 }
 
@@ -27,48 +30,85 @@ const URL_MEDIA: Record<ProtocolId, { image: boolean; file: boolean; audio: bool
 };
 
 const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 10_000;
+/** Redirect hops followed per download, each checked against the allowlist. */
+export const MAX_MEDIA_REDIRECTS = 5;
 
 type MediaPart = { type: 'image' | 'file' | 'audio'; source: LlmMediaSource };
 
-/** Every image / file / audio part of a request, tool results included. */
-function mediaParts(request: LlmRequest): MediaPart[] {
-  const out: MediaPart[] = [];
-  const visit = (parts: readonly unknown[]) => {
-    for (const part of parts as Array<{ type: string; source?: LlmMediaSource; content?: unknown }>) {
-      if ((part.type === 'image' || part.type === 'file' || part.type === 'audio') && part.source) out.push(part as MediaPart);
-      else if (part.type === 'tool-result' && Array.isArray(part.content)) visit(part.content);
-    }
+/** Every image / file / audio part of a request, tool results included, with its path. */
+function mediaParts(request: LlmRequest): Array<{ part: MediaPart; path: string }> {
+  const out: Array<{ part: MediaPart; path: string }> = [];
+  const visit = (parts: readonly unknown[], path: string) => {
+    (parts as Array<{ type: string; source?: LlmMediaSource; content?: unknown }>).forEach((part, index) => {
+      if ((part.type === 'image' || part.type === 'file' || part.type === 'audio') && part.source) out.push({ part: part as MediaPart, path: `${path}[${index}]` });
+      else if (part.type === 'tool-result' && Array.isArray(part.content)) visit(part.content, `${path}[${index}].content`);
+    });
   };
-  for (const message of request.messages) visit(message.content);
+  request.messages.forEach((message, index) => visit(message.content, `messages[${index}].content`));
   return out;
 }
 
-/** True when `url` is on the allowlist. */
+/**
+ * True when `url` is on the allowlist. The URL is parsed and normalized first (`..` and `%2e%2e`
+ * segments resolved), and the normalized URL is what must match and what is fetched:
+ * - an entry with a scheme (`https://cdn.example.com/images/`) matches the same origin (scheme,
+ *   host, port) and a path under the entry's, on segment boundaries (`/images` does not allow
+ *   `/images2/`);
+ * - a host entry (`cdn.example.com`) or pattern (`*.example.com`) matches HTTPS on the default port.
+ * URLs with user info (`http://host:1@other-host/`), or encoded `.`, `/` or `\` in the path, never
+ * match. Loopback, link-local, private and unspecified addresses and `localhost` match only an
+ * entry naming that host exactly (never a `*.` pattern).
+ */
 export function isAllowedMediaUrl(url: string, allow: readonly string[]): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return false;
-  return allow.some((entry) => {
-    if (entry.includes('://')) return url.startsWith(entry);
-    if (parsed.protocol !== 'https:') return false;
-    if (entry.startsWith('*.')) return parsed.hostname.endsWith(entry.slice(1));
-    return parsed.hostname === entry;
-  });
+  const parsed = parseHttpUrl(url);
+  if (!parsed || parsed.username !== '' || parsed.password !== '' || /%(2e|2f|5c)/i.test(parsed.pathname)) return false;
+  const internal = isInternalHost(parsed.hostname);
+  return allow.some((entry) => entryAllows(entry, parsed, internal));
 }
 
-/** The allowlisted URLs of media the target cannot take by URL. */
-export function mediaUrlsToFetch(request: LlmRequest, target: ProtocolId, config: MediaFetchConfig): string[] {
-  const accepts = URL_MEDIA[target];
-  const urls = new Set<string>();
-  for (const part of mediaParts(request)) {
-    if (part.source.kind !== 'url' || part.source.url.startsWith('data:') || accepts[part.type]) continue;
-    if (isAllowedMediaUrl(part.source.url, config.allow)) urls.add(part.source.url);
+function entryAllows(entry: string, url: URL, internal: boolean): boolean {
+  if (entry.includes('://')) {
+    const base = parseHttpUrl(entry);
+    return base !== undefined && base.origin === url.origin && isPathWithin(url.pathname, base.pathname);
   }
-  return [...urls];
+  if (url.protocol !== 'https:' || url.port !== '') return false;
+  const host = entry.toLowerCase();
+  if (host.startsWith('*.')) return !internal && url.hostname.endsWith(host.slice(1));
+  return url.hostname === host;
+}
+
+/** True when `path` is `prefix` or below it, on a segment boundary. */
+function isPathWithin(path: string, prefix: string): boolean {
+  if (prefix.endsWith('/')) return path.startsWith(prefix);
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+function parseHttpUrl(text: string, base?: URL): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(text, base);
+  } catch {
+    return undefined;
+  }
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
+}
+
+/** A media URL to download, and the path of its part in the (canonical) request. */
+export interface MediaToFetch {
+  url: string;
+  path: string;
+}
+
+/** The allowlisted URLs of media the target cannot take by URL (each URL once, with its first part's path). */
+export function mediaUrlsToFetch(request: LlmRequest, target: ProtocolId, config: MediaFetchConfig): MediaToFetch[] {
+  const accepts = URL_MEDIA[target];
+  const found = new Map<string, string>();
+  for (const { part, path } of mediaParts(request)) {
+    if (part.source.kind !== 'url' || part.source.url.startsWith('data:') || accepts[part.type] || found.has(part.source.url)) continue;
+    if (isAllowedMediaUrl(part.source.url, config.allow)) found.set(part.source.url, path);
+  }
+  return [...found].map(([url, path]) => ({ url, path }));
 }
 
 /** A downloaded medium. */
@@ -77,48 +117,90 @@ export interface FetchedMedia {
   data: string;
 }
 
-/** Downloads `urls` with the size limit; any failure is an `invalid_request` naming the URL. */
-export async function fetchMediaUrls(urls: readonly string[], config: MediaFetchConfig, transport: Transport): Promise<Map<string, FetchedMedia>> {
-  const limit = config.maxBytes ?? DEFAULT_MAX_BYTES;
-  const entries = await Promise.all(
-    urls.map(async (url): Promise<[string, FetchedMedia]> => {
-      const fail = (why: string) => new LlmError({ kind: 'invalid_request', message: `media ${url}: ${why}` });
-      let response: UpstreamResponse;
-      try {
-        response = await transport({ url, method: 'GET', signal: AbortSignal.timeout(config.timeoutMs ?? 10_000) });
-      } catch (error) {
-        throw fail(`download failed (${error instanceof Error ? error.message : String(error)})`);
-      }
-      if (!isOkStatus(response.status)) throw fail(`download answered HTTP ${response.status}`);
-      const declared = Number(response.headers.get('content-length') ?? '0');
-      if (declared > limit) {
-        await response.body?.cancel();
-        throw fail(`larger than ${limit} bytes`);
-      }
-      const bytes = await readLimited(response, limit);
-      if (!bytes) throw fail(`larger than ${limit} bytes`);
-      const mediaType = (response.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]?.trim() ?? 'application/octet-stream';
-      return [url, { mediaType, data: bytesToBase64(bytes) }];
-    }),
-  );
+/**
+ * Downloads media with the size limit and the timeout, following only redirects whose every hop
+ * is on the allowlist. Any failure is a 400 `invalid_request` naming the URL, with the part's
+ * path; the underlying error (a socket error) stays in `cause`, out of the message.
+ */
+export async function fetchMediaUrls(media: readonly MediaToFetch[], config: MediaFetchConfig, transport: Transport): Promise<Map<string, FetchedMedia>> {
+  const entries = await Promise.all(media.map(async (item): Promise<[string, FetchedMedia]> => [item.url, await download(item, config, transport)]));
   return new Map(entries);
 }
 
-/** The body, or undefined once it passes `limit` bytes (the download is cancelled there). */
-async function readLimited(response: UpstreamResponse, limit: number): Promise<Uint8Array | undefined> {
+async function download(item: MediaToFetch, config: MediaFetchConfig, transport: Transport): Promise<FetchedMedia> {
+  const fail = (why: string, cause?: unknown) => new LlmError({ kind: 'invalid_request', message: `media ${item.url}: ${why}`, path: item.path, cause });
+  const limit = config.maxBytes ?? DEFAULT_MAX_BYTES;
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // One cancel for every hop and the body: the timeout bounds the whole download.
+  const cancel = new CancelSource();
+  const timer = setTimeout(() => cancel.abort(fail(`download timed out after ${timeoutMs} ms`)), timeoutMs);
+  try {
+    const response = await untilAborted(followAllowed(item.url, config.allow, transport, cancel, fail), cancel);
+    if (!isOkStatus(response.status)) {
+      await response.body?.cancel().catch(() => undefined);
+      throw fail(`download answered HTTP ${response.status}`);
+    }
+    const declared = Number(response.headers.get('content-length') ?? '0');
+    if (declared > limit) {
+      await response.body?.cancel().catch(() => undefined);
+      throw fail(`larger than ${limit} bytes`);
+    }
+    const bytes = await untilAborted(readLimited(response, limit, cancel), cancel);
+    if (!bytes) throw fail(`larger than ${limit} bytes`);
+    const mediaType = (response.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]?.trim() ?? 'application/octet-stream';
+    return { mediaType, data: bytesToBase64(bytes) };
+  } catch (error) {
+    throw LlmError.isInstance(error) ? error : fail('download failed', error);
+  } finally {
+    clearTimeout(timer);
+    cancel.abort();
+  }
+}
+
+/** The first answer that is not a redirect, each hop checked against the allowlist (the transport follows none). */
+async function followAllowed(
+  url: string,
+  allow: readonly string[],
+  transport: Transport,
+  cancel: CancelSource,
+  fail: (why: string) => LlmError,
+): Promise<UpstreamResponse> {
+  let current = parseHttpUrl(url) as URL;
+  for (let hop = 0; ; hop++) {
+    const response = await transport({ url: current.href, method: 'GET', redirect: 'manual', cancel, signal: cancel.toAbortSignal() });
+    // `redirect: 'manual'` in a browser-like fetch hides the hop (an opaque status 0): refuse it.
+    if (response.status === 0) throw fail('redirected where the router cannot check');
+    if (response.status < 300 || response.status > 399 || response.status === 304) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
+    const next = location === null ? undefined : parseHttpUrl(location, current);
+    if (!next || !isAllowedMediaUrl(next.href, allow)) throw fail('redirected outside the allowlist');
+    if (hop >= MAX_MEDIA_REDIRECTS) throw fail(`more than ${MAX_MEDIA_REDIRECTS} redirects`);
+    current = next;
+  }
+}
+
+/** The body, or undefined once it passes `limit` bytes (the download is cancelled there, or on `cancel`). */
+async function readLimited(response: UpstreamResponse, limit: number, cancel: CancelSource): Promise<Uint8Array | undefined> {
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
+  const stop = (): void => void reader.cancel().catch(() => undefined);
+  cancel.addEventListener('abort', stop);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        return undefined;
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    cancel.removeEventListener('abort', stop);
   }
   const out = new Uint8Array(size);
   let offset = 0;
@@ -132,7 +214,7 @@ async function readLimited(response: UpstreamResponse, limit: number): Promise<U
 /** Replaces fetched URL sources by inline base64, in place. The part's declared media type wins. */
 export function inlineFetchedMedia(request: LlmRequest, fetched: ReadonlyMap<string, FetchedMedia>): void {
   if (fetched.size === 0) return;
-  for (const part of mediaParts(request)) {
+  for (const { part } of mediaParts(request)) {
     if (part.source.kind !== 'url') continue;
     const media = fetched.get(part.source.url);
     if (media) part.source = { kind: 'base64', mediaType: part.source.mediaType ?? media.mediaType, data: media.data };

@@ -3,6 +3,7 @@ import { openaiResponses } from '@llm/openai-responses';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RouterConfig } from '../src/config.js';
 import { createHandler } from '../src/handler.js';
+import { isInternalHost } from '../src/internal-hosts.js';
 import { isAllowedMediaUrl } from '../src/media-fetch.js';
 import { json, startUpstream, type MockUpstream } from './mock-upstream.js';
 
@@ -19,6 +20,18 @@ async function server(): Promise<MockUpstream> {
     if (request.url === '/media/doc.pdf') {
       response.writeHead(200, { 'content-type': 'application/pdf' });
       response.end(PDF);
+    } else if (request.url === '/media/moved') {
+      response.writeHead(302, { location: '/media/doc.pdf' });
+      response.end();
+    } else if (request.url === '/media/escape') {
+      response.writeHead(302, { location: '/private/secret.txt' });
+      response.end();
+    } else if (request.url === '/media/loop') {
+      response.writeHead(302, { location: '/media/loop' });
+      response.end();
+    } else if (request.url === '/media/stall') {
+      response.writeHead(200, { 'content-type': 'application/pdf' });
+      response.write('%PDF');
     } else if (request.url === '/media/big.bin') {
       response.writeHead(200, { 'content-type': 'application/pdf' });
       response.end('x'.repeat(2000));
@@ -97,5 +110,109 @@ describe('media URL fetching (a Chat upstream takes files as data only)', () => 
     expect(isAllowedMediaUrl('https://a.images.test/x', allow)).toBe(true);
     expect(isAllowedMediaUrl('https://images.test.evil.com/x', allow)).toBe(false);
     expect(isAllowedMediaUrl('file:///etc/passwd', ['file:///'])).toBe(false);
+  });
+
+  it('follows a redirect that stays on the allowlist', async () => {
+    const mock = await server();
+    const response = await createHandler(config(mock.baseUrl, { allow: [`${mock.baseUrl}/media/`] }))(ask(`${mock.baseUrl}/media/moved`));
+    expect(response.status).toBe(200);
+    expect(mock.received.map((request) => request.url)).toEqual(['/media/moved', '/media/doc.pdf', '/v1/chat/completions']);
+  });
+
+  it('refuses a redirect leaving the allowlist (400 naming the part), and never fetches its target', async () => {
+    const mock = await server();
+    const url = `${mock.baseUrl}/media/escape`;
+    const response = await createHandler(config(mock.baseUrl, { allow: [`${mock.baseUrl}/media/`] }))(ask(url));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { message: `media ${url}: redirected outside the allowlist`, type: 'invalid_request_error', param: 'messages[0].content[0]', code: null },
+    });
+    expect(mock.received.map((request) => request.url)).toEqual(['/media/escape']);
+  });
+
+  it('stops after a bounded number of redirects', async () => {
+    const mock = await server();
+    const response = await createHandler(config(mock.baseUrl, { allow: [`${mock.baseUrl}/media/`] }))(ask(`${mock.baseUrl}/media/loop`));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(`media ${mock.baseUrl}/media/loop: more than 5 redirects`);
+    expect(mock.received).toHaveLength(6);
+  });
+
+  it('a stalled download answers 400 invalid_request naming the part, not 500', async () => {
+    const mock = await server();
+    const url = `${mock.baseUrl}/media/stall`;
+    const response = await createHandler(config(mock.baseUrl, { allow: [`${mock.baseUrl}/media/`], timeoutMs: 50 }))(ask(url));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { message: `media ${url}: download timed out after 50 ms`, type: 'invalid_request_error', param: 'messages[0].content[0]', code: null },
+    });
+    expect(mock.received.map((request) => request.url)).toEqual(['/media/stall']);
+  });
+
+  it('a failed download keeps its socket error out of the answer', async () => {
+    const url = 'https://media.example.com/doc.pdf';
+    const records: string[] = [];
+    const handler = createHandler({
+      ...config('https://upstream.test', { allow: ['media.example.com'] }),
+      transport: async () => {
+        throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 10.0.0.5:443') });
+      },
+      hooks: { onRequestEnd: (record) => records.push(record.errorDetail ?? '') },
+    });
+    const response = await handler(ask(url));
+    expect(response.status).toBe(400);
+    const { message } = ((await response.json()) as { error: { message: string } }).error;
+    expect(message).toBe(`media ${url}: download failed (request id ${response.headers.get('x-request-id')})`);
+    expect(records[0]).toContain('connect ECONNREFUSED 10.0.0.5:443');
+  });
+});
+
+describe('isAllowedMediaUrl on the normalized URL', () => {
+  const allow = ['https://cdn.example.com/public/', 'https://cdn.example.com/img', 'http://host:1', '*.example.org', '*.localhost'];
+
+  it('resolves dot segments (plain and percent-encoded) before matching, and refuses encoded separators', () => {
+    expect(isAllowedMediaUrl('https://cdn.example.com/public/a.png', allow)).toBe(true);
+    expect(isAllowedMediaUrl('https://cdn.example.com/public/../private.txt', allow)).toBe(false);
+    expect(isAllowedMediaUrl('https://cdn.example.com/public/%2e%2e/private.txt', allow)).toBe(false);
+    expect(isAllowedMediaUrl('https://cdn.example.com/public/%2E%2E/private.txt', allow)).toBe(false);
+    expect(isAllowedMediaUrl('https://cdn.example.com/public/..%2fprivate.txt', allow)).toBe(false);
+    expect(isAllowedMediaUrl('https://cdn.example.com/public/..%5Cprivate.txt', allow)).toBe(false);
+  });
+
+  it('matches the origin exactly and the path on segment boundaries', () => {
+    expect(isAllowedMediaUrl('https://cdn.example.com/img', allow)).toBe(true);
+    expect(isAllowedMediaUrl('https://cdn.example.com/img/a.png', allow)).toBe(true);
+    expect(isAllowedMediaUrl('https://cdn.example.com/img2/a.png', allow)).toBe(false);
+    expect(isAllowedMediaUrl('https://cdn.example.com.evil.test/public/a.png', allow)).toBe(false);
+    expect(isAllowedMediaUrl('https://cdn.example.com:8443/public/a.png', allow)).toBe(false);
+    expect(isAllowedMediaUrl('http://cdn.example.com/public/a.png', allow)).toBe(false);
+    expect(isAllowedMediaUrl('https://a.example.org:8443/x', allow)).toBe(false);
+  });
+
+  it('refuses user info, even when the raw text starts with an allowed prefix', () => {
+    expect(isAllowedMediaUrl('http://host:1@other-host/', allow)).toBe(false);
+    expect(isAllowedMediaUrl('https://user@cdn.example.com/public/a.png', allow)).toBe(false);
+  });
+
+  it('refuses internal hosts unless an entry names that host exactly', () => {
+    expect(isAllowedMediaUrl('https://a.localhost/x', allow)).toBe(false);
+    expect(isAllowedMediaUrl('https://localhost/x', ['localhost'])).toBe(true);
+    expect(isAllowedMediaUrl('http://127.0.0.1:8080/media/a', ['http://127.0.0.1:8080/media/'])).toBe(true);
+    // The same address written another way is the same host once parsed.
+    expect(isAllowedMediaUrl('http://2130706433:8080/media/a', ['http://127.0.0.1:8080/media/'])).toBe(true);
+    expect(isAllowedMediaUrl('http://127.0.0.2:8080/media/a', ['http://127.0.0.1:8080/media/'])).toBe(false);
+  });
+
+  it('isInternalHost: loopback, link-local, private, unspecified (IPv4, IPv6, mapped forms, localhost); public hosts are not', () => {
+    const url = (text: string) => new URL(text).hostname;
+    const internal = [
+      'http://127.0.0.1/', 'http://0x7f.1/', 'http://2130706433/', 'http://0.0.0.0/', 'http://10.1.2.3/', 'http://172.16.0.1/', 'http://172.31.255.255/',
+      'http://192.168.1.1/', 'http://169.254.169.254/', 'http://100.64.0.1/', 'http://224.0.0.1/', 'http://localhost/', 'http://LOCALHOST./', 'http://api.localhost/',
+      'http://[::1]/', 'http://[::]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:a9fe:a9fe]/', 'http://[::127.0.0.1]/', 'http://[fe80::1]/', 'http://[fc00::1]/',
+      'http://[fd12:3456::1]/', 'http://[64:ff9b::a00:1]/', 'http://[2002:7f00:1::]/', 'http://[ff02::1]/',
+    ];
+    const external = ['http://8.8.8.8/', 'http://172.32.0.1/', 'http://100.128.0.1/', 'http://[2606:4700::1111]/', 'http://[::ffff:8.8.8.8]/', 'http://example.com/', 'http://localhost.example.com/'];
+    expect(internal.filter((text) => !isInternalHost(url(text)))).toEqual([]);
+    expect(external.filter((text) => isInternalHost(url(text)))).toEqual([]);
   });
 });
