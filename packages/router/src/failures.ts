@@ -22,8 +22,10 @@ export function clientFacingError(error: unknown, requestId: string): { error: L
     return { error: new LlmError({ kind: 'server', message: `internal error (request id ${requestId})`, cause: error }), detail: describeFailure(error) };
   }
   // An error wrapping a cause was made by this process over an internal failure: its own message
-  // is generic, the cause holds the detail.
+  // is generic, the cause holds the detail. Failures on this side (5xx) name the request id.
   if (error.cause === undefined) return { error };
+  const detail = describeFailure(error);
+  if (error.status < 500) return { error, detail };
   const shown = new LlmError({
     kind: error.kind,
     status: error.status,
@@ -34,7 +36,7 @@ export function clientFacingError(error: unknown, requestId: string): { error: L
     retryAfterMs: error.retryAfterMs,
     code: error.code,
   });
-  return { error: shown, detail: describeFailure(error) };
+  return { error: shown, detail };
 }
 
 /**

@@ -25,6 +25,7 @@ import { fetchMediaUrls, inlineFetchedMedia, mediaUrlsToFetch, type FetchedMedia
 import { defaultCodecs, type CodecRegistry } from './registry.js';
 import { resolveRoute } from './routing.js';
 import { MemoryStateStore } from './state-store.js';
+import { noEndpointReply, unreadablePath } from './no-endpoint.js';
 import { checkOwner, loadTurn, mintResponseId, recordOwner, saveTurn } from './response-state.js';
 import { type ReplyHandler, type RouterReply, type RouterRequest, toResponse } from './reply.js';
 import { callUpstream, isOkStatus, isRetryableStatus } from './upstream-call.js';
@@ -104,13 +105,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
   return async (request) => {
     const url = request.parsedUrl ?? new URL(request.url);
     const found = matchClient(codecs, request, url);
-    if (!found) {
-      return {
-        status: 404,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ error: { message: `no endpoint at ${request.method} ${url.pathname}` } }),
-      };
-    }
+    if (!found) return noEndpointReply(codecs, request.method, url.pathname);
     const requestId = request.requestId ?? crypto.randomUUID();
     const onWarning = config.hooks?.onWarning;
     const exchange: Exchange = {
@@ -123,6 +118,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
     exchange.record.requestId = exchange.requestId;
     if (request.clientKeyId !== undefined) exchange.record.clientKeyId = request.clientKeyId;
     try {
+      if (!found.match) throw unreadablePath(found.failure);
       switch (found.match.operation) {
         case 'list-models':
           finish(exchange, { status: 200 });
@@ -131,7 +127,9 @@ export function createRouter(config: RouterConfig): ReplyHandler {
           });
         case 'count-tokens': {
           const text = await request.text();
-          const counted = config.countTokens === 'upstream' ? await countUpstream(exchange, found.match, text, request.headers) : undefined;
+          // A body that is no JSON object is the client's error, whoever counts (no estimate of garbage).
+          const body = parseBody(text);
+          const counted = config.countTokens === 'upstream' ? await countUpstream(exchange, found.match, body, request.headers) : undefined;
           if (counted) return counted;
           finish(exchange, { status: 200 });
           return respond(exchange, JSON.stringify(countTokensBody(found.codec.id, estimateTokens(text))), 200, {
@@ -158,13 +156,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
    * needs no translation), with the route's model. Any failure (a 404 included) gives undefined,
    * and the caller answers with the estimate: a count call never marks a model missing.
    */
-  async function countUpstream(exchange: Exchange, match: HttpRequestMatch, text: string, clientHeaders: HeaderReader): Promise<RouterReply | undefined> {
-    let body: Record<string, unknown>;
-    try {
-      body = parseBody(text);
-    } catch {
-      return undefined;
-    }
+  async function countUpstream(exchange: Exchange, match: HttpRequestMatch, body: Record<string, unknown>, clientHeaders: HeaderReader): Promise<RouterReply | undefined> {
     const clientModel = match.model ?? (typeof body.model === 'string' ? body.model : undefined);
     const route = clientModel ? resolveRoute(config.routes, clientModel) : undefined;
     const upstream = route ? config.upstreams[route.upstreams[0] as string] : undefined;
@@ -501,12 +493,25 @@ function withRetrievable(reply: RouterReply, stored: boolean): RouterReply {
   return reply;
 }
 
-function matchClient(codecs: CodecRegistry, request: RouterRequest, url: URL): { codec: Codec; match: HttpRequestMatch } | undefined {
+/**
+ * The codec serving the call, and its match; or the codec that failed to read the call's path
+ * (`failure`, answered as a 400 in its protocol); or undefined when no codec serves it.
+ */
+function matchClient(
+  codecs: CodecRegistry,
+  request: RouterRequest,
+  url: URL,
+): { codec: Codec; match: HttpRequestMatch; failure?: undefined } | { codec: Codec; match?: undefined; failure: unknown } | undefined {
   const order = request.headers.get('anthropic-version') !== null ? CLIENT_ORDER : CLIENT_ORDER_CLAUDE_LAST;
   for (const id of order) {
     const codec = codecs[id];
-    const match = codec?.http.matchRequest(request.method, url);
-    if (codec && match) return { codec, match };
+    if (!codec) continue;
+    try {
+      const match = codec.http.matchRequest(request.method, url);
+      if (match) return { codec, match };
+    } catch (failure) {
+      return { codec, failure };
+    }
   }
   return undefined;
 }

@@ -1,0 +1,32 @@
+import { LlmError, type ProtocolId } from '@llm/core';
+import type { CodecRegistry } from './registry.js';
+import type { RouterReply } from './reply.js';
+
+/**
+ * The router's 404 for a call no codec serves, in the shape of the protocol its path belongs to
+ * (`/v1/messages…` Claude, `/v1/responses…` Responses, `/v1beta/…` Gemini), and in OpenAI's
+ * shape otherwise: `{"error":{"message","type":"not_found_error","param":null,"code":null}}`.
+ * (The gateway answers its own 404s and 405s before calling the router.)
+ */
+export function noEndpointReply(codecs: CodecRegistry, method: string, pathname: string): RouterReply {
+  const error = new LlmError({ kind: 'not_found', message: `no endpoint at ${method} ${pathname}` });
+  const codec = codecs[protocolOfPath(pathname)];
+  const encoded = codec ? codec.error.encode(error) : { status: 404, body: { error: { message: error.message, type: 'not_found_error', param: null, code: null } } };
+  return { status: encoded.status, headers: { 'content-type': 'application/json', ...encoded.headers }, body: JSON.stringify(encoded.body) };
+}
+
+function protocolOfPath(pathname: string): ProtocolId {
+  if (pathname.startsWith('/v1/messages')) return 'claude';
+  if (pathname.startsWith('/v1/responses')) return 'openai-responses';
+  if (pathname.startsWith('/v1beta/')) return 'gemini';
+  return 'openai-chat';
+}
+
+/**
+ * A codec that could not read the call's path (bad percent-encoding such as `%ZZ`): a 400 in that
+ * codec's protocol. An `LlmError` from the codec stands; anything else (a `URIError`) is wrapped.
+ */
+export function unreadablePath(cause: unknown): LlmError {
+  if (LlmError.isInstance(cause)) return cause;
+  return new LlmError({ kind: 'invalid_request', message: 'the request path could not be read (bad percent-encoding)', cause });
+}

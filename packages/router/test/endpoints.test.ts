@@ -1,0 +1,75 @@
+// Client errors at the endpoints themselves (issue 17): count-tokens bodies, unreadable paths,
+// paths no codec serves. Each answer is in the shape of the protocol the path belongs to.
+import { describe, expect, it } from 'vitest';
+import type { Transport } from '../src/config.js';
+import { createHandler } from '../src/handler.js';
+
+let upstreamCalls = 0;
+const transport: Transport = async () => {
+  upstreamCalls += 1;
+  return Response.json({ input_tokens: 1 });
+};
+
+const handler = (countTokens?: 'upstream') =>
+  createHandler({
+    upstreams: { anthropic: { protocol: 'claude', baseUrl: 'http://upstream.test' }, gemini: { protocol: 'gemini', baseUrl: 'http://upstream.test' } },
+    routes: [{ match: 'claude-*', upstream: 'anthropic' }, { match: '*', upstream: 'gemini' }],
+    transport,
+    maxRetries: 0,
+    ...(countTokens ? { countTokens } : {}),
+  });
+
+const send = async (path: string, init: RequestInit = {}) => {
+  const response = await handler()(new Request(`http://router.test${path}`, init));
+  return { status: response.status, body: (await response.json()) as unknown };
+};
+
+describe('count-tokens bodies that are not a JSON object', () => {
+  const bodies = ['{not json', 'null', '[]'];
+  const cases = [
+    { path: '/v1/messages/count_tokens', shape: (message: string) => ({ type: 'error', error: { type: 'invalid_request_error', message } }) },
+    { path: '/v1/responses/input_tokens', shape: (message: string) => ({ error: { message, type: 'invalid_request_error', param: null, code: null } }) },
+    { path: '/v1beta/models/gemini-x:countTokens', shape: (message: string) => ({ error: { code: 400, message, status: 'INVALID_ARGUMENT' } }) },
+  ];
+
+  it('answer 400 in the client protocol, never a 200 estimate', async () => {
+    for (const { path, shape } of cases) {
+      const answers = await Promise.all(bodies.map((body) => send(path, { method: 'POST', body })));
+      expect(answers).toEqual([
+        { status: 400, body: shape('request body is not valid JSON') },
+        { status: 400, body: shape('request body must be a JSON object') },
+        { status: 400, body: shape('request body must be a JSON object') },
+      ]);
+    }
+  });
+
+  it("answer 400 with countTokens 'upstream' too, without calling the upstream", async () => {
+    upstreamCalls = 0;
+    const response = await handler('upstream')(new Request('http://router.test/v1/messages/count_tokens', { method: 'POST', body: 'null' }));
+    expect(response.status).toBe(400);
+    expect(upstreamCalls).toBe(0);
+  });
+});
+
+describe('paths', () => {
+  it('bad percent-encoding in a path answers 400 in the protocol of the codec reading it, not 500', async () => {
+    const gemini = await send('/v1beta/models/%ZZ:generateContent', { method: 'POST', body: '{}' });
+    // The message is the codec's own (core's path reader, or the router's when a codec throws a URIError).
+    expect(gemini).toEqual({ status: 400, body: { error: { code: 400, message: expect.any(String), status: 'INVALID_ARGUMENT' } } });
+    const responses = await send('/v1/responses/%E0%A4%A');
+    const { error } = responses.body as { error: Record<string, unknown> };
+    expect([responses.status, error.type, error.code, typeof error.message]).toEqual([400, 'invalid_request_error', null, 'string']);
+  });
+
+  it("a path no codec serves answers 404 in OpenAI's shape, or in the shape of the protocol the path belongs to", async () => {
+    expect(await send('/v1/embeddings', { method: 'POST', body: '{}' })).toEqual({
+      status: 404,
+      body: { error: { message: 'no endpoint at POST /v1/embeddings', type: 'not_found_error', param: null, code: null } },
+    });
+    expect(await send('/')).toEqual({ status: 404, body: { error: { message: 'no endpoint at GET /', type: 'not_found_error', param: null, code: null } } });
+    expect(await send('/v1/messages/batches', { method: 'POST', body: '{}' })).toEqual({
+      status: 404,
+      body: { type: 'error', error: { type: 'not_found_error', message: 'no endpoint at POST /v1/messages/batches' } },
+    });
+  });
+});
