@@ -14,6 +14,7 @@ import {
   readableFrom,
   stepIterable,
   textStepStream,
+  upstreamDecodeFailure,
   type Codec,
   type CodecContext,
   type LlmRequest,
@@ -24,7 +25,6 @@ import {
   type StreamOptions,
   type StreamStep,
 } from '@llm/core';
-import { undecodableAnswer } from './failures.js';
 import { openRequestState } from './open-state.js';
 import { fixRequestForTarget } from './request-fixes.js';
 import { fixToolCallFinish, fixToolCallFinishStep } from './response-fixes.js';
@@ -153,7 +153,7 @@ export function bridge(options: BridgeOptions): Bridge {
     try {
       decoded = upstream.response.decode(body, context());
     } catch (error) {
-      throw undecodableAnswer(error);
+      throw upstreamDecodeFailure(upstream.id, 'answer', error);
     }
     if (options.answerId !== undefined) decoded.id = options.answerId;
     let response = restore(fixToolCallFinish(decoded));
@@ -169,7 +169,7 @@ export function bridge(options: BridgeOptions): Bridge {
    * with a finish or an error (see stream-guard.ts), tapped when asked. `guard` is the first stage.
    */
   const eventsOf = (streamOptions?: BridgeStreamOptions): { guard: StreamGuard; events: StreamStep<GuardedInput, LlmStreamEvent> } => {
-    const guard = guardStream(pipeSteps(sseDecoder(), upstream.stream.decoder(context())));
+    const guard = guardStream(pipeSteps(sseDecoder(), upstream.stream.decoder(context())), upstream.id);
     let events = pipeSteps(pipeSteps(guard, fixToolCallFinishStep()), restoreToolStep(adaptation));
     if (options.answerId !== undefined) events = pipeSteps(events, answerIdStep(options.answerId));
     return { guard, events: streamOptions?.onEvent ? pipeSteps(events, tapStep(streamOptions.onEvent)) : events };

@@ -3,6 +3,8 @@ import {
   LlmStreamAccumulator,
   SSE_HEADERS,
   chunksOf,
+  describeError,
+  upstreamDecodeFailure,
   isJsonObject,
   passThroughStep,
   stepIterable,
@@ -29,7 +31,7 @@ import { noEndpointReply, unreadablePath } from './no-endpoint.js';
 import { checkOwner, loadTurn, mintResponseId, recordOwner, saveTurn } from './response-state.js';
 import { type ReplyHandler, type RouterReply, type RouterRequest, toResponse } from './reply.js';
 import { callUpstream, isOkStatus, isRetryableStatus } from './upstream-call.js';
-import { clientFacingError, describeFailure, undecodableAnswer } from './failures.js';
+import { clientFacingError } from './failures.js';
 import { untilAborted } from './until-aborted.js';
 import { DEFAULT_REQUEST_DEADLINE_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS, RequestDeadline, watchChunks } from './timeouts.js';
 import { DEFAULT_MAX_WARNINGS_PER_REQUEST, WarningCollector, warningsHeaderValue } from './warnings.js';
@@ -334,7 +336,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       // A whole JSON answer: asked for, from an upstream that cannot stream, or sent instead of the stream asked for.
       let json: unknown;
       try {
-        json = await readJson(response, deadline);
+        json = await readJson(response, deadline, upstream.protocol);
       } catch (error) {
         return respondError(exchange, error, via);
       }
@@ -536,18 +538,18 @@ function isJsonAnswer(response: UpstreamResponse): boolean {
  * An upstream's 2xx JSON answer. Unreadable JSON is a 502 (`upstream`), never the client's
  * fault; the deadline passing while the body is read is a 504.
  */
-async function readJson(response: UpstreamResponse, deadline: RequestDeadline): Promise<unknown> {
+async function readJson(response: UpstreamResponse, deadline: RequestDeadline, protocol: ProtocolId): Promise<unknown> {
   try {
     return await untilAborted(response.json(), deadline);
   } catch (error) {
-    throw deadline.expired ?? (LlmError.isInstance(error) && error.kind === 'cancelled' ? error : undecodableAnswer(error));
+    throw deadline.expired ?? (LlmError.isInstance(error) && error.kind === 'cancelled' ? error : upstreamDecodeFailure(protocol, 'answer', error));
   }
 }
 
 /** The record's fields for a stream that ended with an error (the client had its 200 already). */
 function streamFailureFields(failure: LlmError | undefined): Partial<RequestRecord> {
   if (!failure) return {};
-  return failure.cause === undefined ? { errorKind: failure.kind } : { errorKind: failure.kind, errorDetail: describeFailure(failure) };
+  return failure.cause === undefined ? { errorKind: failure.kind } : { errorKind: failure.kind, errorDetail: describeError(failure) };
 }
 
 async function* emptyChunks(): AsyncIterable<Uint8Array> {}

@@ -1,5 +1,4 @@
-import { LlmError, type LlmStreamEvent, type StepOutput, type StreamStep } from '@llm/core';
-import { undecodableAnswer } from './failures.js';
+import { LlmError, unfinishedStreamError, upstreamDecodeFailure, type LlmStreamEvent, type ProtocolId, type StepOutput, type StreamStep } from '@llm/core';
 
 /**
  * The one place where an upstream stream's ending is judged (contracts 6 and 7 of issue 17).
@@ -30,8 +29,8 @@ export interface StreamGuard extends StreamStep<GuardedInput, LlmStreamEvent> {
   takeMadeError(): LlmStreamEvent | undefined;
 }
 
-/** Guards `decode` (upstream SSE bytes -> canonical events). */
-export function guardStream(decode: StreamStep<Uint8Array, LlmStreamEvent>): StreamGuard {
+/** Guards `decode` (upstream SSE bytes of `protocol` -> canonical events). */
+export function guardStream(decode: StreamStep<Uint8Array, LlmStreamEvent>, protocol: ProtocolId): StreamGuard {
   /** A terminal event passed: the stream said how it ended. */
   let ended = false;
   /** The guard emitted its own error: nothing more is read. */
@@ -64,7 +63,7 @@ export function guardStream(decode: StreamStep<Uint8Array, LlmStreamEvent>): Str
       try {
         decode.transform(chunk, tracked);
       } catch (error) {
-        fail(undecodableAnswer(error), out);
+        fail(upstreamDecodeFailure(protocol, 'stream', error), out);
       }
     },
     flush(out) {
@@ -74,10 +73,10 @@ export function guardStream(decode: StreamStep<Uint8Array, LlmStreamEvent>): Str
       try {
         decode.flush?.(tracked);
       } catch (error) {
-        fail(undecodableAnswer(error), out);
+        fail(upstreamDecodeFailure(protocol, 'stream', error), out);
         return;
       }
-      if (!ended) fail(new LlmError({ kind: 'upstream', message: 'the upstream stream ended before its last event' }), out);
+      if (!ended) fail(unfinishedStreamError(), out);
     },
     takeMadeError() {
       const event = made;

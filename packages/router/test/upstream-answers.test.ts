@@ -80,7 +80,7 @@ describe('a stream that ends without saying how', () => {
     expect(response.status).toBe(200);
     expect(parseFakeSse(await response.text())).toEqual([
       ...opening,
-      { type: 'error', error: { kind: 'upstream', message: 'the upstream stream ended before its last event' } },
+      { type: 'error', error: { kind: 'upstream', message: 'the upstream stream ended before it finished' } },
     ]);
     expect(records[0]).toMatchObject({ status: 200, errorKind: 'upstream' });
   });
@@ -106,7 +106,7 @@ describe('a stream that ends without saying how', () => {
     const response = await handler(post('/openai-chat/generate', { ...fakeBody, stream: true }));
     expect(parseFakeSse(await response.text())).toEqual([
       ...opening,
-      { type: 'error', error: { kind: 'upstream', message: 'the upstream stream ended before its last event' } },
+      { type: 'error', error: { kind: 'upstream', message: 'the upstream stream ended before it finished' } },
     ]);
   });
 });
@@ -117,7 +117,7 @@ describe('upstream answers that do not decode', () => {
     const response = await handler(post('/openai-chat/generate', fakeBody));
     const requestId = response.headers.get('x-request-id');
     expect(response.status).toBe(502);
-    expect(await response.json()).toEqual({ error: { protocol: 'openai-chat', kind: 'upstream', message: `the upstream answer could not be read (request id ${requestId})` } });
+    expect(await response.json()).toEqual({ error: { protocol: 'openai-chat', kind: 'upstream', message: `invalid Claude answer at choices (request id ${requestId})` } });
     expect(records[0]).toMatchObject({ status: 502, errorKind: 'upstream', upstream: 'main' });
     expect(records[0]?.errorDetail).toContain('choices: required');
   });
@@ -137,7 +137,7 @@ describe('upstream answers that do not decode', () => {
     const response = await handler(post('/openai-chat/generate', { ...fakeBody, stream: true }));
     expect(parseFakeSse(await response.text())).toEqual([
       opening[0],
-      { type: 'error', error: { kind: 'upstream', message: 'the upstream answer could not be read' } },
+      { type: 'error', error: { kind: 'upstream', message: 'invalid Claude stream' } },
     ]);
     expect(cancelled).toBe(1);
     expect(records[0]?.errorKind).toBe('upstream');
