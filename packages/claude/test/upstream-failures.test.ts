@@ -53,3 +53,18 @@ describe('stream.decode: an event without a type ends the stream (issue 17)', ()
     expect(errorOf(events[1]).toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Claude stream event at type', path: 'type', protocol: 'claude' });
   });
 });
+
+describe('stream.decode: an event nested deeper than MAX_JSON_DEPTH ends the stream (issue 17)', () => {
+  it('5,000 levels: an upstream error naming the path, no stack overflow', async () => {
+    const events = await decode([{ event: 'message_start', data: `{"type":"message_start","x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`, id: undefined }]);
+    expect(events).toHaveLength(1);
+    const path = 'x[0][0][0][0][0][0][0]…[0][0]';
+    expect((events[0] as Extract<LlmStreamEvent, { type: 'error' }>).error.toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: `invalid Claude stream event at ${path}`,
+      path,
+      protocol: 'claude',
+    });
+  });
+});

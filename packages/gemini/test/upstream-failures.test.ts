@@ -34,3 +34,18 @@ describe('response.decode: a body that is not a Gemini answer is an upstream err
     expect((error as LlmError).toJSON()).toEqual({ kind: 'upstream', status: 502, message: `invalid Gemini answer${where}`, path, protocol: 'gemini' });
   });
 });
+
+describe('stream.decode: an event nested deeper than MAX_JSON_DEPTH ends the stream (issue 17)', () => {
+  it('5,000 levels: an upstream error naming the path, no stack overflow', async () => {
+    const events = await decode([chunk(`{"candidates":[],"x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`)]);
+    expect(events).toHaveLength(1);
+    const path = 'x[0][0][0][0][0][0][0]…[0][0]';
+    expect((events[0] as Extract<LlmStreamEvent, { type: 'error' }>).error.toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: `invalid Gemini stream chunk at ${path}`,
+      path,
+      protocol: 'gemini',
+    });
+  });
+});

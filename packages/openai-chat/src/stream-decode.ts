@@ -1,5 +1,5 @@
 import type { LlmStreamEvent, SseEvent, StreamOptions, StreamStep } from '@llm/core';
-import { invalidUpstream } from '@llm/core';
+import { checkJsonDepth, upstreamDecodeFailure } from '@llm/core';
 import { PROTOCOL } from './internal.js';
 import { createDecodeState, decodeChunk, endInput, endStream, failStream } from './stream-decode-state.js';
 
@@ -23,8 +23,9 @@ export function streamDecoder(_options?: StreamOptions): StreamStep<SseEvent, Ll
       let chunk: unknown;
       try {
         chunk = JSON.parse(data);
+        checkJsonDepth(chunk);
       } catch (error) {
-        failStream(state, controller, invalidUpstream(PROTOCOL, 'stream chunk', { cause: error }));
+        failStream(state, controller, upstreamDecodeFailure(PROTOCOL, 'stream chunk', error));
         return;
       }
       decodeChunk(state, controller, chunk);

@@ -64,3 +64,18 @@ describe('stream.decode: a chunk that is not a Chat Completions chunk ends the s
     expect(events.map((event) => event.type)).toEqual(['start', 'usage', 'finish']);
   });
 });
+
+describe('stream.decode: an event nested deeper than MAX_JSON_DEPTH ends the stream (issue 17)', () => {
+  it('5,000 levels: an upstream error naming the path, no stack overflow', async () => {
+    const events = await decode([data(`{"choices":[],"x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`)]);
+    expect(events).toHaveLength(1);
+    const path = 'x[0][0][0][0][0][0][0]…[0][0]';
+    expect((events[0] as Extract<LlmStreamEvent, { type: 'error' }>).error.toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: `invalid Chat Completions stream chunk at ${path}`,
+      path,
+      protocol: 'openai-chat',
+    });
+  });
+});

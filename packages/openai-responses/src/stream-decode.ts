@@ -1,6 +1,7 @@
 import {
   collectUnknown,
   LlmError,
+  checkJsonDepth,
   invalidUpstream,
   streamEndedEarly,
   upstreamDecodeFailure,
@@ -100,6 +101,7 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   // event without one is not this protocol's.
   if (typeof (payload as Wire).type !== 'string') return fail(state, out, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }));
   try {
+    checkJsonDepth(payload);
     decodeEvent(state, payload as Wire, out);
   } catch (error) {
     fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { LlmError } from './errors.js';
+import { MAX_JSON_DEPTH, checkJsonDepth, parseJson } from './json-depth.js';
+
+const arrays = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const objects = (depth: number, key = 'a'): string => `${`{"${key}":`.repeat(depth)}1${'}'.repeat(depth)}`;
+
+function thrownBy(run: () => unknown): LlmError {
+  try {
+    run();
+  } catch (error) {
+    if (LlmError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('did not throw');
+}
+
+describe('parseJson', () => {
+  it('reads JSON up to MAX_JSON_DEPTH (128) levels', () => {
+    expect(MAX_JSON_DEPTH).toBe(128);
+    expect(parseJson(arrays(128))).toHaveLength(1);
+    expect(parseJson('{"messages":[{"role":"user","content":"hi"}]}')).toEqual({ messages: [{ role: 'user', content: 'hi' }] });
+    expect(parseJson('"text"')).toBe('text');
+  });
+
+  it('refuses 129 levels with a 400 naming where the limit was crossed', () => {
+    const error = thrownBy(() => parseJson(`{"messages":[{"content":${arrays(127)}}]}`, { protocol: 'claude' }));
+    expect(error.toJSON()).toEqual({
+      kind: 'invalid_request',
+      status: 400,
+      message: 'messages[0].content[0][0][0][0][0]…[0][0]: JSON nested deeper than 128 levels',
+      path: 'messages[0].content[0][0][0][0][0]…[0][0]',
+      protocol: 'claude',
+    });
+  });
+
+  it.each([5_000, 100_000])('refuses %i levels (arrays and objects) without a stack overflow', (depth) => {
+    expect(thrownBy(() => parseJson(arrays(depth))).path).toBe('[0][0][0][0][0][0][0][0]…[0][0]');
+    const error = thrownBy(() => parseJson(objects(depth)));
+    expect(error.path).toBe('a.a.a.a.a.a.a.a….a.a');
+    expect(error.message).toBe('a.a.a.a.a.a.a.a….a.a: JSON nested deeper than 128 levels');
+  });
+
+  it('prints a short path whole, and the root as $', () => {
+    expect(thrownBy(() => parseJson(objects(3, 'x y'), { maxDepth: 2 })).path).toBe('["x y"]["x y"]');
+    expect(thrownBy(() => parseJson('[[]]', { maxDepth: 0 })).path).toBe('$');
+  });
+
+  it('refuses text that is not JSON with a stable message, the parser message kept as cause', () => {
+    const error = thrownBy(() => parseJson('{"key": secret-value'));
+    expect(error.toJSON()).toEqual({ kind: 'invalid_request', status: 400, message: 'invalid JSON', path: '$' });
+    expect(error.cause).toBeInstanceOf(SyntaxError);
+  });
+});
+
+describe('checkJsonDepth', () => {
+  it('checks values built in code (a library caller’s request), and only containers count', () => {
+    let deep: unknown = 'leaf';
+    for (let level = 0; level < 5_000; level++) deep = { properties: { a: deep } };
+    expect(thrownBy(() => checkJsonDepth({ tools: [{ parameters: deep }] })).path).toBe('tools[0].parameters.properties.a.properties.a.properties….a.properties');
+    expect(() => checkJsonDepth('plain')).not.toThrow();
+    expect(() => checkJsonDepth({ a: [1, 'x', null, { b: true }] }, { maxDepth: 3 })).not.toThrow();
+    expect(() => checkJsonDepth({ a: [1, 'x', null, { b: [] }] }, { maxDepth: 3 })).toThrow(/JSON nested deeper than 3 levels/);
+  });
+});
