@@ -385,13 +385,19 @@ function observedPassThrough(
   /** The stream ended with an error the guard made: later bytes are not the client's any more. */
   let closed = false;
   const discard: StepOutput<unknown> = { enqueue: () => undefined };
-  const observe = (run: () => void, out: StepOutput<Uint8Array | string>): void => {
+  /** Feeds the observer one input, or its end (no closure per chunk: this runs for every upstream read). */
+  const observe = (input: GuardedInput | undefined, out: StepOutput<Uint8Array | string>): void => {
+    if (closed) return;
     if (observing) {
       try {
-        run();
+        if (input === undefined) observer.events.flush?.(discard);
+        else observer.events.transform(input, discard);
       } catch {
         observing = false;
       }
+    } else if (input instanceof StreamFailure) {
+      // A failed read ends the client's stream even when the observers stopped.
+      observer.guard.transform(input, discard);
     }
     const made = observer.guard.takeMadeError();
     if (made) {
@@ -403,18 +409,15 @@ function observedPassThrough(
     transform(chunk, out) {
       if (closed) return;
       out.enqueue(chunk);
-      observe(() => observer.events.transform(chunk, discard), out);
+      observe(chunk, out);
     },
     flush(out) {
-      if (!closed) observe(() => observer.events.flush?.(discard), out);
+      observe(undefined, out);
     },
     fail(cause, out) {
-      if (closed) return true;
       // The guard is the observer's first stage, so its error reaches the tap and the client.
-      observe(() => {
-        observer.events.transform(new StreamFailure(cause), discard);
-        observer.events.flush?.(discard);
-      }, out);
+      observe(new StreamFailure(cause), out);
+      observe(undefined, out);
       return true;
     },
   };

@@ -81,6 +81,7 @@ class ChunkWatch<T> implements WatchedChunks<T> {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** When the pending read started; undefined when no read waits. */
   #waitingSince: number | undefined;
+  #resolve: ((result: IteratorResult<T>) => void) | undefined;
   #reject: ((error: unknown) => void) | undefined;
   #failure: unknown;
   #ended = false;
@@ -104,22 +105,29 @@ class ChunkWatch<T> implements WatchedChunks<T> {
     if (this.#ended) return Promise.resolve({ done: true, value: undefined });
     this.#waitingSince = Date.now();
     this.#timer ??= setTimeout(this.#check, this.idleMs);
-    return new Promise((resolve, reject) => {
-      this.#reject = reject;
-      this.source.next().then(
-        (result) => {
-          this.#waitingSince = undefined;
-          if (result.done) this.#end();
-          resolve(result);
-        },
-        (error: unknown) => {
-          this.#waitingSince = undefined;
-          this.#end();
-          reject(error);
-        },
-      );
-    });
+    // Per chunk: one promise of ours (a timeout must be able to fail it while the source's read
+    // is still pending) and the source's; the callbacks are fields, so no closure per chunk.
+    const pending = new Promise<IteratorResult<T>>(this.#capture);
+    this.source.next().then(this.#onResult, this.#onError);
+    return pending;
   }
+
+  readonly #capture = (resolve: (result: IteratorResult<T>) => void, reject: (error: unknown) => void): void => {
+    this.#resolve = resolve;
+    this.#reject = reject;
+  };
+
+  readonly #onResult = (result: IteratorResult<T>): void => {
+    this.#waitingSince = undefined;
+    if (result.done) this.#end();
+    this.#resolve?.(result);
+  };
+
+  readonly #onError = (error: unknown): void => {
+    this.#waitingSince = undefined;
+    this.#end();
+    this.#reject?.(error);
+  };
 
   async return(): Promise<IteratorResult<T>> {
     if (!this.#ended) {
