@@ -2,6 +2,7 @@ import {
   LlmError,
   LlmStreamAccumulator,
   SSE_HEADERS,
+  checkJsonDepth,
   chunksOf,
   describeError,
   upstreamDecodeFailure,
@@ -130,7 +131,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         case 'count-tokens': {
           const text = await request.text();
           // A body that is no JSON object is the client's error, whoever counts (no estimate of garbage).
-          const body = parseBody(text);
+          const body = parseBody(text, found.codec.id);
           const counted = config.countTokens === 'upstream' ? await countUpstream(exchange, found.match, body, request.headers) : undefined;
           if (counted) return counted;
           finish(exchange, { status: 200 });
@@ -186,7 +187,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
     // local of a suspended async function alive, so a local tree would be copied by each young
     // GC (and promoted) for as long as the upstream takes to answer. `held` is emptied before the
     // last upstream call; another upstream may still need it until then.
-    const held: HeldBody = heldBody(await request.text());
+    const held: HeldBody = heldBody(await request.text(), exchange.clientCodec.id);
     const clientModel = match.model ?? stringField(held.body, 'model');
     if (!clientModel) throw new LlmError({ kind: 'invalid_request', message: 'model: required', path: 'model' });
     exchange.record.clientModel = clientModel;
@@ -444,8 +445,8 @@ interface HeldBody {
   text?: string;
 }
 
-function heldBody(text: string): HeldBody {
-  return { body: parseBody(text), text };
+function heldBody(text: string, protocol: ProtocolId): HeldBody {
+  return { body: parseBody(text, protocol), text };
 }
 
 function stringField(body: Record<string, unknown> | undefined, key: string): string | undefined {
@@ -518,7 +519,12 @@ function matchClient(
   return undefined;
 }
 
-function parseBody(text: string): Record<string, unknown> {
+/**
+ * A client body: a JSON object nesting at most `MAX_JSON_DEPTH` (128) levels, so no recursive
+ * walk after it (decoders, schema rewriters, `JSON.stringify`) can exhaust the stack; deeper
+ * bodies answer 400 naming where the limit was crossed. The check walks the parsed value once.
+ */
+function parseBody(text: string, protocol: ProtocolId): Record<string, unknown> {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -526,6 +532,7 @@ function parseBody(text: string): Record<string, unknown> {
     throw new LlmError({ kind: 'invalid_request', message: 'request body is not valid JSON' });
   }
   if (!isJsonObject(body)) throw new LlmError({ kind: 'invalid_request', message: 'request body must be a JSON object' });
+  checkJsonDepth(body, { protocol });
   return body;
 }
 

@@ -73,3 +73,28 @@ describe('paths', () => {
     });
   });
 });
+
+describe('JSON nesting of client bodies', () => {
+  it('a body nested 100,000 levels deep answers 400 naming where the 128-level limit was crossed, not 500', async () => {
+    const deep = `{"model":"gpt-x","messages":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const answer = await send('/v1/chat/completions', { method: 'POST', body: deep });
+    const path = 'messages[0][0][0][0][0][0][0]…[0][0]';
+    expect(answer).toEqual({ status: 400, body: { error: { message: `${path}: JSON nested deeper than 128 levels`, type: 'invalid_request_error', param: path, code: null } } });
+  });
+
+  it('a 5,000-level tool schema answers 400 in the client protocol, naming the path', async () => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let level = 0; level < 5_000; level++) schema = { type: 'object', properties: { a: schema } };
+    const body = { model: 'claude-x', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 't', input_schema: schema }] };
+    const answer = await send('/v1/messages', { method: 'POST', body: JSON.stringify(body) });
+    const path = 'tools[0].input_schema.properties.a.properties.a.properties….a.properties';
+    expect(answer).toEqual({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `${path}: JSON nested deeper than 128 levels` } } });
+  });
+
+  it('exactly 128 levels are accepted, 129 are not', async () => {
+    // The body is level 1, `metadata` and the objects in it the rest.
+    const nested = (levels: number) => `{"model":"claude-x","messages":[],"metadata":${'{"a":'.repeat(levels - 1)}1${'}'.repeat(levels - 1)}}`;
+    expect((await send('/v1/messages/count_tokens', { method: 'POST', body: nested(128) })).status).toBe(200);
+    expect((await send('/v1/messages/count_tokens', { method: 'POST', body: nested(129) })).status).toBe(400);
+  });
+});
