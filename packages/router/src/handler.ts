@@ -327,8 +327,9 @@ export function createRouter(config: RouterConfig): ReplyHandler {
           remember.onEvent(event);
           if (event.type !== 'error') return;
           failure = event.error;
-          // The answer is over: stop reading the upstream (a stream that did not decode goes on).
-          upstreamChunks.cancel();
+          // A translated answer is over: stop reading the upstream (a stream that did not decode
+          // goes on). Passed-through bytes stay the upstream's own to the end.
+          if (!via.sameProtocol) upstreamChunks.cancel();
         };
         const onEnd = () => finish(exchange, { status: 200, usage: remember.usage(), ...streamFailureFields(failure) });
         const chunks = via.streamChunks(upstreamChunks, { onEvent, includeUsage, onEnd });

@@ -111,6 +111,19 @@ describe('a stream that ends without saying how', () => {
   });
 });
 
+describe('a same-protocol stream passed through', () => {
+  it("keeps the upstream's own bytes to the end, its own error events included (nothing added, nothing cut)", async () => {
+    const upstreamError = { type: 'error', error: { kind: 'overloaded', message: 'busy' } };
+    const parts = [fakeSse(opening.slice(0, 1)), fakeSse([upstreamError]), fakeSse(opening.slice(1))];
+    const { handler, records } = fakeRouter(async () => answer(200, 'text/event-stream', parts), {
+      upstreams: { main: { protocol: 'openai-chat', baseUrl: 'http://upstream.test' } },
+    });
+    const response = await handler(post('/openai-chat/generate', { ...fakeBody, stream: true }));
+    expect(await response.text()).toBe(parts.join(''));
+    expect(records[0]?.errorKind).toBe('server');
+  });
+});
+
 describe('upstream answers that do not decode', () => {
   it('a 200 JSON answer that is not the protocol shape is a 502 upstream error in the client protocol; the detail and upstream go to the record only', async () => {
     const { handler, records } = fakeRouter(async () => answer(200, 'application/json', ['{"unexpected":true}']));
