@@ -174,6 +174,20 @@ describe('an upstream answering a stream request with JSON', () => {
     ]);
   });
 
+  it('real codecs: a Claude upstream answering a Chat stream request with its JSON message gives the Chat client a whole stream', async () => {
+    const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'c', content: [{ type: 'text', text: 'hello' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } };
+    const { handler } = fakeRouter(async () => answer(200, 'application/json', [JSON.stringify(message)]), {
+      codecs: { claude, 'openai-chat': openaiChat },
+      upstreams: { main: { protocol: 'claude', baseUrl: 'http://upstream.test' } },
+    });
+    const response = await handler(post('/v1/chat/completions', { model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] }));
+    const data = (await response.text()).split('\n\n').filter(Boolean).map((block) => block.slice('data: '.length));
+    expect(data.at(-1)).toBe('[DONE]');
+    const chunks = data.slice(0, -1).map((text) => JSON.parse(text) as { choices: { delta: { content?: string }; finish_reason: string | null }[] });
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe('hello');
+    expect(chunks.map((chunk) => chunk.choices[0]?.finish_reason).filter(Boolean)).toEqual(['stop']);
+  });
+
   it('an unreadable one is a 502 before any stream starts', async () => {
     const { handler } = fakeRouter(async () => answer(200, 'application/json', ['{"unexpected":true}']));
     const response = await handler(post('/openai-chat/generate', { ...fakeBody, stream: true }));
