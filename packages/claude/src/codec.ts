@@ -1,4 +1,4 @@
-import { answerDecoder, streamTranscoders, type Codec } from '@llm/core';
+import { answerDecoder, requestDecoder, streamTranscoders, type Codec } from '@llm/core';
 import { decodeError, encodeError } from './errors.js';
 import { PROTOCOL } from './ext.js';
 import { http } from './http.js';
@@ -11,7 +11,7 @@ import type { ClaudeWireTypes } from './wire-types.js';
 /** The Anthropic Messages codec (`POST /v1/messages`). */
 export const claude: Codec<ClaudeWireTypes> = {
   id: PROTOCOL,
-  request: { decode: decodeRequest, encode: encodeRequest },
+  request: { decode: requestDecoder(PROTOCOL, decodeRequest), encode: encodeRequest },
   response: { decode: answerDecoder(PROTOCOL, (wire) => decodeResponse(wire)), encode: encodeResponse },
   stream: streamTranscoders(streamDecoder, streamEncoder),
   error: { decode: decodeError, encode: encodeError },

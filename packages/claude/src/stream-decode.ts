@@ -161,7 +161,10 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
       state.blocks.delete(event.index as number);
       if (block.kind === 'part') {
         const value = block.value!;
-        if (block.json !== undefined) value.input = block.json === '' ? {} : JSON.parse(block.json);
+        if (block.json !== undefined) {
+          value.input = block.json === '' ? {} : JSON.parse(block.json);
+          checkJsonDepth(value.input, { path: 'input' });
+        }
         out.enqueue({ type: 'block-start', index: block.index, block: { kind: 'part', part: { type: 'provider', protocol: PROTOCOL, value } } });
       }
       out.enqueue(block.extras ? { type: 'block-end', index: block.index, extensions: { [PROTOCOL]: block.extras } } : { type: 'block-end', index: block.index });

@@ -68,3 +68,16 @@ describe('stream.decode: an event nested deeper than MAX_JSON_DEPTH ends the str
     });
   });
 });
+
+describe('stream.decode: a server-tool input nested past MAX_JSON_DEPTH (issue 17)', () => {
+  it('ends the stream with an upstream error before anything serialises it', async () => {
+    const events = await decode([
+      sse({ type: 'message_start', message: { id: 'msg_1', content: [] } }),
+      sse({ type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 'srv_1', name: 'web_search', input: {} } }),
+      sse({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: `{"q":${'['.repeat(5_000)}${']'.repeat(5_000)}}` } }),
+      sse({ type: 'content_block_stop', index: 0 }),
+    ]);
+    expect(events.map((event) => event.type)).toEqual(['start', 'error']);
+    expect(errorOf(events[1]).toJSON()).toMatchObject({ kind: 'upstream', status: 502, path: 'input.q[0][0][0][0][0][0][0]…[0][0]', protocol: 'claude' });
+  });
+});

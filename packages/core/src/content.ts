@@ -1,4 +1,5 @@
 import type { WithExtensions } from './extensions.js';
+import { parseJson } from './json-depth.js';
 import type { JsonObject } from './json.js';
 import type { LlmOrigin, ProtocolId } from './protocol.js';
 
@@ -226,13 +227,15 @@ export function toolArgumentsText(args: string | JsonObject): string {
 
 /**
  * Tool-call arguments as an object. JSON text is parsed; text that is not a JSON object (a model
- * that emitted broken JSON) returns `undefined` so the caller can report it.
+ * that emitted broken JSON), or nests deeper than `MAX_JSON_DEPTH` (a string inside a body that
+ * passed the depth check can still hold a bomb for a later `JSON.stringify`), returns
+ * `undefined` so the caller can report it.
  */
 export function toolArgumentsObject(args: string | JsonObject): JsonObject | undefined {
   if (typeof args !== 'string') return args;
   if (args.trim() === '') return {};
   try {
-    const value: unknown = JSON.parse(args);
+    const value: unknown = parseJson(args);
     return typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as JsonObject)
       : undefined;

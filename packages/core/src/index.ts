@@ -64,7 +64,8 @@ export { responseToEvents } from './response-events.js';
 
 export { ERROR_KINDS, INTERNAL_ERROR_MESSAGE, LlmError, errorKindForStatus, parseRetryAfter, retryAfterFromHeaders } from './errors.js';
 export { MAX_ERROR_DESCRIPTION_LENGTH, describeError } from './describe-error.js';
-export { answerDecoder, invalidUpstream, streamEndedEarly, unfinishedStreamError, upstreamDecodeFailure } from './upstream-errors.js';
+export { invalidUpstream, streamEndedEarly, unfinishedStreamError, upstreamDecodeFailure } from './upstream-errors.js';
+export { answerDecoder, requestDecoder } from './decoders.js';
 export type { LlmErrorKind, LlmErrorOptions } from './errors.js';
 
 export { reportLoss } from './warnings.js';
@@ -129,5 +130,5 @@ export type { ExtractedState, OpaqueState, OpaqueStateProblem, UnpackedState } f
 export { toOpenAIStrictSchema } from './json-schema/openai-strict.js';
 export { toGeminiSchema } from './json-schema/gemini.js';
 export { toGeminiJsonSchema } from './json-schema/gemini-json-schema.js';
-export { MAX_INLINED_NODES } from './json-schema/inline-refs.js';
+export { MAX_INLINED_DEPTH, MAX_INLINED_NODES } from './json-schema/inline-refs.js';
 export type { SchemaContext } from './json-schema/walk.js';

@@ -1,19 +1,13 @@
+import { thrown } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { LlmError } from './errors.js';
+import { toolArgumentsObject } from './content.js';
 import { MAX_JSON_DEPTH, checkJsonDepth, parseJson } from './json-depth.js';
 
 const arrays = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const objects = (depth: number, key = 'a'): string => `${`{"${key}":`.repeat(depth)}1${'}'.repeat(depth)}`;
 
-function thrownBy(run: () => unknown): LlmError {
-  try {
-    run();
-  } catch (error) {
-    if (LlmError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('did not throw');
-}
+const thrownBy = (run: () => unknown): LlmError => thrown(run) as LlmError;
 
 describe('parseJson', () => {
   it('reads JSON up to MAX_JSON_DEPTH (128) levels', () => {
@@ -61,5 +55,22 @@ describe('checkJsonDepth', () => {
     expect(() => checkJsonDepth('plain')).not.toThrow();
     expect(() => checkJsonDepth({ a: [1, 'x', null, { b: true }] }, { maxDepth: 3 })).not.toThrow();
     expect(() => checkJsonDepth({ a: [1, 'x', null, { b: [] }] }, { maxDepth: 3 })).toThrow(/JSON nested deeper than 3 levels/);
+  });
+
+  it('puts the value’s own path first', () => {
+    expect(thrownBy(() => checkJsonDepth({ a: { b: {} } }, { maxDepth: 2, path: 'tools[3].parameters' })).path).toBe('tools[3].parameters.a.b');
+  });
+
+  it('does not walk a body parseJson already checked, and walks it again for a stricter limit', () => {
+    const body = parseJson(`{"a":${arrays(100)}}`) as Record<string, unknown>;
+    expect(() => checkJsonDepth(body)).not.toThrow();
+    expect(() => checkJsonDepth(body, { maxDepth: 50 })).toThrow(/JSON nested deeper than 50 levels/);
+  });
+});
+
+describe('toolArgumentsObject', () => {
+  it('gives undefined for argument text nested past MAX_JSON_DEPTH, as for broken JSON', () => {
+    expect(toolArgumentsObject(`{"a":${arrays(126)}}`)).toEqual({ a: JSON.parse(arrays(126)) });
+    expect(toolArgumentsObject(`{"a":${arrays(100_000)}}`)).toBeUndefined();
   });
 });

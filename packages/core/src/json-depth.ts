@@ -15,7 +15,17 @@ export interface JsonDepthOptions {
   maxDepth?: number;
   /** Protocol named on the error (the client's, when reading a request body). */
   protocol?: ProtocolId;
+  /** JSON path of `value` in its document, put before the path on the error (`tools[0].parameters`). */
+  path?: string;
 }
+
+/**
+ * Values {@link parseJson} already checked at {@link MAX_JSON_DEPTH}: a codec's decoder checks its
+ * input again (library callers hand it objects), and for a body the router read with `parseJson`
+ * that second check costs one lookup instead of a second walk. A value changed after its check is
+ * not checked again; nothing in this project deepens a parsed body.
+ */
+const CHECKED = new WeakSet<object>();
 
 /** Path segments shown before and after the cut in a path too deep to print whole. */
 const PATH_HEAD = 8;
@@ -40,6 +50,7 @@ export function parseJson(text: string, options: JsonDepthOptions = {}): unknown
     throw new LlmError({ kind: 'invalid_request', message: 'invalid JSON', path: '$', protocol: options.protocol, cause: error });
   }
   checkJsonDepth(value, options);
+  if (typeof value === 'object' && value !== null && (options.maxDepth ?? MAX_JSON_DEPTH) <= MAX_JSON_DEPTH) CHECKED.add(value);
   return value;
 }
 
@@ -50,10 +61,12 @@ export function parseJson(text: string, options: JsonDepthOptions = {}): unknown
  */
 export function checkJsonDepth(value: unknown, options: JsonDepthOptions = {}): void {
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
-  if (typeof value !== 'object' || value === null || fits(value, maxDepth)) return;
+  if (typeof value !== 'object' || value === null) return;
+  if (maxDepth >= MAX_JSON_DEPTH && CHECKED.has(value)) return;
+  if (fits(value, maxDepth)) return;
   const segments: PathKey[] = [];
   findCrossing(value, maxDepth, segments);
-  const path = renderPath(segments.reverse());
+  const path = renderPath(segments.reverse(), options.path ?? '');
   throw new LlmError({ kind: 'invalid_request', message: `${path}: JSON nested deeper than ${maxDepth} levels`, path, protocol: options.protocol });
 }
 
@@ -88,9 +101,9 @@ function findCrossing(value: object, room: number, segments: PathKey[]): boolean
   return false;
 }
 
-/** A JSON path, its middle cut when it is too long to read (`a.b.c….y.z`). */
-function renderPath(segments: PathKey[]): string {
-  const join = (keys: PathKey[], start = ''): string => keys.reduce<string>((path, key) => joinPath(path, key), start);
-  if (segments.length <= PATH_HEAD + PATH_TAIL + 1) return join(segments) || '$';
-  return join(segments.slice(-PATH_TAIL), `${join(segments.slice(0, PATH_HEAD))}…`);
+/** `prefix` + the JSON path of `segments`, its middle cut when too long to read (`a.b.c….y.z`). */
+function renderPath(segments: PathKey[], prefix: string): string {
+  const join = (keys: PathKey[], start: string): string => keys.reduce<string>((path, key) => joinPath(path, key), start);
+  if (segments.length <= PATH_HEAD + PATH_TAIL + 1) return join(segments, prefix) || '$';
+  return join(segments.slice(-PATH_TAIL), `${join(segments.slice(0, PATH_HEAD), prefix)}…`);
 }

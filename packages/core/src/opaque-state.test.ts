@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { JsonValue } from './json.js';
 import {
   OPAQUE_STATE_PREFIX,
   embedOpaqueState,
@@ -93,6 +94,21 @@ describe('packOpaqueState / unpackOpaqueState', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('a carrier nested past MAX_JSON_DEPTH (issue 17)', () => {
+  const nested = (levels: number): JsonValue => {
+    let data: JsonValue = 'sig';
+    for (let level = 0; level < levels; level++) data = [data];
+    return data;
+  };
+
+  it('is corrupt, so no later walk of its data can overflow the stack', () => {
+    // The tuple is one level: data 127 deep makes 128 in all, the most a carrier may hold.
+    const fits: OpaqueState = { origin: { protocol: 'claude' }, data: nested(127) };
+    expect(unpackOpaqueState(packOpaqueState(fits))).toEqual({ state: fits });
+    expect(unpackOpaqueState(packOpaqueState({ origin: { protocol: 'claude' }, data: nested(128) }))).toEqual({ problem: 'corrupt' });
   });
 });
 

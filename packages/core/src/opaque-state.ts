@@ -1,4 +1,5 @@
 import { base64ToBytes, bytesToBase64Url } from './base64.js';
+import { parseJson } from './json-depth.js';
 import type { JsonValue } from './json.js';
 import { isProtocolId, type LlmOrigin } from './protocol.js';
 import type { LlmWarning } from './warnings.js';
@@ -69,7 +70,8 @@ export function unpackOpaqueState(text: string): UnpackedState {
   if (!bytes) return { problem: 'corrupt' };
   let decoded: unknown;
   try {
-    decoded = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    // Carriers come back from clients: one nested past MAX_JSON_DEPTH is corrupt, not a later stack overflow.
+    decoded = parseJson(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch {
     return { problem: 'corrupt' };
   }

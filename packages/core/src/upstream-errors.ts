@@ -1,6 +1,5 @@
 import { LlmError } from './errors.js';
 import { PROTOCOL_NAMES, type ProtocolId } from './protocol.js';
-import type { LlmResponse } from './response.js';
 
 /**
  * Errors about what an upstream sent, shared by every codec's response and stream decoders so
@@ -60,20 +59,4 @@ export function upstreamDecodeFailure(protocol: ProtocolId, what: string, error:
   if (LlmError.isInstance(error) && error.kind !== 'invalid_request') return error;
   const path = LlmError.isInstance(error) ? error.path : undefined;
   return invalidUpstream(protocol, what, { path, cause: error });
-}
-
-/**
- * `decode` as a codec's `response.decode`: a response body always comes from an upstream, so
- * whatever the decoder throws becomes {@link upstreamDecodeFailure} (`invalid Claude answer at
- * content`, 502): the client sent nothing wrong, so it must not get a 400. Costs one `try` on
- * the happy path.
- */
-export function answerDecoder<C>(protocol: ProtocolId, decode: (wire: unknown, context?: C) => LlmResponse): (wire: unknown, context?: C) => LlmResponse {
-  return (wire, context) => {
-    try {
-      return decode(wire, context);
-    } catch (error) {
-      throw upstreamDecodeFailure(protocol, 'answer', error);
-    }
-  };
 }

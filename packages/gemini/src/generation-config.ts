@@ -76,7 +76,7 @@ export function decodeGenerationConfig(value: unknown, request: LlmRequest): Wir
   const jsonSchema = field(config, 'responseJsonSchema');
   const openApi = field(config, 'responseSchema');
   if (jsonSchema !== undefined || openApi !== undefined) {
-    const schema = jsonSchema !== undefined ? (readObject(jsonSchema, 'generationConfig', 'responseJsonSchema', PROTOCOL) as JsonSchema) : fromGeminiSchema(openApi);
+    const schema = jsonSchema !== undefined ? (readObject(jsonSchema, 'generationConfig', 'responseJsonSchema', PROTOCOL) as JsonSchema) : fromGeminiSchema(openApi, 'generationConfig.responseSchema');
     request.responseFormat = { type: 'json-schema', schema };
     kept = { ...kept, ...(jsonSchema !== undefined ? { $responseJsonSchema: true } : { $responseSchema: openApi }) };
     if (mime !== 'application/json') kept.$mime = mime ?? null;

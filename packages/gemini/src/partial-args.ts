@@ -1,4 +1,5 @@
-import type { JsonObject } from '@llm/core';
+import { MAX_JSON_DEPTH, invalidUpstream, type JsonObject } from '@llm/core';
+import { PROTOCOL } from './ext.js';
 
 type Wire = Record<string, unknown>;
 
@@ -19,6 +20,8 @@ export class PartialArgs {
       const keys: Array<string | number> = [];
       for (const match of entry.jsonPath.slice(1).matchAll(SEGMENT)) keys.push(match[2] !== undefined ? Number(match[2]) : (match[1] ?? match[3] ?? ''));
       if (keys.length === 0) continue;
+      // The assembled arguments are serialised later: a path may not build them deeper than a body may be.
+      if (keys.length >= MAX_JSON_DEPTH) throw invalidUpstream(PROTOCOL, 'stream chunk', { path: 'functionCall.partialArgs' });
       let value: unknown;
       if ('stringValue' in entry) value = entry.stringValue;
       else if ('numberValue' in entry) value = entry.numberValue;

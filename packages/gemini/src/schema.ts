@@ -1,11 +1,19 @@
-import type { JsonSchema } from '@llm/core';
+import { checkJsonDepth, type JsonSchema } from '@llm/core';
+import { PROTOCOL } from './ext.js';
 
 /**
  * A schema in Gemini's OpenAPI 3.0 dialect (`parameters`, `responseSchema`: uppercase `type`,
  * `nullable`) -> standard JSON Schema for the canonical model. The original is kept by the caller
- * for exact same-protocol round trips.
+ * for exact same-protocol round trips. `path` names where the schema sits, for the
+ * `invalid_request` a schema nested deeper than `MAX_JSON_DEPTH` gets.
  */
-export function fromGeminiSchema(schema: unknown): JsonSchema {
+export function fromGeminiSchema(schema: unknown, path?: string): JsonSchema {
+  // The conversion recurses: a schema nested past MAX_JSON_DEPTH is refused, naming its path.
+  checkJsonDepth(schema, { path, protocol: PROTOCOL });
+  return decodeNode(schema);
+}
+
+function decodeNode(schema: unknown): JsonSchema {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return {};
   const node = schema as Record<string, unknown>;
   const out: JsonSchema = {};
@@ -20,15 +28,15 @@ export function fromGeminiSchema(schema: unknown): JsonSchema {
       case 'properties':
         if (typeof value === 'object' && value !== null) {
           const properties: Record<string, JsonSchema> = {};
-          for (const name in value as object) properties[name] = fromGeminiSchema((value as Record<string, unknown>)[name]);
+          for (const name in value as object) properties[name] = decodeNode((value as Record<string, unknown>)[name]);
           out.properties = properties;
         }
         break;
       case 'items':
-        out.items = fromGeminiSchema(value);
+        out.items = decodeNode(value);
         break;
       case 'anyOf':
-        out.anyOf = Array.isArray(value) ? value.map(fromGeminiSchema) : value;
+        out.anyOf = Array.isArray(value) ? value.map((item) => decodeNode(item)) : value;
         break;
       default:
         out[key] = value;

@@ -54,7 +54,7 @@ function decodeDeclaration(value: unknown, parent: string, index: number, toolIn
     bag.$jsonSchema = true;
   } else if (openApi !== undefined) {
     readObject(openApi, path, 'parameters', PROTOCOL);
-    tool.parameters = fromGeminiSchema(openApi);
+    tool.parameters = fromGeminiSchema(openApi, `${path}.parameters`);
     bag.$schema = openApi;
   }
   return keep(tool, bag);

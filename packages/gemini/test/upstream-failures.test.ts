@@ -49,3 +49,13 @@ describe('stream.decode: an event nested deeper than MAX_JSON_DEPTH ends the str
     });
   });
 });
+
+describe('stream.decode: Vertex partialArgs nested past MAX_JSON_DEPTH (issue 17)', () => {
+  it('ends the stream with an upstream error instead of building the arguments that deep', async () => {
+    const jsonPath = `$${'.a'.repeat(5_000)}`;
+    const call = { name: 'f', partialArgs: [{ jsonPath, stringValue: 'x', willContinue: true }], willContinue: true };
+    const events = await decode([chunk({ candidates: [{ content: { role: 'model', parts: [{ functionCall: call }] }, index: 0 }] })]);
+    expect(events.map((event) => event.type)).toEqual(['start', 'block-start', 'error']);
+    expect(errorOf(events[2]).toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Gemini stream chunk at functionCall.partialArgs', path: 'functionCall.partialArgs', protocol: 'gemini' });
+  });
+});

@@ -1,4 +1,4 @@
-import { answerDecoder, streamTranscoders, type Codec } from '@llm/core';
+import { answerDecoder, requestDecoder, streamTranscoders, type Codec } from '@llm/core';
 import { decodeError, encodeError } from './error.js';
 import { http } from './http.js';
 import { PROTOCOL } from './internal.js';
@@ -16,7 +16,7 @@ import type { OpenAIChatWireTypes } from './wire-types.js';
  */
 export const openaiChat: Codec<OpenAIChatWireTypes> = {
   id: PROTOCOL,
-  request: { decode: (wire) => decodeRequest(wire), encode: encodeRequest },
+  request: { decode: requestDecoder(PROTOCOL, (wire) => decodeRequest(wire)), encode: encodeRequest },
   response: { decode: answerDecoder(PROTOCOL, (wire) => decodeResponse(wire)), encode: encodeResponse },
   stream: streamTranscoders(streamDecoder, streamEncoder),
   error: { decode: decodeError, encode: encodeError },

@@ -1,4 +1,4 @@
-import { answerDecoder, streamTranscoders, type Codec } from '@llm/core';
+import { answerDecoder, requestDecoder, streamTranscoders, type Codec } from '@llm/core';
 import { decodeError, encodeError } from './errors.js';
 import { PROTOCOL } from './ext.js';
 import { http } from './http.js';
@@ -11,7 +11,7 @@ import type { OpenAIResponsesWireTypes } from './wire-types.js';
 /** The OpenAI Responses codec (`POST /v1/responses`). */
 export const openaiResponses: Codec<OpenAIResponsesWireTypes> = {
   id: PROTOCOL,
-  request: { decode: decodeRequest, encode: encodeRequest },
+  request: { decode: requestDecoder(PROTOCOL, decodeRequest), encode: encodeRequest },
   response: { decode: answerDecoder(PROTOCOL, decodeResponse), encode: encodeResponse },
   stream: streamTranscoders(streamDecoder, streamEncoder),
   error: { decode: decodeError, encode: encodeError },

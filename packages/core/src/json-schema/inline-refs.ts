@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../json.js';
 import { isJsonObject } from '../json.js';
+import { MAX_JSON_DEPTH, checkJsonDepth } from '../json-depth.js';
 import { joinPath } from '../validate.js';
 import type { SchemaContext } from './walk.js';
 import { mapSubschemas, reportAt, rootPath } from './walk.js';
@@ -39,13 +40,24 @@ interface State {
 export const MAX_INLINED_NODES = 10_000;
 
 /**
+ * Inlining can also nest: a chain of definitions each using the next makes a schema as deep as
+ * the chain is long, and every later walk (the dialect rewriters, `JSON.stringify`) recurses on
+ * it. A ref met deeper than this many schema levels is cut to its type, with a warning.
+ */
+export const MAX_INLINED_DEPTH = MAX_JSON_DEPTH;
+
+/**
  * Replaces every local `$ref` (`#`, `#/$defs/...`, `#/definitions/...`, any JSON pointer) by the
  * schema it points at and removes `$defs` / `definitions`. Unresolvable refs (remote, `$anchor`)
  * are dropped with a warning. Never mutates `schema`; returns `schema` itself when no key in it is
  * `$ref`, `$defs` or `definitions` (most tool schemas: nothing to copy). `path` names where the
- * schema sits in the request for warnings (default: `context.path`).
+ * schema sits in the request for warnings (default: `context.path`). Throws `invalid_request`
+ * for a schema nested deeper than `MAX_JSON_DEPTH`.
  */
 export function inlineRefs(schema: JsonSchema, context: SchemaContext | undefined, recursion: RecursionMode, path = rootPath(context)): JsonSchema {
+  // Every walk here and after recurses: a schema nested past MAX_JSON_DEPTH is refused up front
+  // (invalid_request naming the path), whether it came through a decoder or was built in code.
+  checkJsonDepth(schema, { path });
   if (!hasRefKeys(schema)) return schema;
   const state: State = { root: schema, recursion, recursive: new Set(), names: new Map(), context, rootPath: path, report: false, written: 0, overBudget: false };
   if (recursion.mode === 'keep') {
@@ -73,23 +85,23 @@ function expandRoot(state: State): JsonSchema {
   state.written = 0;
   state.overBudget = false;
   const path = state.rootPath;
-  const out = expand(state, state.root, path, ['#']);
+  const out = expand(state, state.root, path, ['#'], 0);
   const result: JsonSchema = isJsonObject(out) ? out : {};
   if (state.recursion.mode !== 'keep') return result;
   const defs: JsonSchema = {};
   for (const ref of state.recursive) {
     if (ref === '#') continue;
     const name = defName(state, ref);
-    defs[name] = expand(state, resolvePointer(state.root, ref), joinPath(joinPath(path, '$defs'), name), ['#', ref]);
+    defs[name] = expand(state, resolvePointer(state.root, ref), joinPath(joinPath(path, '$defs'), name), ['#', ref], 0);
   }
   return Object.keys(defs).length > 0 ? { ...result, $defs: defs } : result;
 }
 
-function expand(state: State, node: unknown, path: string, stack: readonly string[]): unknown {
+function expand(state: State, node: unknown, path: string, stack: readonly string[], depth: number): unknown {
   if (!isJsonObject(node)) return node;
   state.written++;
   const { $ref: ref, $defs: _defs, definitions: _definitions, ...rest } = node;
-  const siblings = mapSubschemas(rest, path, (child, at) => expand(state, child, at, stack));
+  const siblings = mapSubschemas(rest, path, (child, at) => expand(state, child, at, stack, depth + 1));
   if (ref === undefined) return siblings;
   const target = typeof ref === 'string' ? resolvePointer(state.root, ref) : undefined;
   if (typeof ref !== 'string' || target === undefined) {
@@ -105,6 +117,10 @@ function expand(state: State, node: unknown, path: string, stack: readonly strin
     warn(state, 'lossy-conversion', path, `recursive $ref "${ref}" cut after ${state.recursion.depth} levels`);
     return typeStub(target, siblings);
   }
+  if (depth > MAX_INLINED_DEPTH) {
+    warn(state, 'lossy-conversion', path, `schema nested deeper than ${MAX_INLINED_DEPTH} levels once $refs are inlined; this ref is cut to its type`);
+    return typeStub(target, siblings);
+  }
   if (state.written > MAX_INLINED_NODES) {
     if (!state.overBudget) {
       state.overBudget = true;
@@ -112,7 +128,7 @@ function expand(state: State, node: unknown, path: string, stack: readonly strin
     }
     return typeStub(target, siblings);
   }
-  const expanded = expand(state, target, path, [...stack, ref]);
+  const expanded = expand(state, target, path, [...stack, ref], depth + 1);
   return combine(expanded, siblings);
 }
 
