@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyAuth, joinUrl, readCredential } from './http.js';
+import { LlmError } from './errors.js';
+import { applyAuth, decodeUrlComponent, joinUrl, readCredential } from './http.js';
 
 describe('joinUrl', () => {
   it('joins with exactly one slash', () => {
@@ -33,5 +34,19 @@ describe('readCredential', () => {
   it('ignores other authorization forms and absent keys', () => {
     expect(readCredential(['bearer'], new Headers({ authorization: 'Basic abc' }), url)).toBeUndefined();
     expect(readCredential(['bearer', 'x-api-key'], new Headers(), new URL('http://localhost/'))).toBeUndefined();
+  });
+});
+
+describe('decodeUrlComponent', () => {
+  it('decodes, and turns bad percent-encoding into a 400 naming the path instead of a URIError', () => {
+    expect(decodeUrlComponent('a%2Fb', 'model', 'model')).toBe('a/b');
+    let caught: unknown;
+    try {
+      decodeUrlComponent('%ZZ', 'model', 'model', 'gemini');
+    } catch (error) {
+      caught = error;
+    }
+    expect(LlmError.isInstance(caught)).toBe(true);
+    expect((caught as LlmError).toJSON()).toEqual({ kind: 'invalid_request', status: 400, message: 'model: the model in the URL is not valid percent-encoding', path: 'model', protocol: 'gemini' });
   });
 });

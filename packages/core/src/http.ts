@@ -1,3 +1,4 @@
+import { LlmError } from './errors.js';
 import type { ProtocolId } from './protocol.js';
 
 /**
@@ -67,7 +68,11 @@ export interface HttpBinding {
   readonly streamIn: 'body' | 'path';
   /** Auth schemes clients of this protocol use, the preferred one first. */
   readonly authSchemes: readonly AuthScheme[];
-  /** Recognises an inbound request of this protocol (path relative to the server root). */
+  /**
+   * Recognises an inbound request of this protocol (path relative to the server root). Throws
+   * `LlmError` `invalid_request` for a request of this protocol whose URL cannot be read (a model
+   * or id that is not valid percent-encoding), never a `URIError`: answer it in this protocol.
+   */
   matchRequest(method: string, url: URL): HttpRequestMatch | undefined;
   /** Builds the URL and headers of an upstream request. */
   buildRequest(options: HttpTargetOptions): HttpTarget;
@@ -135,4 +140,17 @@ export function readCredential(schemes: readonly AuthScheme[], headers: HeaderRe
     }
   }
   return undefined;
+}
+
+/**
+ * `decodeURIComponent` for a value taken from a request URL (`what`: `model`, `response id`). Bad
+ * percent-encoding (`%ZZ`, a cut `%E0%A4%A`) is the client's error: `LlmError` `invalid_request`
+ * at `path` (`model: the model in the URL is not valid percent-encoding`), never a `URIError`.
+ */
+export function decodeUrlComponent(text: string, path: string, what: string, protocol?: ProtocolId): string {
+  try {
+    return decodeURIComponent(text);
+  } catch (error) {
+    throw new LlmError({ kind: 'invalid_request', message: `${path}: the ${what} in the URL is not valid percent-encoding`, path, protocol, cause: error });
+  }
 }

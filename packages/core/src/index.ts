@@ -92,7 +92,7 @@ export type { Codec, StreamOptions, Transcoder, WireTypes } from './codec.js';
 
 export { CancelSource } from './cancel.js';
 export type { CancelSignal } from './cancel.js';
-export { applyAuth, joinUrl, readCredential } from './http.js';
+export { applyAuth, decodeUrlComponent, joinUrl, readCredential } from './http.js';
 export type {
   AuthScheme,
   HeaderReader,

@@ -1,4 +1,4 @@
-import { applyAuth, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
+import { applyAuth, decodeUrlComponent, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
 import { PROTOCOL } from './ext.js';
 
 /** Inbound: the API key header, the `?key=` query, and Bearer (Vertex-style OAuth clients). */
@@ -22,7 +22,8 @@ export const http: HttpBinding = {
   streamIn: 'path',
   authSchemes: SCHEMES,
   matchRequest(method, url) {
-    const path = decodeURIComponent(url.pathname.replace(/\/+$/, ''));
+    const path = decodedPath(url.pathname.replace(/\/+$/, ''));
+    if (path === undefined) return undefined;
     if (method === 'GET' && LIST.test(path)) return { operation: 'list-models' };
     const match = ROUTE.exec(path);
     if (!match || method !== 'POST') return undefined;
@@ -48,3 +49,18 @@ export const http: HttpBinding = {
   },
   readCredential: (headers, url) => readCredential(SCHEMES, headers, url),
 };
+
+/**
+ * The path with its percent-encoding decoded (clients may encode the model, `/` and `:` in it).
+ * Bad encoding in the model of a Gemini route is the client's error (`invalid_request` at
+ * `model`); bad encoding elsewhere makes a path this protocol does not serve.
+ */
+function decodedPath(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    const match = ROUTE.exec(raw);
+    if (match) decodeUrlComponent(match[1]!, 'model', 'model', PROTOCOL);
+    return undefined;
+  }
+}

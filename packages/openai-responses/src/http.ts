@@ -1,4 +1,4 @@
-import { applyAuth, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
+import { applyAuth, decodeUrlComponent, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
 import { PROTOCOL } from './ext.js';
 
 const SCHEMES: readonly AuthScheme[] = ['bearer'];
@@ -21,7 +21,7 @@ export const http: HttpBinding = {
     const id = match[1];
     if (method === 'POST' && id === undefined) return { operation: 'generate' };
     if (method === 'POST' && id === 'input_tokens') return { operation: 'count-tokens' };
-    if (method === 'GET' && id !== undefined) return { operation: 'retrieve-response', id: decodeURIComponent(id) };
+    if (method === 'GET' && id !== undefined) return { operation: 'retrieve-response', id: decodeUrlComponent(id, 'response_id', 'response id', PROTOCOL) };
     return undefined;
   },
   buildRequest(options) {
