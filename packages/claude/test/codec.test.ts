@@ -1,5 +1,6 @@
 import { LlmError, type LlmRequest, type LlmResponse, type LlmWarning } from '@llm/core';
 import fc from 'fast-check';
+import { propertyRuns } from '../../core/test/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { claude, DEFAULT_MAX_TOKENS } from '../src/index.js';
 
@@ -295,7 +296,7 @@ describe('properties', () => {
         };
         expect(claude.request.decode(claude.request.encode(request))).toEqual(request);
       }),
-      { numRuns: 200 },
+      propertyRuns(200),
     );
   });
 });

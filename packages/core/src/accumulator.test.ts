@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { propertyRuns } from '../test/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { LlmStreamAccumulator, accumulateEvents, accumulateStream } from './accumulator.js';
 import type { LlmAssistantContent } from './content.js';
@@ -298,7 +299,8 @@ describe('responseToEvents', () => {
       fc.property(response, (value) => {
         expect(accumulateEvents(responseToEvents(value))).toEqual(value);
       }),
-      { numRuns: 300 },
+      // fc.jsonValue() arguments make each run ~2.5 ms.
+      propertyRuns(100),
     );
   });
 });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { propertyRuns } from '../test/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { base64ToBytes, bytesToBase64, bytesToBase64Url, sameBase64 } from './base64.js';
 
@@ -32,7 +33,7 @@ describe('base64', () => {
         expect(base64ToBytes(bytesToBase64(bytes))).toEqual(bytes);
         expect(base64ToBytes(bytesToBase64Url(bytes))).toEqual(bytes);
       }),
-      { numRuns: 50 },
+      propertyRuns(50),
     );
   });
 });

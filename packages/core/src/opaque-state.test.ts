@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { propertyRuns } from '../test/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from './json.js';
 import {
@@ -92,7 +93,7 @@ describe('packOpaqueState / unpackOpaqueState', () => {
         expect(packed).toMatch(/^[A-Za-z0-9_-]+$/);
         expect(unpackOpaqueState(packed)).toEqual({ state: JSON.parse(JSON.stringify(state)) });
       }),
-      { numRuns: 300 },
+      propertyRuns(300),
     );
   });
 });

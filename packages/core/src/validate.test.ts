@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { propertyRuns } from '../test/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { LlmError } from './errors.js';
 import {
@@ -47,7 +48,7 @@ describe('joinPath', () => {
         const expected = plain ? (parent ? `${parent}.${key}` : key) : `${parent}[${JSON.stringify(key)}]`;
         expect(joinPath(parent, key)).toBe(expected);
       }),
-      { numRuns: 1000 },
+      propertyRuns(1000),
     );
   });
 });

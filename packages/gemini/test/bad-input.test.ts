@@ -5,6 +5,7 @@
 import { LlmError, type LlmStreamEvent, type SseEvent } from '@llm/core';
 import { collect, streamOf, thrown } from '@llm/test-utils';
 import fc from 'fast-check';
+import { propertyRuns } from '../../core/test/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { gemini } from '../src/index.js';
 
@@ -409,7 +410,7 @@ describe('properties: response.decode returns or throws an LlmError, nothing els
   }
 
   it('on arbitrary JSON values', () => {
-    fc.assert(fc.property(fc.jsonValue(), decodesOrRejects), { numRuns: 200 });
+    fc.assert(fc.property(fc.jsonValue(), decodesOrRejects), propertyRuns(200));
   });
 
   it('on arbitrary JSON in the places the decoder reads (candidates, content, parts, part fields, usage)', () => {
@@ -429,7 +430,7 @@ describe('properties: response.decode returns or throws an LlmError, nothing els
       { candidates: fc.oneof(json, fc.array(candidateArb, { maxLength: 3 })), usageMetadata: fc.oneof(json, fc.dictionary(fc.constantFrom('promptTokenCount', 'candidatesTokenCount', 'totalTokenCount', 'thoughtsTokenCount', 'promptTokensDetails'), json)), promptFeedback: json, responseId: json, modelVersion: json },
       { requiredKeys: [] },
     );
-    fc.assert(fc.property(body, decodesOrRejects), { numRuns: 200 });
+    fc.assert(fc.property(body, decodesOrRejects), propertyRuns(200));
   });
 
   // logprobsResult is left out of the base: random values there are refused, which the
@@ -498,7 +499,7 @@ describe('properties: response.decode returns or throws an LlmError, nothing els
         const body = mutations.reduce<unknown>((root, [path, value]) => mutate(root, path, value), structuredClone(VALID));
         decodesOrRejects(body);
       }),
-      { numRuns: 200 },
+      propertyRuns(200),
     );
   });
 
@@ -520,7 +521,7 @@ describe('properties: response.decode returns or throws an LlmError, nothing els
           expect((events[errors[0]!] as Extract<LlmStreamEvent, { type: 'error' }>).error).toBeInstanceOf(LlmError);
         }
       }),
-      { numRuns: 100 },
+      propertyRuns(100),
     );
   });
 });

@@ -1,6 +1,7 @@
 import { LlmError, sameBase64, type LlmRequest, type LlmWarning } from '@llm/core';
 import { readChunkPayloads } from '@llm/test-utils';
 import fc from 'fast-check';
+import { propertyRuns } from '../../core/test/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { gemini, SKIP_SIGNATURE } from '../src/index.js';
 
@@ -289,7 +290,7 @@ describe('properties', () => {
         });
         expect([decoded.messages[0], assistant]).toEqual([request.messages[0], parts]);
       }),
-      { numRuns: 200 },
+      propertyRuns(200),
     );
   });
 });

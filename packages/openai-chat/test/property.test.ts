@@ -3,10 +3,10 @@
 import { accumulateEvents, type LlmStreamEvent } from '@llm/core';
 import { runTransform } from '@llm/test-utils';
 import fc from 'fast-check';
+import { propertyRuns } from '../../core/test/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { openaiChat } from '../src/index.js';
 
-const SEED = 20261123;
 
 /** Asserts decode then encode gives back every generated body. */
 function roundTrips(bodies: fc.Arbitrary<unknown>, side: { decode(body: unknown): unknown; encode(value: never): unknown }): void {
@@ -14,7 +14,7 @@ function roundTrips(bodies: fc.Arbitrary<unknown>, side: { decode(body: unknown)
     fc.property(bodies, (body) => {
       expect(side.encode(side.decode(structuredClone(body)) as never)).toEqual(body);
     }),
-    { seed: SEED, numRuns: 300 },
+    propertyRuns(300),
   );
 }
 const text = fc.string({ maxLength: 40, unit: 'grapheme' });
@@ -98,7 +98,7 @@ describe('property: stream fragments accumulate to the joined text and arguments
           { type: 'tool-call', id: 'call_1', name: 'f', arguments: args },
         ]);
       }),
-      { seed: SEED, numRuns: 200 },
+      propertyRuns(200),
     );
   });
 });

@@ -4,10 +4,10 @@
 import { accumulateEvents, type LlmStreamEvent } from '@llm/core';
 import { runTransform } from '@llm/test-utils';
 import fc from 'fast-check';
+import { propertyRuns } from '../../core/test/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { openaiResponses } from '../src/index.js';
 
-const SEED = 20261123;
 
 /** Asserts decode then encode gives back every generated body. */
 function roundTrips(bodies: fc.Arbitrary<unknown>, side: { decode(body: unknown): unknown; encode(value: never): unknown }): void {
@@ -15,7 +15,7 @@ function roundTrips(bodies: fc.Arbitrary<unknown>, side: { decode(body: unknown)
     fc.property(bodies, (body) => {
       expect(side.encode(side.decode(structuredClone(body)) as never)).toEqual(body);
     }),
-    { seed: SEED, numRuns: 300 },
+    propertyRuns(300),
   );
 }
 const text = fc.string({ maxLength: 40, unit: 'grapheme' });
@@ -116,7 +116,7 @@ describe('property: stream deltas accumulate to the joined text and arguments', 
         expect(streamed.choices[0]?.finishReason).toBe('tool_calls');
         expect(streamed.choices[0]?.content.map((part) => (part.type === 'text' ? part.text : part.type === 'tool-call' ? part.arguments : part.type))).toEqual([joined, args]);
       }),
-      { seed: SEED, numRuns: 200 },
+      propertyRuns(200),
     );
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../test/property-runs.js';
 import type { JsonSchema } from '../json.js';
 import { isJsonObject } from '../json.js';
 import { toGeminiSchema } from './gemini.js';
@@ -89,10 +90,10 @@ describe('schema transform properties', () => {
         }
         expect(problems).toEqual([]);
       }),
-      // Recursive refs inline up to the node budget (~50 ms each): fewer runs keep CI's two cores free.
-      { numRuns: 120 },
+      // Recursive refs inline up to the node budget (~30 ms a run): a few runs with a fixed seed.
+      propertyRuns(20),
     );
-  }, 120_000);
+  });
 
   it('toOpenAIStrictSchema closes every object, lists every property as required and gives arrays items', () => {
     fc.assert(
@@ -111,7 +112,7 @@ describe('schema transform properties', () => {
         }
         expect(problems).toEqual([]);
       }),
-      { numRuns: 300 },
+      propertyRuns(60),
     );
   });
 
@@ -123,7 +124,7 @@ describe('schema transform properties', () => {
         expect(toOpenAIStrictSchema(input)).toEqual(toOpenAIStrictSchema(input));
         expect(input).toEqual(before);
       }),
-      { numRuns: 50 },
+      propertyRuns(10),
     );
-  }, 120_000);
+  });
 });

@@ -1,5 +1,6 @@
 import { byteAtATime, collect, splitAt, splitOffsets, streamOf, utf8 } from '@llm/test-utils';
 import fc from 'fast-check';
+import { propertyRuns } from '../../test/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { collectSse, decodeSse, parseSseText } from './decode.js';
 import { encodeSse, formatSseEvent } from './encode.js';
@@ -130,7 +131,7 @@ describe('encodeSse then decodeSse', () => {
         // Leading spaces after "data:" are part of the value except the first one.
         expect(decoded).toEqual(events.map((item) => ({ event: item.event, id: undefined, data: item.data })));
       }),
-      { numRuns: 200 },
+      propertyRuns(200),
     );
   });
 });
