@@ -37,13 +37,23 @@ export class PartialArgs {
     for (let at = 0; at < keys.length - 1; at++) {
       const key = keys[at]!;
       const next = keys[at + 1]!;
+      checkIndex(node, key);
       const holder = node as Record<string | number, unknown>;
       if (typeof holder[key] !== 'object' || holder[key] === null) holder[key] = typeof next === 'number' ? [] : {};
       node = holder[key] as Wire | unknown[];
     }
     const last = keys[keys.length - 1]!;
+    checkIndex(node, last);
     const holder = node as Record<string | number, unknown>;
     // Pieces of one string are appended.
     holder[last] = typeof value === 'string' && typeof holder[last] === 'string' ? holder[last] + value : value;
   }
+}
+
+/**
+ * Arrays grow one element at a time: an index past the end (`$.a[1000000000]`) would make a
+ * sparse array that serialises to a billion `null`s, so it ends the stream instead.
+ */
+function checkIndex(node: Wire | unknown[], key: string | number): void {
+  if (Array.isArray(node) && typeof key === 'number' && key > node.length) throw invalidUpstream(PROTOCOL, 'stream chunk', { path: 'functionCall.partialArgs' });
 }
