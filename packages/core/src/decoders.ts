@@ -11,8 +11,8 @@ import { upstreamDecodeFailure } from './upstream-errors.js';
 /**
  * `decode` as a codec's `request.decode`: input nested deeper than `MAX_JSON_DEPTH` is refused
  * with `invalid_request` naming the path before any decoder walks it, so a library caller's
- * 5,000-level tool schema gets a 400, not a stack overflow. A body read with `parseJson` was
- * checked already and costs one lookup.
+ * 5,000-level tool schema gets a 400, not a stack overflow. A body the router already checked
+ * (`parseJson` or `checkJsonDepth`) costs one lookup.
  */
 export function requestDecoder<R, C>(protocol: ProtocolId, decode: (wire: unknown, context?: C) => R): (wire: unknown, context?: C) => R {
   return (wire, context) => {

@@ -61,10 +61,16 @@ describe('checkJsonDepth', () => {
     expect(thrownBy(() => checkJsonDepth({ a: { b: {} } }, { maxDepth: 2, path: 'tools[3].parameters' })).path).toBe('tools[3].parameters.a.b');
   });
 
-  it('does not walk a body parseJson already checked, and walks it again for a stricter limit', () => {
+  it('does not walk a body already checked, and walks it again for a stricter limit', () => {
     const body = parseJson(`{"a":${arrays(100)}}`) as Record<string, unknown>;
     expect(() => checkJsonDepth(body)).not.toThrow();
     expect(() => checkJsonDepth(body, { maxDepth: 50 })).toThrow(/JSON nested deeper than 50 levels/);
+    // Remembered: a value that passed is not walked again (deepening it afterwards goes unseen).
+    const checked: Record<string, unknown> = { a: [] };
+    checkJsonDepth(checked);
+    checked.a = JSON.parse(arrays(200));
+    expect(() => checkJsonDepth(checked)).not.toThrow();
+    expect(() => checkJsonDepth({ a: checked.a })).toThrow(/JSON nested deeper than 128 levels/);
   });
 });
 

@@ -20,10 +20,10 @@ export interface JsonDepthOptions {
 }
 
 /**
- * Values {@link parseJson} already checked at {@link MAX_JSON_DEPTH}: a codec's decoder checks its
- * input again (library callers hand it objects), and for a body the router read with `parseJson`
- * that second check costs one lookup instead of a second walk. A value changed after its check is
- * not checked again; nothing in this project deepens a parsed body.
+ * Values already found within {@link MAX_JSON_DEPTH}: a codec's decoder checks its input again
+ * (library callers hand it objects), and for a body the router already checked that second check
+ * costs one lookup instead of a second walk. A value changed after its check is not checked
+ * again; nothing in this project deepens a checked body.
  */
 const CHECKED = new WeakSet<object>();
 
@@ -50,7 +50,6 @@ export function parseJson(text: string, options: JsonDepthOptions = {}): unknown
     throw new LlmError({ kind: 'invalid_request', message: 'invalid JSON', path: '$', protocol: options.protocol, cause: error });
   }
   checkJsonDepth(value, options);
-  if (typeof value === 'object' && value !== null && (options.maxDepth ?? MAX_JSON_DEPTH) <= MAX_JSON_DEPTH) CHECKED.add(value);
   return value;
 }
 
@@ -63,7 +62,10 @@ export function checkJsonDepth(value: unknown, options: JsonDepthOptions = {}): 
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
   if (typeof value !== 'object' || value === null) return;
   if (maxDepth >= MAX_JSON_DEPTH && CHECKED.has(value)) return;
-  if (fits(value, maxDepth)) return;
+  if (fits(value, maxDepth)) {
+    if (maxDepth <= MAX_JSON_DEPTH) CHECKED.add(value);
+    return;
+  }
   const segments: PathKey[] = [];
   findCrossing(value, maxDepth, segments);
   const path = renderPath(segments.reverse(), options.path ?? '');
