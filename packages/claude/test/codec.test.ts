@@ -1,6 +1,6 @@
 import { LlmError, type LlmRequest, type LlmResponse, type LlmWarning } from '@llm/core';
 import fc from 'fast-check';
-import { propertyRuns } from '../../core/test/property-runs.js';
+import { propertyRuns } from '@llm/test-utils/property-runs';
 import { describe, expect, it } from 'vitest';
 import { claude, DEFAULT_MAX_TOKENS } from '../src/index.js';
 

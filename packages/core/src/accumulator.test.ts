@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { propertyRuns } from '../test/property-runs.js';
+import { propertyRuns } from '@llm/test-utils/property-runs';
 import { describe, expect, it } from 'vitest';
 import { LlmStreamAccumulator, accumulateEvents, accumulateStream } from './accumulator.js';
 import type { LlmAssistantContent } from './content.js';

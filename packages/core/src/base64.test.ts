@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { propertyRuns } from '../test/property-runs.js';
+import { propertyRuns } from '@llm/test-utils/property-runs';
 import { describe, expect, it } from 'vitest';
 import { base64ToBytes, bytesToBase64, bytesToBase64Url, sameBase64 } from './base64.js';
 

@@ -5,7 +5,7 @@
 import { LlmError, type LlmStreamEvent, type SseEvent } from '@llm/core';
 import { collect, streamOf, thrown } from '@llm/test-utils';
 import fc from 'fast-check';
-import { propertyRuns } from '../../core/test/property-runs.js';
+import { propertyRuns } from '@llm/test-utils/property-runs';
 import { describe, expect, it } from 'vitest';
 import { gemini } from '../src/index.js';
 

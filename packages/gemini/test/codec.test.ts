@@ -1,7 +1,7 @@
 import { LlmError, sameBase64, type LlmRequest, type LlmWarning } from '@llm/core';
 import { readChunkPayloads } from '@llm/test-utils';
 import fc from 'fast-check';
-import { propertyRuns } from '../../core/test/property-runs.js';
+import { propertyRuns } from '@llm/test-utils/property-runs';
 import { describe, expect, it } from 'vitest';
 import { gemini, SKIP_SIGNATURE } from '../src/index.js';
 

@@ -3,7 +3,7 @@
 import { accumulateEvents, type LlmStreamEvent } from '@llm/core';
 import { runTransform } from '@llm/test-utils';
 import fc from 'fast-check';
-import { propertyRuns } from '../../core/test/property-runs.js';
+import { propertyRuns } from '@llm/test-utils/property-runs';
 import { describe, expect, it } from 'vitest';
 import { openaiChat } from '../src/index.js';
 

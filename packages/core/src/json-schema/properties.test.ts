@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { propertyRuns } from '../../test/property-runs.js';
+import { propertyRuns } from '@llm/test-utils/property-runs';
 import type { JsonSchema } from '../json.js';
 import { isJsonObject } from '../json.js';
 import { toGeminiSchema } from './gemini.js';

@@ -1,6 +1,6 @@
 import { byteAtATime, collect, splitAt, splitOffsets, streamOf, utf8 } from '@llm/test-utils';
 import fc from 'fast-check';
-import { propertyRuns } from '../../test/property-runs.js';
+import { propertyRuns } from '@llm/test-utils/property-runs';
 import { describe, expect, it } from 'vitest';
 import { collectSse, decodeSse, parseSseText } from './decode.js';
 import { encodeSse, formatSseEvent } from './encode.js';

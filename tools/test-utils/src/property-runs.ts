@@ -1,5 +1,5 @@
-// fast-check parameters shared by the property tests of core and the codecs (they import this
-// file until it moves to @llm/test-utils).
+// fast-check parameters shared by the property tests of core and the codecs. A subpath of its
+// own (`@llm/test-utils/property-runs`): it needs no Node API, so edge-runtime tests import it too.
 
 /** The seed every property test runs with by default. */
 export const PROPERTY_SEED = 20261123;
