@@ -30,6 +30,7 @@ import { fixRequestForTarget } from './request-fixes.js';
 import { fixToolCallFinish, fixToolCallFinishStep } from './response-fixes.js';
 import { sealResponse, sealStep } from './seal-state.js';
 import { serializeBlocksStep } from './serialize-blocks.js';
+import { passThroughErrorText, type StartEvent } from './pass-through-end.js';
 import { StreamFailure, guardStream, type GuardedInput, type StreamGuard } from './stream-guard.js';
 import { adaptTools, restoreToolCalls, restoreToolStep, type ToolAdaptation } from './tool-adaptation.js';
 
@@ -175,14 +176,19 @@ export function bridge(options: BridgeOptions): Bridge {
     return { guard, events: streamOptions?.onEvent ? pipeSteps(events, tapStep(streamOptions.onEvent)) : events };
   };
 
-  /** Canonical events -> the client's SSE text. */
-  const clientSse = (streamOptions?: BridgeStreamOptions): StreamStep<LlmStreamEvent, string> => {
+  /** Options of the client's stream encoder. */
+  const encodeOptionsOf = (streamOptions?: BridgeStreamOptions): StreamOptions => {
     const encodeOptions: StreamOptions = { ...context() };
     if (options.answerId !== undefined) encodeOptions.id = options.answerId;
     if (streamOptions?.includeUsage !== undefined) encodeOptions.includeUsage = streamOptions.includeUsage;
+    return encodeOptions;
+  };
+
+  /** Canonical events -> the client's SSE text. */
+  const clientSse = (streamOptions?: BridgeStreamOptions): StreamStep<LlmStreamEvent, string> => {
     // Anthropic streams one block at a time; other protocols interleave parallel calls freely.
     const sealed = client.id === 'claude' ? pipeSteps(serializeBlocksStep(), sealStep(client.id)) : sealStep(client.id);
-    return pipeSteps(pipeSteps(sealed, client.stream.encoder(encodeOptions)), sseEncoder);
+    return pipeSteps(pipeSteps(sealed, client.stream.encoder(encodeOptionsOf(streamOptions))), sseEncoder);
   };
 
   const streamChunks: Bridge['streamChunks'] = (body, streamOptions) => {
@@ -190,7 +196,7 @@ export function bridge(options: BridgeOptions): Bridge {
     if (sameProtocol) {
       // The bytes pass unchanged; a decoding beside them feeds the observer and tells how the
       // stream ended: an error the bytes do not hold (a cut stream, a failed read) is added to them.
-      const pass = observedPassThrough(eventsOf(streamOptions), () => clientSse(streamOptions));
+      const pass = observedPassThrough(eventsOf(streamOptions), (start, error) => passThroughErrorText(client, encodeOptionsOf(streamOptions), start, error));
       return stepIterable<Uint8Array, Uint8Array | string>(body, pass, { onEnd, recover: (error, out) => pass.fail(error, out) });
     }
     const step = joinTextStep(pipeSteps(eventsOf(streamOptions).events, clientSse(streamOptions)));
@@ -311,23 +317,6 @@ function withKindStatus(error: LlmError): LlmError {
   });
 }
 
-/**
- * Ends a passed-through client stream with an error event its bytes do not hold: the event in
- * the client's protocol from a fresh encoder (the bytes so far were the upstream's own), then the
- * encoder's own end, as one text.
- */
-function endWithError(sse: StreamStep<LlmStreamEvent, string>, event: LlmStreamEvent, out: StepOutput<string>): void {
-  let text = '';
-  const collect: StepOutput<string> = {
-    enqueue: (chunk) => {
-      text += chunk;
-    },
-  };
-  sse.transform(event, collect);
-  sse.flush?.(collect);
-  if (text !== '') out.enqueue(text);
-}
-
 /** Sets the answer's id on the stream's `start` event (see `BridgeOptions.answerId`). */
 function answerIdStep(id: string): StreamStep<LlmStreamEvent, LlmStreamEvent> {
   return {
@@ -373,36 +362,42 @@ interface ObservedPassThrough extends StreamStep<Uint8Array, Uint8Array | string
 
 /**
  * Passes upstream bytes through unchanged while a guarded decoding reads them (its events feed
- * the tap; the events themselves are dropped). An error the guard made, which the bytes do not
- * hold, is encoded for the client by a fresh encoder and sent after them. A failure of the steps
- * after the guard (observers) only stops the observing.
+ * the tap; the events themselves are dropped but the `start`, kept for `errorText`). An error
+ * the guard made, which the bytes do not hold, is sent after them as `errorText` renders it. A
+ * failure of the steps after the guard (observers) only stops the observing.
  */
 function observedPassThrough(
   observer: { guard: StreamGuard; events: StreamStep<GuardedInput, LlmStreamEvent> },
-  clientSse: () => StreamStep<LlmStreamEvent, string>,
+  errorText: (start: StartEvent | undefined, error: LlmStreamEvent) => string,
 ): ObservedPassThrough {
   let observing = true;
   /** The stream ended with an error the guard made: later bytes are not the client's any more. */
   let closed = false;
-  const discard: StepOutput<unknown> = { enqueue: () => undefined };
+  let start: StartEvent | undefined;
+  const keepStart: StepOutput<LlmStreamEvent> = {
+    enqueue: (event) => {
+      if (event.type === 'start') start ??= event;
+    },
+  };
   /** Feeds the observer one input, or its end (no closure per chunk: this runs for every upstream read). */
   const observe = (input: GuardedInput | undefined, out: StepOutput<Uint8Array | string>): void => {
     if (closed) return;
     if (observing) {
       try {
-        if (input === undefined) observer.events.flush?.(discard);
-        else observer.events.transform(input, discard);
+        if (input === undefined) observer.events.flush?.(keepStart);
+        else observer.events.transform(input, keepStart);
       } catch {
         observing = false;
       }
     } else if (input instanceof StreamFailure) {
       // A failed read ends the client's stream even when the observers stopped.
-      observer.guard.transform(input, discard);
+      observer.guard.transform(input, keepStart);
     }
     const made = observer.guard.takeMadeError();
     if (made) {
       closed = true;
-      endWithError(clientSse(), made, out);
+      const text = errorText(start, made);
+      if (text !== '') out.enqueue(text);
     }
   };
   return {
