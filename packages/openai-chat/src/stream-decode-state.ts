@@ -1,5 +1,5 @@
-import type { LlmFinishReason, LlmStreamEvent, LlmUsage } from '@llm/core';
-import { LlmError, invalidUpstream, isJsonObject, streamEndedEarly, upstreamDecodeFailure } from '@llm/core';
+import type { LlmError, LlmFinishReason, LlmStreamEvent, LlmUsage } from '@llm/core';
+import { invalidUpstream, isJsonObject, streamEndedEarly, upstreamDecodeFailure } from '@llm/core';
 import { decodeError } from './error.js';
 import { decodeChoiceFinish } from './finish-reason.js';
 import { PROTOCOL } from './internal.js';
@@ -102,10 +102,18 @@ export function releaseFinishes(state: ChatDecodeState, emit: Emit): void {
 
 /**
  * Ends the stream on `[DONE]`: closes what is open, releases finishes. `[DONE]` is the server
- * saying the answer is over, so a choice it left without a `finish_reason` finishes as `other`.
+ * saying the answer is over, so a choice it left without a `finish_reason` finishes as `other`,
+ * unless that choice has a tool call: only a `finish_reason` closes a call, so one still open at
+ * `[DONE]` was cut (a proxy that drops the rest and appends `[DONE]` does this) and the stream
+ * ends with the same `upstream` error as a stream cut without `[DONE]`. Whether the arguments
+ * happen to parse decides nothing: a freeform call's input is not JSON, and telling would mean
+ * keeping every call's text.
  */
 export function endStream(state: ChatDecodeState, emit: Emit): void {
   if (state.done) return;
+  for (const choice of state.choices.values()) {
+    if (!choice.finished && choice.tools.size > 0) return failStream(state, emit, streamEndedEarly(P, 'finish_reason'));
+  }
   state.done = true;
   for (const [index, choice] of state.choices) {
     if (choice.finished) continue;
@@ -145,7 +153,7 @@ export function failStream(state: ChatDecodeState, emit: Emit, error: LlmError):
 export function decodeChunk(state: ChatDecodeState, emit: Emit, chunk: unknown): void {
   if (state.done) return;
   if (!isJsonObject(chunk)) {
-    failStream(state, emit, new LlmError({ kind: 'upstream', message: 'stream chunk is not an object', protocol: P, raw: chunk }));
+    failStream(state, emit, invalidUpstream(P, 'stream chunk'));
     return;
   }
   if (chunk.error !== undefined && chunk.error !== null) {

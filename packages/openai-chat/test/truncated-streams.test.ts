@@ -28,12 +28,46 @@ function withErrorJson(events: LlmStreamEvent[]): unknown[] {
 }
 
 describe('stream.decode: how a Chat stream ended', () => {
-  it('a tool call cut mid-arguments (no finish_reason, no [DONE]) ends in an upstream error, the call left open', async () => {
-    const events = await decode([chunk({ role: 'assistant', content: null }), chunk(callStart), chunk(callArgs('{"city":"Pa'))]);
+  it.each([
+    ['no finish_reason, no [DONE]', []],
+    ['then [DONE], as a proxy closing a cut stream sends it', [DONE]],
+  ])('a tool call cut mid-arguments (%s) ends in an upstream error, the call left open, never completed', async (_label, end) => {
+    const events = await decode([chunk({ role: 'assistant', content: null }), chunk(callStart), chunk(callArgs('{"city":"Pa')), ...end]);
     expect(withErrorJson(events)).toEqual([
       START,
       { type: 'block-start', index: 0, block: { kind: 'tool_call', id: 'call_1', name: 'get_weather' } },
       { type: 'tool-args-delta', index: 0, json: '{"city":"Pa' },
+      { type: 'error', error: TRUNCATED },
+    ]);
+  });
+
+  it('[DONE] while a tool call is open fails even when its arguments parse: only finish_reason closes a call', async () => {
+    const events = await decode([chunk({ content: 'Checking.' }), chunk(callStart), chunk(callArgs('{"city":"Paris"}')), DONE]);
+    expect(withErrorJson(events)).toEqual([
+      START,
+      { type: 'block-start', index: 0, block: { kind: 'text' } },
+      { type: 'text-delta', index: 0, text: 'Checking.' },
+      { type: 'block-end', index: 0 },
+      { type: 'block-start', index: 1, block: { kind: 'tool_call', id: 'call_1', name: 'get_weather' } },
+      { type: 'tool-args-delta', index: 1, json: '{"city":"Paris"}' },
+      { type: 'error', error: TRUNCATED },
+    ]);
+  });
+
+  it('[DONE] with a finished choice and another choice cut mid-call: the error, no finish for either', async () => {
+    const second = (delta: Record<string, unknown>, finish: string | null = null): SseEvent => ({
+      data: JSON.stringify({ ...head, choices: [{ index: 1, delta, finish_reason: finish }] }),
+      event: undefined,
+      id: undefined,
+    });
+    const events = await decode([chunk({ content: 'A' }, 'stop'), second(callStart), second(callArgs('{"ci')), DONE]);
+    expect(withErrorJson(events)).toEqual([
+      START,
+      { type: 'block-start', index: 0, block: { kind: 'text' } },
+      { type: 'text-delta', index: 0, text: 'A' },
+      { type: 'block-end', index: 0 },
+      { type: 'block-start', index: 1, block: { kind: 'tool_call', id: 'call_1', name: 'get_weather' }, choice: 1 },
+      { type: 'tool-args-delta', index: 1, json: '{"ci' },
       { type: 'error', error: TRUNCATED },
     ]);
   });
@@ -85,6 +119,18 @@ describe('stream.encode: a Chat client never sees a cut answer as complete', () 
       ...sent,
       { error: { message: 'the Claude stream ended before message_stop', type: 'server_error', param: null, code: 'stream_truncated' } },
     ]);
+  });
+
+  it('[start, tool call, partial arguments, error]: the opening and the fragment, then the error chunk; no finish_reason, no [DONE]', async () => {
+    const wire = await encode([...cutCall, { type: 'error', error: streamEndedEarly('openai-responses', 'response.completed') }]);
+    expect(wire).toEqual([
+      ...sent,
+      { error: { message: 'the Responses stream ended before response.completed', type: 'server_error', param: null, code: 'stream_truncated' } },
+    ]);
+  });
+
+  it('empty input (not even a start) is one error chunk, never an empty body or a bare [DONE]', async () => {
+    expect(await encode([])).toEqual([{ error: { message: 'the upstream stream ended before it finished', type: 'server_error', param: null, code: 'stream_truncated' } }]);
   });
 
   it('input that stops with neither finish nor error ends the same way, not with [DONE]', async () => {

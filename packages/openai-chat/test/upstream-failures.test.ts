@@ -59,6 +59,18 @@ describe('stream.decode: a chunk that is not a Chat Completions chunk ends the s
     });
   });
 
+  it.each<[string, string]>([
+    ['a JSON number', '5'],
+    ['JSON null', 'null'],
+    ['a JSON string', '"sk-secret upstream text"'],
+  ])('a chunk that is %s: the shared stable error, no raw upstream value on it', async (_label, text) => {
+    const events = await decode([data(text)]);
+    expect(events).toHaveLength(1);
+    const error = (events[0] as Extract<LlmStreamEvent, { type: 'error' }>).error;
+    expect(error.toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Chat Completions stream chunk', protocol: 'openai-chat' });
+    expect(error.raw).toBeUndefined();
+  });
+
   it('the usage-only chunk without a choices list is still read', async () => {
     const events = await decode([data({ id: 'c', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }), data({ id: 'c', usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } })]);
     expect(events.map((event) => event.type)).toEqual(['start', 'usage', 'finish']);
