@@ -17,6 +17,12 @@ export interface JsonDepthOptions {
   protocol?: ProtocolId;
   /** JSON path of `value` in its document, put before the path on the error (`tools[0].parameters`). */
   path?: string;
+  /**
+   * Remember a value found within the limit, so a second check of it costs one lookup (default
+   * true). Off for values checked once and dropped (stream events): a WeakSet entry per event
+   * costs more than the walk it would save.
+   */
+  remember?: boolean;
 }
 
 /**
@@ -63,13 +69,24 @@ export function checkJsonDepth(value: unknown, options: JsonDepthOptions = {}): 
   if (typeof value !== 'object' || value === null) return;
   if (maxDepth >= MAX_JSON_DEPTH && CHECKED.has(value)) return;
   if (fits(value, maxDepth)) {
-    if (maxDepth <= MAX_JSON_DEPTH) CHECKED.add(value);
+    if (maxDepth <= MAX_JSON_DEPTH && options.remember !== false) CHECKED.add(value);
     return;
   }
   const segments: PathKey[] = [];
   findCrossing(value, maxDepth, segments);
   const path = renderPath(segments.reverse(), options.path ?? '');
   throw new LlmError({ kind: 'invalid_request', message: `${path}: JSON nested deeper than ${maxDepth} levels`, path, protocol: options.protocol });
+}
+
+/**
+ * The depth check of an upstream stream event parsed from `text`: skipped when the text is too
+ * short to nest past the limit (each level takes two characters, `[` and `]`), which most deltas
+ * are, and never remembered. Throws like {@link checkJsonDepth}.
+ */
+export function checkEventDepth(text: string, value: unknown, options: JsonDepthOptions = {}): void {
+  const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
+  if (text.length <= 2 * maxDepth) return;
+  checkJsonDepth(value, { ...options, remember: false });
 }
 
 /** Whether container `value` nests at most `room` levels. Recursion is bounded by `room`. */

@@ -1,4 +1,4 @@
-import { LlmError, checkJsonDepth, streamEndedEarly, upstreamDecodeFailure, type StreamStep, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
+import { LlmError, checkEventDepth, streamEndedEarly, upstreamDecodeFailure, type StreamStep, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
 import { CallIds } from './call-ids.js';
 import { decodeError, isErrorChunk, statusOfChunk } from './errors.js';
 import { PROTOCOL } from './ext.js';
@@ -73,7 +73,7 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   // Without alt=sse the body is one array; an SSE chunk holding an array is read the same way.
   const chunks = Array.isArray(payload) ? payload : [payload];
   try {
-    checkJsonDepth(payload);
+    checkEventDepth(sse.data, payload);
     for (const chunk of chunks) {
       if (typeof chunk !== 'object' || chunk === null) throw new LlmError({ kind: 'upstream', message: 'a Gemini stream chunk is not an object', protocol: PROTOCOL });
       decodeChunk(state, chunk as Wire, out);
