@@ -91,12 +91,10 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   let payload: unknown;
   try {
     payload = JSON.parse(sse.data);
-  } catch {
-    return fail(state, out, new LlmError({ kind: 'upstream', message: `invalid JSON in a Responses stream event`, protocol: PROTOCOL }));
+  } catch (error) {
+    return fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
   }
-  if (typeof payload !== 'object' || payload === null) {
-    return fail(state, out, new LlmError({ kind: 'upstream', message: 'a Responses stream event is not an object', protocol: PROTOCOL }));
-  }
+  if (typeof payload !== 'object' || payload === null) return fail(state, out, invalidUpstream(PROTOCOL, 'stream event'));
   // Every event names its type; an unknown type is skipped (events are added over time), but an
   // event without one is not this protocol's.
   if (typeof (payload as Wire).type !== 'string') return fail(state, out, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }));
@@ -295,6 +293,11 @@ function closeMessage(entry: ItemState, fields: Record<string, unknown> | undefi
 
 function terminal(state: DecodeState, event: Wire, out: Out): void {
   const response = (event.response ?? {}) as Wire;
+  // Only `output_item.done` completes a call; `response.completed` with one still open means the
+  // events between were lost (a proxy that cuts a stream and ends it), so the call must not be
+  // closed as complete. `.incomplete` (say `max_output_tokens`) and `.failed` tell the client the
+  // output was cut, so their open items close under that finish.
+  if (event.type === 'response.completed' && hasOpenCall(state)) return fail(state, out, streamEndedEarly(PROTOCOL, 'response.output_item.done'));
   if (!state.started) decodeEvent(state, { type: 'response.created', response }, out);
   for (const entry of state.items.values()) {
     startReasoning(entry, 'summary', out);
@@ -314,6 +317,11 @@ function terminal(state: DecodeState, event: Wire, out: Out): void {
   }
   state.done = true;
   out.enqueue(done);
+}
+
+function hasOpenCall(state: DecodeState): boolean {
+  for (const entry of state.items.values()) if (entry.type === 'function_call' || entry.type === 'custom_tool_call') return true;
+  return false;
 }
 
 /** An `error` event, flat (`{code, message, param}`) or nested (`{error:{type, code, message}}`). */

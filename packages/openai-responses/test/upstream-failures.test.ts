@@ -26,6 +26,20 @@ describe('upstream answers that do not decode (issue 17)', () => {
     });
     expect(error.cause).toMatchObject({ kind: 'invalid_request', message: 'part[0]: expected an object, got "not a part"' });
   });
+
+  it.each([
+    ['not JSON', '{"type": "response.created"', SyntaxError],
+    ['a JSON number', '5', undefined],
+    ['JSON null', 'null', undefined],
+    ['a JSON string', '"upstream text"', undefined],
+  ])('an event that is %s ends the stream with the shared stable error (detail only in the cause)', async (_label, data, cause) => {
+    const events = await decode([{ event: undefined, data, id: undefined }]);
+    expect(events).toHaveLength(1);
+    const error = errorOf(events[0]);
+    expect(error.toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Responses stream event', protocol: 'openai-responses' });
+    if (cause) expect(error.cause).toBeInstanceOf(cause);
+    else expect(error.cause).toBeUndefined();
+  });
 });
 
 describe('response.decode: a body that is not a Responses answer is an upstream error (issue 17)', () => {
