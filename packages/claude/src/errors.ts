@@ -1,4 +1,4 @@
-import { LlmError, errorKindForStatus, retryAfterFromHeaders, type LlmErrorKind } from '@llm/core';
+import { LlmError, errorKindForStatus, retryAfterFromHeaders, upstreamErrorMessage, type LlmErrorKind } from '@llm/core';
 import { PROTOCOL } from './ext.js';
 import type { ClaudeErrorBody } from './wire-types.js';
 
@@ -41,6 +41,8 @@ const CONTEXT_LENGTH = /prompt is too long|context window|too many tokens/i;
 
 /**
  * An upstream error (status, `{type:"error", error:{type,message}}` body or raw text) -> `LlmError`.
+ * Only that shape's message reaches clients; any other body is `upstream answered HTTP <status>`,
+ * its text kept in `cause` for the log (core's `upstreamErrorMessage`).
  * `error.type` picks the kind (the status alone cannot tell 529 overload from others); a 400
  * "prompt is too long" is a context-length error; `request-id` and `retry-after` are kept.
  * @see https://docs.anthropic.com/en/api/errors
@@ -48,8 +50,7 @@ const CONTEXT_LENGTH = /prompt is too long|context window|too many tokens/i;
 export function decodeError(status: number, body: unknown, headers?: { get(name: string): string | null }): LlmError {
   const error = errorObject(body);
   const type = typeof error?.type === 'string' ? error.type : undefined;
-  const message =
-    typeof error?.message === 'string' ? error.message : typeof body === 'string' && body !== '' ? body : `upstream answered HTTP ${status}`;
+  const { message, cause } = upstreamErrorMessage(status, body, typeof error?.message === 'string' ? error.message : undefined);
   let kind: LlmErrorKind = (type && KIND_BY_TYPE[type]) || errorKindForStatus(status);
   if (kind === 'invalid_request' && CONTEXT_LENGTH.test(message)) kind = 'context_length';
   const details = error?.details as Record<string, unknown> | undefined;
@@ -65,6 +66,7 @@ export function decodeError(status: number, body: unknown, headers?: { get(name:
     status,
     protocol: PROTOCOL,
     raw: body,
+    cause,
     ...(code !== undefined ? { code } : {}),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     ...(requestId ? { requestId } : {}),

@@ -246,8 +246,13 @@ describe('errors', () => {
     expect([error.kind, error.retryable]).toEqual(['quota', false]);
   });
 
-  it('a non-JSON edge error keeps its text', () => {
-    expect(claude.error.decode(413, 'Request Entity Too Large')).toMatchObject({ kind: 'request_too_large', message: 'Request Entity Too Large' });
+  // Issue 17 follow-up: a body that is not Claude's error shape is not the provider's word to the
+  // client (it was the message before); its text goes to the log through `cause`.
+  it('a non-JSON edge error answers a stable message by its status; its text is the cause, for logs', () => {
+    const error = claude.error.decode(413, 'Request Entity Too Large');
+    expect(error).toMatchObject({ kind: 'request_too_large', message: 'upstream answered HTTP 413' });
+    expect((error.cause as Error).message).toBe('Request Entity Too Large');
+    expect(claude.error.encode(error).body).toEqual({ type: 'error', error: { type: 'request_too_large', message: 'upstream answered HTTP 413' } });
   });
 });
 

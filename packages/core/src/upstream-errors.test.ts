@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LlmError } from './errors.js';
-import { invalidUpstream, streamEndedEarly, unfinishedStreamError, upstreamDecodeFailure } from './upstream-errors.js';
+import { MAX_UPSTREAM_ERROR_TEXT, invalidUpstream, streamEndedEarly, unfinishedStreamError, upstreamDecodeFailure, upstreamErrorMessage } from './upstream-errors.js';
 
 describe('upstream errors', () => {
   it('names the protocol and the terminal event a cut stream never sent', () => {
@@ -37,5 +37,25 @@ describe('upstream errors', () => {
 
   it('names an unfinished canonical stream', () => {
     expect(unfinishedStreamError().toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'the upstream stream ended before it finished', code: 'stream_truncated' });
+  });
+});
+
+describe('upstreamErrorMessage', () => {
+  it("keeps the provider's own message (read from the protocol's error shape), with no cause", () => {
+    expect(upstreamErrorMessage(400, { error: { message: 'bad' } }, 'bad')).toEqual({ message: 'bad' });
+  });
+
+  it('answers any other body by its status and keeps its text, capped, as the cause for logs', () => {
+    const page = '<html><body>502 Bad Gateway: upstream 10.0.0.5:9099</body></html>';
+    const { message, cause } = upstreamErrorMessage(502, page, undefined);
+    expect(message).toBe('upstream answered HTTP 502');
+    expect([cause?.name, cause?.message]).toEqual(['UpstreamErrorBody', page]);
+    expect(upstreamErrorMessage(500, { detail: 'x' }, undefined).cause?.message).toBe('{"detail":"x"}');
+    expect(upstreamErrorMessage(500, 'y'.repeat(MAX_UPSTREAM_ERROR_TEXT + 10), undefined).cause?.message).toBe(`${'y'.repeat(MAX_UPSTREAM_ERROR_TEXT)}…`);
+  });
+
+  it('has no cause for an empty body', () => {
+    expect(upstreamErrorMessage(503, '', undefined)).toEqual({ message: 'upstream answered HTTP 503' });
+    expect(upstreamErrorMessage(503, null, undefined)).toEqual({ message: 'upstream answered HTTP 503' });
   });
 });

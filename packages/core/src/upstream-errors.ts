@@ -60,3 +60,35 @@ export function upstreamDecodeFailure(protocol: ProtocolId, what: string, error:
   const path = LlmError.isInstance(error) ? error.path : undefined;
   return invalidUpstream(protocol, what, { path, cause: error });
 }
+
+/** Longest part of a foreign upstream error body kept (in the error's `cause`) for the log. */
+export const MAX_UPSTREAM_ERROR_TEXT = 512;
+
+/**
+ * The message of an upstream's error answer, shared by the four codecs' `error.decode`. `own`
+ * is the message the codec read from its protocol's JSON error shape: the provider wrote it for
+ * the client, so the client gets it. Any other body (raw text, a proxy's HTML 502 page, JSON of
+ * another shape) may hold internal detail (addresses, stack traces, the proxy's name): the
+ * client gets `upstream answered HTTP <status>`, and the body as text, capped at
+ * {@link MAX_UPSTREAM_ERROR_TEXT}, becomes the error's `cause` for the log (`describeError`).
+ */
+export function upstreamErrorMessage(status: number, body: unknown, own: string | undefined): { message: string; cause?: Error } {
+  if (own !== undefined) return { message: own };
+  const message = `upstream answered HTTP ${status}`;
+  const text = bodyText(body);
+  if (text === '') return { message };
+  const cause = new Error(text.length > MAX_UPSTREAM_ERROR_TEXT ? `${text.slice(0, MAX_UPSTREAM_ERROR_TEXT)}…` : text);
+  cause.name = 'UpstreamErrorBody';
+  return { message, cause };
+}
+
+/** An error body as text for the log: a string as is, parsed JSON re-serialized, nothing as ''. */
+function bodyText(body: unknown): string {
+  if (typeof body === 'string') return body;
+  if (body === undefined || body === null) return '';
+  try {
+    return JSON.stringify(body) ?? '';
+  } catch {
+    return '';
+  }
+}

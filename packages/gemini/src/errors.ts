@@ -1,4 +1,4 @@
-import { LlmError, errorKindForStatus, retryAfterFromHeaders, type LlmErrorKind } from '@llm/core';
+import { LlmError, errorKindForStatus, retryAfterFromHeaders, upstreamErrorMessage, type LlmErrorKind } from '@llm/core';
 import { PROTOCOL } from './ext.js';
 import type { GeminiErrorBody } from './wire-types.js';
 
@@ -62,7 +62,8 @@ function retryDelayMs(items: Wire[]): number | undefined {
 
 /**
  * An upstream error (status, `{error:{code,message,status,details}}` body — an array of one in
- * non-SSE streams — or raw text) -> `LlmError`. An invalid API key is a 400 on the wire but an
+ * non-SSE streams — or raw text) -> `LlmError`. Only that shape's message reaches clients; any
+ * other body is `upstream answered HTTP <status>`, its text kept in `cause` for the log. An invalid API key is a 400 on the wire but an
  * authentication error; a daily quota (QuotaFailure) is `quota`; `RetryInfo` gives retry-after.
  * @see https://ai.google.dev/gemini-api/docs/troubleshooting
  */
@@ -70,7 +71,7 @@ export function decodeError(status: number, body: unknown, headers?: { get(name:
   const container = Array.isArray(body) ? body[0] : body;
   const error = typeof container === 'object' && container !== null ? ((container as Wire).error as Wire | undefined) : undefined;
   const code = typeof error?.status === 'string' ? error.status : undefined;
-  const message = typeof error?.message === 'string' ? error.message : typeof body === 'string' && body !== '' ? body : `upstream answered HTTP ${status}`;
+  const { message, cause } = upstreamErrorMessage(status, body, typeof error?.message === 'string' ? error.message : undefined);
   const items = details(error);
   const reason = items.find((item) => item['@type'] === ERROR_INFO)?.reason;
   // Own keys only: a `status` naming an Object.prototype member is just an unknown code.
@@ -85,6 +86,7 @@ export function decodeError(status: number, body: unknown, headers?: { get(name:
     status,
     protocol: PROTOCOL,
     raw: body,
+    cause,
     ...(code ? { code: typeof reason === 'string' ? reason : code } : {}),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
   });

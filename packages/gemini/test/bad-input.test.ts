@@ -357,15 +357,17 @@ describe('error.decode: any body is an LlmError of the kind its status means', (
     ['the canonical code says more than the status', 500, google(503, 'UNAVAILABLE', 'busy'), undefined, { kind: 'overloaded', status: 500, message: 'busy', protocol: 'gemini', code: 'UNAVAILABLE' }],
     ['an unknown canonical code: kind from the status, code kept', 400, google(400, 'SOMETHING_NEW', 'new'), undefined, { kind: 'invalid_request', status: 400, message: 'new', protocol: 'gemini', code: 'SOMETHING_NEW' }],
     ['an array of one (non-SSE stream body)', 503, [google(503, 'UNAVAILABLE', 'busy')], undefined, { kind: 'overloaded', status: 503, message: 'busy', protocol: 'gemini', code: 'UNAVAILABLE' }],
-    ['a plain string body is the message', 502, 'upstream connect error or disconnect/reset before headers', undefined, { kind: 'upstream', status: 502, message: 'upstream connect error or disconnect/reset before headers', protocol: 'gemini' }],
+    // Issue 17 follow-up: raw text and HTML were the message here, on purpose; internal detail
+    // (a proxy's page) must not reach clients, so they answer by status and go to the log (`cause`).
+    ['a plain string body is not the message', 502, 'upstream connect error or disconnect/reset before headers', undefined, { kind: 'upstream', status: 502, message: 'upstream answered HTTP 502', protocol: 'gemini' }],
     [
-      'an HTML body is the message, verbatim',
+      'an HTML body is not the message',
       502,
       '<html><head><title>502 Bad Gateway</title></head><body>Bad Gateway</body></html>',
       undefined,
-      { kind: 'upstream', status: 502, message: '<html><head><title>502 Bad Gateway</title></head><body>Bad Gateway</body></html>', protocol: 'gemini' },
+      { kind: 'upstream', status: 502, message: 'upstream answered HTTP 502', protocol: 'gemini' },
     ],
-    ['a plain string body on 429 with retry-after', 429, 'Too Many Requests', new Headers({ 'retry-after': '3' }), { kind: 'rate_limit', status: 429, message: 'Too Many Requests', protocol: 'gemini', retryAfterMs: 3000 }],
+    ['a plain string body on 429 with retry-after', 429, 'Too Many Requests', new Headers({ 'retry-after': '3' }), { kind: 'rate_limit', status: 429, message: 'upstream answered HTTP 429', protocol: 'gemini', retryAfterMs: 3000 }],
     ['an empty string', 503, '', undefined, { kind: 'overloaded', status: 503, message: 'upstream answered HTTP 503', protocol: 'gemini' }],
     ['null', 500, null, undefined, { kind: 'server', status: 500, message: 'upstream answered HTTP 500', protocol: 'gemini' }],
     ['undefined', 404, undefined, undefined, { kind: 'not_found', status: 404, message: 'upstream answered HTTP 404', protocol: 'gemini' }],
@@ -386,6 +388,13 @@ describe('error.decode: any body is an LlmError of the kind its status means', (
     expect(error).toBeInstanceOf(LlmError);
     expect(error.toJSON()).toEqual(expected);
     expect(error.raw).toBe(body);
+  });
+
+  it('keeps the text of a body that is not its error shape as the cause, for logs only', () => {
+    const page = '<html><head><title>502 Bad Gateway</title></head><body>nginx at 10.0.0.5</body></html>';
+    const error = gemini.error.decode(502, page, new Headers());
+    expect((error.cause as Error).message).toBe(page);
+    expect(gemini.error.encode(error).body).toEqual({ error: { code: 502, message: 'upstream answered HTTP 502', status: 'UNAVAILABLE' } });
   });
 
   // Canonical error codes are looked up as own keys: a `status` naming an Object.prototype member

@@ -1,4 +1,4 @@
-import { LlmError, errorKindForStatus, isJsonObject, retryAfterFromHeaders } from '@llm/core';
+import { LlmError, errorKindForStatus, isJsonObject, retryAfterFromHeaders, upstreamErrorMessage } from '@llm/core';
 import type { LlmErrorKind } from '@llm/core';
 import { PROTOCOL } from './internal.js';
 import type { OpenAIChatError } from './wire-types.js';
@@ -15,19 +15,14 @@ function kindFor(status: number, code: string | undefined, type: string | undefi
 }
 
 /**
- * An upstream error (status, parsed body or raw text, headers) -> `LlmError`.
+ * An upstream error (status, parsed body or raw text, headers) -> `LlmError`. Only the
+ * `{error:{message}}` shape's message reaches clients; any other body is `upstream answered HTTP
+ * <status>`, its text kept in `cause` for the log (core's `upstreamErrorMessage`).
  * @see openai-chat.md §4
  */
 export function decodeError(status: number, body: unknown, headers?: { get(name: string): string | null }): LlmError {
   const inner = isJsonObject(body) && isJsonObject(body.error) ? body.error : undefined;
-  const message =
-    typeof inner?.message === 'string'
-      ? inner.message
-      : typeof body === 'string' && body !== ''
-        ? body
-        : isJsonObject(body) && typeof body.error === 'string'
-          ? body.error
-          : `HTTP ${status}`;
+  const { message, cause } = upstreamErrorMessage(status, body, typeof inner?.message === 'string' ? inner.message : undefined);
   const code = typeof inner?.code === 'string' ? inner.code : typeof inner?.code === 'number' ? String(inner.code) : undefined;
   const type = typeof inner?.type === 'string' ? inner.type : undefined;
   const options: ConstructorParameters<typeof LlmError>[0] = {
@@ -36,6 +31,7 @@ export function decodeError(status: number, body: unknown, headers?: { get(name:
     status,
     protocol: P,
     raw: body,
+    cause,
   };
   if (code !== undefined) options.code = code;
   else if (type !== undefined) options.code = type;

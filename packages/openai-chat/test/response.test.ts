@@ -262,10 +262,16 @@ describe('errors', () => {
     expect(error.code).toBe('rate_limit_exceeded');
   });
 
-  it('tolerates plain-text and odd bodies', () => {
-    expect(openaiChat.error.decode(502, 'Bad Gateway').message).toBe('Bad Gateway');
-    expect(openaiChat.error.decode(500, { error: 'internal' }).message).toBe('internal');
-    expect(openaiChat.error.decode(500, null).message).toBe('HTTP 500');
+  // Issue 17 follow-up: only the `{error:{message}}` shape is the provider's word to the client.
+  // Plain text, `{error: "..."}` (a Go proxy's `dial tcp 10.0.0.5:9099: connection refused`) and
+  // empty bodies were the message before; now the client gets a stable one and the log the text.
+  it('plain-text and odd bodies answer a stable message by status; their text is the cause, for logs', () => {
+    const text = openaiChat.error.decode(502, 'Bad Gateway');
+    expect([text.kind, text.message, (text.cause as Error).message]).toEqual(['upstream', 'upstream answered HTTP 502', 'Bad Gateway']);
+    const flat = openaiChat.error.decode(500, { error: 'dial tcp 10.0.0.5:9099: connection refused' });
+    expect([flat.kind, flat.message, (flat.cause as Error).message]).toEqual(['server', 'upstream answered HTTP 500', '{"error":"dial tcp 10.0.0.5:9099: connection refused"}']);
+    const empty = openaiChat.error.decode(500, null);
+    expect([empty.message, empty.cause]).toEqual(['upstream answered HTTP 500', undefined]);
   });
 
   it('encodes {error:{message,type,param,code}} with the status and retry headers', () => {

@@ -1,4 +1,4 @@
-import { LlmError, errorKindForStatus, retryAfterFromHeaders, type LlmErrorKind } from '@llm/core';
+import { LlmError, errorKindForStatus, retryAfterFromHeaders, upstreamErrorMessage, type LlmErrorKind } from '@llm/core';
 import { PROTOCOL } from './ext.js';
 import type { OpenAIResponsesErrorBody } from './wire-types.js';
 
@@ -39,6 +39,8 @@ const TYPE_BY_KIND: Readonly<Record<LlmErrorKind, string>> = {
 
 /**
  * An upstream error (status, `{error:{message,type,param,code}}` body or raw text) -> `LlmError`.
+ * Only that shape's message (or a stream `error` event's) reaches clients; any other body is
+ * `upstream answered HTTP <status>`, its text kept in `cause` for the log.
  * The wire `code` (else `type`) picks the kind where it is more precise than the status.
  * @see https://platform.openai.com/docs/guides/error-codes
  */
@@ -46,8 +48,7 @@ export function decodeError(status: number, body: unknown, headers?: { get(name:
   const error = errorObject(body);
   const code = stringField(error, 'code');
   const type = stringField(error, 'type');
-  const message =
-    stringField(error, 'message') ?? (typeof body === 'string' && body !== '' ? body : `upstream answered HTTP ${status}`);
+  const { message, cause } = upstreamErrorMessage(status, body, stringField(error, 'message'));
   const kind = (code && KIND_BY_CODE[code]) || (type && KIND_BY_CODE[type]) || errorKindForStatus(status);
   const retryAfterMs = headers ? retryAfterFromHeaders(headers) : undefined;
   const requestId = headers?.get('x-request-id') ?? undefined;
@@ -58,6 +59,7 @@ export function decodeError(status: number, body: unknown, headers?: { get(name:
     protocol: PROTOCOL,
     code: code ?? type,
     raw: body,
+    cause,
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     ...(requestId ? { requestId } : {}),
     ...(stringField(error, 'param') ? { path: stringField(error, 'param') } : {}),

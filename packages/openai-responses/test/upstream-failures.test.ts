@@ -78,3 +78,17 @@ describe('stream.decode: an event nested deeper than MAX_JSON_DEPTH ends the str
     });
   });
 });
+
+describe('upstream error answers (issue 17 follow-up)', () => {
+  it("keeps the provider's message from its error shape", () => {
+    expect(openaiResponses.error.decode(400, { error: { message: 'bad input', type: 'invalid_request_error', param: 'input', code: null } }).message).toBe('bad input');
+  });
+
+  it("answers a proxy's HTML page by status; the page goes to the log as the cause, not to the client", () => {
+    const page = '<html><head><title>502 Bad Gateway</title></head><body>envoy 10.0.0.5</body></html>';
+    const error = openaiResponses.error.decode(502, page);
+    expect(error.toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'upstream answered HTTP 502', protocol: 'openai-responses' });
+    expect((error.cause as Error).message).toBe(page);
+    expect(JSON.stringify(openaiResponses.error.encode(error).body)).not.toContain('envoy');
+  });
+});

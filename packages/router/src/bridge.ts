@@ -288,7 +288,9 @@ export function bridge(options: BridgeOptions): Bridge {
       const error = upstream.error.decode(status, body, headers);
       if (sameProtocol) {
         const encoded = client.error.encode(error);
-        return { status, body: isJsonObject(body) ? body : encoded.body, headers: encoded.headers };
+        // The upstream's body as it is only when it is the protocol's error shape: a codec keeps
+        // any other body (a proxy's page, foreign JSON) out of the message, as the error's cause.
+        return { status, body: isJsonObject(body) && error.cause === undefined ? body : encoded.body, headers: encoded.headers };
       }
       return client.error.encode(withKindStatus(error));
     },

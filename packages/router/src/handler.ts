@@ -306,8 +306,9 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         }
         const errorBody = await readErrorBody(response);
         const encoded = via.error(response.status, errorBody, response.headers);
-        const kind = upstreamCodec.error.decode(response.status, errorBody, response.headers).kind;
-        finish(exchange, { status: encoded.status, errorKind: kind });
+        const decoded = upstreamCodec.error.decode(response.status, errorBody, response.headers);
+        // A body that is not the protocol's error shape (a proxy's page) is the decoded error's cause: log it.
+        finish(exchange, decoded.cause === undefined ? { status: encoded.status, errorKind: decoded.kind } : { status: encoded.status, errorKind: decoded.kind, errorDetail: describeError(decoded) });
         return respond(exchange, JSON.stringify(encoded.body), encoded.status, { 'content-type': 'application/json', ...encoded.headers });
       }
       const remember = rememberer(kept, {

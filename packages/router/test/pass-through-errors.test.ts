@@ -10,31 +10,9 @@ import type { ProtocolId } from '@llm/core';
 import { describe, expect, it } from 'vitest';
 import type { UpstreamResponse } from '../src/config.js';
 import { createHandler } from '../src/handler.js';
+import { answer } from './upstream-answer.js';
 
-const encoder = new TextEncoder();
 const sse = (event: string | undefined, data: unknown): string => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
-
-/** An upstream answer whose body is `chunks`, then either its end or (when `hang`) silence. */
-function streamAnswer(chunks: readonly string[], hang: boolean): UpstreamResponse {
-  let index = 0;
-  const iterator: AsyncIterableIterator<Uint8Array> = {
-    [Symbol.asyncIterator]: () => iterator,
-    next: () => {
-      const chunk = chunks[index++];
-      if (chunk !== undefined) return Promise.resolve({ done: false, value: encoder.encode(chunk) });
-      return hang ? new Promise(() => undefined) : Promise.resolve({ done: true, value: undefined });
-    },
-    return: async () => ({ done: true, value: undefined }),
-  };
-  return {
-    status: 200,
-    headers: { get: (name: string) => (name === 'content-type' ? 'text/event-stream' : null) },
-    body: null,
-    text: async () => chunks.join(''),
-    json: async () => JSON.parse(chunks.join('')) as unknown,
-    chunks: () => iterator,
-  };
-}
 
 interface Case {
   protocol: ProtocolId;
@@ -110,12 +88,12 @@ const cases: Case[] = [
   },
 ];
 
-function router(protocol: ProtocolId, answer: UpstreamResponse, streamIdleTimeoutMs?: number) {
+function router(protocol: ProtocolId, upstreamAnswer: UpstreamResponse, streamIdleTimeoutMs?: number) {
   return createHandler({
     codecs: { claude, 'openai-chat': openaiChat, 'openai-responses': openaiResponses, gemini },
     upstreams: { main: { protocol, baseUrl: 'http://upstream.test', apiKey: 'k', streamIdleTimeoutMs } },
     routes: [{ match: '*', upstream: 'main' }],
-    transport: async () => answer,
+    transport: async () => upstreamAnswer,
     maxRetries: 0,
   });
 }
@@ -127,7 +105,7 @@ const eventsOf = (text: string): string[] => text.split(/(?<=\n\n)/);
 
 describe.each(cases)('a passed-through $protocol stream', (test) => {
   it('cut before its terminal event: the upstream bytes, then exactly one error signal', async () => {
-    const response = await router(test.protocol, streamAnswer(test.upstream, false))(post(test.path, test.body));
+    const response = await router(test.protocol, answer(200, 'text/event-stream', test.upstream))(post(test.path, test.body));
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text.startsWith(test.upstream.join(''))).toBe(true);
@@ -135,7 +113,7 @@ describe.each(cases)('a passed-through $protocol stream', (test) => {
   });
 
   it('silent past streamIdleTimeoutMs: the upstream bytes, then exactly one timeout error signal', async () => {
-    const response = await router(test.protocol, streamAnswer(test.upstream, true), 50)(post(test.path, test.body));
+    const response = await router(test.protocol, answer(200, 'text/event-stream', test.upstream, { hang: true }), 50)(post(test.path, test.body));
     const text = await response.text();
     expect(text.startsWith(test.upstream.join(''))).toBe(true);
     expect(eventsOf(text.slice(test.upstream.join('').length))).toEqual(eventsOf(test.timeoutSignal));

@@ -5,49 +5,16 @@ import type { LlmStreamEvent } from '@llm/core';
 import { claude } from '@llm/claude';
 import { openaiChat } from '@llm/openai-chat';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RequestRecord, RouterConfig, Transport, UpstreamResponse } from '../src/config.js';
+import type { RequestRecord, RouterConfig, Transport } from '../src/config.js';
 import { createHandler } from '../src/handler.js';
 import { fakeCodecs, fakeSse, parseFakeSse } from './fake-codec.js';
 import { startUpstream, type MockUpstream } from './mock-upstream.js';
+import { answer, chunkSource, encoder } from './upstream-answer.js';
 
 const upstreams: MockUpstream[] = [];
 afterEach(async () => {
   await Promise.all(upstreams.splice(0).map((upstream) => upstream.close()));
 });
-
-const encoder = new TextEncoder();
-
-/** Upstream body chunks read through `read` (the n-th call, 0-based); `onReturn` sees the cancel. */
-function chunkSource(read: (index: number) => Promise<IteratorResult<Uint8Array>>, onReturn?: () => void): AsyncIterableIterator<Uint8Array> {
-  let index = 0;
-  const iterator: AsyncIterableIterator<Uint8Array> = {
-    [Symbol.asyncIterator]: () => iterator,
-    next: () => read(index++),
-    return: async () => {
-      onReturn?.();
-      return { done: true, value: undefined };
-    },
-  };
-  return iterator;
-}
-
-/** A transport answer: status, content type, and a body served as chunks (never ending when `hang`). */
-function answer(status: number, contentType: string, chunks: readonly string[], options: { hang?: boolean; onReturn?: () => void } = {}): UpstreamResponse {
-  const text = chunks.join('');
-  return {
-    status,
-    headers: { get: (name: string) => (name === 'content-type' ? contentType : null) },
-    body: null,
-    text: async () => text,
-    json: async () => JSON.parse(text) as unknown,
-    chunks: () =>
-      chunkSource((index) => {
-        const chunk = chunks[index];
-        if (chunk !== undefined) return Promise.resolve({ done: false, value: encoder.encode(chunk) });
-        return options.hang ? new Promise(() => undefined) : Promise.resolve({ done: true, value: undefined });
-      }, options.onReturn),
-  };
-}
 
 function fakeRouter(transport: Transport, extra: Partial<RouterConfig> = {}) {
   const records: RequestRecord[] = [];
