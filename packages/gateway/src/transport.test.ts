@@ -171,6 +171,30 @@ describe('createUndiciTransport', () => {
     }
   });
 
+  // The router sets `redirect: 'manual'` on media downloads and checks every hop against the
+  // allowlist itself; upstream API calls must not follow redirects either. undici's dispatcher
+  // follows none (no redirect interceptor on the Agent), so a 3xx comes back as it is.
+  it.each([
+    ['a media download (redirect: manual)', 'manual' as const],
+    ['an upstream API call', undefined],
+  ])('returns a 302 as it is, with its location, and never requests the target: %s', async (_label, redirect) => {
+    const hits: string[] = [];
+    const redirecting = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      if (req.url === '/target') res.end('followed');
+      else res.writeHead(302, { location: '/target' }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/start`;
+      const res = await pooled.transport(redirect ? { url, method: 'GET', redirect } : { url, method: 'POST', body: '{}' });
+      expect([res.status, res.headers.get('location'), await res.text()]).toEqual([302, '/target', '']);
+      expect(hits).toEqual(['/start']);
+    } finally {
+      redirecting.close();
+    }
+  });
+
   it('rejects when the request signal aborts', async () => {
     const abort = new AbortController();
     abort.abort();

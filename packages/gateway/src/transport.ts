@@ -31,7 +31,9 @@ export interface PooledTransport {
 /**
  * The gateway's upstream client: undici's dispatcher API over a keep-alive pool per origin,
  * which skips most of global fetch's per-request cost. Abort signals are honoured; the body
- * streams through.
+ * streams through. Redirects are never followed (the Agent has no redirect interceptor): a 3xx
+ * answer returns as it is, which is what `UpstreamRequest.redirect: 'manual'` asks for on media
+ * downloads (the router checks each hop against the allowlist) and what upstream API calls need.
  */
 export function createUndiciTransport(options: UndiciTransportOptions = {}): PooledTransport {
   const agent = new Agent({
