@@ -85,12 +85,10 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   let payload: unknown;
   try {
     payload = JSON.parse(sse.data);
-  } catch {
-    return fail(state, out, new LlmError({ kind: 'upstream', message: 'invalid JSON in a Claude stream event', protocol: PROTOCOL }));
+  } catch (error) {
+    return fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
   }
-  if (typeof payload !== 'object' || payload === null) {
-    return fail(state, out, new LlmError({ kind: 'upstream', message: 'a Claude stream event is not an object', protocol: PROTOCOL }));
-  }
+  if (typeof payload !== 'object' || payload === null) return fail(state, out, invalidUpstream(PROTOCOL, 'stream event'));
   // Every event names its type; an unknown type is skipped (events are added over time), but an
   // event without one is not this protocol's.
   if (typeof (payload as Wire).type !== 'string') return fail(state, out, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }));
@@ -121,6 +119,12 @@ function fail(state: DecodeState, out: Out, error: LlmError): void {
 
 function unexpected(what: string): LlmError {
   return new LlmError({ kind: 'upstream', message: `unexpected Claude stream event: ${what}`, protocol: PROTOCOL });
+}
+
+/** A tool call (client `tool_use`, or a server tool whose input streams) still open. */
+function hasOpenCall(state: DecodeState): boolean {
+  for (const block of state.blocks.values()) if (block.kind === 'tool_call' || block.json !== undefined) return true;
+  return false;
 }
 
 /** Decodes one parsed event payload. */
@@ -347,7 +351,11 @@ function completeBlock(state: DecodeState, blocks: unknown[], at: number, out: O
 function finish(state: DecodeState, out: Out): void {
   if (state.done) return;
   if (!state.started) return fail(state, out, unexpected('message_stop before message_start'));
-  // A stream cut by max_tokens may leave a block open: it ends before the finish.
+  // Only `content_block_stop` completes a call's input: a call still open at the end means its
+  // stop (and perhaps input) was lost, as when a proxy cuts a stream and closes it with
+  // message_stop. `max_tokens` says the output was cut, so its open blocks close under it; other
+  // open blocks (text, thinking) end before the finish.
+  if (state.stopReason !== 'max_tokens' && hasOpenCall(state)) return fail(state, out, streamEndedEarly(PROTOCOL, 'content_block_stop'));
   for (const wireIndex of [...state.blocks.keys()]) decodeEvent(state, { type: 'content_block_stop', index: wireIndex }, out);
   state.done = true;
   const raw = state.stopReason;

@@ -92,6 +92,7 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
     state.usage = event.usage;
     return;
   }
+  if (event.type === 'error') return fail(state, event.error, out);
   ensureStarted(state, out);
   switch (event.type) {
     case 'block-start':
@@ -155,8 +156,6 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
       state.finished = true;
       return;
     }
-    case 'error':
-      return sendError(state, event.error, out);
   }
 }
 
@@ -236,18 +235,22 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
   send(out, { type: 'content_block_stop', index: block.wireIndex });
 }
 
-function sendError(state: EncodeState, error: LlmError, out: Out): void {
+/**
+ * Ends the stream with `event: error` (no `message_delta`, no `message_stop`), after whatever
+ * was already sent. `message_start` goes first only when there is a message to start (a `start`
+ * was received): the SDK raises `event: error` whether or not a message started, so a stream
+ * that failed before anything is that one event.
+ */
+function fail(state: EncodeState, error: LlmError, out: Out): void {
+  if (state.pendingStart !== undefined) ensureStarted(state, out);
   state.finished = true;
   send(out, encodeError(error).body as unknown as Wire);
 }
 
 /**
- * End of input: a stream that stopped without `finish` or `error` tells the client so with
- * `event: error` (no `message_delta`, no `message_stop`), after whatever was already sent.
+ * End of input: a stream that stopped without `finish` or `error` (even one that sent nothing)
+ * tells the client so with `event: error`, never an empty body or a made-up finish.
  */
 export function encodeEnd(state: EncodeState, out: Out): void {
-  if (state.finished) return;
-  if (!state.started && state.pendingStart === undefined) return;
-  ensureStarted(state, out);
-  sendError(state, unfinishedStreamError(), out);
+  if (!state.finished) fail(state, unfinishedStreamError(), out);
 }

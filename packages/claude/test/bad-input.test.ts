@@ -26,11 +26,16 @@ describe('bad response bodies are upstream errors naming the JSON path', () => {
 
 describe('bad stream input ends in one error event, never a thrown TypeError', () => {
   it.each([
-    ['{not json', 'invalid JSON in a Claude stream event'],
+    ['{not json', 'invalid Claude stream event'],
+    ['5', 'invalid Claude stream event'],
+    ['null', 'invalid Claude stream event'],
+    ['"upstream text"', 'invalid Claude stream event'],
     [JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'x' } }), 'unexpected Claude stream event: content_block_delta for unopened block 0'],
   ])('%s', async (data, message) => {
     const events: LlmStreamEvent[] = await collect(streamOf([{ event: 'x', data, id: undefined }]).pipeThrough(claude.stream.decode()));
-    expect(events).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', status: 502, message, protocol: 'claude' }) }]);
+    expect(events).toHaveLength(1);
+    // Exactly these fields: no `raw` upstream value, no `path`.
+    expect((events[0] as Extract<LlmStreamEvent, { type: 'error' }>).error.toJSON()).toEqual({ kind: 'upstream', status: 502, message, protocol: 'claude' });
   });
 });
 

@@ -135,4 +135,11 @@ describe('encoded streams judged by the SDK MessageStream accumulator', () => {
     await expect(stream.finalMessage()).rejects.toMatchObject({ error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } });
     expect(texts).toEqual(['partial']);
   });
+
+  it('an empty canonical stream reaches the SDK as an APIError (event: error alone), not an empty 200 body', async () => {
+    const stream = clientAnswering([]).messages.stream({ model: 'claude-opus-5', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] });
+    const failure = stream.finalMessage();
+    await expect(failure).rejects.toBeInstanceOf(Anthropic.APIError);
+    await expect(failure).rejects.toMatchObject({ error: { type: 'error', error: { type: 'api_error', message: 'the upstream stream ended before it finished' } } });
+  });
 });

@@ -31,13 +31,53 @@ describe('stream.decode: how a Claude stream ended', () => {
     expect(withErrorJson(events)).toEqual([...BEFORE, { type: 'tool-args-delta', index: 0, json: '{"city":"Pa' }, { type: 'error', error: TRUNCATED }]);
   });
 
+  const stop = (index: number) => sse({ type: 'content_block_stop', index });
+  const delta = (stopReason: string) => sse({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 9 } });
+  const messageStop = sse({ type: 'message_stop' });
+  const CALL_CUT = { ...TRUNCATED, message: 'the Claude stream ended before content_block_stop' };
+
+  it.each([
+    ['message_stop right after the cut input', [args('{"city":"Pa'), messageStop]],
+    ['message_delta (tool_use) and message_stop after the cut input', [args('{"city":"Pa'), delta('tool_use'), messageStop]],
+    ['message_delta (tool_use), then the end of the stream', [args('{"city":"Pa'), delta('tool_use')]],
+    ['input that parses, but no content_block_stop before message_stop', [args('{"city":"Paris"}'), delta('tool_use'), messageStop]],
+  ])('a tool call without its content_block_stop, %s: an upstream error, the call never completed', async (_label, rest) => {
+    const events = await decode([messageStart, toolStart, ...rest]);
+    const json = JSON.parse(rest[0]!.data).delta.partial_json;
+    expect(withErrorJson(events)).toEqual([...BEFORE, { type: 'tool-args-delta', index: 0, json }, { type: 'error', error: CALL_CUT }]);
+  });
+
+  it('max_tokens with a call open closes it under a `length` finish: the stop reason says the output was cut', async () => {
+    const events = await decode([messageStart, toolStart, args('{"city":"Pa'), delta('max_tokens'), messageStop]);
+    expect(events).toEqual([
+      ...BEFORE,
+      { type: 'tool-args-delta', index: 0, json: '{"city":"Pa' },
+      { type: 'block-end', index: 0 },
+      { type: 'finish', reason: 'length', rawReason: 'max_tokens', usage: usage(9) },
+    ]);
+  });
+
+  it('a text block left open at message_stop still ends before the finish (only calls need their stop)', async () => {
+    const textStart = sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    const text = sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } });
+    const events = await decode([messageStart, textStart, text, delta('end_turn'), messageStop]);
+    expect(events).toEqual([
+      BEFORE[0],
+      BEFORE[1],
+      { type: 'block-start', index: 0, block: { kind: 'text' } },
+      { type: 'text-delta', index: 0, text: 'Hi' },
+      { type: 'block-end', index: 0 },
+      { type: 'finish', reason: 'stop', rawReason: 'end_turn', usage: usage(9) },
+    ]);
+  });
+
   it('a stream cut after message_delta finishes: that event carried the stop reason and the final usage', async () => {
     const events = await decode([
       messageStart,
       toolStart,
       args('{"city":"Paris"}'),
-      sse({ type: 'content_block_stop', index: 0 }),
-      sse({ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 9 } }),
+      stop(0),
+      delta('tool_use'),
     ]);
     expect(events).toEqual([
       ...BEFORE,
@@ -78,5 +118,27 @@ describe('stream.encode: a Claude client never sees a cut answer as complete', (
   ])('%s: event: error right after the partial block', async (_label, error, message) => {
     const wire = await encode(error ? [...cutCall, { type: 'error', error }] : cutCall);
     expect(wire).toEqual([...SENT, { type: 'error', error: { type: 'api_error', message } }]);
+  });
+
+  it('[start, tool call, partial arguments, error]: message_start, the open block and its fragment, then event: error; no content_block_stop', async () => {
+    const wire = await encode([
+      { type: 'start', id: 'msg_1', model: 'gpt-4o' },
+      { type: 'block-start', index: 0, block: { kind: 'tool_call', id: 'call_1', name: 'get_weather' } },
+      { type: 'tool-args-delta', index: 0, json: '{"city":"Pa' },
+      { type: 'error', error: streamEndedEarly('gemini', 'a finishReason') },
+    ]);
+    expect(wire).toEqual([
+      SENT[0],
+      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'call_1', name: 'get_weather', input: {} } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"city":"Pa' } },
+      { type: 'error', error: { type: 'api_error', message: 'the Gemini stream ended before a finishReason' } },
+    ]);
+  });
+
+  it.each([
+    ['empty input', [], 'the upstream stream ended before it finished'],
+    ['an error before anything', [{ type: 'error', error: streamEndedEarly('openai-chat', 'finish_reason') }], 'the Chat Completions stream ended before finish_reason'],
+  ] as Array<[string, LlmStreamEvent[], string]>)('%s: one event: error (no message to start), never an empty body', async (_label, events, message) => {
+    expect(await encode(events)).toEqual([{ type: 'error', error: { type: 'api_error', message } }]);
   });
 });
