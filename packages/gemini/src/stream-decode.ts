@@ -1,4 +1,4 @@
-import { LlmError, checkEventDepth, streamEndedEarly, upstreamDecodeFailure, type StreamStep, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
+import { checkEventDepth, invalidUpstream, streamEndedEarly, upstreamDecodeFailure, type StreamStep, type LlmError, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
 import { CallIds } from './call-ids.js';
 import { decodeError, isErrorChunk, statusOfChunk } from './errors.js';
 import { PROTOCOL } from './ext.js';
@@ -67,15 +67,15 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   let payload: unknown;
   try {
     payload = JSON.parse(sse.data);
-  } catch {
-    return fail(state, out, new LlmError({ kind: 'upstream', message: 'invalid JSON in a Gemini stream chunk', protocol: PROTOCOL }));
+  } catch (error) {
+    return fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream chunk', error));
   }
   // Without alt=sse the body is one array; an SSE chunk holding an array is read the same way.
   const chunks = Array.isArray(payload) ? payload : [payload];
   try {
     checkEventDepth(sse.data, payload);
     for (const chunk of chunks) {
-      if (typeof chunk !== 'object' || chunk === null) throw new LlmError({ kind: 'upstream', message: 'a Gemini stream chunk is not an object', protocol: PROTOCOL });
+      if (typeof chunk !== 'object' || chunk === null) throw invalidUpstream(PROTOCOL, 'stream chunk');
       decodeChunk(state, chunk as Wire, out);
       if (state.done) return;
     }
@@ -111,23 +111,27 @@ export function decodeChunk(state: DecodeState, chunk: Wire, out: Out): void {
   if (typeof block === 'string') state.blockReason = block;
   if (chunk.candidates === undefined) return;
   // A chunk the stream cannot read ends it with an error: its content must not vanish silently.
-  if (!Array.isArray(chunk.candidates)) throw malformed('candidates is not an array');
+  if (!Array.isArray(chunk.candidates)) throw malformed('candidates');
   chunk.candidates.forEach((value, position) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw malformed(`candidates[${position}] is not an object`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw malformed(`candidates[${position}]`);
     const candidate = value as Wire;
     const choice = typeof candidate.index === 'number' ? candidate.index : position;
     let cand = state.candidates.get(choice);
     if (!cand) state.candidates.set(choice, (cand = { hasCalls: false }));
     const content = candidate.content;
-    if (content !== undefined && (typeof content !== 'object' || content === null || Array.isArray(content))) throw malformed(`candidates[${position}].content is not an object`);
+    if (content !== undefined && (typeof content !== 'object' || content === null || Array.isArray(content))) throw malformed(`candidates[${position}].content`);
     const parts = (content as Wire | undefined)?.parts;
-    if (parts !== undefined && !Array.isArray(parts)) throw malformed(`candidates[${position}].content.parts is not an array`);
+    if (parts !== undefined && !Array.isArray(parts)) throw malformed(`candidates[${position}].content.parts`);
     if (parts) for (let at = 0; at < parts.length; at++) decodeStreamPart(state, cand, choice, parts, at, out);
     const logprobs = decodeLogprobs(candidate.logprobsResult, `candidates[${position}].logprobsResult`);
     if (logprobs && cand.open?.kind === 'text') out.enqueue({ type: 'logprobs', index: cand.open.index, logprobs });
     const meta = unknownFields(candidate, CANDIDATE_EVENTS);
     if (meta) cand.meta = mergeMeta(cand.meta, meta);
     if (typeof candidate.finishReason === 'string') {
+      // Only the empty functionCall closes streamed arguments: a finish with a call still open
+      // means the rest was lost, so the call must not close as complete. MAX_TOKENS says the
+      // output was cut, so the call closes under that finish.
+      if (cand.open?.partial && candidate.finishReason !== 'MAX_TOKENS') throw streamEndedEarly(PROTOCOL, 'the functionCall that closes its arguments');
       close(cand, out);
       cand.finish = candidate.finishReason;
     }
@@ -262,7 +266,7 @@ export function decodeEnd(state: DecodeState, out: Out): void {
   }
 }
 
-/** The error a chunk of the wrong shape ends the stream with. */
-function malformed(what: string): LlmError {
-  return new LlmError({ kind: 'upstream', message: `invalid Gemini stream chunk: ${what}`, protocol: PROTOCOL });
+/** The error a chunk of the wrong shape ends the stream with, `path` naming what is wrong. */
+function malformed(path: string): LlmError {
+  return invalidUpstream(PROTOCOL, 'stream chunk', { path });
 }

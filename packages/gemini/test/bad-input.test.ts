@@ -165,14 +165,16 @@ describe('stream.decode: bad chunks end in one error event, never a thrown TypeE
     expect(events.slice(3).map((event) => event.type)).toEqual(['text-delta', 'block-end', 'finish']);
   });
 
+  // One wording for every chunk that is not the protocol's (core's invalidUpstream); the parser's
+  // message stays in the cause.
   it.each<[string, string, string]>([
-    ['invalid JSON', '{not json', 'invalid JSON in a Gemini stream chunk'],
-    ['an empty data line', '', 'invalid JSON in a Gemini stream chunk'],
-    ['a JSON number', '5', 'a Gemini stream chunk is not an object'],
-    ['JSON null', 'null', 'a Gemini stream chunk is not an object'],
-    ['a JSON string', '"x"', 'a Gemini stream chunk is not an object'],
-    ['a JSON array of numbers', '[1, 2]', 'a Gemini stream chunk is not an object'],
-    ['a JSON array holding null', '[null]', 'a Gemini stream chunk is not an object'],
+    ['invalid JSON', '{not json', 'invalid Gemini stream chunk'],
+    ['an empty data line', '', 'invalid Gemini stream chunk'],
+    ['a JSON number', '5', 'invalid Gemini stream chunk'],
+    ['JSON null', 'null', 'invalid Gemini stream chunk'],
+    ['a JSON string', '"x"', 'invalid Gemini stream chunk'],
+    ['a JSON array of numbers', '[1, 2]', 'invalid Gemini stream chunk'],
+    ['a JSON array holding null', '[null]', 'invalid Gemini stream chunk'],
   ])('%s mid-stream: the events before, one upstream error, nothing after', async (_label, data, message) => {
     const { before, error } = splitError(await decodeStream(first, data, finishing));
     expect(before).toEqual(BEFORE);
@@ -180,14 +182,14 @@ describe('stream.decode: bad chunks end in one error event, never a thrown TypeE
   });
 
   it('invalid JSON as the very first chunk is the only event', async () => {
-    expect(splitError(await decodeStream('{', finishing))).toEqual({ before: [], error: { kind: 'upstream', status: 502, message: 'invalid JSON in a Gemini stream chunk', protocol: 'gemini' } });
+    expect(splitError(await decodeStream('{', finishing))).toEqual({ before: [], error: { kind: 'upstream', status: 502, message: 'invalid Gemini stream chunk', protocol: 'gemini' } });
   });
 
   it('an array chunk (non-SSE framing) is read item by item: the good item decodes, then the bad one ends the stream', async () => {
     const good = { candidates: [{ content: { parts: [{ text: 'lo' }] }, index: 0 }] };
     const { before, error } = splitError(await decodeStream(first, JSON.stringify([good, 5]), finishing));
     expect(before).toEqual([...BEFORE, { type: 'text-delta', index: 0, text: 'lo' }]);
-    expect(error).toEqual({ kind: 'upstream', status: 502, message: 'a Gemini stream chunk is not an object', protocol: 'gemini' });
+    expect(error).toEqual({ kind: 'upstream', status: 502, message: 'invalid Gemini stream chunk', protocol: 'gemini' });
   });
 
   // A part that fails validation is the upstream's fault, not the client's: an `upstream` error
@@ -220,13 +222,13 @@ describe('stream.decode: bad chunks end in one error event, never a thrown TypeE
   // protocol, not a TypeError wrapped as a server error.
   it('a null candidate is an upstream error of the gemini protocol', async () => {
     const { error } = splitError(await decodeStream(first, chunk([null])));
-    expect(error).toMatchObject({ kind: 'upstream', status: 502, protocol: 'gemini' });
+    expect(error).toEqual({ kind: 'upstream', status: 502, message: 'invalid Gemini stream chunk at candidates[0]', path: 'candidates[0]', protocol: 'gemini' });
   });
 
   it('a chunk whose candidates is not an array ends the stream with an upstream error naming it', async () => {
     const { before, error } = splitError(await decodeStream(first, chunk('x')));
     expect(before).toEqual(BEFORE);
-    expect(error).toEqual({ kind: 'upstream', status: 502, message: 'invalid Gemini stream chunk: candidates is not an array', protocol: 'gemini' });
+    expect(error).toEqual({ kind: 'upstream', status: 502, message: 'invalid Gemini stream chunk at candidates', path: 'candidates', protocol: 'gemini' });
   });
 
   it('a finishReason that is not a string is ignored: the stream ends in the no-finish error', async () => {

@@ -30,6 +30,31 @@ describe('stream.decode: how a Gemini stream ended', () => {
     ]);
   });
 
+  const callOpen = { name: 'get_weather', partialArgs: [{ jsonPath: '$.city', stringValue: 'Pa', willContinue: true }], willContinue: true };
+  const CALL_OPENED = { type: 'block-start', index: 0, block: { kind: 'tool_call', id: 'call_r1_0', name: 'get_weather', origin } };
+  const finishing = (finishReason: string) => chunk({ ...head, candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason, index: 0 }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 5, totalTokenCount: 8 } });
+  const opening = chunk({ ...head, candidates: [{ content: { role: 'model', parts: [{ functionCall: callOpen }] }, index: 0 }] });
+
+  it('a Vertex call cut mid-arguments, then a STOP finish without the closing functionCall: an upstream error, the call never completed', async () => {
+    const events = await decode([opening, finishing('STOP')]);
+    expect(withErrorJson(events)).toEqual([
+      START,
+      CALL_OPENED,
+      { type: 'error', error: { ...TRUNCATED, message: 'the Gemini stream ended before the functionCall that closes its arguments' } },
+    ]);
+  });
+
+  it('a Vertex call open at a MAX_TOKENS finish closes under a `length` finish: the reason says the output was cut', async () => {
+    const events = await decode([opening, finishing('MAX_TOKENS')]);
+    expect(events).toEqual([
+      START,
+      CALL_OPENED,
+      { type: 'tool-args-delta', index: 0, json: '{"city":"Pa"}' },
+      { type: 'block-end', index: 0 },
+      { type: 'finish', reason: 'length', rawReason: 'MAX_TOKENS', usage: { inputTokens: 3, outputTokens: 5, totalTokens: 8, raw: { protocol: 'gemini', usage: { promptTokenCount: 3, candidatesTokenCount: 5, totalTokenCount: 8 } } } },
+    ]);
+  });
+
   it('one candidate of two without a finishReason: the stream was cut', async () => {
     const events = await decode([
       chunk({ ...head, candidates: [{ content: { role: 'model', parts: [{ text: 'A' }] }, index: 0 }, { content: { role: 'model', parts: [{ text: 'B' }] }, index: 1 }] }),
@@ -72,5 +97,20 @@ describe('stream.encode: a Gemini client never gets a cut call as complete', () 
   ])('%s: the buffered call is dropped and an error chunk follows the text', async (_label, error, message) => {
     const wire = await runTransform(gemini.stream.encode(), error ? [...cutCall, { type: 'error', error }] : cutCall);
     expect(wire.map((event) => JSON.parse(event.data))).toEqual([SENT, { error: { code: 502, message, status: 'UNAVAILABLE' } }]);
+  });
+
+  it('[start, tool call, partial arguments, error]: only the error chunk; no functionCall part, no finishReason', async () => {
+    const wire = await runTransform(gemini.stream.encode(), [
+      { type: 'start', id: 'r1', model: 'gpt-4o' },
+      { type: 'block-start', index: 0, block: { kind: 'tool_call', id: 'call_1', name: 'get_weather' } },
+      { type: 'tool-args-delta', index: 0, json: '{"city":"Pa' },
+      { type: 'error', error: streamEndedEarly('claude', 'message_stop') },
+    ]);
+    expect(wire.map((event) => JSON.parse(event.data))).toEqual([{ error: { code: 502, message: 'the Claude stream ended before message_stop', status: 'UNAVAILABLE' } }]);
+  });
+
+  it('empty input: one error chunk, never an empty body', async () => {
+    const wire = await runTransform(gemini.stream.encode(), []);
+    expect(wire.map((event) => JSON.parse(event.data))).toEqual([{ error: { code: 502, message: 'the upstream stream ended before it finished', status: 'UNAVAILABLE' } }]);
   });
 });
