@@ -13,6 +13,7 @@ export { IncomingCall } from './server/incoming-call.js';
 export { HeaderMapReader } from './header-map-reader.js';
 export type { HeaderMap } from './header-map-reader.js';
 export { createGatewayHandler, keyIdOf } from './server/gateway-handler.js';
+export type { GatewayHandler } from './server/gateway-handler.js';
 export type { GatewayHandlerOptions } from './server/gateway-handler.js';
 export { DEFAULT_MAX_STORED_RESPONSE_CHARS, DEFAULT_MAX_STORED_RESPONSES, ResponseStore } from './server/response-store.js';
 

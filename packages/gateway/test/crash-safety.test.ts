@@ -70,7 +70,7 @@ describe('a request cannot end the process', () => {
     }
   });
 
-  it('answers a reply node refuses to write (a bad header name) with a 500 in the client protocol, keeps serving', async () => {
+  it('answers a reply node refuses to write (a bad header name) with a 500 in the client protocol, logs that 500 as the access status, keeps serving', async () => {
     const badHead: ReplyHandler = async (request) => ({ status: 200, headers: { 'x-request-id': request.requestId ?? '', 'bad name': 'v' }, body: '{}' });
     const gateway = await startGateway(configFor(), { port: 0, logger, createRouter: () => badHead });
     try {
@@ -78,6 +78,9 @@ describe('a request cannot end the process', () => {
       expect(res.status).toBe(500);
       expect(res.headers.get('x-request-id')).toBe('req-head');
       expect(await res.json()).toEqual({ type: 'error', error: { type: 'api_error', message: 'internal error (request id req-head)' } });
+      // One access line, with what the client got (it said 200, the router's status, before).
+      const access = logs.map((text) => JSON.parse(text) as Record<string, unknown>).filter((entry) => entry.requestId === 'req-head' && entry.msg === 'request');
+      expect(access).toEqual([expect.objectContaining({ method: 'POST', path: '/v1/messages', status: 500, protocol: 'claude' })]);
       expect(await health(gateway)).toBe(200);
     } finally {
       await gateway.close();

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type AuthScheme, type ProtocolId, describeError, readCredential } from '@llm/core';
 import type { ReplyHandler, RouterReply, RouterRequest } from '@llm/router';
 import type { Logger } from 'pino';
-import { createAccessLog } from '../access-log.js';
+import { type AccessEntry, createAccessLog } from '../access-log.js';
 import { redactUrl } from '../logger.js';
 import type { RequestRecord } from '../router-contract.js';
 import { checkEndpoint } from './endpoint-check.js';
@@ -24,6 +24,19 @@ export interface GatewayHandlerOptions {
   onLocalRecord?(record: RequestRecord, keyId: string | undefined): void;
   /** Keeps Responses answers for `GET /v1/responses/{id}`; default: a bounded in-memory store. */
   responses?: ResponseStore;
+  /**
+   * The server tells the handler the status each client actually got, through
+   * {@link GatewayHandler.written} (serveNode's `onWritten`), and each access line waits for it:
+   * a head node refuses (a bad status or header) is answered 500, and the line says 500. Default
+   * false: the line is written when the answer is ready.
+   */
+  accessLogOnWrite?: boolean;
+}
+
+/** The gateway's handler, and where its server reports what it wrote. */
+export interface GatewayHandler extends ReplyHandler {
+  /** The head of `reply` went out with `status` (see `GatewayHandlerOptions.accessLogOnWrite`). */
+  written(reply: RouterReply | Response, status: number): void;
 }
 
 /** A stable, non-secret id for a client key: its position in the config, else a hash prefix. */
@@ -37,10 +50,12 @@ export function keyIdOf(key: string, keys: readonly string[]): string {
  * keys in each protocol's native form (401 in the client's protocol), access logs, then the router;
  * around it, stored Responses (`GET /v1/responses/{id}`) and Gemini's JSON array streams.
  */
-export function createGatewayHandler(options: GatewayHandlerOptions): ReplyHandler {
+export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHandler {
   const { router, keys, logger } = options;
   const responses = options.responses ?? new ResponseStore();
   const accessLog = createAccessLog(logger);
+  /** Access lines waiting for the status their reply was written with (`accessLogOnWrite`). */
+  const unwritten = new WeakMap<object, AccessEntry>();
 
   /** Serves one call under its request id; anything it throws is answered by the caller. */
   const serve = async (request: RouterRequest, call: CallLog): Promise<RouterReply> => {
@@ -70,7 +85,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): ReplyHandl
     return call.finish(reply);
   };
 
-  return async (request) => {
+  const handler = async (request: RouterRequest): Promise<RouterReply> => {
     const started = performance.now();
     const requestId = request.headers.get('x-request-id') ?? randomUUID();
     const url = request.parsedUrl ?? URL.parse(request.url);
@@ -87,7 +102,9 @@ export function createGatewayHandler(options: GatewayHandlerOptions): ReplyHandl
       started,
       finish: (reply) => {
         reply.headers['x-request-id'] = requestId;
-        accessLog({ requestId, method: request.method, path: redactUrl(url), status: reply.status, ms: Math.round(performance.now() - started), protocol: call.protocol });
+        const entry: AccessEntry = { requestId, method: request.method, path: redactUrl(url), status: reply.status, ms: Math.round(performance.now() - started), protocol: call.protocol };
+        if (options.accessLogOnWrite) unwritten.set(reply, entry);
+        else accessLog(entry);
         return reply;
       },
     };
@@ -99,6 +116,14 @@ export function createGatewayHandler(options: GatewayHandlerOptions): ReplyHandl
       return call.finish(protocolError(call.protocol, 500, internalErrorMessage(requestId)));
     }
   };
+  return Object.assign(handler, {
+    written(reply: RouterReply | Response, status: number): void {
+      const entry = unwritten.get(reply);
+      if (!entry) return;
+      unwritten.delete(reply);
+      accessLog(entry.status === status ? entry : { ...entry, status });
+    },
+  });
 }
 
 /** One call as the gateway logs it: its id, URL, start, client protocol once known, and how it ends. */

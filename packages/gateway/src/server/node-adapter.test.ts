@@ -126,6 +126,35 @@ describe('serveNode', () => {
     await server.close();
   });
 
+  it('tells onWritten the status each answer actually went out with: its own, the 500 that replaced a refused head, the last-resort 500', async () => {
+    const answers: Record<string, RouterReply> = {
+      '/ok': { status: 201, headers: {}, body: 'made' },
+      '/bad-status': { status: 1000, headers: {}, body: '' },
+      '/stream-bad-head': { status: 200, headers: { 'bad name': 'v' }, body: ['a'] },
+      '/unreadable': {
+        status: 200,
+        headers: {},
+        body: {
+          [Symbol.asyncIterator](): AsyncIterator<string> {
+            throw new Error('cannot iterate');
+          },
+        },
+      },
+    };
+    const written: [RouterReply | Response, number][] = [];
+    const server = await serveNode(async (request) => answers[new URL(request.url).pathname] as RouterReply, { onWritten: (answer, status) => written.push([answer, status]) });
+    for (const path of Object.keys(answers)) await (await fetch(`${server.url}${path}`)).arrayBuffer();
+    expect(written).toEqual([
+      [answers['/ok'], 201],
+      [answers['/bad-status'], 500],
+      [answers['/stream-bad-head'], 500],
+      [answers['/unreadable'], 500],
+    ]);
+    // The handler's own answer objects (the gateway finds each answer's pending access line by it).
+    written.forEach(([answer], index) => expect(answer).toBe(Object.values(answers)[index]));
+    await server.close();
+  });
+
   it('falls back to a bare 500 when internalError itself throws', async () => {
     const server = await serveNode(async (): Promise<RouterReply> => ({ status: 1000, headers: { 'x-request-id': 'req-8' }, body: '' }), {
       internalError: () => {

@@ -28,6 +28,12 @@ export interface ServeNodeOptions {
   internalError?(url: URL, requestId: string | undefined): RouterReply;
   /** Told every failure the server answered 500 for, or cut a stream on (default: ignored). */
   onError?(error: unknown, requestId: string | undefined): void;
+  /**
+   * Told, once the head is written, the status the client actually got for a handler's answer:
+   * the answer's own, the 500 that replaced a head node refused, or 0 when no head could be
+   * written (the socket was cut). Not called for answers the handler never gave (it threw).
+   */
+  onWritten?(answer: RouterReply | Response, status: number): void;
 }
 
 /** A running server. */
@@ -55,7 +61,7 @@ export async function serveNode(handler: NodeHandler, options: ServeNodeOptions 
     });
     // Nothing a request does may end the process: whatever escapes `handle` ends this one
     // answer (a bare 500, or the socket cut mid-answer) and is reported.
-    handle(handler, req, res, maxBodyBytes, options).catch((error: unknown) => lastResort(error, res, options));
+    handle(handler, req, res, maxBodyBytes, options).catch((error: unknown) => void lastResort(error, res, options));
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -91,6 +97,7 @@ async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerRes
     if (!res.writableFinished) disconnect.abort(new Error('client disconnected'));
   });
   let answer: RouterReply | Response;
+  let written: ((status: number) => void) | undefined;
   try {
     // The body reaches the handler inside the call only, never in a local (nor a promise kept in
     // one): V8 keeps a suspended async function's locals alive until the answer is written, long
@@ -98,13 +105,23 @@ async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerRes
     answer = await bodyOf(req, maxBodyBytes).then((body) =>
       body === null ? tooLargeReply(url, options.tooLarge) : handler(new IncomingCall(req.method ?? 'GET', url, req.headers, body, disconnect)),
     );
+    const onWritten = options.onWritten;
+    const handled = answer;
+    if (onWritten) written = (status) => onWritten(handled, status);
   } catch (error) {
     if (disconnect.aborted) return;
     options.onError?.(error, undefined);
     answer = internalErrorReply(url, undefined, options);
   }
   const reply = isWebResponse(answer) ? replyOf(answer) : answer;
-  await writeReply(reply, res, req.method === 'HEAD', options, url);
+  try {
+    await writeReply(reply, res, req.method === 'HEAD', options, url, written);
+  } catch (error) {
+    // Failures after the head are handled inside: this one came first (an unreadable body).
+    // (Not `written?.(lastResort(...))`: an optional call skips its arguments when there is no callee.)
+    const status = lastResort(error, res, options);
+    written?.(status);
+  }
 }
 
 /** The 500 of a failed request, as the server's option builds it; a fixed one if that fails too. */
@@ -123,8 +140,11 @@ function bareInternalError(requestId: string | undefined): RouterReply {
   return { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
 }
 
-/** Ends an answer whatever went wrong, and never throws: a bare 500 if nothing was sent yet, else the socket is cut. */
-function lastResort(error: unknown, res: ServerResponse, options: ServeNodeOptions): void {
+/**
+ * Ends an answer whatever went wrong, and never throws: a bare 500 if nothing was sent yet, else
+ * the socket is cut. Returns the status it wrote (0: none).
+ */
+function lastResort(error: unknown, res: ServerResponse, options: ServeNodeOptions): number {
   try {
     options.onError?.(error, undefined);
   } catch {
@@ -133,13 +153,15 @@ function lastResort(error: unknown, res: ServerResponse, options: ServeNodeOptio
   try {
     if (res.headersSent) {
       res.destroy();
-      return;
+      return 0;
     }
     const reply = bareInternalError(undefined);
     res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body as string)) });
     res.end(reply.body);
+    return reply.status;
   } catch {
     res.destroy();
+    return 0;
   }
 }
 
@@ -234,10 +256,12 @@ function requestIdOf(reply: OutgoingReply): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boolean, options: ServeNodeOptions, url?: URL): Promise<void> {
+/** `written`: told the status the client got, once the head is written (see `ServeNodeOptions.onWritten`). */
+async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boolean, options: ServeNodeOptions, url?: URL, written?: (status: number) => void): Promise<void> {
   const { headers, body } = reply;
   if (body === null || typeof body === 'string') {
-    if (!writeWhole(reply, body, res, head, options)) writeUnwritable(reply, res, head, options, url);
+    const status = writeWhole(reply, body, res, head, options) ? reply.status : writeUnwritable(reply, res, head, options, url);
+    written?.(status);
     return;
   }
   const chunks = chunksOf(body)[Symbol.asyncIterator]();
@@ -245,9 +269,11 @@ async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boole
   const stop = () => void Promise.resolve(chunks.return?.()).catch(() => undefined);
   if (!writeHead(res, reply, options)) {
     stop();
-    writeUnwritable(reply, res, head, options, url);
+    const status = writeUnwritable(reply, res, head, options, url);
+    written?.(status);
     return;
   }
+  written?.(reply.status);
   if (head) {
     stop();
     res.end();
@@ -285,18 +311,19 @@ function writeWhole(reply: OutgoingReply, body: string | null, res: ServerRespon
 
 /**
  * In place of an answer node refused to write: the server's own 500, else the bare one (whose
- * head is constants), else the socket is cut. Never throws.
+ * head is constants), else the socket is cut. Never throws; returns the status written (0: none).
  */
-function writeUnwritable(refused: OutgoingReply, res: ServerResponse, head: boolean, options: ServeNodeOptions, url: URL | undefined): void {
+function writeUnwritable(refused: OutgoingReply, res: ServerResponse, head: boolean, options: ServeNodeOptions, url: URL | undefined): number {
   const requestId = requestIdOf(refused);
   const fallbacks = url && options.internalError ? [internalErrorReply(url, requestId, options), bareInternalError(requestId)] : [bareInternalError(requestId)];
   for (const fallback of fallbacks) {
     if (fallback.body !== null && typeof fallback.body !== 'string') continue;
     const reply: OutgoingReply = { status: fallback.status, headers: { ...fallback.headers }, body: fallback.body };
     if (requestId !== undefined) reply.headers['x-request-id'] = requestId;
-    if (writeWhole(reply, fallback.body, res, head, options)) return;
+    if (writeWhole(reply, fallback.body, res, head, options)) return reply.status;
   }
   res.destroy();
+  return 0;
 }
 
 /** Resolves when `res` can take more, or has closed. */

@@ -68,6 +68,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     keys: config.keys,
     logger,
     onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record }),
+    accessLogOnWrite: true,
   });
   const server = await serveNode(handler, {
     port: options.port ?? config.listen.port ?? 8787,
@@ -76,6 +77,8 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     tooLarge: (url) => protocolError(clientProtocolOf('POST', url, NO_HEADERS), 413, `request body larger than ${config.maxBodyBytes} bytes`),
     internalError: (url, requestId) => protocolError(clientProtocolOf('POST', url, NO_HEADERS), 500, internalErrorMessage(requestId)),
     onError: (error, requestId) => logger.error({ requestId, err: describeError(error) }, 'request failed in the server'),
+    // The access line records what the client got: a 500 when node refused the answer's head.
+    onWritten: (reply, status) => handler.written(reply, status),
   });
   logger.info({ url: server.url, upstreams: Object.keys(config.upstreams) }, 'listening');
   return {

@@ -1,7 +1,5 @@
+import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from '@llm/router';
 import type { GatewayConfig } from '../config/schema.js';
-
-/** The router's default `streamIdleTimeoutMs` (its `UpstreamConfig` docs). */
-const ROUTER_STREAM_IDLE_DEFAULT_MS = 120_000;
 
 /** How long the backstop waits beyond the router's own timer, which should always fire first. */
 const BACKSTOP_MARGIN_MS = 5_000;
@@ -13,6 +11,6 @@ const BACKSTOP_MARGIN_MS = 5_000;
  * upstream socket stays held by a silent body forever, whatever reads it.
  */
 export function transportBodyIdleTimeoutMs(config: GatewayConfig): number {
-  const idle = Object.values(config.upstreams).map((upstream) => upstream.streamIdleTimeoutMs ?? ROUTER_STREAM_IDLE_DEFAULT_MS);
+  const idle = Object.values(config.upstreams).map((upstream) => upstream.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS);
   return Math.max(...idle) + BACKSTOP_MARGIN_MS;
 }
