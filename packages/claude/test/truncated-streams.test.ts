@@ -3,17 +3,14 @@
 // was cut mid-tool-call: `event: error` after the partial block, no content_block_stop, no
 // message_delta, no end_turn).
 import { streamEndedEarly, type LlmStreamEvent, type SseEvent } from '@llm/core';
-import { runTransform } from '@llm/test-utils';
+import { errorsAsJson, runTransform, typedSseEvent } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { claude } from '../src/index.js';
 
-const sse = (payload: Record<string, unknown>): SseEvent => ({ event: payload.type as string, data: JSON.stringify(payload), id: undefined });
+const sse = typedSseEvent;
 const decode = (events: SseEvent[]): Promise<LlmStreamEvent[]> => runTransform(claude.stream.decode(), events);
 const TRUNCATED = { kind: 'upstream', status: 502, message: 'the Claude stream ended before message_stop', protocol: 'claude', code: 'stream_truncated' };
 
-function withErrorJson(events: LlmStreamEvent[]): unknown[] {
-  return events.map((event) => (event.type === 'error' ? { type: 'error', error: event.error.toJSON() } : event));
-}
 
 describe('stream.decode: how a Claude stream ended', () => {
   const messageStart = sse({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], usage: { input_tokens: 10, output_tokens: 1 } } });
@@ -28,7 +25,7 @@ describe('stream.decode: how a Claude stream ended', () => {
 
   it('a tool call cut mid-input (no message_delta, no message_stop) ends in an upstream error, the call left open', async () => {
     const events = await decode([messageStart, toolStart, args('{"city":"Pa')]);
-    expect(withErrorJson(events)).toEqual([...BEFORE, { type: 'tool-args-delta', index: 0, json: '{"city":"Pa' }, { type: 'error', error: TRUNCATED }]);
+    expect(errorsAsJson(events)).toEqual([...BEFORE, { type: 'tool-args-delta', index: 0, json: '{"city":"Pa' }, { type: 'error', error: TRUNCATED }]);
   });
 
   const stop = (index: number) => sse({ type: 'content_block_stop', index });
@@ -44,7 +41,7 @@ describe('stream.decode: how a Claude stream ended', () => {
   ])('a tool call without its content_block_stop, %s: an upstream error, the call never completed', async (_label, rest) => {
     const events = await decode([messageStart, toolStart, ...rest]);
     const json = JSON.parse(rest[0]!.data).delta.partial_json;
-    expect(withErrorJson(events)).toEqual([...BEFORE, { type: 'tool-args-delta', index: 0, json }, { type: 'error', error: CALL_CUT }]);
+    expect(errorsAsJson(events)).toEqual([...BEFORE, { type: 'tool-args-delta', index: 0, json }, { type: 'error', error: CALL_CUT }]);
   });
 
   it('max_tokens with a call open closes it under a `length` finish: the stop reason says the output was cut', async () => {

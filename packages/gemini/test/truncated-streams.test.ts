@@ -3,7 +3,7 @@
 // whose upstream failed or was cut mid-tool-call: the buffered call is dropped, an error chunk
 // follows what was sent, no finishReason).
 import { streamEndedEarly, type LlmStreamEvent, type SseEvent } from '@llm/core';
-import { runTransform } from '@llm/test-utils';
+import { errorsAsJson, runTransform } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { gemini } from '../src/index.js';
 
@@ -12,9 +12,6 @@ const decode = (events: SseEvent[]): Promise<LlmStreamEvent[]> => runTransform(g
 const TRUNCATED = { kind: 'upstream', status: 502, message: 'the Gemini stream ended before a finishReason', protocol: 'gemini', code: 'stream_truncated' };
 const origin = { protocol: 'gemini', model: 'gemini-2.5-pro' };
 
-function withErrorJson(events: LlmStreamEvent[]): unknown[] {
-  return events.map((event) => (event.type === 'error' ? { type: 'error', error: event.error.toJSON() } : event));
-}
 
 describe('stream.decode: how a Gemini stream ended', () => {
   const head = { modelVersion: 'gemini-2.5-pro', responseId: 'r1' };
@@ -23,7 +20,7 @@ describe('stream.decode: how a Gemini stream ended', () => {
   it('a Vertex call whose streamed arguments were cut ends in an upstream error: no arguments, no block-end', async () => {
     const partial = { name: 'get_weather', partialArgs: [{ jsonPath: '$.city', stringValue: 'Pa', willContinue: true }], willContinue: true };
     const events = await decode([chunk({ ...head, candidates: [{ content: { role: 'model', parts: [{ functionCall: partial }] }, index: 0 }] })]);
-    expect(withErrorJson(events)).toEqual([
+    expect(errorsAsJson(events)).toEqual([
       START,
       { type: 'block-start', index: 0, block: { kind: 'tool_call', id: 'call_r1_0', name: 'get_weather', origin } },
       { type: 'error', error: TRUNCATED },
@@ -37,7 +34,7 @@ describe('stream.decode: how a Gemini stream ended', () => {
 
   it('a Vertex call cut mid-arguments, then a STOP finish without the closing functionCall: an upstream error, the call never completed', async () => {
     const events = await decode([opening, finishing('STOP')]);
-    expect(withErrorJson(events)).toEqual([
+    expect(errorsAsJson(events)).toEqual([
       START,
       CALL_OPENED,
       { type: 'error', error: { ...TRUNCATED, message: 'the Gemini stream ended before the functionCall that closes its arguments' } },
@@ -60,7 +57,7 @@ describe('stream.decode: how a Gemini stream ended', () => {
       chunk({ ...head, candidates: [{ content: { role: 'model', parts: [{ text: 'A' }] }, index: 0 }, { content: { role: 'model', parts: [{ text: 'B' }] }, index: 1 }] }),
       chunk({ ...head, candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }] }),
     ]);
-    expect(withErrorJson(events)).toEqual([
+    expect(errorsAsJson(events)).toEqual([
       START,
       { type: 'block-start', index: 0, block: { kind: 'text' } },
       { type: 'text-delta', index: 0, text: 'A' },

@@ -2,7 +2,7 @@
 // upstream cut before its terminal) and the encoder (a Chat client whose upstream failed or was
 // cut mid-tool-call: an error chunk after what was sent, no finish_reason, no [DONE]).
 import { streamEndedEarly, type LlmStreamEvent, type SseEvent } from '@llm/core';
-import { runTransform } from '@llm/test-utils';
+import { errorsAsJson, runTransform } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { openaiChat } from '../src/index.js';
 
@@ -23,9 +23,6 @@ const TRUNCATED = { kind: 'upstream', status: 502, message: 'the Chat Completion
 const callStart = { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] };
 const callArgs = (json: string) => ({ tool_calls: [{ index: 0, function: { arguments: json } }] });
 
-function withErrorJson(events: LlmStreamEvent[]): unknown[] {
-  return events.map((event) => (event.type === 'error' ? { type: 'error', error: event.error.toJSON() } : event));
-}
 
 describe('stream.decode: how a Chat stream ended', () => {
   it.each([
@@ -33,7 +30,7 @@ describe('stream.decode: how a Chat stream ended', () => {
     ['then [DONE], as a proxy closing a cut stream sends it', [DONE]],
   ])('a tool call cut mid-arguments (%s) ends in an upstream error, the call left open, never completed', async (_label, end) => {
     const events = await decode([chunk({ role: 'assistant', content: null }), chunk(callStart), chunk(callArgs('{"city":"Pa')), ...end]);
-    expect(withErrorJson(events)).toEqual([
+    expect(errorsAsJson(events)).toEqual([
       START,
       { type: 'block-start', index: 0, block: { kind: 'tool_call', id: 'call_1', name: 'get_weather' } },
       { type: 'tool-args-delta', index: 0, json: '{"city":"Pa' },
@@ -43,7 +40,7 @@ describe('stream.decode: how a Chat stream ended', () => {
 
   it('[DONE] while a tool call is open fails even when its arguments parse: only finish_reason closes a call', async () => {
     const events = await decode([chunk({ content: 'Checking.' }), chunk(callStart), chunk(callArgs('{"city":"Paris"}')), DONE]);
-    expect(withErrorJson(events)).toEqual([
+    expect(errorsAsJson(events)).toEqual([
       START,
       { type: 'block-start', index: 0, block: { kind: 'text' } },
       { type: 'text-delta', index: 0, text: 'Checking.' },
@@ -61,7 +58,7 @@ describe('stream.decode: how a Chat stream ended', () => {
       id: undefined,
     });
     const events = await decode([chunk({ content: 'A' }, 'stop'), second(callStart), second(callArgs('{"ci')), DONE]);
-    expect(withErrorJson(events)).toEqual([
+    expect(errorsAsJson(events)).toEqual([
       START,
       { type: 'block-start', index: 0, block: { kind: 'text' } },
       { type: 'text-delta', index: 0, text: 'A' },
@@ -73,7 +70,7 @@ describe('stream.decode: how a Chat stream ended', () => {
   });
 
   it('an empty stream is cut too', async () => {
-    expect(withErrorJson(await decode([]))).toEqual([{ type: 'error', error: TRUNCATED }]);
+    expect(errorsAsJson(await decode([]))).toEqual([{ type: 'error', error: TRUNCATED }]);
   });
 
   it('a finish_reason without [DONE] is a complete answer (the usage chunk and [DONE] may be lost after it)', async () => {

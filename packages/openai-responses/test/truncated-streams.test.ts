@@ -3,17 +3,14 @@
 // upstream failed or was cut mid-tool-call: `error` then `response.failed` holding only the
 // finished items; never `response.completed`).
 import { streamEndedEarly, type LlmStreamEvent, type SseEvent } from '@llm/core';
-import { runTransform } from '@llm/test-utils';
+import { errorsAsJson, runTransform, typedSseEvent } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { openaiResponses } from '../src/index.js';
 
-const sse = (payload: Record<string, unknown>): SseEvent => ({ event: payload.type as string, data: JSON.stringify(payload), id: undefined });
+const sse = typedSseEvent;
 const decode = (events: SseEvent[]): Promise<LlmStreamEvent[]> => runTransform(openaiResponses.stream.decode(), events);
 const TRUNCATED = { kind: 'upstream', status: 502, message: 'the Responses stream ended before response.completed', protocol: 'openai-responses', code: 'stream_truncated' };
 
-function withErrorJson(events: LlmStreamEvent[]): unknown[] {
-  return events.map((event) => (event.type === 'error' ? { type: 'error', error: event.error.toJSON() } : event));
-}
 
 describe('stream.decode: how a Responses stream ended', () => {
   const created = sse({ type: 'response.created', response: { id: 'resp_1', model: 'gpt-5', created_at: 1700000000, status: 'in_progress' } });
@@ -25,7 +22,7 @@ describe('stream.decode: how a Responses stream ended', () => {
       sse({ type: 'response.output_item.added', output_index: 0, item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '' } }),
       sse({ type: 'response.function_call_arguments.delta', output_index: 0, item_id: 'fc_1', delta: '{"city":"Pa' }),
     ]);
-    expect(withErrorJson(events)).toEqual([
+    expect(errorsAsJson(events)).toEqual([
       START,
       { type: 'block-start', index: 0, block: { kind: 'tool_call', id: 'call_1', name: 'get_weather' } },
       { type: 'tool-args-delta', index: 0, json: '{"city":"Pa' },
@@ -40,7 +37,7 @@ describe('stream.decode: how a Responses stream ended', () => {
       sse({ type: 'response.content_part.added', output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } }),
       sse({ type: 'response.output_text.delta', output_index: 0, content_index: 0, delta: 'Hel' }),
     ]);
-    expect(withErrorJson(events)).toEqual([
+    expect(errorsAsJson(events)).toEqual([
       START,
       { type: 'block-start', index: 0, block: { kind: 'text' } },
       { type: 'text-delta', index: 0, text: 'Hel' },
@@ -58,7 +55,7 @@ describe('stream.decode: how a Responses stream ended', () => {
     ['whose arguments parse but whose output_item.done never came', '{"city":"Paris"}'],
   ])('a function call %s, then response.completed: an upstream error, the call never completed', async (_label, json) => {
     const events = await decode([created, callAdded, callArgs(json), completed]);
-    expect(withErrorJson(events)).toEqual([
+    expect(errorsAsJson(events)).toEqual([
       START,
       CALL_OPENED,
       { type: 'tool-args-delta', index: 0, json },
@@ -79,7 +76,7 @@ describe('stream.decode: how a Responses stream ended', () => {
   });
 
   it('an empty stream is cut too', async () => {
-    expect(withErrorJson(await decode([]))).toEqual([{ type: 'error', error: TRUNCATED }]);
+    expect(errorsAsJson(await decode([]))).toEqual([{ type: 'error', error: TRUNCATED }]);
   });
 });
 

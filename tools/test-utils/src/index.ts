@@ -12,3 +12,4 @@ export {
 export type { CassetteInteraction } from './fixtures.js';
 export { byteAtATime, collect, runTransform, splitAt, splitOffsets, streamOf, thrown, utf8 } from './streams.js';
 export { readmeExamples, runExample } from './readme.js';
+export { errorsAsJson, typedSseEvent } from './stream-outcomes.js';
