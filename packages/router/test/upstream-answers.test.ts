@@ -33,6 +33,19 @@ function fakeRouter(transport: Transport, extra: Partial<RouterConfig> = {}) {
 const post = (path: string, body: unknown) =>
   new Request(`http://router.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
+/** A Claude SSE body as its events, each exactly one `event:` line and one `data:` line (anything else fails). */
+function claudeSseEvents(text: string): { event: string; data: unknown }[] {
+  expect(text.endsWith('\n\n')).toBe(true);
+  return text
+    .slice(0, -2)
+    .split('\n\n')
+    .map((block) => {
+      const [eventLine, dataLine, ...rest] = block.split('\n');
+      expect({ eventLine: eventLine?.startsWith('event: '), dataLine: dataLine?.startsWith('data: '), rest }).toEqual({ eventLine: true, dataLine: true, rest: [] });
+      return { event: eventLine!.slice('event: '.length), data: JSON.parse(dataLine!.slice('data: '.length)) as unknown };
+    });
+}
+
 const fakeBody = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] };
 const opening: LlmStreamEvent[] = [
   { type: 'start', id: 'r1', model: 'm' },
@@ -59,11 +72,21 @@ describe('a stream that ends without saying how', () => {
       upstreams: { main: { protocol: 'openai-chat', baseUrl: 'http://upstream.test/v1' } },
     });
     const response = await handler(post('/v1/messages', { model: 'm', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'hi' }] }));
-    const text = await response.text();
-    expect(text).not.toContain('message_stop');
-    expect(text).not.toContain('end_turn');
-    const events = text.split('\n\n').filter(Boolean).map((block) => block.split('\n')[0]);
-    expect(events.at(-1)).toBe('event: error');
+    expect(response.status).toBe(200);
+    // The partial text, then Claude's error event: no content_block_stop, message_delta (end_turn) or message_stop.
+    expect(claudeSseEvents(await response.text())).toEqual([
+      {
+        event: 'message_start',
+        data: {
+          type: 'message_start',
+          message: { id: 'c1', type: 'message', role: 'assistant', model: 'g', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } },
+        },
+      },
+      { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
+      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hel' } } },
+      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'lo' } } },
+      { event: 'error', data: { type: 'error', error: { type: 'api_error', message: 'the Chat Completions stream ended before finish_reason' } } },
+    ]);
   });
 
   it('a same-protocol (passed-through) stream cut short gets the error event after the upstream bytes', async () => {
