@@ -37,7 +37,7 @@ describe('stored responses and their owners', () => {
     const streamed = await client('key-one').responses.stream({ model: 'gpt-5', input: 'private two' }).finalResponse();
     expect((await retrieve('key-one', streamed.id)).status).toBe(200);
     const missing = await retrieve('key-two', 'resp_never_served');
-    expect(missing.status).toBe(404);
+    expect(missing).toEqual({ status: 404, body: { error: { message: 'stored responses are not served by this router', type: 'not_found_error', param: null, code: null } } });
     for (const id of [created.id, streamed.id]) {
       const crossed = await retrieve('key-two', id);
       expect(crossed.status).toBe(404);
@@ -66,8 +66,10 @@ describe('stored responses and their owners', () => {
       return { status: res.status, body: (await res.json()) as { error: { message: string; type: string; param: string | null } } };
     };
     const missing = await continueAs('key-two', `resp_${'0'.repeat(32)}`);
-    expect(missing.status).toBe(404);
-    expect(missing.body.error).toMatchObject({ type: 'not_found_error', param: 'previous_response_id' });
+    expect(missing).toEqual({
+      status: 404,
+      body: { error: { message: `previous response resp_${'0'.repeat(32)} not found`, type: 'not_found_error', param: 'previous_response_id', code: null } },
+    });
     for (const id of [one.id, oneStreamed.id]) {
       const crossed = await continueAs('key-two', id);
       expect(crossed.status).toBe(404);
