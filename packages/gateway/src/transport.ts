@@ -1,5 +1,8 @@
+import type { LookupFunction } from 'node:net';
 import { readableFrom } from '@llm/core';
+import { isInternalHost } from '@llm/router';
 import type { Dispatcher } from 'undici';
+import { InternalAddressRefused, refusingInternalAddresses, systemLookup } from './internal-address-lookup.js';
 import { Agent, request as dispatch } from './undici-parts.js';
 import { type HeaderMap, HeaderMapReader } from './header-map-reader.js';
 import type { Transport, UpstreamResponse } from './router-contract.js';
@@ -20,6 +23,11 @@ export interface UndiciTransportOptions {
    * event; this frees the socket should anything read a body without that timer.
    */
   bodyIdleTimeoutMs?: number;
+  /**
+   * How host names are resolved for every connection (default: Node's `dns.lookup`). For tests:
+   * mapping a made-up name to a local server's address exercises the media-download check below.
+   */
+  lookup?: LookupFunction;
 }
 
 /** A transport plus the pool it owns. */
@@ -34,19 +42,33 @@ export interface PooledTransport {
  * streams through. Redirects are never followed (the Agent has no redirect interceptor): a 3xx
  * answer returns as it is, which is what `UpstreamRequest.redirect: 'manual'` asks for on media
  * downloads (the router checks each hop against the allowlist) and what upstream API calls need.
+ *
+ * Media downloads (`UpstreamRequest.purpose: 'media'`) whose host no allow entry names exactly
+ * (`internalAllowed`) go through a pool of their own whose connections refuse internal
+ * addresses (the router's `isInternalHost`) as the name resolves: the address checked is the
+ * one connected to. A refused download rejects, which the router answers as its 400 naming the
+ * part. Upstream API calls are not checked: loopback and private upstreams are normal.
  */
 export function createUndiciTransport(options: UndiciTransportOptions = {}): PooledTransport {
-  const agent = new Agent({
-    connections: options.connections ?? null,
-    keepAliveTimeout: options.keepAliveTimeout ?? 60_000,
-    keepAliveMaxTimeout: 600_000,
-    bodyTimeout: options.bodyIdleTimeoutMs ?? 0,
-    headersTimeout: 0,
-  });
+  const lookup = options.lookup ?? systemLookup;
+  const pool = (checkedLookup: LookupFunction) =>
+    new Agent({
+      connections: options.connections ?? null,
+      keepAliveTimeout: options.keepAliveTimeout ?? 60_000,
+      keepAliveMaxTimeout: 600_000,
+      bodyTimeout: options.bodyIdleTimeoutMs ?? 0,
+      headersTimeout: 0,
+      connect: { lookup: checkedLookup },
+    });
+  const agent = pool(lookup);
+  const mediaAgent = pool(refusingInternalAddresses(lookup));
   const targets = new TargetCache();
   const transport: Transport = async (request) => {
     const target = targets.get(request.url);
-    const result = await dispatch.call(agent, {
+    const checked = request.purpose === 'media' && request.internalAllowed !== true;
+    // An address literal is never looked up: checked here instead.
+    if (checked && isInternalHost(target.hostname)) throw new InternalAddressRefused(target.hostname, target.hostname);
+    const result = await dispatch.call(checked ? mediaAgent : agent, {
       origin: target.origin,
       path: target.path,
       method: request.method,
@@ -57,13 +79,14 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Poo
     });
     return new UndiciReply(result.statusCode, result.headers, result.body);
   };
-  return { transport, close: () => agent.close() };
+  return { transport, close: async () => void (await Promise.all([agent.close(), mediaAgent.close()])) };
 }
 
 /** Where a URL sends a request: undici takes the origin and the path apart. */
 interface DispatchTarget {
   origin: string;
   path: string;
+  hostname: string;
 }
 
 /**
@@ -79,7 +102,7 @@ class TargetCache {
     let target = this.parsed.get(url);
     if (!target) {
       const parsed = new URL(url);
-      target = { origin: parsed.origin, path: parsed.pathname + parsed.search };
+      target = { origin: parsed.origin, path: parsed.pathname + parsed.search, hostname: parsed.hostname };
       if (this.parsed.size >= this.capacity) this.parsed.clear();
       this.parsed.set(url, target);
     }

@@ -113,6 +113,21 @@ export interface UpstreamRequest {
    * it; the router checks each hop against the allowlist. (`fetch` takes the field as it is.)
    */
   redirect?: 'manual';
+  /**
+   * `media` on media downloads (see `RouterConfig.fetchMedia`), absent on upstream API calls. The
+   * router checks a download's URL text against the allowlist but cannot see what a name resolves
+   * to (Web-standard APIs only): a transport that can should refuse a media download whose
+   * resolved address is internal (loopback, private, link-local...: the router's
+   * `isInternalHost`) unless {@link internalAllowed} is set, checking the address it connects to.
+   * Upstream API calls are never restricted: upstreams on loopback or a private network are normal.
+   */
+  purpose?: 'media';
+  /**
+   * On media downloads: true when an allow entry names this URL's host exactly (a URL entry with
+   * its origin, or a host entry; never a `*.` pattern), which is what lets a download reach an
+   * internal address.
+   */
+  internalAllowed?: boolean;
   /** Aborts the call (client disconnect, timeout). */
   signal?: AbortSignal;
   /**

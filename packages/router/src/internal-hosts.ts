@@ -5,7 +5,9 @@
  * `2130706433` read as `127.0.0.1`), IPv6 in brackets, compressed, lower case.
  *
  * A name that resolves to such an address is not caught here: the router, on Web-standard APIs
- * only, cannot see resolution. A transport that can (the gateway's) checks the resolved address.
+ * only, cannot see resolution. It marks each download `UpstreamRequest.purpose: 'media'` (with
+ * `internalAllowed` when an allow entry names the host), so that a transport that can resolve
+ * names refuses internal addresses at connect time; the gateway's transport does.
  */
 
 /** True for a hostname that is, or embeds, a non-public address, or names the local machine. */

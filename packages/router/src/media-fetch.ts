@@ -67,6 +67,15 @@ export function isAllowedMediaUrl(url: string, allow: readonly string[]): boolea
   return allow.some((entry) => entryAllows(entry, parsed, internal));
 }
 
+/**
+ * True when an allow entry names the URL's host exactly (a URL entry matching it, or a host entry
+ * equal to its hostname; a `*.` pattern never names a host): such a URL may reach an internal
+ * address, which the transport is told through `UpstreamRequest.internalAllowed`.
+ */
+function namesHostExactly(url: URL, allow: readonly string[]): boolean {
+  return allow.some((entry) => entryAllows(entry, url, true));
+}
+
 function entryAllows(entry: string, url: URL, internal: boolean): boolean {
   if (entry.includes('://')) {
     const base = parseHttpUrl(entry);
@@ -167,7 +176,15 @@ async function followAllowed(
 ): Promise<UpstreamResponse> {
   let current = parseHttpUrl(url) as URL;
   for (let hop = 0; ; hop++) {
-    const response = await transport({ url: current.href, method: 'GET', redirect: 'manual', cancel, signal: cancel.toAbortSignal() });
+    const response = await transport({
+      url: current.href,
+      method: 'GET',
+      redirect: 'manual',
+      purpose: 'media',
+      internalAllowed: namesHostExactly(current, allow),
+      cancel,
+      signal: cancel.toAbortSignal(),
+    });
     // `redirect: 'manual'` in a browser-like fetch hides the hop (an opaque status 0): refuse it.
     if (response.status === 0) throw fail('redirected where the router cannot check');
     if (response.status < 300 || response.status > 399 || response.status === 304) return response;

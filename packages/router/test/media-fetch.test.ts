@@ -1,7 +1,7 @@
 import { openaiChat } from '@llm/openai-chat';
 import { openaiResponses } from '@llm/openai-responses';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RouterConfig } from '../src/config.js';
+import type { RouterConfig, UpstreamRequest } from '../src/config.js';
 import { createHandler } from '../src/handler.js';
 import { isInternalHost } from '../src/internal-hosts.js';
 import { isAllowedMediaUrl } from '../src/media-fetch.js';
@@ -164,6 +164,35 @@ describe('media URL fetching (a Chat upstream takes files as data only)', () => 
     const { message } = ((await response.json()) as { error: { message: string } }).error;
     expect(message).toBe(`media ${url}: download failed`);
     expect(records[0]).toContain('connect ECONNREFUSED 10.0.0.5:443');
+  });
+});
+
+describe('media downloads tell the transport what they are', () => {
+  /** The media requests the transport saw for `url` under `allow` (each answered with a PDF). */
+  async function mediaCalls(url: string, allow: string[]) {
+    const seen: UpstreamRequest[] = [];
+    const handler = createHandler({
+      ...config('https://upstream.test', { allow }),
+      transport: async (request) => {
+        if (request.url.startsWith('https://upstream.test/')) throw new Error('no upstream here');
+        seen.push(request);
+        return new Response(PDF, { headers: { 'content-type': 'application/pdf' } });
+      },
+    });
+    await handler(ask(url));
+    return seen.map(({ url, purpose, internalAllowed }) => ({ url, purpose, internalAllowed }));
+  }
+
+  it('purpose media; internalAllowed only when an entry names the host exactly', async () => {
+    expect(await mediaCalls('https://media.example.com/doc.pdf', ['*.example.com'])).toEqual([
+      { url: 'https://media.example.com/doc.pdf', purpose: 'media', internalAllowed: false },
+    ]);
+    expect(await mediaCalls('https://media.example.com/doc.pdf', ['media.example.com'])).toEqual([
+      { url: 'https://media.example.com/doc.pdf', purpose: 'media', internalAllowed: true },
+    ]);
+    expect(await mediaCalls('http://media.example.com:8080/a/doc.pdf', ['http://media.example.com:8080/a/'])).toEqual([
+      { url: 'http://media.example.com:8080/a/doc.pdf', purpose: 'media', internalAllowed: true },
+    ]);
   });
 });
 
