@@ -544,12 +544,17 @@ function isJsonAnswer(response: UpstreamResponse): boolean {
 }
 
 /**
- * An upstream's 2xx JSON answer. Unreadable JSON is a 502 (`upstream`), never the client's
- * fault; the deadline passing while the body is read is a 504.
+ * An upstream's 2xx JSON answer, nesting at most `MAX_JSON_DEPTH` levels. Unreadable or over-deep
+ * JSON is a 502 (`upstream`), never the client's fault; the deadline passing while the body is
+ * read is a 504. The depth check is what keeps a same-protocol answer, which no decoder walks, from
+ * overflowing the stack in `JSON.stringify`; a decoder's own check of the same value is then one
+ * lookup.
  */
 async function readJson(response: UpstreamResponse, deadline: RequestDeadline, protocol: ProtocolId): Promise<unknown> {
   try {
-    return await untilAborted(response.json(), deadline);
+    const json = await untilAborted(response.json(), deadline);
+    checkJsonDepth(json, { protocol });
+    return json;
   } catch (error) {
     throw deadline.expired ?? (LlmError.isInstance(error) && error.kind === 'cancelled' ? error : upstreamDecodeFailure(protocol, 'answer', error));
   }
