@@ -26,6 +26,8 @@ export const http: HttpBinding = {
     if (method === 'GET' && /(?:^|\/)v1\/models$/.test(path)) return { operation: 'list-models' };
     return undefined;
   },
+  // Batches, count_tokens and any other path below /v1/messages: Claude's shape when unserved.
+  ownsPath: (pathname) => /^\/v1\/messages(?:\/|$)/.test(pathname),
   buildRequest(options) {
     const path = options.operation === 'count-tokens' ? '/v1/messages/count_tokens' : options.operation === 'list-models' ? '/v1/models' : '/v1/messages';
     const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': DEFAULT_ANTHROPIC_VERSION };

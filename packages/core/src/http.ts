@@ -74,6 +74,15 @@ export interface HttpBinding {
    * or id that is not valid percent-encoding), never a `URIError`: answer it in this protocol.
    */
   matchRequest(method: string, url: URL): HttpRequestMatch | undefined;
+  /**
+   * True when `pathname` (a request URL's raw path, from the server root) is in this protocol's
+   * path family: its endpoints as official clients call them and everything below them, served
+   * or not (`/v1/messages/batches` is Claude's). Servers answer a call no endpoint serves in the
+   * shape of the protocol whose family holds its path (OpenAI's when none) and tell a client's
+   * protocol by it. The four protocols' families are disjoint; `/v1/models`, which OpenAI and
+   * Anthropic share, is in none (a server tells those apart by the request's headers).
+   */
+  ownsPath(pathname: string): boolean;
   /** Builds the URL and headers of an upstream request. */
   buildRequest(options: HttpTargetOptions): HttpTarget;
   /** Reads the client's key from an inbound request, in any of {@link HttpBinding.authSchemes}. */

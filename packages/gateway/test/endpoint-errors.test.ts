@@ -55,7 +55,17 @@ describe('requests no endpoint serves', () => {
     expect(await answer('GET', '/v1/responses/x/y')).toEqual({ status: 404, allow: null, body: openai('no endpoint at GET /v1/responses/x/y', 'not_found_error') });
     expect(await answer('POST', '/v1/embeddings')).toEqual({ status: 404, allow: null, body: openai('no endpoint at POST /v1/embeddings', 'not_found_error') });
     expect(await answer('GET', '/')).toEqual({ status: 404, allow: null, body: openai('no endpoint at GET /', 'not_found_error') });
-    expect(await answer('POST', '/v1/messages/batches')).toEqual({ status: 404, allow: null, body: openai('no endpoint at POST /v1/messages/batches', 'not_found_error') });
+    // Claude's path family (`http.ownsPath`), as the router answers it: Claude's shape.
+    expect(await answer('POST', '/v1/messages/batches')).toEqual({
+      status: 404,
+      allow: null,
+      body: { type: 'error', error: { type: 'not_found_error', message: 'no endpoint at POST /v1/messages/batches' } },
+    });
+    expect(await answer('POST', '/anthropic/v1/messages/batches')).toEqual({
+      status: 404,
+      allow: null,
+      body: { type: 'error', error: { type: 'not_found_error', message: 'no endpoint at POST /anthropic/v1/messages/batches' } },
+    });
   });
 
   it('answers 400 in the client protocol to a path that is not valid percent-encoding', async () => {

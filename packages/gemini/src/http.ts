@@ -6,6 +6,8 @@ const SCHEMES: readonly AuthScheme[] = ['x-goog-api-key', 'query-key', 'bearer']
 
 const ROUTE = /^(?:.*?\/)?(?:v1beta|v1|v1alpha)\/models\/([^/:]+(?:\/[^/:]+)*):(generateContent|streamGenerateContent|countTokens)$/;
 const LIST = /^(?:.*?\/)?(?:v1beta|v1|v1alpha)\/models$/;
+/** Gemini's path family: everything under its beta versions, and model methods (`:name`) under `/v1/models/` (`%3A` for `:` too). */
+const FAMILY = /^\/(?:v1beta|v1alpha)(?:\/|$)|^\/v1\/models\/[^/:]+(?:\/[^/:]+)*(?::|%3a)/i;
 
 /**
  * How Gemini travels: the model and the stream flag are in the URL
@@ -37,6 +39,7 @@ export const http: HttpBinding = {
         return { operation: 'count-tokens', model };
     }
   },
+  ownsPath: (pathname) => FAMILY.test(pathname),
   buildRequest(options) {
     const base = /\/v1(beta|alpha)?\/?$/.test(options.baseUrl) ? options.baseUrl : joinUrl(options.baseUrl, 'v1beta');
     const model = options.model.replace(/^models\//, '');

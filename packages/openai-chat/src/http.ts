@@ -19,6 +19,7 @@ export const http: HttpBinding = {
     if (method.toUpperCase() === 'GET' && /^(\/v1)?\/models\/?$/.test(url.pathname)) return { operation: 'list-models' };
     return undefined;
   },
+  ownsPath: (pathname) => /^\/v1\/chat\/completions(?:\/|$)/.test(pathname),
   buildRequest(options: HttpTargetOptions): HttpTarget {
     const path = options.operation === 'list-models' ? '/models' : '/chat/completions';
     const target: HttpTarget = { url: joinUrl(options.baseUrl, path), headers: { 'content-type': 'application/json' } };

@@ -24,6 +24,7 @@ export const http: HttpBinding = {
     if (method === 'GET' && id !== undefined) return { operation: 'retrieve-response', id: decodeUrlComponent(id, 'response_id', 'response id', PROTOCOL) };
     return undefined;
   },
+  ownsPath: (pathname) => /^\/v1\/responses(?:\/|$)/.test(pathname),
   buildRequest(options) {
     const path = options.operation === 'count-tokens' ? '/responses/input_tokens' : '/responses';
     const target = {

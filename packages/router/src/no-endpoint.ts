@@ -1,25 +1,19 @@
-import { LlmError, type ProtocolId } from '@llm/core';
+import { LlmError } from '@llm/core';
 import type { CodecRegistry } from './registry.js';
 import type { RouterReply } from './reply.js';
 
 /**
- * The router's 404 for a call no codec serves, in the shape of the protocol its path belongs to
- * (`/v1/messages…` Claude, `/v1/responses…` Responses, `/v1beta/…` Gemini), and in OpenAI's
- * shape otherwise: `{"error":{"message","type":"not_found_error","param":null,"code":null}}`.
- * (The gateway answers its own 404s and 405s before calling the router.)
+ * The router's 404 for a call no codec serves, in the shape of the protocol whose path family
+ * (the codec's `http.ownsPath`: `/v1/messages…` Claude, `/v1/responses…` Responses, `/v1beta/…`
+ * Gemini...) holds its path, and in OpenAI's shape otherwise:
+ * `{"error":{"message","type":"not_found_error","param":null,"code":null}}`. (The gateway
+ * answers its own 404s and 405s before calling the router, by the same families.)
  */
 export function noEndpointReply(codecs: CodecRegistry, method: string, pathname: string): RouterReply {
   const error = new LlmError({ kind: 'not_found', message: `no endpoint at ${method} ${pathname}` });
-  const codec = codecs[protocolOfPath(pathname)];
+  const codec = Object.values(codecs).find((candidate) => candidate?.http.ownsPath(pathname));
   const encoded = codec ? codec.error.encode(error) : { status: 404, body: { error: { message: error.message, type: 'not_found_error', param: null, code: null } } };
   return { status: encoded.status, headers: { 'content-type': 'application/json', ...encoded.headers }, body: JSON.stringify(encoded.body) };
-}
-
-function protocolOfPath(pathname: string): ProtocolId {
-  if (pathname.startsWith('/v1/messages')) return 'claude';
-  if (pathname.startsWith('/v1/responses')) return 'openai-responses';
-  if (pathname.startsWith('/v1beta/')) return 'gemini';
-  return 'openai-chat';
 }
 
 /**

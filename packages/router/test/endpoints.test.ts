@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Transport } from '../src/config.js';
 import { createHandler } from '../src/handler.js';
+import { defaultCodecs } from '../src/registry.js';
 
 let upstreamCalls = 0;
 const transport: Transport = async () => {
@@ -71,6 +72,38 @@ describe('paths', () => {
       status: 404,
       body: { type: 'error', error: { type: 'not_found_error', message: 'no endpoint at POST /v1/messages/batches' } },
     });
+    // A Gemini method under /v1/models is Gemini's family (each codec's `http.ownsPath` decides).
+    expect(await send('/v1/models/gemini-x:embedContent', { method: 'POST', body: '{}' })).toEqual({
+      status: 404,
+      body: { error: { code: 404, message: 'no endpoint at POST /v1/models/gemini-x:embedContent', status: 'NOT_FOUND' } },
+    });
+  });
+});
+
+describe("each codec's path family (http.ownsPath)", () => {
+  const codecs = defaultCodecs();
+  const owners = (path: string) => Object.entries(codecs).filter(([, codec]) => codec?.http.ownsPath(path)).map(([id]) => id);
+
+  it('holds its endpoints and what is below them; families are disjoint; /v1/models is in none', () => {
+    const expected: Record<string, string[]> = {
+      '/v1/chat/completions': ['openai-chat'],
+      '/v1/chat/completions/x': ['openai-chat'],
+      '/v1/responses': ['openai-responses'],
+      '/v1/responses/resp_1/input_items': ['openai-responses'],
+      '/v1/messages': ['claude'],
+      '/v1/messages/batches': ['claude'],
+      '/v1/messages/count_tokens': ['claude'],
+      '/v1beta/models/g:generateContent': ['gemini'],
+      '/v1beta/files': ['gemini'],
+      '/v1/models/g:embedContent': ['gemini'],
+      '/v1/models/g%3AgenerateContent': ['gemini'],
+      '/v1/models': [],
+      '/v1/models/gpt-4o': [],
+      '/v1/messagesX': [],
+      '/v1/embeddings': [],
+      '/': [],
+    };
+    expect(Object.fromEntries(Object.keys(expected).map((path) => [path, owners(path)]))).toEqual(expected);
   });
 });
 

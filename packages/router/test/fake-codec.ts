@@ -113,6 +113,7 @@ export function fakeCodec(id: ProtocolId): Codec {
         if (method === 'GET' && url.pathname === `/${id}/models`) return { operation: 'list-models' };
         return undefined;
       },
+      ownsPath: (pathname) => pathname.startsWith(`/${id}/`),
       buildRequest(options) {
         const url = joinUrl(options.baseUrl, `/${id}/generate`) + (options.stream ? '?stream=1' : '');
         const headers: Record<string, string> = { 'content-type': 'application/json' };

@@ -1,15 +1,19 @@
 import type { HeaderReader, ProtocolId } from '@llm/core';
+import { codecOf } from '../translate.js';
+
+/** The protocols whose path families a request's path is looked up in, the most called first. */
+const PROTOCOLS: readonly ProtocolId[] = ['openai-chat', 'claude', 'openai-responses', 'gemini'];
 
 /**
- * Which protocol a client speaks, from the request path (and, for the shared `GET /v1/models`,
- * from Anthropic's headers). Undefined for paths the gateway does not serve.
+ * Which protocol a client speaks: the protocol whose path family (each codec's
+ * `http.ownsPath`, the same data the router answers its 404s by) holds the request path, after
+ * the `/anthropic/` prefix some clients put before Anthropic's paths; for the shared
+ * `GET /v1/models`, Anthropic's headers decide. Undefined for paths in no family.
  */
 export function clientProtocolOf(method: string, url: URL, headers: HeaderReader): ProtocolId | undefined {
   const path = url.pathname.startsWith('/anthropic/') ? url.pathname.slice('/anthropic'.length) : url.pathname;
-  if (path === '/v1/chat/completions') return 'openai-chat';
-  if (path === '/v1/responses' || path.startsWith('/v1/responses/')) return 'openai-responses';
-  if (path === '/v1/messages' || path === '/v1/messages/count_tokens') return 'claude';
-  if (path.startsWith('/v1beta/') || /^\/v1\/models\/[^/]+:/.test(path)) return 'gemini';
+  const owner = PROTOCOLS.find((protocol) => codecOf(protocol).http.ownsPath(path));
+  if (owner) return owner;
   if (method === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/'))) {
     return headers.get('anthropic-version') !== null || headers.get('x-api-key') !== null ? 'claude' : 'openai-chat';
   }
