@@ -82,8 +82,9 @@ const sseAnswer = (chunks: string[], then: ScriptedAnswer['then'] = 'end'): Scri
 
 // ---- what the upstreams send -----------------------------------------------------------------
 
-const chatChunk = (delta: Record<string, unknown>): SseFrame => ({
-  data: { id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1, model: 'gpt-up', choices: [{ index: 0, delta, finish_reason: null }] },
+/** A Chat stream chunk; `origin` is the answer's id, creation time and model. */
+const chatChunk = (delta: Record<string, unknown>, finish_reason: string | null = null, origin = { id: 'chatcmpl-up', created: 1, model: 'gpt-up' }): SseFrame => ({
+  data: { ...origin, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason }] },
 });
 /** Text, then a tool call cut in the middle of its arguments: no finish_reason, no [DONE]. */
 const chatCutInToolCall = sseText([
@@ -226,10 +227,7 @@ describe('a Chat upstream stream cut in the middle of a tool call', () => {
 describe('a Responses upstream cut before response.completed, and a Gemini upstream cut before a finishReason', () => {
   it('reach a Chat client as the text so far, then the error chunk (no finish_reason, no [DONE])', async () => {
     const fromResponses = await streamThrough('chat', 'responses-up', sseAnswer([responsesCut]));
-    const chat = (id: string, created: number, model: string) => (delta: Record<string, unknown>): SseFrame => ({
-      data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: null }] },
-    });
-    const responsesChunk = chat('resp_up', 1, 'gpt-up');
+    const responsesChunk = (delta: Record<string, unknown>) => chatChunk(delta, null, { id: 'resp_up', created: 1, model: 'gpt-up' });
     expect({ status: fromResponses.status, frames: sseFrames(fromResponses.text) }).toEqual({
       status: 200,
       frames: [responsesChunk({ role: 'assistant', content: '' }), responsesChunk({ content: 'Hel' }), chatError(RESPONSES_CUT, 'stream_truncated')],
@@ -243,7 +241,7 @@ describe('a Responses upstream cut before response.completed, and a Gemini upstr
     const created = (frames[0]?.data as { created: number }).created;
     expect(created).toBeGreaterThanOrEqual(before);
     expect(created).toBeLessThanOrEqual(after);
-    const geminiChunk = chat('g1', created, 'gemini-up');
+    const geminiChunk = (delta: Record<string, unknown>) => chatChunk(delta, null, { id: 'g1', created, model: 'gemini-up' });
     expect({ status: fromGemini.status, frames }).toEqual({
       status: 200,
       frames: [geminiChunk({ role: 'assistant', content: '' }), geminiChunk({ content: 'Hel' }), chatError(GEMINI_CUT, 'stream_truncated')],
@@ -298,9 +296,6 @@ describe('an upstream answering a stream request with 200 application/json', () 
       expect({ client, status: answer.status, contentType: answer.contentType }).toEqual({ client, status: 200, contentType: EVENT_STREAM });
       streams[client] = client === 'responses' ? withMintedId(sseFrames(answer.text)) : sseFrames(answer.text);
     }
-    const chatChunkOf = (delta: Record<string, unknown>, finish_reason: string | null = null): SseFrame => ({
-      data: { id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1, model: 'gpt-up', choices: [{ index: 0, delta, finish_reason }] },
-    });
     expect(streams).toEqual({
       claude: [
         claudeOpening,
@@ -323,7 +318,7 @@ describe('an upstream answering a stream request with 200 application/json', () 
         geminiText('Sunny.', 'gpt-up', 'chatcmpl-up'),
         { data: { candidates: [{ finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, totalTokenCount: 7 }, modelVersion: 'gpt-up', responseId: 'chatcmpl-up' } },
       ],
-      chat: [chatChunkOf({ role: 'assistant', content: '' }), chatChunkOf({ content: 'Sunny.' }), chatChunkOf({}, 'stop'), { data: '[DONE]' }],
+      chat: [chatChunk({ role: 'assistant', content: '' }), chatChunk({ content: 'Sunny.' }), chatChunk({}, 'stop'), { data: '[DONE]' }],
     });
   });
 
