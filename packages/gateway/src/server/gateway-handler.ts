@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { type AuthScheme, type ProtocolId, describeError, readCredential } from '@llm/core';
 import type { ReplyHandler, RouterReply, RouterRequest } from '@llm/router';
 import type { Logger } from 'pino';
@@ -9,6 +9,7 @@ import { checkEndpoint } from './endpoint-check.js';
 import { sseToGeminiArray, wantsGeminiArray } from './gemini-array.js';
 import { internalErrorMessage } from './internal-error.js';
 import { protocolError } from './protocol-error.js';
+import { requestIdOf } from './request-id.js';
 import { ResponseStore } from './response-store.js';
 
 const ALL_SCHEMES: readonly AuthScheme[] = ['bearer', 'x-api-key', 'x-goog-api-key', 'query-key'];
@@ -87,7 +88,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
 
   const handler = async (request: RouterRequest): Promise<RouterReply> => {
     const started = performance.now();
-    const requestId = request.headers.get('x-request-id') ?? randomUUID();
+    const requestId = requestIdOf(request.headers);
     const url = request.parsedUrl ?? URL.parse(request.url);
     if (!url) {
       // A URL that does not parse (a server handing over a bad one): it names no resource.
