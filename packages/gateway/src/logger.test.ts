@@ -23,4 +23,10 @@ describe('createLogger', () => {
     expect(redactUrl(new URL('http://h/v1beta/models/m:generateContent?%6Bey=secret&alt=sse'))).toBe('/v1beta/models/m:generateContent?key=%5Bredacted%5D&alt=sse');
     expect(redactUrl(new URL('http://h/p?k%65%79=s1&key=s2&x=%6Bey'))).toBe('/p?key=%5Bredacted%5D&key=%5Bredacted%5D&x=key');
   });
+
+  it('redacts the key parameter in any case, decoded or not (?KEY=, ?Key=, ?%4BEY=)', () => {
+    expect(redactUrl(new URL('http://h/p?KEY=s1&alt=sse'))).toBe('/p?KEY=%5Bredacted%5D&alt=sse');
+    expect(redactUrl(new URL('http://h/p?Key=s1'))).toBe('/p?Key=%5Bredacted%5D');
+    expect(redactUrl(new URL('http://h/p?%4BEY=s1&monkey=m'))).toBe('/p?KEY=%5Bredacted%5D&monkey=m');
+  });
 });

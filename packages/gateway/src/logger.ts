@@ -38,20 +38,28 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
 
 /**
  * The query parameters a client key is read from: core's `query-key` scheme (`readCredential`)
- * reads `key`, matched after percent-decoding (`?%6Bey=` is `key` too).
+ * reads `key`, matched after percent-decoding (`?%6Bey=` is `key` too) and in any case: `?KEY=`
+ * is no credential to the gateway, but a client that sent one meant it as a key.
  */
 const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set(['key']);
 
-/** A URL's path and query as logged: every credential parameter's value replaced, names compared decoded. */
+function isCredentialParam(name: string): boolean {
+  return CREDENTIAL_PARAMS.has(name.toLowerCase());
+}
+
+/** A query that may hold `key` once decoded: `key` in any case, or an escape, as text. */
+const MAY_HOLD_KEY = /key|%/i;
+
+/** A URL's path and query as logged: every credential parameter's value replaced, names compared decoded and case-blind. */
 export function redactUrl(url: URL): string {
-  // Most URLs have no query, and a query holds `key` decoded only if it holds `key` or an escape
-  // as text: nothing is decoded for the others (Gemini's `?alt=sse`).
+  // Most URLs have no query, and the others are decoded only if they may hold a key parameter
+  // (nothing is decoded for Gemini's `?alt=sse`).
   if (url.search === '') return url.pathname;
-  if (!url.search.includes('key') && !url.search.includes('%')) return url.pathname + url.search;
+  if (!MAY_HOLD_KEY.test(url.search)) return url.pathname + url.search;
   let redact = false;
-  for (const name of url.searchParams.keys()) if (CREDENTIAL_PARAMS.has(name)) redact = true;
+  for (const name of url.searchParams.keys()) if (isCredentialParam(name)) redact = true;
   if (!redact) return url.pathname + url.search;
   const query = new URLSearchParams();
-  for (const [name, value] of url.searchParams) query.append(name, CREDENTIAL_PARAMS.has(name) ? '[redacted]' : value);
+  for (const [name, value] of url.searchParams) query.append(name, isCredentialParam(name) ? '[redacted]' : value);
   return `${url.pathname}?${query}`;
 }
