@@ -244,4 +244,26 @@ describe('isAllowedMediaUrl on the normalized URL', () => {
     expect(internal.filter((text) => !isInternalHost(url(text)))).toEqual([]);
     expect(external.filter((text) => isInternalHost(url(text)))).toEqual([]);
   });
+
+  it('isInternalHost: every special-purpose range that is not globally reachable (RFC 6890 and updates), IPv4-translated included', () => {
+    const url = (text: string) => new URL(text).hostname;
+    const internal = [
+      // IPv4: this network, CGNAT, IETF assignments, documentation, benchmarking, reserved, broadcast
+      'http://0.1.2.3/', 'http://100.127.255.255/', 'http://192.0.0.8/', 'http://192.0.2.1/', 'http://198.51.100.1/', 'http://203.0.113.1/',
+      'http://198.18.0.1/', 'http://198.19.255.255/', 'http://240.0.0.1/', 'http://255.255.255.255/', 'http://239.255.255.250/',
+      // IPv6: IPv4-translated (::ffff:0:0/96), unspecified, loopback, discard, IETF assignments, documentation, ULA, link-local, multicast
+      'http://[::ffff:0:a00:1]/', 'http://[::ffff:0:7f00:1]/', 'http://[::ffff:0:a9fe:a9fe]/', 'http://[::]/', 'http://[::1]/', 'http://[::1:0:0:1]/',
+      'http://[100::1]/', 'http://[2001:2::1]/', 'http://[2001:10::1]/', 'http://[2001:db8::1]/', 'http://[3fff::1]/', 'http://[fc00::1]/', 'http://[fdff::1]/',
+      'http://[fe80::1]/', 'http://[febf::1]/', 'http://[ff0e::1]/',
+      // embeddings: NAT64 (well-known and local-use), 6to4, Teredo
+      'http://[64:ff9b::7f00:1]/', 'http://[64:ff9b:1::1]/', 'http://[2002:a00:1::]/', 'http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/',
+    ];
+    const external = [
+      'http://1.1.1.1/', 'http://192.0.1.1/', 'http://192.0.3.1/', 'http://198.17.255.255/', 'http://198.20.0.1/', 'http://198.51.101.1/', 'http://203.0.114.1/',
+      'http://223.255.255.255/', 'http://[::ffff:0:808:808]/', 'http://[64:ff9b::808:808]/', 'http://[2002:808:808::]/', 'http://[2001:4860:4860::8888]/',
+      'http://[2001:200::1]/', 'http://[2001:db9::1]/', 'http://[3fff:1000::1]/', 'http://[fe00::1]/', 'http://[101::1]/',
+    ];
+    expect(internal.filter((text) => !isInternalHost(url(text)))).toEqual([]);
+    expect(external.filter((text) => isInternalHost(url(text)))).toEqual([]);
+  });
 });
