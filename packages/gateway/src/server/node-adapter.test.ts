@@ -130,7 +130,7 @@ describe('serveNode', () => {
     const answers: Record<string, RouterReply> = {
       '/ok': { status: 201, headers: {}, body: 'made' },
       '/bad-status': { status: 1000, headers: {}, body: '' },
-      '/stream-bad-head': { status: 200, headers: { 'bad name': 'v' }, body: ['a'] },
+      '/stream-bad-head': { status: 200, headers: { 'bad name': 'v' }, body: (async function* () { yield 'a'; })() },
       '/unreadable': {
         status: 200,
         headers: {},
