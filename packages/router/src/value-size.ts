@@ -12,20 +12,27 @@
 export const NODE_OVERHEAD_BYTES = 16;
 
 /**
- * The estimate, or a number above `limit` as soon as the walk passes it (the walk stops there,
- * so a huge or cyclic value costs at most `limit / NODE_OVERHEAD_BYTES` visits).
+ * The estimate, or a number above `limit` as soon as the walk passes it. Each value is counted as
+ * it is pushed and the walk returns the moment the sum passes `limit`, so a huge or cyclic value
+ * costs at most `limit / NODE_OVERHEAD_BYTES + 1` values read and pushed, one array of millions
+ * included (the engine still lists a huge object's keys once as `for...in` starts on it).
  */
 export function estimateValueSize(value: unknown, limit = Number.POSITIVE_INFINITY): number {
-  let size = 0;
+  let size = NODE_OVERHEAD_BYTES;
   const pending: unknown[] = [value];
   while (pending.length > 0 && size <= limit) {
     const item = pending.pop();
-    size += NODE_OVERHEAD_BYTES;
     if (typeof item === 'string') size += item.length;
-    else if (Array.isArray(item)) for (const element of item) pending.push(element);
-    else if (typeof item === 'object' && item !== null) {
+    else if (Array.isArray(item)) {
+      for (const element of item) {
+        size += NODE_OVERHEAD_BYTES;
+        if (size > limit) return size;
+        pending.push(element);
+      }
+    } else if (typeof item === 'object' && item !== null) {
       for (const key in item) {
-        size += key.length;
+        size += NODE_OVERHEAD_BYTES + key.length;
+        if (size > limit) return size;
         pending.push((item as Record<string, unknown>)[key]);
       }
     }

@@ -38,6 +38,18 @@ describe('MemoryStateStore byte budget', () => {
     expect(store.bytes).toBe(0);
   });
 
+  it('estimateValueSize reads at most limit / NODE_OVERHEAD_BYTES + 1 elements of one huge array', () => {
+    let reads = 0;
+    const huge = new Proxy(new Array<number>(1_000_000).fill(0), {
+      get(target, property, receiver) {
+        if (typeof property === 'string' && /^\d+$/.test(property)) reads += 1;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    expect(estimateValueSize({ huge }, 1600)).toBeGreaterThan(1600);
+    expect(reads).toBeLessThanOrEqual(1600 / NODE_OVERHEAD_BYTES + 1);
+  });
+
   it('estimateValueSize counts string lengths and a fixed cost per node, and stops past its limit (cyclic values too)', () => {
     expect(estimateValueSize({ ab: ['xyz', 1, null] })).toBe(4 * NODE_OVERHEAD_BYTES + 2 + 3 + NODE_OVERHEAD_BYTES);
     const cyclic: Record<string, unknown> = {};
