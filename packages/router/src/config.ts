@@ -163,6 +163,11 @@ export type Transport = (request: UpstreamRequest) => Promise<UpstreamResponse>;
 export interface StateStore {
   get(key: string): Promise<unknown | undefined>;
   set(key: string, value: unknown, ttlMs?: number): Promise<void>;
+  /**
+   * Removes a key. Optional; without it `RouterConfig.maxStoredTurnsPerOwner` cannot be enforced
+   * and only the store's own limits apply.
+   */
+  delete?(key: string): Promise<void>;
 }
 
 /**
@@ -189,6 +194,13 @@ export interface RouterConfig {
   transport?: Transport;
   /** State store (default: in-memory, bounded). */
   stateStore?: StateStore;
+  /**
+   * Most continuation entries (`previous_response_id` turns and `owner:<id>` records) kept per
+   * `clientKeyId` (default 1000): past it that owner's oldest is deleted, so one key's many
+   * requests cannot push every other key's state out of the store. Needs a store with `delete`;
+   * counts entries, not bytes; no cap without a `clientKeyId`. See the README.
+   */
+  maxStoredTurnsPerOwner?: number;
   /** Retries on 429 / 5xx before the first byte (default 2), with backoff honouring retry-after. */
   maxRetries?: number;
   /** First retry delay in milliseconds, doubled per retry (default 500). */

@@ -29,7 +29,8 @@ import { defaultCodecs, type CodecRegistry } from './registry.js';
 import { resolveRoute } from './routing.js';
 import { MemoryStateStore } from './state-store.js';
 import { noEndpointReply, unreadablePath } from './no-endpoint.js';
-import { checkOwner, loadTurn, mintResponseId, recordOwner, saveTurn } from './response-state.js';
+import { DEFAULT_MAX_STORED_TURNS_PER_OWNER, OwnerQuota } from './owner-quota.js';
+import { checkOwner, loadTurn, mintResponseId, ownerOfStored, recordOwner, saveTurn } from './response-state.js';
 import { type ReplyHandler, type RouterReply, type RouterRequest, toResponse } from './reply.js';
 import { callUpstream, isOkStatus, isRetryableStatus } from './upstream-call.js';
 import { clientFacingError } from './failures.js';
@@ -72,6 +73,7 @@ export function createHandler(config: RouterConfig): FetchHandler {
 export function createRouter(config: RouterConfig): ReplyHandler {
   const codecs: CodecRegistry = config.codecs ?? defaultCodecs();
   const store: StateStore = config.stateStore ?? new MemoryStateStore();
+  const quota = new OwnerQuota(store, config.maxStoredTurnsPerOwner ?? DEFAULT_MAX_STORED_TURNS_PER_OWNER, ownerOfStored);
   const transport = config.transport ?? ((request: UpstreamRequest) => fetch(request.url, request));
   const maxWarnings = config.maxWarningsPerRequest ?? DEFAULT_MAX_WARNINGS_PER_REQUEST;
 
@@ -378,10 +380,10 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       const choice = response.choices[0];
       if (!canonical || !choice) return;
       const messages: LlmMessage[] = [...canonical.messages, { role: 'assistant', content: choice.content }];
-      saveTurn(store, answer.id ?? response.id, answer.owner, messages);
+      saveTurn(store, quota, answer.id ?? response.id, answer.owner, messages);
     };
     const owns = (id: unknown): void => {
-      if (answer.recordUpstreamIds && answer.owner !== undefined && typeof id === 'string') recordOwner(store, id, answer.owner);
+      if (answer.recordUpstreamIds && answer.owner !== undefined && typeof id === 'string') recordOwner(store, quota, id, answer.owner);
     };
     return {
       usage: () => usage,

@@ -16,6 +16,7 @@ export { matchesGlob, modelFamilyPreset, resolveRoute } from './routing.js';
 export type { ModelFamilyUpstreams, ResolvedRoute } from './routing.js';
 export { DEFAULT_STATE_STORE_MAX_BYTES, DEFAULT_STATE_STORE_MAX_ENTRIES, MemoryStateStore } from './state-store.js';
 export { estimateValueSize } from './value-size.js';
+export { DEFAULT_MAX_STORED_TURNS_PER_OWNER } from './owner-quota.js';
 export { DEFAULT_REQUEST_DEADLINE_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from './timeouts.js';
 export { DEFAULT_MAX_WARNINGS_PER_REQUEST, MAX_WARNINGS_HEADER_BYTES, warningsHeaderValue } from './warnings.js';
 export type { MemoryStateStoreOptions } from './state-store.js';

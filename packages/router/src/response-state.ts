@@ -1,5 +1,6 @@
 import { LlmError, type LlmMessage } from '@llm/core';
 import type { StateStore } from './config.js';
+import type { OwnerQuota } from './owner-quota.js';
 
 /**
  * Responses continuation state (`previous_response_id`) and who owns it (issue 17, contract 4).
@@ -29,10 +30,11 @@ export function mintResponseId(): string {
   return `resp_${crypto.randomUUID().replace(/-/g, '')}`;
 }
 
-/** Keeps a turn under the id the client saw, for its owner. Failures only lose the turn. */
-export function saveTurn(store: StateStore, id: string, owner: string | undefined, messages: LlmMessage[]): void {
+/** Keeps a turn under the id the client saw, for its owner (counted by `quota`). Failures only lose the turn. */
+export function saveTurn(store: StateStore, quota: OwnerQuota, id: string, owner: string | undefined, messages: LlmMessage[]): void {
   const turn: StoredTurn = { owner: owner ?? null, messages };
-  void store.set(turnKey(id), turn).catch(() => undefined);
+  const key = turnKey(id);
+  void store.set(key, turn).then(() => quota.add(owner, key), () => undefined);
 }
 
 /** The conversation stored under `id`, or 404 when it is missing or another owner's. */
@@ -42,9 +44,17 @@ export async function loadTurn(store: StateStore, id: string, owner: string | un
   return value.messages;
 }
 
-/** Records that `owner` got the Responses upstream's answer `id`. Failures only lose the record. */
-export function recordOwner(store: StateStore, id: string, owner: string): void {
-  void store.set(ownerKey(id), owner).catch(() => undefined);
+/** Records that `owner` got the Responses upstream's answer `id` (counted by `quota`). Failures only lose the record. */
+export function recordOwner(store: StateStore, quota: OwnerQuota, id: string, owner: string): void {
+  const key = ownerKey(id);
+  void store.set(key, owner).then(() => quota.add(owner, key), () => undefined);
+}
+
+/** The owner a stored turn or owner record names (for {@link OwnerQuota}). */
+export function ownerOfStored(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  const owner = (value as Partial<StoredTurn> | undefined)?.owner;
+  return typeof owner === 'string' ? owner : undefined;
 }
 
 /** 404 unless `owner` got the Responses upstream's answer `id` through this router. */

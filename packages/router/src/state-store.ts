@@ -75,6 +75,10 @@ export class MemoryStateStore implements StateStore {
     }
   }
 
+  async delete(key: string): Promise<void> {
+    this.#delete(key);
+  }
+
   #delete(key: string): void {
     const entry = this.#entries.get(key);
     if (!entry) return;
