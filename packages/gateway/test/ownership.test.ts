@@ -37,12 +37,13 @@ describe('stored responses and their owners', () => {
     const streamed = await client('key-one').responses.stream({ model: 'gpt-5', input: 'private two' }).finalResponse();
     expect((await retrieve('key-one', streamed.id)).status).toBe(200);
     const missing = await retrieve('key-two', 'resp_never_served');
-    expect(missing).toEqual({ status: 404, body: { error: { message: 'stored responses are not served by this router', type: 'not_found_error', param: null, code: null } } });
+    const notFound = (id: string) => ({ error: { message: `response ${id} not found`, type: 'not_found_error', param: 'response_id', code: null } });
+    expect(missing).toEqual({ status: 404, body: notFound('resp_never_served') });
     for (const id of [created.id, streamed.id]) {
       const crossed = await retrieve('key-two', id);
       expect(crossed.status).toBe(404);
       expect(JSON.stringify(crossed.body)).not.toContain('private');
-      expect(crossed.body).toEqual(missing.body);
+      expect(crossed.body).toEqual(notFound(id));
     }
   });
 

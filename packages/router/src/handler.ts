@@ -143,7 +143,9 @@ export function createRouter(config: RouterConfig): ReplyHandler {
           });
         }
         case 'retrieve-response':
-          throw new LlmError({ kind: 'not_found', message: 'stored responses are not served by this router' });
+          // The router keeps no answers (the gateway serves the ones it stored before calling it):
+          // the same 404 for an id never seen, expired, or another key's, so none is revealed.
+          throw new LlmError({ kind: 'not_found', message: `response ${found.match.id ?? ''} not found`, path: 'response_id' });
         case 'generate':
           return await generate(exchange, found.match, request);
         default: {
