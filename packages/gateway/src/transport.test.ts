@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CancelSource } from '@llm/core';
+import { CancelSource, LlmError } from '@llm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockUpstream, startMockUpstream } from './mock/server.js';
 import { type NodeServer, serveNode } from './server/node-adapter.js';
@@ -164,6 +164,28 @@ describe('createUndiciTransport', () => {
         })(),
       ).rejects.toMatchObject({ code: 'UND_ERR_BODY_TIMEOUT' });
       expect(read).toEqual(['data: {"n":0}\n\n']);
+      await expect.poll(() => silent.closed).toBe(true);
+    } finally {
+      await backstopped.close();
+      silent.server.close();
+    }
+  });
+
+  it('turns a whole-body read the backstop ended into a timeout (504), not an unreadable answer', async () => {
+    const silent = await silentUpstream();
+    const backstopped = createUndiciTransport({ bodyIdleTimeoutMs: 50 });
+    try {
+      const res = await backstopped.transport({ url: silent.url, method: 'POST', body: '{}' });
+      const failure = await res.json().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(LlmError.isInstance(failure) && [failure.kind, failure.status, failure.message, (failure.cause as { code?: string }).code]).toEqual([
+        'timeout',
+        504,
+        'the upstream answer stopped arriving before it was complete',
+        'UND_ERR_BODY_TIMEOUT',
+      ]);
       await expect.poll(() => silent.closed).toBe(true);
     } finally {
       await backstopped.close();

@@ -1,5 +1,5 @@
 import type { LookupFunction } from 'node:net';
-import { readableFrom } from '@llm/core';
+import { LlmError, readableFrom } from '@llm/core';
 import { isInternalHost } from '@llm/router';
 import type { Dispatcher } from 'undici';
 import { InternalAddressRefused, refusingInternalAddresses, systemLookup } from './internal-address-lookup.js';
@@ -137,11 +137,11 @@ class UndiciReply implements UpstreamResponse {
   }
 
   text(): Promise<string> {
-    return this.raw.text();
+    return this.raw.text().catch(stalledAsTimeout);
   }
 
   json(): Promise<unknown> {
-    return this.raw.json();
+    return this.raw.json().catch(stalledAsTimeout);
   }
 
   /**
@@ -165,3 +165,15 @@ class UndiciReply implements UpstreamResponse {
     return iterator;
   }
 }
+
+/**
+ * A whole-body read that the body idle backstop ended (`bodyIdleTimeoutMs`) is a `timeout` (504),
+ * not an unreadable answer: the upstream went silent mid-body. Other failures pass unchanged.
+ */
+function stalledAsTimeout(error: unknown): never {
+  if ((error as { code?: unknown } | null)?.code === 'UND_ERR_BODY_TIMEOUT') {
+    throw new LlmError({ kind: 'timeout', message: 'the upstream answer stopped arriving before it was complete', cause: error });
+  }
+  throw error;
+}
+

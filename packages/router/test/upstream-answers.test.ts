@@ -1,7 +1,7 @@
 // How the router ends answers whose upstream misbehaves (issue 17): cut or undecodable streams,
 // JSON sent to a stream request, silence after the headers, a request past its deadline, and
 // failures whose detail must stay out of the client's answer.
-import type { LlmStreamEvent } from '@llm/core';
+import { LlmError, type LlmStreamEvent } from '@llm/core';
 import { claude } from '@llm/claude';
 import { openaiChat } from '@llm/openai-chat';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -187,6 +187,16 @@ describe('an upstream answering a stream request with JSON', () => {
 });
 
 describe('timeouts after the headers and the request deadline', () => {
+  it("a JSON body the transport's own idle timeout ended is a 504 timeout, not an unreadable 502", async () => {
+    const stalled = new LlmError({ kind: 'timeout', message: 'the upstream answer stopped arriving before it was complete', cause: new Error('socket 10.0.0.5:9099 idle') });
+    const { handler, records } = fakeRouter(async () => ({ ...answer(200, 'application/json', []), json: () => Promise.reject(stalled) }));
+    const response = await handler(post('/openai-chat/generate', fakeBody));
+    const requestId = response.headers.get('x-request-id');
+    expect(response.status).toBe(504);
+    expect(await response.json()).toEqual({ error: { protocol: 'openai-chat', kind: 'timeout', message: `the upstream answer stopped arriving before it was complete (request id ${requestId})` } });
+    expect(records[0]).toMatchObject({ status: 504, errorKind: 'timeout', upstream: 'main' });
+  });
+
   it('an upstream that sends headers and a chunk, then goes silent, ends the stream with a timeout error event and is cancelled', async () => {
     let cancelled = 0;
     const { handler, records } = fakeRouter(async () => answer(200, 'text/event-stream', [fakeSse(opening)], { hang: true, onReturn: () => cancelled++ }), {
