@@ -1,5 +1,5 @@
 import type { WithExtensions } from './extensions.js';
-import { parseJson } from './json-depth.js';
+import { checkParsedDepth } from './json-depth.js';
 import type { JsonObject } from './json.js';
 import type { LlmOrigin, ProtocolId } from './protocol.js';
 
@@ -235,7 +235,8 @@ export function toolArgumentsObject(args: string | JsonObject): JsonObject | und
   if (typeof args !== 'string') return args;
   if (args.trim() === '') return {};
   try {
-    const value: unknown = parseJson(args);
+    const value: unknown = JSON.parse(args);
+    checkParsedDepth(args, value);
     return typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as JsonObject)
       : undefined;

@@ -5,7 +5,7 @@ export { PROTOCOL_IDS, PROTOCOL_NAMES, isProtocolId } from './protocol.js';
 export type { LlmOrigin, ProtocolId } from './protocol.js';
 
 export { isJsonObject } from './json.js';
-export { MAX_JSON_DEPTH, checkEventDepth, checkJsonDepth, parseJson } from './json-depth.js';
+export { MAX_JSON_DEPTH, checkParsedDepth, checkJsonDepth, parseJson } from './json-depth.js';
 export type { JsonDepthOptions } from './json-depth.js';
 export type { JsonObject, JsonSchema, JsonValue } from './json.js';
 

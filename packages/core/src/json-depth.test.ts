@@ -2,7 +2,7 @@ import { thrown } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { LlmError } from './errors.js';
 import { toolArgumentsObject } from './content.js';
-import { MAX_JSON_DEPTH, checkEventDepth, checkJsonDepth, parseJson } from './json-depth.js';
+import { MAX_JSON_DEPTH, checkParsedDepth, checkJsonDepth, parseJson } from './json-depth.js';
 
 const arrays = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const objects = (depth: number, key = 'a'): string => `${`{"${key}":`.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -81,26 +81,26 @@ describe('toolArgumentsObject', () => {
   });
 });
 
-describe('checkEventDepth', () => {
+describe('checkParsedDepth', () => {
   const nested = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
   it('refuses an event nested past the limit, naming the path', () => {
     const text = nested(MAX_JSON_DEPTH + 1);
-    expect(() => checkEventDepth(text, JSON.parse(text))).toThrow(expect.objectContaining({ kind: 'invalid_request', message: expect.stringMatching(/JSON nested deeper than 128 levels$/) }));
+    expect(() => checkParsedDepth(text, JSON.parse(text))).toThrow(expect.objectContaining({ kind: 'invalid_request', message: expect.stringMatching(/JSON nested deeper than 128 levels$/) }));
   });
 
   it('accepts the limit itself, and skips the walk for text too short to cross it', () => {
     const text = nested(MAX_JSON_DEPTH);
-    expect(() => checkEventDepth(text, JSON.parse(text))).not.toThrow();
+    expect(() => checkParsedDepth(text, JSON.parse(text))).not.toThrow();
     // 2 x 128 characters can hold 128 levels at most: the value is not walked at all.
     const walked = new Proxy([], { ownKeys: () => { throw new Error('walked'); }, get: () => { throw new Error('walked'); } });
-    expect(() => checkEventDepth('x'.repeat(2 * MAX_JSON_DEPTH), walked)).not.toThrow();
+    expect(() => checkParsedDepth('x'.repeat(2 * MAX_JSON_DEPTH), walked)).not.toThrow();
   });
 
   it('does not remember the events it checked', () => {
     const text = `{"pad":"${'x'.repeat(300)}","deep":${nested(3)}}`;
     const value = JSON.parse(text) as { deep: unknown[] };
-    checkEventDepth(text, value);
+    checkParsedDepth(text, value);
     // Deepened after its check: a remembered value would pass without a walk.
     let inner: unknown[] = value.deep;
     for (let level = 0; level < MAX_JSON_DEPTH; level++) {

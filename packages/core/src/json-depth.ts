@@ -79,11 +79,12 @@ export function checkJsonDepth(value: unknown, options: JsonDepthOptions = {}): 
 }
 
 /**
- * The depth check of an upstream stream event parsed from `text`: skipped when the text is too
- * short to nest past the limit (each level takes two characters, `[` and `]`), which most deltas
- * are, and never remembered. Throws like {@link checkJsonDepth}.
+ * The depth check of a value parsed from `text` and then dropped (an upstream stream event, a
+ * tool call's argument text): skipped when the text is too short to nest past the limit (each
+ * level takes two characters, `[` and `]`), which most are, and never remembered (a WeakSet entry
+ * per value costs more than the walk it would save). Throws like {@link checkJsonDepth}.
  */
-export function checkEventDepth(text: string, value: unknown, options: JsonDepthOptions = {}): void {
+export function checkParsedDepth(text: string, value: unknown, options: JsonDepthOptions = {}): void {
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
   if (text.length <= 2 * maxDepth) return;
   checkJsonDepth(value, { ...options, remember: false });

@@ -11,7 +11,7 @@ import {
 } from '@llm/core';
 import { PROTOCOL } from './ext.js';
 import { field, unknownFields } from './read.js';
-import { fromGeminiSchema } from './schema.js';
+import { fromCheckedGeminiSchema } from './schema.js';
 
 type Wire = Record<string, unknown>;
 
@@ -76,7 +76,7 @@ export function decodeGenerationConfig(value: unknown, request: LlmRequest): Wir
   const jsonSchema = field(config, 'responseJsonSchema');
   const openApi = field(config, 'responseSchema');
   if (jsonSchema !== undefined || openApi !== undefined) {
-    const schema = jsonSchema !== undefined ? (readObject(jsonSchema, 'generationConfig', 'responseJsonSchema', PROTOCOL) as JsonSchema) : fromGeminiSchema(openApi, 'generationConfig.responseSchema');
+    const schema = jsonSchema !== undefined ? (readObject(jsonSchema, 'generationConfig', 'responseJsonSchema', PROTOCOL) as JsonSchema) : fromCheckedGeminiSchema(openApi);
     request.responseFormat = { type: 'json-schema', schema };
     kept = { ...kept, ...(jsonSchema !== undefined ? { $responseJsonSchema: true } : { $responseSchema: openApi }) };
     if (mime !== 'application/json') kept.$mime = mime ?? null;

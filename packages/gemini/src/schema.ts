@@ -13,6 +13,14 @@ export function fromGeminiSchema(schema: unknown, path?: string): JsonSchema {
   return decodeNode(schema);
 }
 
+/**
+ * {@link fromGeminiSchema} for a schema inside a request `request.decode` has already checked
+ * whole (core's `requestDecoder`): the schema is not walked a second time.
+ */
+export function fromCheckedGeminiSchema(schema: unknown): JsonSchema {
+  return decodeNode(schema);
+}
+
 function decodeNode(schema: unknown): JsonSchema {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return {};
   const node = schema as Record<string, unknown>;

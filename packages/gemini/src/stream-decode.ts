@@ -1,4 +1,4 @@
-import { checkEventDepth, invalidUpstream, streamEndedEarly, upstreamDecodeFailure, type StreamStep, type LlmError, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
+import { checkParsedDepth, invalidUpstream, streamEndedEarly, upstreamDecodeFailure, type StreamStep, type LlmError, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
 import { CallIds } from './call-ids.js';
 import { decodeError, isErrorChunk, statusOfChunk } from './errors.js';
 import { PROTOCOL } from './ext.js';
@@ -73,7 +73,7 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   // Without alt=sse the body is one array; an SSE chunk holding an array is read the same way.
   const chunks = Array.isArray(payload) ? payload : [payload];
   try {
-    checkEventDepth(sse.data, payload);
+    checkParsedDepth(sse.data, payload);
     for (const chunk of chunks) {
       if (typeof chunk !== 'object' || chunk === null) throw invalidUpstream(PROTOCOL, 'stream chunk');
       decodeChunk(state, chunk as Wire, out);

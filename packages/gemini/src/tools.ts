@@ -12,7 +12,7 @@ import {
 } from '@llm/core';
 import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
 import { field, unknownFields } from './read.js';
-import { fromGeminiSchema } from './schema.js';
+import { fromCheckedGeminiSchema } from './schema.js';
 
 type Wire = Record<string, unknown>;
 
@@ -54,7 +54,7 @@ function decodeDeclaration(value: unknown, parent: string, index: number, toolIn
     bag.$jsonSchema = true;
   } else if (openApi !== undefined) {
     readObject(openApi, path, 'parameters', PROTOCOL);
-    tool.parameters = fromGeminiSchema(openApi, `${path}.parameters`);
+    tool.parameters = fromCheckedGeminiSchema(openApi);
     bag.$schema = openApi;
   }
   return keep(tool, bag);

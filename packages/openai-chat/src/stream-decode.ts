@@ -1,5 +1,5 @@
 import type { LlmStreamEvent, SseEvent, StreamOptions, StreamStep } from '@llm/core';
-import { checkEventDepth, upstreamDecodeFailure } from '@llm/core';
+import { checkParsedDepth, upstreamDecodeFailure } from '@llm/core';
 import { PROTOCOL } from './internal.js';
 import { createDecodeState, decodeChunk, endInput, endStream, failStream } from './stream-decode-state.js';
 
@@ -23,7 +23,7 @@ export function streamDecoder(_options?: StreamOptions): StreamStep<SseEvent, Ll
       let chunk: unknown;
       try {
         chunk = JSON.parse(data);
-        checkEventDepth(data, chunk);
+        checkParsedDepth(data, chunk);
       } catch (error) {
         failStream(state, controller, upstreamDecodeFailure(PROTOCOL, 'stream chunk', error));
         return;

@@ -1,7 +1,7 @@
 import {
   collectUnknown,
   LlmError,
-  checkEventDepth,
+  checkParsedDepth,
   invalidUpstream,
   streamEndedEarly,
   upstreamDecodeFailure,
@@ -99,7 +99,7 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   // event without one is not this protocol's.
   if (typeof (payload as Wire).type !== 'string') return fail(state, out, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }));
   try {
-    checkEventDepth(sse.data, payload);
+    checkParsedDepth(sse.data, payload);
     decodeEvent(state, payload as Wire, out);
   } catch (error) {
     fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));

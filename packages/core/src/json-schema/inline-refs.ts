@@ -57,8 +57,11 @@ export const MAX_INLINED_DEPTH = MAX_JSON_DEPTH;
 export function inlineRefs(schema: JsonSchema, context: SchemaContext | undefined, recursion: RecursionMode, path = rootPath(context)): JsonSchema {
   // Every walk here and after recurses: a schema nested past MAX_JSON_DEPTH is refused up front
   // (invalid_request naming the path), whether it came through a decoder or was built in code.
+  // The ref scan measures the depth as it goes, so a schema without refs (most) is walked once.
+  const scan = scanRefKeys(schema, MAX_JSON_DEPTH);
+  if (scan === 'no-refs') return schema;
+  // Too deep (throws, naming the path), or refs found before the scan reached every node.
   checkJsonDepth(schema, { path });
-  if (!hasRefKeys(schema)) return schema;
   const state: State = { root: schema, recursion, recursive: new Set(), names: new Map(), context, rootPath: path, report: false, written: 0, overBudget: false };
   if (recursion.mode === 'keep') {
     // Probe until the set of recursive refs is stable, so every use of one becomes a `$ref`.
@@ -71,14 +74,33 @@ export function inlineRefs(schema: JsonSchema, context: SchemaContext | undefine
   return expandRoot(state);
 }
 
-/** Whether any object in `value` has a `$ref`, `$defs` or `definitions` key (data keywords included). */
-function hasRefKeys(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasRefKeys);
-  if (!isJsonObject(value)) return false;
-  for (const key in value) {
-    if (key === '$ref' || key === '$defs' || key === 'definitions' || hasRefKeys(value[key])) return true;
+/**
+ * What {@link scanRefKeys} found: no `$ref`, `$defs` or `definitions` key anywhere and no nesting
+ * past the limit; a ref key (the scan stopped there, the rest unmeasured); or nesting past the
+ * limit (the scan stopped there).
+ */
+type Scan = 'no-refs' | 'refs' | 'too-deep';
+
+/**
+ * Looks for an object with a `$ref`, `$defs` or `definitions` key (data keywords included) in
+ * `value`, whose containers may nest `room` levels. Recursion is bounded by `room`.
+ */
+function scanRefKeys(value: unknown, room: number): Scan {
+  if (typeof value !== 'object' || value === null) return 'no-refs';
+  if (room === 0) return 'too-deep';
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = scanRefKeys(item, room - 1);
+      if (found !== 'no-refs') return found;
+    }
+    return 'no-refs';
   }
-  return false;
+  for (const key in value) {
+    if (key === '$ref' || key === '$defs' || key === 'definitions') return 'refs';
+    const found = scanRefKeys((value as Record<string, unknown>)[key], room - 1);
+    if (found !== 'no-refs') return found;
+  }
+  return 'no-refs';
 }
 
 function expandRoot(state: State): JsonSchema {
