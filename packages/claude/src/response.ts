@@ -1,5 +1,5 @@
 import type { CodecContext, LlmAssistantContent, LlmChoice, LlmResponse } from '@llm/core';
-import { readArray, readObject, readOptionalNumber, readOptionalString, readString, reportLoss } from '@llm/core';
+import { isJsonObject, readArray, readObject, readOptionalNumber, readOptionalString, readString, reportLoss } from '@llm/core';
 import { asAssistantContent, decodeBlock, encodePart } from './blocks.js';
 import { PROTOCOL, keep, ownBag, restOf, writeBack } from './ext.js';
 import { decodeStopReason, encodeStopReason } from './stop-reason.js';
@@ -16,6 +16,16 @@ const USAGE_COUNTS = ['input_tokens', 'output_tokens', 'cache_creation_input_tok
 
 function checkUsage(usage: Wire): void {
   for (const key of USAGE_COUNTS) readOptionalNumber(usage, key, 'usage', PROTOCOL);
+}
+
+/**
+ * `Codec.response.answerFault`: a Messages answer is an object with a `content` array (what
+ * `decodeResponse` reads first) and `type: "message"`; the path of what is not, else `undefined`.
+ */
+export function answerFault(wire: unknown): string | undefined {
+  if (!isJsonObject(wire)) return '$';
+  if (!Array.isArray(wire.content)) return 'content';
+  return wire.type === 'message' ? undefined : 'type';
 }
 
 /** Response body -> canonical response (one choice: Claude has no candidates). */

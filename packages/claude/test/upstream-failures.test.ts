@@ -81,3 +81,19 @@ describe('stream.decode: a server-tool input nested past MAX_JSON_DEPTH (issue 1
     expect(errorOf(events[1]).toJSON()).toMatchObject({ kind: 'upstream', status: 502, path: 'input.q[0][0][0][0][0][0][0]…[0][0]', protocol: 'claude' });
   });
 });
+
+describe('response.answerFault: the top-level markers every Claude answer has (issue 17)', () => {
+  it.each<[string, unknown, string | undefined]>([
+    ['an answer with fields no codec knows', { id: 'msg_1', type: 'message', model: 'm', content: [], brand_new: { x: 1 } }, undefined],
+    ['an unexpected object', { unexpected: true }, 'content'],
+    ['no type', { id: 'msg_1', model: 'm', content: [] }, 'type'],
+    ['an error shape', { type: 'error', error: { type: 'api_error', message: 'x' } }, 'content'],
+    ['another type', { id: 'msg_1', type: 'completion', model: 'm', content: [] }, 'type'],
+    ['null', null, '$'],
+    ['an array', [], '$'],
+  ])('%s -> %s', (_label, body, fault) => {
+    expect(claude.response.answerFault(body)).toBe(fault);
+    // What the check refuses never decodes either: the passed-through and decoded paths agree.
+    if (fault !== undefined) expect(thrown(() => claude.response.decode(body))).toMatchObject({ kind: 'upstream', status: 502, protocol: 'claude' });
+  });
+});

@@ -20,6 +20,23 @@ export interface Transcoder<Wire, Canonical> {
   encode(value: Canonical, context?: CodecContext): Wire;
 }
 
+/**
+ * A codec's `response` member: the transcoder, and the cheap test of what an answer always has.
+ * Answers come from upstreams: `decode` throws kind `upstream` (502) with the path of what is
+ * missing or wrong on a body that is not this protocol's answer, never `invalid_request`.
+ */
+export interface ResponseTranscoder<Wire> extends Transcoder<Wire, LlmResponse> {
+  /**
+   * Where `wire` (any parsed JSON) fails to be this protocol's answer: the JSON path of the first
+   * top-level marker every answer carries that it lacks or holds in the wrong type (`$` when it is
+   * not an object), or `undefined` when it has them all. Reads a few top-level keys only, never
+   * the content, and ignores added fields, so it costs the same for any body size: the router
+   * runs it on same-protocol answers it passes through without decoding. `decode` refuses every
+   * body this refuses (`answerDecoder` makes sure), and may refuse more.
+   */
+  answerFault(wire: unknown): string | undefined;
+}
+
 /** Options of stream transcoders. */
 export interface StreamOptions extends CodecContext {
   /** Response id to use when encoding (defaults to the `start` event's, else a generated one). */
@@ -45,11 +62,7 @@ export interface WireTypes {
 export interface Codec<W extends WireTypes = WireTypes> {
   readonly id: ProtocolId;
   readonly request: Transcoder<W['request'], LlmRequest>;
-  /**
-   * Answers come from upstreams: `decode` throws kind `upstream` (502) with the path of what is
-   * missing or wrong on a body that is not this protocol's answer, never `invalid_request`.
-   */
-  readonly response: Transcoder<W['response'], LlmResponse>;
+  readonly response: ResponseTranscoder<W['response']>;
   readonly stream: {
     /** Wire SSE events -> canonical events. Memory is bounded by the open blocks. */
     decode(options?: StreamOptions): TransformStream<SseEvent, LlmStreamEvent>;

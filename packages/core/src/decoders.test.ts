@@ -40,4 +40,12 @@ describe('answerDecoder', () => {
     expect(thrownBy(() => decode(null)).toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Chat Completions answer', path: '$', protocol: 'openai-chat' });
     expect(thrownBy(() => decode({ choices: deepSchema(5_000) })).toJSON()).toMatchObject({ kind: 'upstream', status: 502, message: expect.stringMatching(/^invalid Chat Completions answer at choices\.properties\.a/) });
   });
+
+  it("refuses what the codec's answerFault refuses even when the decoder reads it", () => {
+    const decode = answerDecoder('claude', () => ({ id: 'a', model: 'm', choices: [] }), (wire) => ((wire as { type?: unknown }).type === 'message' ? undefined : 'type'));
+    expect(decode({ type: 'message' })).toEqual({ id: 'a', model: 'm', choices: [] });
+    const error = thrownBy(() => decode({ content: [] }));
+    expect(error.toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Claude answer at type', path: 'type', protocol: 'claude' });
+    expect(String(error.cause)).toBe('UnrecognizedAnswer: not a Claude answer: type is missing or not of the type every answer has there');
+  });
 });

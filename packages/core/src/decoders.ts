@@ -1,7 +1,7 @@
 import { checkJsonDepth } from './json-depth.js';
 import type { ProtocolId } from './protocol.js';
 import type { LlmResponse } from './response.js';
-import { upstreamDecodeFailure } from './upstream-errors.js';
+import { unrecognizedAnswer, upstreamDecodeFailure } from './upstream-errors.js';
 
 /**
  * Wrappers every codec puts around its decoders, so the guarantees below hold in one place for
@@ -25,15 +25,26 @@ export function requestDecoder<R, C>(protocol: ProtocolId, decode: (wire: unknow
  * `decode` as a codec's `response.decode`: a response body always comes from an upstream, so
  * whatever the decoder throws (a too deep body included) becomes `upstreamDecodeFailure`
  * (`invalid Claude answer at content`, 502): the client sent nothing wrong, so it must not get a
- * 400. Costs one `try` on the happy path.
+ * 400. Given the codec's `response.answerFault`, a body it refuses never decodes: the decoder's
+ * own error when it has one (its reader's detail as cause), else `unrecognizedAnswer`; so the
+ * decoded and the passed-through paths cannot disagree on what an answer is. Costs one `try`
+ * and a few key reads on the happy path.
  */
-export function answerDecoder<C>(protocol: ProtocolId, decode: (wire: unknown, context?: C) => LlmResponse): (wire: unknown, context?: C) => LlmResponse {
+export function answerDecoder<C>(
+  protocol: ProtocolId,
+  decode: (wire: unknown, context?: C) => LlmResponse,
+  answerFault?: (wire: unknown) => string | undefined,
+): (wire: unknown, context?: C) => LlmResponse {
   return (wire, context) => {
+    let decoded: LlmResponse;
     try {
       checkJsonDepth(wire);
-      return decode(wire, context);
+      decoded = decode(wire, context);
     } catch (error) {
       throw upstreamDecodeFailure(protocol, 'answer', error);
     }
+    const fault = answerFault?.(wire);
+    if (fault !== undefined) throw unrecognizedAnswer(protocol, fault);
+    return decoded;
   };
 }

@@ -64,7 +64,7 @@ export { responseToEvents } from './response-events.js';
 
 export { ERROR_KINDS, INTERNAL_ERROR_MESSAGE, LlmError, errorKindForStatus, parseRetryAfter, retryAfterFromHeaders } from './errors.js';
 export { MAX_ERROR_DESCRIPTION_LENGTH, describeError } from './describe-error.js';
-export { MAX_UPSTREAM_ERROR_TEXT, invalidUpstream, streamEndedEarly, unfinishedStreamError, upstreamDecodeFailure, upstreamErrorMessage } from './upstream-errors.js';
+export { MAX_UPSTREAM_ERROR_TEXT, invalidUpstream, streamEndedEarly, unfinishedStreamError, unrecognizedAnswer, upstreamDecodeFailure, upstreamErrorMessage } from './upstream-errors.js';
 export { answerDecoder, requestDecoder } from './decoders.js';
 export type { LlmErrorKind, LlmErrorOptions } from './errors.js';
 
@@ -88,7 +88,7 @@ export {
 export type { PathKey } from './validate.js';
 
 export { streamTranscoders } from './codec.js';
-export type { Codec, StreamOptions, Transcoder, WireTypes } from './codec.js';
+export type { Codec, ResponseTranscoder, StreamOptions, Transcoder, WireTypes } from './codec.js';
 
 export { CancelSource } from './cancel.js';
 export type { CancelSignal } from './cancel.js';

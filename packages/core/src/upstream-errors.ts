@@ -50,6 +50,19 @@ export function invalidUpstream(protocol: ProtocolId, what: string, details: { p
 }
 
 /**
+ * A 2xx body the codec's `response.answerFault` refuses at `path` although its decoder read it
+ * (a Claude body without `type: "message"`): `invalid Claude answer at type`, like a decoder's
+ * own failure. The cause says what was checked, for the log (the client sees the message, which
+ * names no upstream).
+ */
+export function unrecognizedAnswer(protocol: ProtocolId, path: string): LlmError {
+  const what = path === '$' ? 'the body is not a JSON object' : `${path} is missing or not of the type every answer has there`;
+  const cause = new Error(`not a ${PROTOCOL_NAMES[protocol]} answer: ${what}`);
+  cause.name = 'UnrecognizedAnswer';
+  return invalidUpstream(protocol, 'answer', { path, cause });
+}
+
+/**
  * Anything a decoder threw while reading an upstream's answer, as an `upstream` error: the
  * `invalid_request` errors of the wire readers (the client did nothing wrong, so it must not get
  * a 400) and foreign exceptions (`SyntaxError`, `TypeError`) become {@link invalidUpstream} with

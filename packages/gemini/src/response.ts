@@ -1,5 +1,6 @@
 import {
   invalid,
+  isJsonObject,
   readArray,
   readObject,
   readOptionalInteger,
@@ -85,6 +86,19 @@ export function decodeCandidate(value: unknown, position: number, context: PartD
  * blockReason`) is one empty choice finished by `content_filter`; a body with neither candidates
  * nor a block reason is not an answer and throws (as `upstream` through the codec).
  */
+/**
+ * `Codec.response.answerFault`: a Gemini answer is an object with a non-empty `candidates` array
+ * or, for a blocked prompt only, no candidates and a `promptFeedback.blockReason` (gemini.md §2);
+ * the path of what is not, else `undefined`. `decodeResponse` holds the same rule.
+ */
+export function answerFault(wire: unknown): string | undefined {
+  if (!isJsonObject(wire)) return '$';
+  const candidates = wire.candidates;
+  if (Array.isArray(candidates)) return candidates.length > 0 ? undefined : 'candidates';
+  const feedback = wire.promptFeedback;
+  return candidates === undefined && isJsonObject(feedback) && typeof feedback.blockReason === 'string' ? undefined : 'candidates';
+}
+
 export function decodeResponse(body: unknown, context?: CodecContext): LlmResponse {
   const wire = readObject(body, '', undefined, PROTOCOL);
   // A body is validated whole (streams, whose chunks carry partial usage, are read leniently).

@@ -66,3 +66,21 @@ describe('stream.decode: Vertex partialArgs nested past MAX_JSON_DEPTH (issue 17
     expect(errorOf(events[2]).path).toBe('functionCall.partialArgs');
   });
 });
+
+describe('response.answerFault: the top-level markers every Gemini answer has (issue 17)', () => {
+  it.each<[string, unknown, string | undefined]>([
+    ['an answer with fields no codec knows', { candidates: [{ content: { role: 'model', parts: [{ text: 'hi' }] } }], brand_new: { x: 1 } }, undefined],
+    ['a blocked prompt without candidates', { promptFeedback: { blockReason: 'SAFETY' } }, undefined],
+    ['an unexpected object', { unexpected: true }, 'candidates'],
+    ['an empty candidates list', { candidates: [] }, 'candidates'],
+    ['an empty candidates list beside a blockReason (the decoder refuses it too)', { candidates: [], promptFeedback: { blockReason: 'SAFETY' } }, 'candidates'],
+    ['candidates null', { candidates: null, promptFeedback: { blockReason: 'SAFETY' } }, 'candidates'],
+    ['promptFeedback without blockReason', { promptFeedback: {} }, 'candidates'],
+    ['null', null, '$'],
+    ['an array', [], '$'],
+  ])('%s -> %s', (_label, body, fault) => {
+    expect(gemini.response.answerFault(body)).toBe(fault);
+    // What the check refuses never decodes either: the passed-through and decoded paths agree.
+    if (fault !== undefined) expect(thrown(() => gemini.response.decode(body))).toMatchObject({ kind: 'upstream', status: 502, protocol: 'gemini' });
+  });
+});

@@ -4,7 +4,7 @@ import { http } from './http.js';
 import { PROTOCOL } from './internal.js';
 import { decodeRequest } from './request-decode.js';
 import { encodeRequest } from './request-encode.js';
-import { decodeResponse } from './response-decode.js';
+import { answerFault, decodeResponse } from './response-decode.js';
 import { encodeResponse } from './response-encode.js';
 import { streamDecoder } from './stream-decode.js';
 import { streamEncoder } from './stream-encode.js';
@@ -17,7 +17,7 @@ import type { OpenAIChatWireTypes } from './wire-types.js';
 export const openaiChat: Codec<OpenAIChatWireTypes> = {
   id: PROTOCOL,
   request: { decode: requestDecoder(PROTOCOL, (wire) => decodeRequest(wire)), encode: encodeRequest },
-  response: { decode: answerDecoder(PROTOCOL, (wire) => decodeResponse(wire)), encode: encodeResponse },
+  response: { decode: answerDecoder(PROTOCOL, (wire) => decodeResponse(wire), answerFault), encode: encodeResponse, answerFault },
   stream: streamTranscoders(streamDecoder, streamEncoder),
   error: { decode: decodeError, encode: encodeError },
   http,

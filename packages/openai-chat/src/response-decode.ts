@@ -1,6 +1,7 @@
 import type { LlmAssistantMessage, LlmCitation, LlmChoice, LlmResponse, LlmTokenLogprob } from '@llm/core';
 import {
   invalid,
+  isJsonObject,
   joinPath,
   readArray,
   readObject,
@@ -128,6 +129,15 @@ function decodeChoice(value: unknown, parent: string, index: number): LlmChoice 
  * A Chat Completions response body -> `LlmResponse`.
  * @see openai-chat.md §2
  */
+/**
+ * `Codec.response.answerFault`: a Chat answer is an object with a `choices` array (what
+ * `decodeResponse` reads first); the path of what is not, else `undefined`.
+ */
+export function answerFault(wire: unknown): string | undefined {
+  if (!isJsonObject(wire)) return '$';
+  return Array.isArray(wire.choices) ? undefined : 'choices';
+}
+
 export function decodeResponse(body: unknown): LlmResponse {
   const wire = readObject(body, '', undefined, P);
   const choices = readArray(wire.choices, '', 'choices', P);

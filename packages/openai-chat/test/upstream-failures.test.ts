@@ -91,3 +91,18 @@ describe('stream.decode: an event nested deeper than MAX_JSON_DEPTH ends the str
     });
   });
 });
+
+describe('response.answerFault: the top-level markers every Chat Completions answer has (issue 17)', () => {
+  it.each<[string, unknown, string | undefined]>([
+    ['an answer with fields no codec knows', { id: 'c1', model: 'm', choices: [], brand_new: { x: 1 } }, undefined],
+    ['an unexpected object', { unexpected: true }, 'choices'],
+    ['choices an object', { id: 'c1', model: 'm', choices: {} }, 'choices'],
+    ['null', null, '$'],
+    ['an array', [], '$'],
+    ['a string', 'upstream said hello', '$'],
+  ])('%s -> %s', (_label, body, fault) => {
+    expect(openaiChat.response.answerFault(body)).toBe(fault);
+    // What the check refuses never decodes either: the passed-through and decoded paths agree.
+    if (fault !== undefined) expect(thrown(() => openaiChat.response.decode(body))).toMatchObject({ kind: 'upstream', status: 502, protocol: 'openai-chat' });
+  });
+});

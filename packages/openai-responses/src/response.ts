@@ -1,5 +1,6 @@
 import {
   collectUnknown,
+  isJsonObject,
   joinPath,
   readArray,
   readObject,
@@ -27,6 +28,18 @@ const KNOWN = new Set(['id', 'object', 'created_at', 'model', 'output', 'usage',
  * config (`tools`, `reasoning`, `text`, ...) and `incomplete_details` / `error` stay in the bag.
  * @see https://platform.openai.com/docs/api-reference/responses/object
  */
+/**
+ * `Codec.response.answerFault`: a Responses answer is an object with a string `id` (what
+ * `decodeResponse` requires) and an `output` array (the OpenAI SDK's `Response` always has one,
+ * `[]` when empty); the path of what is not, else `undefined`. Stream events' response objects
+ * are read more leniently (`decodeResponseObject`).
+ */
+export function answerFault(wire: unknown): string | undefined {
+  if (!isJsonObject(wire)) return '$';
+  if (typeof wire.id !== 'string') return 'id';
+  return Array.isArray(wire.output) ? undefined : 'output';
+}
+
 export function decodeResponse(wire: unknown, _context?: CodecContext): LlmResponse {
   const body = readObject(wire, '', undefined, PROTOCOL);
   return decodeResponseObject(body, '');

@@ -92,3 +92,19 @@ describe('upstream error answers (issue 17 follow-up)', () => {
     expect(JSON.stringify(openaiResponses.error.encode(error).body)).not.toContain('envoy');
   });
 });
+
+describe('response.answerFault: the top-level markers every Responses answer has (issue 17)', () => {
+  it.each<[string, unknown, string | undefined]>([
+    ['an answer with fields no codec knows', { id: 'resp_1', object: 'response', output: [], brand_new: { x: 1 } }, undefined],
+    ['an unexpected object', { unexpected: true }, 'id'],
+    ['no output (the SDK type always has one)', { id: 'resp_1', object: 'response' }, 'output'],
+    ['output null', { id: 'resp_1', output: null }, 'output'],
+    ['null', null, '$'],
+    ['an array', [], '$'],
+    ['a string', 'upstream said hello', '$'],
+  ])('%s -> %s', (_label, body, fault) => {
+    expect(openaiResponses.response.answerFault(body)).toBe(fault);
+    // What the check refuses never decodes either: the passed-through and decoded paths agree.
+    if (fault !== undefined) expect(thrown(() => openaiResponses.response.decode(body))).toMatchObject({ kind: 'upstream', status: 502, protocol: 'openai-responses' });
+  });
+});

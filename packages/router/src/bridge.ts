@@ -14,6 +14,7 @@ import {
   readableFrom,
   stepIterable,
   textStepStream,
+  unrecognizedAnswer,
   upstreamDecodeFailure,
   type Codec,
   type CodecContext,
@@ -106,6 +107,8 @@ export interface Bridge {
   /**
    * Upstream response body -> client response body. `onDecoded` sees the canonical response
    * when one is made (not on a same-protocol pass-through), before it is encoded for the client.
+   * Throws the `upstream` error (502) of a body that is not the upstream protocol's answer, the
+   * passed-through one included (checked by `response.answerFault`).
    */
   response(body: unknown, onDecoded?: (response: LlmResponse) => void): unknown;
   /** Upstream SSE bytes -> client SSE bytes. */
@@ -241,7 +244,15 @@ export function bridge(options: BridgeOptions): Bridge {
     },
 
     response(body, onDecoded) {
-      if (sameProtocol && !options.transformResponse) return body;
+      if (sameProtocol && !options.transformResponse) {
+        // Passed through undecoded, yet never a 200 the client's SDK cannot read: a body without
+        // the protocol's answer markers is the 502 a decoder would give it (a few key reads).
+        const fault = upstream.response.answerFault(body);
+        if (fault === undefined) return body;
+        // A rare failure: the decoder's own error names what is wrong in most detail.
+        decodeResponse(body);
+        throw unrecognizedAnswer(upstream.id, fault);
+      }
       const response = decodeResponse(body);
       onDecoded?.(response);
       return client.response.encode(sealResponse(response, client.id), context());

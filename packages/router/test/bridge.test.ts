@@ -55,8 +55,10 @@ describe('bridge requests', () => {
     const same = bridge({ client: chat, upstream: fakeCodec('openai-chat') });
     expect(same.request(body).body).toBe(body);
     expect(same.request(body, { upstreamModel: 'b' }).body).toEqual({ ...body, model: 'b' });
-    const response = { anything: true };
+    const response = { id: 'r', model: 'a', choices: [], anything: true };
     expect(same.response(response)).toBe(response);
+    // Not an answer at all: the 502 a decoded answer would get, never passed through (issue 17).
+    expect(() => same.response({ anything: true })).toThrow(expect.objectContaining({ kind: 'upstream', status: 502, message: 'invalid Chat Completions answer at choices', path: 'choices' }));
   });
 
   it('cuts stop sequences to the target limit with a warning', () => {

@@ -74,6 +74,7 @@ export function fakeCodec(id: ProtocolId): Codec {
         if (!isJsonObject(wire) || !Array.isArray(wire.choices)) throw LlmError.invalidRequest('choices', 'required', id);
         return structuredClone(wire) as unknown as LlmResponse;
       },
+      answerFault: (wire) => (isJsonObject(wire) && Array.isArray(wire.choices) ? undefined : 'choices'),
       encode(value) {
         return structuredClone(value);
       },
