@@ -29,7 +29,9 @@ Limits (config key: default):
   warnings: 100 kept per request         the rest counted (warningsDropped in the log line)
   x-llm-warnings (warningsHeader: true): 4096 bytes, then "+N more"
   stored Responses: 256 answers, 32 Mi characters; previous_response_id state: 10000
-    entries, 64 MiB (oldest evicted first; each answer readable by its own key only)
+    entries, 64 MiB (oldest evicted first; each answer readable by its own key only),
+    at most 1000 stored turns per client key (its oldest go first)
+  x-request-id: a client's is kept when it is at most 128 of [A-Za-z0-9._:-], else one is minted
   fetchMedia.maxBytes: 5242880 (5 MiB), fetchMedia.timeoutMs: 10000
 Timeouts (milliseconds):
   upstreams.<name>.timeoutMs: 600000            until the upstream's response headers
