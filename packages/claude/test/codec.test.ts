@@ -121,6 +121,20 @@ describe('requests', () => {
     ]);
   });
 
+  it('the default max_tokens leaves room above a thinking budget (Anthropic requires max_tokens > budget_tokens)', () => {
+    const encoded = (budgetTokens: number) => {
+      const warnings: string[] = [];
+      const body = claude.request.encode(
+        { model: 'claude-x', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], reasoning: { budgetTokens } },
+        { warn: (warning) => warnings.push(`${warning.code}@${warning.path}: ${warning.message}`) },
+      ) as { max_tokens: number; thinking: unknown };
+      return { maxTokens: body.max_tokens, thinking: body.thinking, warnings };
+    };
+    expect(encoded(2000)).toEqual({ maxTokens: 4096, thinking: { type: 'enabled', budget_tokens: 2000 }, warnings: ['defaulted@max_tokens: Claude requires max_tokens; 4096 was used'] });
+    expect(encoded(4096)).toEqual({ maxTokens: 8192, thinking: { type: 'enabled', budget_tokens: 4096 }, warnings: ['defaulted@max_tokens: Claude requires max_tokens; 8192 was used'] });
+    expect(encoded(8000)).toEqual({ maxTokens: 12096, thinking: { type: 'enabled', budget_tokens: 8000 }, warnings: ['defaulted@max_tokens: Claude requires max_tokens; 12096 was used'] });
+  });
+
   it('strict mode turns a loss into an unsupported error', () => {
     expect(() => claude.request.encode({ model: 'm', maxOutputTokens: 5, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], sampling: { seed: 1 } }, { strict: true })).toThrow(
       expect.objectContaining({ kind: 'unsupported' }),

@@ -1,29 +1,19 @@
 import type { LlmAudioPart, LlmFilePart, LlmImagePart, LlmMessage, LlmRequest, LlmToolMessage, LlmUserMessage, ProtocolId } from '@llm/core';
 import { reportLoss, type CodecContext } from '@llm/core';
 
-/** Output-token default for targets that require one (Claude's `max_tokens`). */
-export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
-
 /** Stop-sequence limits per target (OpenAI Chat: 4, Gemini: 5; others unbounded). */
 const STOP_LIMITS: Partial<Record<ProtocolId, number>> = { 'openai-chat': 4, gemini: 5 };
 
 /**
  * Request-side canonical fixes for a target protocol, applied before the upstream codec encodes:
- * - max-token default where the target requires one (`defaulted` warning),
  * - stop sequences cut to the target's limit (`dropped-field`),
  * - consecutive same-role user / assistant turns merged where the target demands alternation
  *   (Claude, Gemini),
  * - tool results reordered to follow the assistant turn that called them.
+ * An output-token default is not one of them: a target that requires a limit has its codec's
+ * encoder write it, where the rest of the request (a thinking budget) is known.
  */
 export function fixRequestForTarget(request: LlmRequest, target: ProtocolId, context?: CodecContext): LlmRequest {
-  if (target === 'claude' && request.maxOutputTokens === undefined) {
-    request.maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS;
-    reportLoss(context, {
-      code: 'defaulted',
-      path: 'max_tokens',
-      message: `max_tokens defaulted to ${DEFAULT_MAX_OUTPUT_TOKENS}`,
-    });
-  }
   const limit = STOP_LIMITS[target];
   if (limit !== undefined && request.stop && request.stop.length > limit) {
     reportLoss(context, {

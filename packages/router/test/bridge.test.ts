@@ -35,7 +35,7 @@ const toolTurnEvents: LlmStreamEvent[] = [
 ];
 
 describe('bridge requests', () => {
-  it('rewrites the model and defaults max tokens for a Claude upstream', () => {
+  it('rewrites the model and leaves the output limit to the upstream codec (no router default)', () => {
     const warnings: LlmWarning[] = [];
     const out = bridge({ client: chat, upstream: claude, warn: (w) => warnings.push(w) }).request(
       { model: 'gpt-x', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] },
@@ -43,11 +43,10 @@ describe('bridge requests', () => {
     );
     expect(out.body).toEqual({
       model: 'claude-y',
-      maxOutputTokens: 4096,
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
     });
     expect(out).toMatchObject({ model: 'claude-y', clientModel: 'gpt-x', stream: false });
-    expect(warnings).toEqual([{ code: 'defaulted', path: 'max_tokens', message: 'max_tokens defaulted to 4096' }]);
+    expect(warnings).toEqual([]);
   });
 
   it('same protocol keeps the payload intact except the model', () => {

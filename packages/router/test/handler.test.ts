@@ -66,7 +66,7 @@ describe('createHandler', () => {
     expect(mock.received[0]?.url).toBe('/claude/generate');
     expect(mock.received[0]?.headers.authorization).toBe('Bearer server-key');
     expect(JSON.stringify(mock.received[0]?.headers)).not.toContain('client-secret');
-    expect(mock.received[0]?.body).toEqual({ ...chatBody, model: 'claude-up', maxOutputTokens: 4096 });
+    expect(mock.received[0]?.body).toEqual({ ...chatBody, model: 'claude-up' });
     expect(records[0]).toMatchObject({
       clientProtocol: 'openai-chat',
       upstream: 'main',

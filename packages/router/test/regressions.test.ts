@@ -634,6 +634,29 @@ describe('REGRESSIONS.md, Claude Messages', () => {
     expect(warnings).toEqual(['defaulted@max_tokens']);
   });
 
+  it('issue 18: a Gemini thinkingBudget with no output limit reaches Claude with max_tokens above the budget (one owner: the Claude encoder)', () => {
+    const body = {
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+      generationConfig: { thinkingConfig: { thinkingBudget: 8000 } },
+    };
+    for (const stream of [false, true]) {
+      const { via, warnings } = bridged(gemini, claude);
+      const out = via.request(structuredClone(body), { model: 'gemini-2.5-pro', upstreamModel: 'claude-sonnet-4-5', stream });
+      expect(out.body).toEqual({
+        model: 'claude-sonnet-4-5',
+        max_tokens: 12096,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+        thinking: { type: 'enabled', budget_tokens: 8000 },
+        stream,
+      });
+      expect(warnings).toEqual(['defaulted@max_tokens']);
+    }
+    // Without a budget the default stays 4096.
+    const { via } = bridged(gemini, claude);
+    const plain = via.request({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }, { model: 'gemini-2.5-pro', upstreamModel: 'claude-sonnet-4-5', stream: false });
+    expect(plain.body).toEqual({ model: 'claude-sonnet-4-5', max_tokens: 4096, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false });
+  });
+
   it('R37: reasoning effort and a JSON schema format both reach Claude output_config', () => {
     const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false };
     const { body, warnings } = chatToClaude({ reasoning_effort: 'high', response_format: { type: 'json_schema', json_schema: { name: 'x', schema, strict: true } } });
