@@ -1,9 +1,9 @@
-import { reportLoss, toolArgumentsObject, unfinishedStreamError, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
+import { reportLoss, unfinishedStreamError, type LlmWarningCode, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
 import { isMadeUpId } from './call-ids.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL, writeWireFields } from './ext.js';
 import { encodeFinishReason } from './finish-reason.js';
-import { encodePart } from './parts.js';
+import { CALL_ARGS_LOSS, callArgs, encodePart } from './parts.js';
 import { encodeUsage } from './usage.js';
 
 type Out = Pick<TransformStreamDefaultController<SseEvent>, 'enqueue'>;
@@ -16,6 +16,8 @@ interface OpenBlock {
   id?: string;
   name?: string;
   args?: string;
+  /** A free-form call: `args` is its raw input. */
+  freeform?: boolean;
   signature?: string;
   /** Whether any part of the block was sent (an empty text block still sends one part). */
   sent?: boolean;
@@ -99,7 +101,7 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
         case 'tool_call': {
           const open: OpenBlock = { kind: 'tool_call', choice, id: block.id, name: block.name, args: '' };
           if (block.signature !== undefined && (block.origin === undefined || block.origin.protocol === PROTOCOL)) open.signature = block.signature;
-          if (block.freeform) lossOnce(state, 'freeform', `blocks[${event.index}]`, 'a free-form tool call was sent as a call with one string argument `input`');
+          if (block.freeform) open.freeform = true;
           state.open.set(event.index, open);
           return;
         }
@@ -189,9 +191,8 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
   if (!block) return;
   state.open.delete(index);
   if (block.kind === 'tool_call') {
-    const args = toolArgumentsObject(block.args ?? '');
-    const call: Wire = { name: block.name, args: args ?? {} };
-    if (!args) lossOnce(state, 'args', `blocks[${index}]`, 'tool-call arguments that are not a JSON object were replaced by {}');
+    const args = callArgs(block.args ?? '', block.freeform, (kind) => lossOnce(state, kind, `blocks[${index}]`, CALL_ARGS_LOSS[kind], 'lossy-conversion'));
+    const call: Wire = { name: block.name, args };
     if (block.id !== undefined && !isMadeUpId(block.id, state.id)) call.id = block.id;
     partChunk(state, out, block.choice, block.signature !== undefined ? { functionCall: call, thoughtSignature: block.signature } : { functionCall: call });
     return;
@@ -201,8 +202,8 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
   } else if (!block.sent) partChunk(state, out, block.choice, block.kind === 'reasoning' ? { text: '', thought: true } : { text: '' });
 }
 
-function lossOnce(state: EncodeState, key: string, path: string, message: string): void {
+function lossOnce(state: EncodeState, key: string, path: string, message: string, code: LlmWarningCode = 'dropped-field'): void {
   if (state.reported.has(key)) return;
   state.reported.add(key);
-  reportLoss(state.options, { code: 'dropped-field', path, message, protocol: PROTOCOL });
+  reportLoss(state.options, { code, path, message, protocol: PROTOCOL });
 }

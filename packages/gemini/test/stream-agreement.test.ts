@@ -1,0 +1,104 @@
+// Property: the stream encoder and the response encoder agree. For any canonical response, the
+// Gemini chunks the stream encoder writes (for core's responseToEvents of it), merged the way a
+// Gemini client reads a stream, equal the non-stream body, and both report the same losses.
+import { FINISH_REASONS, type LlmAssistantContent, type LlmResponse } from '@llm/core';
+import fc from 'fast-check';
+import { propertyRuns } from '@llm/test-utils/property-runs';
+import { describe, expect, it } from 'vitest';
+import { gemini } from '../src/index.js';
+import { encodeBothWays, warningKinds } from './encode-both-ways.js';
+
+type Wire = Record<string, unknown>;
+
+/** Stream chunks -> one body: each candidate's parts in order, the last value of every other field. */
+function mergeChunks(chunks: readonly unknown[]): Wire {
+  const body: Wire = {};
+  const candidates = new Map<unknown, Wire & { content: { parts: Wire[]; role: string } }>();
+  for (const chunk of chunks as Wire[]) {
+    const { candidates: list, ...rest } = chunk;
+    Object.assign(body, rest);
+    for (const candidate of (list ?? []) as Wire[]) {
+      const { content, ...meta } = candidate;
+      let merged = candidates.get(candidate.index);
+      if (!merged) candidates.set(candidate.index, (merged = { content: { parts: [], role: 'model' } }));
+      Object.assign(merged, meta);
+      merged.content.parts.push(...(((content as Wire | undefined)?.parts ?? []) as Wire[]));
+    }
+  }
+  if (candidates.size > 0) body.candidates = [...candidates.values()];
+  return body;
+}
+
+const isText = (part: Wire): boolean => typeof part.text === 'string' && Object.keys(part).every((key) => key === 'text' || key === 'thought' || key === 'thoughtSignature');
+
+/**
+ * Adjacent text parts of one kind (thought or not) read as one text, ended by a signature: Gemini
+ * streams a text in several parts and a signature on a closing empty part.
+ */
+function joinTexts(body: Wire): Wire {
+  for (const candidate of (body.candidates ?? []) as Wire[]) {
+    const content = candidate.content as { parts?: Wire[] } | undefined;
+    if (!content?.parts) continue;
+    const parts: Wire[] = [];
+    for (const part of content.parts) {
+      const last = parts.at(-1);
+      if (last && isText(last) && isText(part) && last.thoughtSignature === undefined && last.thought === part.thought) {
+        parts[parts.length - 1] = { ...last, ...part, text: `${last.text as string}${part.text as string}` };
+      } else parts.push(part);
+    }
+    content.parts = parts;
+  }
+  return body;
+}
+
+const text = fc.string({ maxLength: 12 });
+const signature = fc.option(fc.stringMatching(/^sig[A-Za-z0-9]{1,6}$/), { nil: undefined });
+const callId = fc.stringMatching(/^call_[a-z0-9]{1,8}$/);
+const toolName = fc.stringMatching(/^[a-z_]{1,10}$/);
+const withSignature = <T extends object>(part: T, value: string | undefined): T => (value === undefined ? part : { ...part, signature: value });
+const part: fc.Arbitrary<LlmAssistantContent> = fc.oneof(
+  fc.tuple(text, signature).map(([value, sig]) => withSignature({ type: 'text' as const, text: value }, sig)),
+  fc.tuple(text, signature).map(([value, sig]) => withSignature({ type: 'reasoning' as const, text: value, origin: { protocol: 'gemini' as const } }, sig)),
+  text.map((value) => ({ type: 'refusal' as const, text: value })),
+  fc
+    .record({ id: callId, name: toolName, arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean()), { maxKeys: 3 }) })
+    .map((call) => ({ type: 'tool-call' as const, ...call })),
+  fc.record({ id: callId, name: toolName, arguments: text }).map((call) => ({ type: 'tool-call' as const, ...call, freeform: true })),
+  fc.record({ id: callId, name: toolName, arguments: fc.constantFrom('[1]', 'not json', '"s"') }).map((call) => ({ type: 'tool-call' as const, ...call })),
+);
+const response: fc.Arbitrary<LlmResponse> = fc.record(
+  {
+    id: fc.stringMatching(/^resp[a-z0-9]{1,8}$/),
+    model: fc.constantFrom('gemini-2.5-flash', 'claude-sonnet-4-5'),
+    choices: fc.array(fc.record({ content: fc.array(part, { maxLength: 4 }), finishReason: fc.constantFrom(...FINISH_REASONS) }), { minLength: 1, maxLength: 2 }).map((choices) => choices.map((choice, index) => ({ index, ...choice }))),
+    usage: fc.record({ inputTokens: fc.nat(1000), outputTokens: fc.nat(1000) }),
+  },
+  { requiredKeys: ['id', 'model', 'choices'] },
+);
+
+describe('property: the stream and the non-stream encoding of a response agree', () => {
+  it('merged stream chunks equal the response body, with the same losses reported', () => {
+    fc.assert(
+      fc.property(response, (value) => {
+        const both = encodeBothWays(gemini, value);
+        expect(joinTexts(mergeChunks(both.chunks))).toEqual(joinTexts(structuredClone(both.body) as Wire));
+        expect(warningKinds(both.streamWarnings)).toEqual(warningKinds(both.bodyWarnings));
+      }),
+      propertyRuns(1000),
+    );
+  });
+
+  it('a free-form call streams its input as the one string argument `input`, as the body does', () => {
+    const value: LlmResponse = { id: 'r1', model: 'gpt-5', choices: [{ index: 0, content: [{ type: 'tool-call', id: 'call_1', name: 'apply_patch', arguments: '*** Begin Patch', freeform: true }], finishReason: 'tool_calls' }] };
+    const both = encodeBothWays(gemini, value);
+    const call = { functionCall: { id: 'call_1', name: 'apply_patch', args: { input: '*** Begin Patch' } } };
+    expect(both.chunks).toEqual([
+      { candidates: [{ content: { parts: [call], role: 'model' }, index: 0 }], modelVersion: 'gpt-5', responseId: 'r1' },
+      { candidates: [{ finishReason: 'STOP', index: 0 }], modelVersion: 'gpt-5', responseId: 'r1' },
+    ]);
+    expect((both.body as { candidates: Array<{ content: unknown }> }).candidates[0]!.content).toEqual({ parts: [call], role: 'model' });
+    const warning = { code: 'lossy-conversion', message: 'a free-form tool call was sent as a call with one string argument `input`', protocol: 'gemini' };
+    expect(both.streamWarnings).toEqual([{ ...warning, path: 'blocks[0]' }]);
+    expect(both.bodyWarnings).toEqual([{ ...warning, path: 'choices[0].content[0]' }]);
+  });
+});
