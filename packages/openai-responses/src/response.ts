@@ -17,6 +17,7 @@ import { PROTOCOL, ownBag, writeBack } from './ext.js';
 import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
 import { decodeAssistantItem } from './items-decode.js';
 import { encodeAssistantParts } from './items-encode.js';
+import { missingRefusal } from './refusal.js';
 import { decodeUsage, encodeUsage } from './usage.js';
 import type { OpenAIResponsesResponse } from './wire-types.js';
 
@@ -87,7 +88,8 @@ export function decodeResponseObject(body: Record<string, unknown>, path: string
 
 /**
  * Canonical response -> response object. Items without ids get ones derived from the response
- * id; opaque state is written as it is.
+ * id; opaque state is written as it is. A `refusal` finish without a refusal part gets one
+ * (refusal.ts).
  * @see https://platform.openai.com/docs/api-reference/responses/object
  */
 export function encodeResponse(response: LlmResponse, context?: CodecContext): OpenAIResponsesResponse {
@@ -98,7 +100,8 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): O
   const base = response.id.replace(/^resp_/, '');
   const itemStatus = status === 'incomplete' ? 'incomplete' : 'completed';
   if (choice) {
-    encodeAssistantParts(choice.content, 'choices[0]', output, context, {}, {
+    const refusal = missingRefusal(choice);
+    encodeAssistantParts(refusal ? [...choice.content, refusal] : choice.content, 'choices[0]', output, context, {}, {
       status: itemStatus,
       idFor: (prefix, index) => `${prefix}_${base}_${index}`,
     });

@@ -13,6 +13,7 @@ import { encodeError } from './errors.js';
 import { PROTOCOL } from './ext.js';
 import { reasoningItem } from './items-encode.js';
 import { callNameFields } from './namespaces.js';
+import { missingRefusal } from './refusal.js';
 import { encodeResponse } from './response.js';
 
 type Out = Pick<TransformStreamDefaultController<SseEvent>, 'enqueue'>;
@@ -106,16 +107,7 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       return blockStart(state, event.index, event.block, out);
     case 'text-delta': {
       const item = state.open.get(event.index);
-      if (!item) return;
-      item.text += event.text;
-      emit(state, out, {
-        type: item.kind === 'refusal' ? 'response.refusal.delta' : 'response.output_text.delta',
-        item_id: item.itemId,
-        output_index: item.outputIndex,
-        content_index: 0,
-        delta: event.text,
-        ...(item.kind === 'refusal' ? {} : { logprobs: [] }),
-      });
+      if (item) textDelta(state, item, event.text, out);
       return;
     }
     case 'reasoning-delta': {
@@ -257,6 +249,18 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
   }
 }
 
+function textDelta(state: EncodeState, item: OpenItem, text: string, out: Out): void {
+  item.text += text;
+  emit(state, out, {
+    type: item.kind === 'refusal' ? 'response.refusal.delta' : 'response.output_text.delta',
+    item_id: item.itemId,
+    output_index: item.outputIndex,
+    content_index: 0,
+    delta: text,
+    ...(item.kind === 'refusal' ? {} : { logprobs: [] }),
+  });
+}
+
 function openReasoningPart(state: EncodeState, item: OpenItem, out: Out): void {
   if (item.partOpen) return;
   item.partOpen = true;
@@ -317,6 +321,16 @@ function finish(state: EncodeState, out: Out): void {
   for (const index of [...state.open.keys()]) blockEnd(state, index, out);
   state.finished = true;
   const response = state.accumulator.response();
+  const choice = response.choices[0];
+  const refusal = missingRefusal(choice);
+  if (choice && refusal) {
+    // A refusal finish with no refusal block: the same refusal part response.encode adds, as
+    // its own message item (a block index no canonical block used).
+    const index = choice.content.length;
+    blockStart(state, index, { kind: 'refusal' }, out);
+    textDelta(state, state.open.get(index) as OpenItem, refusal.text, out);
+    blockEnd(state, index, out);
+  }
   response.id = state.id;
   response.model = state.model;
   response.created = state.created;
