@@ -31,6 +31,15 @@ export function decodeFinishReason(value: string, hasCalls: boolean): LlmFinishR
   return reason === 'stop' && hasCalls ? 'tool_calls' : reason;
 }
 
+/**
+ * Canonical -> wire. Gemini has no refusal finish: a refusal (a Claude classifier's `refusal`) is
+ * `SAFETY`, the finish Gemini itself gives an answer its safety layer stopped, which every Gemini
+ * client already treats as "no usable answer" (`PROHIBITED_CONTENT` and `SPII` name particular
+ * policies a refusal does not state). No canonical reason but `stop` and `tool_calls` becomes
+ * `STOP`, so nothing that went wrong reads as a normal answer: `pause` and `error` are `OTHER`
+ * (Gemini's `CONTINUATION` promises a continuation token, `MALFORMED_FUNCTION_CALL` a bad call),
+ * `context_exceeded` is `MAX_TOKENS` (the output was cut).
+ */
 const ENCODE: Readonly<Record<LlmFinishReason, string>> = {
   stop: 'STOP',
   length: 'MAX_TOKENS',
@@ -43,8 +52,14 @@ const ENCODE: Readonly<Record<LlmFinishReason, string>> = {
   other: 'OTHER',
 };
 
-/** Canonical finish reason -> wire value; Gemini's own raw value comes back when it still fits. */
-export function encodeFinishReason(reason: LlmFinishReason, raw: string | undefined): string {
+/**
+ * Canonical finish reason -> wire value; Gemini's own raw value comes back when it still fits.
+ * `refused`: the choice holds a refusal part. A refusal that finished `stop` (an OpenAI Chat
+ * `message.refusal` comes with `finish_reason: "stop"`) is `SAFETY` too: `STOP` would hand a
+ * Gemini client the refusal text as a normal answer.
+ */
+export function encodeFinishReason(reason: LlmFinishReason, raw: string | undefined, refused = false): string {
+  if (refused && reason === 'stop') return ENCODE.refusal;
   if (raw !== undefined && Object.hasOwn(DECODE, raw) && (DECODE[raw] === reason || (reason === 'tool_calls' && raw === 'STOP'))) return raw;
   return ENCODE[reason];
 }

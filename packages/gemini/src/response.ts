@@ -142,7 +142,7 @@ export function encodeCandidate(choice: LlmChoice, position: number, context: Co
     });
     out.content = { ...(bag?.$noParts && parts.length === 0 ? {} : { parts }), ...(bag?.$noRole ? {} : { role: 'model' }), ...(bag?.$content as Wire | undefined) };
   }
-  if (choice.finishReason !== undefined) out.finishReason = encodeFinishReason(choice.finishReason, choice.rawFinishReason);
+  if (choice.finishReason !== undefined) out.finishReason = encodeFinishReason(choice.finishReason, choice.rawFinishReason, choice.content.some((part) => part.type === 'refusal'));
   if (!bag?.$noIndex) out.index = choice.index;
   writeWireFields(out, bag);
   return out as GeminiCandidate;

@@ -38,6 +38,8 @@ export interface EncodeState {
   extra?: Wire;
   /** Whether a chunk was sent. */
   sent?: boolean;
+  /** Choices that held a refusal block (their `stop` finish is sent as a refusal). */
+  refused?: Set<number>;
 }
 
 /** A fresh encoder state. */
@@ -87,8 +89,11 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
       const choice = event.choice ?? 0;
       const block = event.block;
       switch (block.kind) {
-        case 'text':
         case 'refusal':
+          (state.refused ??= new Set()).add(choice);
+          state.open.set(event.index, { kind: 'text', choice });
+          return;
+        case 'text':
           state.open.set(event.index, { kind: 'text', choice });
           return;
         case 'reasoning': {
@@ -162,7 +167,8 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
         chunk(state, out, undefined, usage ? { usageMetadata: encodeUsage(usage) } : undefined);
         return;
       }
-      const candidate: Wire = { finishReason: encodeFinishReason(event.reason, event.rawReason), index: event.choice ?? 0 };
+      const choice = event.choice ?? 0;
+      const candidate: Wire = { finishReason: encodeFinishReason(event.reason, event.rawReason, state.refused?.has(choice)), index: choice };
       // Candidate metadata decoded from Gemini (safety ratings, citations, grounding) goes on the last chunk.
       writeWireFields(candidate, event.extensions?.[PROTOCOL]);
       chunk(state, out, candidate, usage ? { usageMetadata: encodeUsage(usage) } : undefined);
