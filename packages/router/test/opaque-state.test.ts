@@ -125,7 +125,8 @@ describe('opaque state for clients with a native field', () => {
       messages: [{ role: 'assistant', content: [{ type: 'reasoning', text: 'hmm', signature: carrier, origin: { protocol: 'claude' } }] }],
     });
     expect((out.body as LlmRequest).messages[0]?.content[0]).toEqual({ type: 'reasoning', text: 'hmm' });
-    expect(warnings.map((w) => w.code)).toEqual(['defaulted', 'foreign-state']);
+    // No `defaulted` max_tokens: that default is the real Claude encoder's, not the router's (issue 18).
+    expect(warnings.map((w) => w.code)).toEqual(['foreign-state']);
   });
 
   it('REGRESSIONS #3: Responses encrypted reasoning seen by a Claude client comes back to the Responses upstream', () => {
