@@ -22,7 +22,7 @@ export { DEFAULT_MAX_WARNINGS_PER_REQUEST, MAX_WARNINGS_HEADER_BYTES, warningsHe
 export type { MemoryStateStoreOptions } from './state-store.js';
 export { checkCapabilities } from './capabilities.js';
 export { LOOP_GUARD_INSTRUCTION, applyPolicies } from './policies.js';
-export { fixRequestForTarget, mergeSameRoleTurns, orderToolResults } from './request-fixes.js';
+export { answerEveryCall, fixRequestForTarget, mergeSameRoleTurns, NO_RESULT_OUTPUT, orderToolResults } from './request-fixes.js';
 export { fixToolCallFinish, fixToolCallFinishStream } from './response-fixes.js';
 export { sealContent, sealResponse, sealStream } from './seal-state.js';
 export { openRequestState } from './open-state.js';

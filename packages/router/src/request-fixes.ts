@@ -1,15 +1,39 @@
-import type { LlmAudioPart, LlmFilePart, LlmImagePart, LlmMessage, LlmRequest, LlmToolMessage, LlmUserMessage, ProtocolId } from '@llm/core';
+import type {
+  LlmAudioPart,
+  LlmFilePart,
+  LlmImagePart,
+  LlmMessage,
+  LlmRequest,
+  LlmToolMessage,
+  LlmToolResultPart,
+  LlmUserMessage,
+  ProtocolId,
+} from '@llm/core';
 import { reportLoss, type CodecContext } from '@llm/core';
 
 /** Stop-sequence limits per target (OpenAI Chat: 4, Gemini: 5; others unbounded). */
 const STOP_LIMITS: Partial<Record<ProtocolId, number>> = { 'openai-chat': 4, gemini: 5 };
 
 /**
+ * Targets that reject a tool call the next turn does not answer (Gemini, absent, accepts one), and
+ * whether their tool results carry an error flag (Claude `is_error`; Chat and Responses have none).
+ */
+const ANSWERS_EVERY_CALL: Partial<Record<ProtocolId, { errorFlag: boolean }>> = {
+  claude: { errorFlag: true },
+  'openai-chat': { errorFlag: false },
+  'openai-responses': { errorFlag: false },
+};
+
+/** The output of the result supplied for a call the history never answered. */
+export const NO_RESULT_OUTPUT = 'no result was returned';
+
+/**
  * Request-side canonical fixes for a target protocol, applied before the upstream codec encodes:
  * - stop sequences cut to the target's limit (`dropped-field`),
  * - consecutive same-role user / assistant turns merged where the target demands alternation
  *   (Claude, Gemini),
- * - tool results reordered to follow the assistant turn that called them.
+ * - tool results reordered to follow the assistant turn that called them,
+ * - a call left unanswered given a result saying so, where the target requires one (`defaulted`).
  * An output-token default is not one of them: a target that requires a limit has its codec's
  * encoder write it, where the rest of the request (a thinking budget) is known.
  */
@@ -33,6 +57,8 @@ export function fixRequestForTarget(request: LlmRequest, target: ProtocolId, con
   }
   fixToolChoice(request, target, context);
   request.messages = orderToolResults(request.messages);
+  const results = ANSWERS_EVERY_CALL[target];
+  if (results) request.messages = answerEveryCall(request.messages, target, results.errorFlag, context);
   if (target === 'openai-chat') request.messages = moveToolResultMedia(request.messages, context);
   if (target === 'claude' || target === 'gemini') {
     request.messages = mergeSameRoleTurns(dropEmptyContent(midConversationSystemToUser(request.messages, context)));
@@ -204,6 +230,50 @@ export function orderToolResults(messages: LlmMessage[]): LlmMessage[] {
     else out.push(...inCallOrder(attached.get(item) ?? [], messages[item] as LlmMessage));
   }
   return out;
+}
+
+/**
+ * Gives every tool call a result right after its turn (after the results it has, in call order):
+ * a history may go on past a call it never answered, which Gemini accepts and Claude, Chat and
+ * Responses reject. The result supplied says {@link NO_RESULT_OUTPUT}, flagged as an error where
+ * the target has the flag, and is reported as `defaulted` at the call's path. Expects the results
+ * already moved behind their calls ({@link orderToolResults}).
+ */
+export function answerEveryCall(messages: LlmMessage[], target: ProtocolId, errorFlag: boolean, context?: CodecContext): LlmMessage[] {
+  // Copied only from the first turn that needs a result: most histories answer every call.
+  let out: LlmMessage[] | undefined;
+  let index = 0;
+  while (index < messages.length) {
+    const turn = messages[index] as LlmMessage;
+    const turnIndex = index++;
+    out?.push(turn);
+    if (turn.role !== 'assistant' || !turn.content.some((part) => part.type === 'tool-call')) continue;
+    const firstResult = index;
+    const answered = new Set<string>();
+    for (; index < messages.length && (messages[index] as LlmMessage).role === 'tool'; index++) {
+      for (const part of (messages[index] as LlmToolMessage).content) if (part.type === 'tool-result') answered.add(part.toolCallId);
+    }
+    const supplied: LlmToolMessage[] = [];
+    turn.content.forEach((part, partIndex) => {
+      if (part.type !== 'tool-call' || answered.has(part.id)) return;
+      reportLoss(context, {
+        code: 'defaulted',
+        path: `messages[${turnIndex}].content[${partIndex}]`,
+        message: `tool call ${part.id} (${part.name}) has no result, which ${target} requires; sent with the result ${JSON.stringify(NO_RESULT_OUTPUT)}`,
+      });
+      const result: LlmToolResultPart = { type: 'tool-result', toolCallId: part.id, toolName: part.name, content: NO_RESULT_OUTPUT };
+      if (errorFlag) result.isError = true;
+      supplied.push({ role: 'tool', content: [result] });
+    });
+    const given = messages.slice(firstResult, index) as LlmToolMessage[];
+    if (supplied.length === 0) {
+      out?.push(...given);
+      continue;
+    }
+    out ??= messages.slice(0, firstResult);
+    out.push(...inCallOrder([...given, ...supplied], turn));
+  }
+  return out ?? messages;
 }
 
 /**
