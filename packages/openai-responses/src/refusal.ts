@@ -2,9 +2,10 @@ import type { LlmAssistantContent, LlmChoice, LlmRefusalPart } from '@llm/core';
 
 /**
  * The refusal text a Responses client gets when an answer ended in `refusal` without one (a Claude
- * classifier stop, `stop_reason: "refusal"`, carries no explanation in its content).
+ * classifier stop, `stop_reason: "refusal"`, carries no explanation in its content). The same
+ * words as the Chat codec's fallback, so a refusal reads alike to every OpenAI client.
  */
-export const REFUSAL_TEXT = 'The model declined to answer.';
+export const REFUSAL_TEXT = 'The model declined to respond to this request.';
 
 /**
  * Responses signals a refusal with a `refusal` content part in a `completed` response (what
