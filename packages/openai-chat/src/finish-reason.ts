@@ -1,4 +1,6 @@
-import type { LlmFinishReason } from '@llm/core';
+import type { CodecContext, LlmFinishReason } from '@llm/core';
+import { reportLoss } from '@llm/core';
+import { PROTOCOL } from './internal.js';
 
 /** Wire `finish_reason` -> canonical (mapping.md §7). */
 export function decodeFinishReason(raw: string): LlmFinishReason {
@@ -32,22 +34,44 @@ export function decodeChoiceFinish(raw: string, calledTools: boolean, refused: b
 
 const WIRE = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
 
-/** Canonical finish reason -> wire; the raw value wins when it is a chat value. */
-export function encodeFinishReason(reason: LlmFinishReason, raw: string | undefined): string {
+/**
+ * What a Chat client is told when a refusal comes with no text at all (a Claude classifier
+ * refusal is `stop_reason: "refusal"` and nothing else): written by the gateway, so that
+ * `message.refusal` / `delta.refusal` is a non-empty string a client can test and show.
+ */
+export const REFUSAL_FALLBACK_TEXT = 'The model declined to respond to this request.';
+
+/**
+ * Canonical finish reason -> wire; the raw value wins when it is a chat value. Chat has five
+ * words, so four canonical reasons borrow one, each chosen so that no unfinished or refused
+ * answer reads as a normal `stop` (openai-chat README, "Finish reasons"):
+ * - `refusal` -> `content_filter`, the one Chat word for "the model withheld its answer" (a Chat
+ *   upstream's own `stop` + `refusal` is written back as it came);
+ * - `pause` and `context_exceeded` -> `length`: the answer is cut short, not complete;
+ * - `error` -> `stop` with a `lossy-conversion` warning: no Chat word says "failed", and the
+ *   content that was made is still the answer;
+ * - `other` -> `stop`: nothing is known to say more.
+ * `pause` and `error` are reported through `context` at `path`.
+ */
+export function encodeFinishReason(reason: LlmFinishReason, raw: string | undefined, context?: CodecContext, path = 'finish_reason'): string {
   // `stop` read as tool_calls or refusal (decodeChoiceFinish) is written back as it came.
   if (raw !== undefined && WIRE.has(raw) && (decodeFinishReason(raw) === reason || (raw === 'stop' && (reason === 'tool_calls' || reason === 'refusal')))) return raw;
   switch (reason) {
     case 'stop':
-    case 'refusal':
-    case 'pause':
-    case 'error':
     case 'other':
       return 'stop';
+    case 'error':
+      reportLoss(context, { code: 'lossy-conversion', path, message: `Chat has no finish_reason for a generation that failed (${raw ?? 'error'}): sent as stop`, protocol: PROTOCOL });
+      return 'stop';
+    case 'pause':
+      reportLoss(context, { code: 'lossy-conversion', path, message: `Chat has no finish_reason for a paused turn (${raw ?? 'pause'}): sent as length`, protocol: PROTOCOL });
+      return 'length';
     case 'length':
     case 'context_exceeded':
       return 'length';
     case 'tool_calls':
       return 'tool_calls';
+    case 'refusal':
     case 'content_filter':
       return 'content_filter';
     default: {

@@ -1,6 +1,7 @@
 import type { CodecContext, LlmChoice, LlmResponse, LlmTokenLogprob } from '@llm/core';
 import { joinPath, opaqueStateWarning, reportLoss, toolArgumentsText } from '@llm/core';
-import { encodeFinishReason } from './finish-reason.js';
+import { completionCreated, completionId } from './answer-identity.js';
+import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
 import { PROTOCOL, marker, writeRest } from './internal.js';
 import { encodeUsage } from './usage.js';
 import type { OpenAIChatResponse, OpenAIChatTokenLogprob } from './wire-types.js';
@@ -88,17 +89,22 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
  * @see openai-chat.md §2
  */
 export function encodeResponse(response: LlmResponse, context?: CodecContext): OpenAIChatResponse {
-  const out: Wire = { id: response.id, object: 'chat.completion', created: response.created ?? 0, model: response.model };
+  const out: Wire = { id: completionId(response.id), object: 'chat.completion', created: completionCreated(response.created), model: response.model };
   const object = marker(response, 'object');
   if (object === null) delete out.object;
   else if (object !== undefined) out.object = object;
   const choices: Wire[] = new Array(response.choices.length);
   for (let i = 0; i < response.choices.length; i++) {
     const choice = response.choices[i]!;
+    const path = joinPath('choices', i);
+    const message = encodeChoiceMessage(choice, joinPath(path, 'content'), context);
+    const finish = encodeFinishReason(choice.finishReason ?? 'stop', choice.rawFinishReason, context, joinPath(path, 'finish_reason'));
+    // A refusal that said nothing still says it refused (a Claude classifier refusal has no text).
+    if (choice.finishReason === 'refusal' && finish === 'content_filter' && !message.content && !message.refusal) message.refusal = REFUSAL_FALLBACK_TEXT;
     const wire: Wire = {
       index: choice.index,
-      message: encodeChoiceMessage(choice, joinPath(joinPath('choices', i), 'content'), context),
-      finish_reason: encodeFinishReason(choice.finishReason ?? 'stop', choice.rawFinishReason),
+      message,
+      finish_reason: finish,
       logprobs: choice.logprobs
         ? { content: encodeLogprobs(choice.logprobs), refusal: marker(choice, 'refusalLogprobs') ?? null }
         : null,

@@ -189,7 +189,8 @@ export function decodeChunk(state: ChatDecodeState, emit: Emit, chunk: unknown):
       const choiceIndex = typeof wire.index === 'number' ? wire.index : i;
       const choice = choiceState(state, choiceIndex);
       if (choice.finished) continue;
-      const delta = isJsonObject(wire.delta) ? wire.delta : undefined;
+      // Some compatible servers send `message` where a chunk has `delta`: read it as one.
+      const delta = isJsonObject(wire.delta) ? wire.delta : isJsonObject(wire.message) ? wire.message : undefined;
       if (delta) {
         const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : typeof delta.reasoning === 'string' ? delta.reasoning : undefined;
         if (reasoning) textDelta(state, emit, choice, choiceIndex, 'reasoning', reasoning);

@@ -1,7 +1,8 @@
 import type { CodecContext, LlmStreamEvent, LlmUsage, SseEvent } from '@llm/core';
 import { reportLoss, unfinishedStreamError } from '@llm/core';
+import { completionCreated, completionId } from './answer-identity.js';
 import { encodeError } from './error.js';
-import { encodeFinishReason } from './finish-reason.js';
+import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
 import { PROTOCOL } from './internal.js';
 import { encodeLogprobs } from './response-encode.js';
 import { encodeUsage } from './usage.js';
@@ -31,6 +32,8 @@ export interface ChatEncodeState {
   blocks: Map<number, BlockState>;
   /** Choices whose role delta was sent. */
   roleSent: Set<number>;
+  /** Choices that sent content or refusal text (a refusal without either gets the fallback text). */
+  spoke: Set<number>;
   /** Next wire tool index per choice. */
   toolCount: Map<number, number>;
   usage: LlmUsage | undefined;
@@ -43,14 +46,15 @@ export interface ChatEncodeState {
 /** A fresh state. */
 export function createEncodeState(id: string | undefined, includeUsage: boolean, context: CodecContext | undefined): ChatEncodeState {
   return {
-    id: id ?? `chatcmpl-${Math.random().toString(36).slice(2, 14)}`,
+    id: completionId(id),
     model: '',
-    created: Math.floor(Date.now() / 1000),
+    created: completionCreated(undefined),
     serviceTier: undefined,
     fingerprint: undefined,
     includeUsage,
     blocks: new Map(),
     roleSent: new Set(),
+    spoke: new Set(),
     toolCount: new Map(),
     usage: undefined,
     finished: false,
@@ -89,7 +93,8 @@ export function encodeEvent(state: ChatEncodeState, emit: Emit, event: LlmStream
   if (state.ended) return;
   switch (event.type) {
     case 'start':
-      if (event.id !== undefined) state.id = event.id;
+      // An empty id is none: the fresh one made with the state stays.
+      if (event.id) state.id = event.id;
       if (event.model !== undefined) state.model = event.model;
       if (event.created !== undefined) state.created = event.created;
       state.serviceTier = event.serviceTier;
@@ -123,6 +128,7 @@ export function encodeEvent(state: ChatEncodeState, emit: Emit, event: LlmStream
       const block = state.blocks.get(event.index);
       if (!block) return;
       const field = block.kind === 'refusal' ? 'refusal' : block.kind === 'reasoning' ? 'reasoning_content' : 'content';
+      if (field !== 'reasoning_content' && event.text !== '') state.spoke.add(block.choice);
       sendDelta(state, emit, block.choice, { [field]: event.text });
       return;
     }
@@ -157,9 +163,12 @@ export function encodeEvent(state: ChatEncodeState, emit: Emit, event: LlmStream
       const choice = event.choice ?? 0;
       state.finished = true;
       if (event.usage) state.usage = event.usage;
+      const finish = encodeFinishReason(event.reason, event.rawReason, state.context, choice === 0 ? 'finish' : `finish[${choice}]`);
+      // As response-encode does: a refusal that said nothing still says it refused.
+      if (event.reason === 'refusal' && finish === 'content_filter' && !state.spoke.has(choice)) sendDelta(state, emit, choice, { refusal: REFUSAL_FALLBACK_TEXT });
       const delta: Wire = state.roleSent.has(choice) ? {} : { role: 'assistant', content: '' };
       state.roleSent.add(choice);
-      send(emit, chunk(state, [{ index: choice, delta, finish_reason: encodeFinishReason(event.reason, event.rawReason) }]));
+      send(emit, chunk(state, [{ index: choice, delta, finish_reason: finish }]));
       return;
     }
     case 'error':

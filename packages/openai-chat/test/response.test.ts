@@ -2,7 +2,7 @@
 // encode direction from hand-built canonical responses.
 import type { LlmResponse, LlmWarning } from '@llm/core';
 import { LlmError } from '@llm/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openaiChat } from '../src/index.js';
 
 const P = 'openai-chat';
@@ -179,6 +179,8 @@ describe('response decode', () => {
 describe('response encode from hand-built canonical values', () => {
   it('writes the shape the API returns and maps foreign finish reasons', () => {
     const warnings: LlmWarning[] = [];
+    // A Claude answer has no timestamp: the API's `created` is the time of the answer.
+    vi.spyOn(Date, 'now').mockReturnValueOnce(1_800_000_000_500);
     const body = openaiChat.response.encode(
       {
         id: 'msg_1',
@@ -204,7 +206,7 @@ describe('response encode from hand-built canonical values', () => {
     expect(body).toEqual({
       id: 'msg_1',
       object: 'chat.completion',
-      created: 0,
+      created: 1_800_000_000,
       model: 'claude-sonnet-4-5',
       choices: [
         {
