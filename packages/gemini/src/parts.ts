@@ -150,9 +150,13 @@ function decodeFunctionResponse(value: unknown, path: string, bag: Wire | undefi
   const isError = keys.length === 1 && keys[0] === 'error';
   const single = keys.length === 1 && (keys[0] === 'output' || isError) ? response[keys[0]!] : undefined;
   let content: LlmToolResultPart['content'];
+  // An `{output: text}` whose text would be sent as the object it spells stays wrapped on the way back.
+  const wrapped = typeof single === 'string' && !isError && responseObjectOf(single) !== undefined;
   if (typeof single === 'string') content = single;
   else if (isError) content = [{ type: 'json', value: single }];
-  else content = [{ type: 'json', value: response }];
+  // Any other object is the function's own answer: kept as its JSON text, which every protocol's
+  // tool result can carry and which goes back to Gemini as the same object.
+  else content = JSON.stringify(response);
   const media = wire.parts;
   if (media !== undefined) {
     const list = Array.isArray(media) ? media : invalid(responsePath, 'parts', 'an array', media, PROTOCOL);
@@ -170,6 +174,7 @@ function decodeFunctionResponse(value: unknown, path: string, bag: Wire | undefi
   const resultBag: Wire = { ...bag };
   if (id === undefined) resultBag.$syntheticId = true;
   if (typeof content !== 'string' && typeof single === 'string') resultBag.$textFirst = true;
+  if (wrapped) resultBag.$wrapped = true;
   const rest = unknownFields(wire, RESPONSE_KNOWN);
   if (rest) resultBag.$response = rest;
   return keep(result, resultBag);
@@ -266,15 +271,35 @@ function encodeArgs(part: Extract<LlmPart, { type: 'tool-call' }>, path: string,
   return callArgs(part.arguments, part.freeform, (kind) => loss(options, kind === 'freeform' ? path : `${path}.arguments`, CALL_ARGS_LOSS[kind], 'lossy-conversion'));
 }
 
-/** A tool result -> a `functionResponse` part. */
+/**
+ * The object a tool result's text spells, sent as `functionResponse.response` itself (the form
+ * Gemini documents for a function's structured answer), or `undefined` for text that is not a
+ * JSON object, nests deeper than MAX_JSON_DEPTH, or is an object with the one key `output` or
+ * `error` (the wrappers themselves: sent as such it would read back as another text, or as an
+ * error). Only text that starts with `{` is parsed.
+ */
+function responseObjectOf(text: string): JsonObject | undefined {
+  if (!text.trimStart().startsWith('{')) return undefined;
+  const object = toolArgumentsObject(text);
+  if (!object) return undefined;
+  const keys = Object.keys(object);
+  return keys.length === 1 && (keys[0] === 'output' || keys[0] === 'error') ? undefined : object;
+}
+
+/**
+ * A tool result -> a `functionResponse` part. Text that is a JSON object is sent as that object
+ * (see responseObjectOf), other text as `{output: text}` (`{error: text}` for a failed call).
+ */
 export function encodeToolResult(part: LlmToolResultPart, path: string, options: PartEncodeOptions): Wire {
   const bag = ownBag(part);
   const name = part.toolName ?? options.callNames.get(part.toolCallId);
   if (name === undefined) loss(options, `${path}.toolName`, 'a tool result names no call Gemini knows; its name was left empty', 'lossy-conversion');
   const key = part.isError ? 'error' : 'output';
+  const wrap = part.isError || bag?.$wrapped === true;
+  const textResponse = (text: string): unknown => (wrap ? undefined : responseObjectOf(text)) ?? { [key]: text };
   let response: unknown;
   const media: Wire[] = [];
-  if (typeof part.content === 'string') response = { [key]: part.content };
+  if (typeof part.content === 'string') response = textResponse(part.content);
   else {
     const items = part.content;
     const texts: string[] = [];
@@ -298,7 +323,7 @@ export function encodeToolResult(part: LlmToolResultPart, path: string, options:
     if (jsonCount === 1 && texts.length === 0) {
       response = part.isError ? { error: json } : typeof json === 'object' && json !== null && !Array.isArray(json) ? json : { output: json };
     } else if (jsonCount === 0) {
-      response = { [key]: bag?.$textFirst && texts.length === 1 ? texts[0] : texts.join('') };
+      response = textResponse(bag?.$textFirst && texts.length === 1 ? texts[0]! : texts.join(''));
     } else {
       loss(options, `${path}.content`, 'a tool result mixing several JSON values and text was sent as one text output', 'lossy-conversion');
       response = { [key]: items.map((item) => (item.type === 'text' ? item.text : item.type === 'json' ? JSON.stringify(item.value) : '')).join('') };

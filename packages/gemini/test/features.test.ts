@@ -90,7 +90,7 @@ describe('a request using every feature', () => {
             { type: 'tool-call', id: 'fc1', name: 'lookup', arguments: { q: 'x' }, extensions: { gemini: { $unsigned: true } } },
           ],
         },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'fc1', toolName: 'lookup', content: [{ type: 'json', value: { result: 'y' } }] }], extensions: { gemini: { $role: 'function' } } },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'fc1', toolName: 'lookup', content: '{"result":"y"}' }], extensions: { gemini: { $role: 'function' } } },
       ],
       tools: [
         { type: 'function', name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: { q: { type: 'string' } } }, extensions: { gemini: { $tool: 0, $jsonSchema: true } } },
