@@ -1,4 +1,7 @@
 import { LlmError, type Codec, type ProtocolId } from '@llm/core';
+import { REFUSAL_FALLBACK_TEXT } from '@llm/openai-chat';
+import { REFUSAL_TEXT } from '@llm/openai-responses';
+import type { ResponseMeaning } from './meaning.js';
 import type { Mode, Outcome } from './run.js';
 
 /**
@@ -22,21 +25,42 @@ export interface ExpectedLoss {
 /** Google's documented placeholder for a function call without a thought signature. */
 const GEMINI_SKIP_SIGNATURE = 'skip_thought_signature_validator';
 
-/** The finish reason a client protocol reports for a refusal or filter the bridge decoded as `finish`. */
-function clientFinish(client: ProtocolId, finish: string, refusalPart: boolean): string {
-  switch (client) {
+/**
+ * What a protocol's answer says of a refusal or a filtered answer, once written and read back
+ * (the meaning of a response after one protocol's encode and decode):
+ * - Chat has no refusal finish: `refusal` is `content_filter`, and a refusal with no text at all
+ *   gets the codec's fallback `refusal` string;
+ * - Responses says refusal with a refusal part in a completed answer: a `refusal` finish without
+ *   one gets the codec's `REFUSAL_TEXT` part (`content_filter` stays `incomplete`);
+ * - Claude has no refusal block (the text is plain text) and no filter stop: `refusal` for both;
+ * - Gemini has neither a refusal block nor a refusal finish: safety (`content_filter`) for both.
+ */
+function refusalAsSeen(protocol: ProtocolId, response: ResponseMeaning): void {
+  switch (protocol) {
     case 'openai-chat':
+      if (response.finish !== 'refusal') return;
+      response.finish = 'content_filter';
+      if (response.text === '' && response.refusal === '') response.refusal = REFUSAL_FALLBACK_TEXT;
+      return;
     case 'openai-responses':
-      // OpenAI has no refusal finish on the wire (Chat says stop, Responses completed): a refusal
-      // part reads as refusal, and nothing else does.
-      return refusalPart ? 'refusal' : finish === 'refusal' ? 'stop' : finish;
+      if (response.finish === 'refusal' && response.refusal === '') response.refusal = REFUSAL_TEXT;
+      return;
     case 'claude':
-      return finish === 'content_filter' ? 'refusal' : finish;
     case 'gemini':
-      return finish === 'refusal' ? 'content_filter' : finish;
+      response.text += response.refusal;
+      response.refusal = '';
+      if (response.finish === 'refusal' || response.finish === 'content_filter') response.finish = protocol === 'claude' ? 'refusal' : 'content_filter';
+      return;
     default:
-      return finish;
+      return;
   }
+}
+
+/** A refusal or filter crossing a pair: what the upstream's answer says, then what the client's says of that. */
+function refusalAcross(expected: Outcome, client: Codec, upstream: Codec): void {
+  if (!expected.response) return;
+  refusalAsSeen(upstream.id, expected.response);
+  refusalAsSeen(client.id, expected.response);
 }
 
 /** What a client sees of an upstream server error. */
@@ -107,29 +131,25 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
   },
   {
     scenario: 'refusal',
-    // No warning: the refusal text crosses; what differs is where it sits and the reason word.
-    lost: { claude: null, gemini: null },
+    // No warning: the refusal crosses; what differs is where its text sits and the reason word.
+    lost: { 'openai-chat': null, claude: null, gemini: null },
     reason:
-      "Claude and Gemini have no refusal block (the text is plain text; Claude says stop_reason 'refusal', Gemini SAFETY); an OpenAI client reads a refusal only from a refusal part",
-    apply: (expected, client, upstream) => {
-      const response = expected.response;
-      if (!response) return;
-      if ([client.id, upstream.id].some((id) => id === 'claude' || id === 'gemini')) {
-        response.text += response.refusal;
-        response.refusal = '';
-      }
-      // What the upstream's answer says once decoded, then what the client protocol can say.
-      const upstreamFinish = upstream.id === 'gemini' ? 'content_filter' : 'refusal';
-      response.finish = clientFinish(client.id, upstreamFinish, response.refusal !== '');
-    },
+      "Chat says a refusal as finish_reason content_filter with its refusal string; Claude and Gemini have no refusal block (the text is plain text; Claude says stop_reason 'refusal', Gemini SAFETY)",
+    apply: refusalAcross,
   },
   {
     scenario: 'content-filter',
     lost: { claude: null },
-    reason: "Claude has no content-filter stop reason: Claude says 'refusal', and OpenAI clients get 'stop' for a refusal without a refusal part",
-    apply: (expected, client, upstream) => {
-      if (expected.response) expected.response.finish = clientFinish(client.id, upstream.id === 'claude' ? 'refusal' : 'content_filter', false);
-    },
+    reason: "Claude has no content-filter stop reason: Claude says 'refusal', which a Responses client reads from a refusal part the gateway writes",
+    apply: refusalAcross,
+  },
+  {
+    scenario: ['claude-refusal-partial', 'claude-refusal-empty'],
+    // A Claude classifier refusal: partial or no text and stop_reason 'refusal', nothing else.
+    lost: { 'openai-chat': null, 'openai-responses': null, gemini: null },
+    reason:
+      "a Claude refusal reaches Chat as content_filter (with the fallback refusal string when there is no text), Responses with a refusal part (REFUSAL_TEXT), Gemini as SAFETY",
+    apply: refusalAcross,
   },
   {
     scenario: 'stream-error',

@@ -203,6 +203,19 @@ const written: Scenario[] = [
     response: answer([{ type: 'refusal', text: 'I cannot help with that.' }], 'refusal'),
   },
   {
+    // A Claude classifier refusal (stop_reason 'refusal') after some text, and before any.
+    id: 'claude-refusal-partial',
+    title: 'refusal after partial text (Claude)',
+    request: { model: MODEL, messages: [say('Explain how to pick a lock.')] },
+    response: answer([text('Here is how to')], 'refusal'),
+  },
+  {
+    id: 'claude-refusal-empty',
+    title: 'refusal without text (Claude)',
+    request: { model: MODEL, messages: [say('Help me do something harmful.')] },
+    response: answer([], 'refusal'),
+  },
+  {
     id: 'content-filter',
     title: 'content filter',
     request: { model: MODEL, messages: [say('Something filtered.')] },
