@@ -47,16 +47,21 @@ describe('the bundled bin', () => {
     const ledger = join(dir, 'usage.db');
     writeFileSync(config, `upstreams:\n  anthropic: { protocol: claude, baseUrl: "${mock.url}", apiKey: mock }\nroutes:\n  - { match: "*", upstream: anthropic, model: claude-sonnet-4-5 }\nledger: { path: "${ledger}" }\nlog: { level: warn }\n`);
     const gateway = await startBin(['serve', '--config', config, '--port', '0']);
+    const before = Math.floor(Date.now() / 1000);
     const res = await fetch(`${gateway.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Say hello.' }] }),
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
+    const answer = (await res.json()) as { created: number };
+    // Claude answers carry no time: the Chat answer is stamped when the gateway writes it.
+    expect(answer.created).toBeGreaterThanOrEqual(before);
+    expect(answer.created).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
+    expect(answer).toEqual({
       id: 'msg_mock_1',
       object: 'chat.completion',
-      created: 0,
+      created: answer.created,
       model: 'claude-sonnet-4-5',
       choices: [{ index: 0, message: { role: 'assistant', content: 'Mock claude says: Say hello.', refusal: null }, finish_reason: 'stop', logprobs: null }],
       usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 },
