@@ -12,6 +12,9 @@ export const PROTOCOL = 'gemini' as const;
  * - `$schema`: the original `parameters` / `responseSchema` in Gemini's OpenAPI dialect.
  * - `$jsonSchema`: the schema came as `parametersJsonSchema` / `responseJsonSchema`.
  * - `$joined`: a user message that shared one wire content with the tool results before it.
+ * - `$tools[i].functionDeclarations[j]` (request bag): that declaration's fields with no canonical
+ *   meaning (`responseJsonSchema`, `behavior`, ...), named by their path so that a request going
+ *   to another protocol reports each; the tool's own bag writes them back to Gemini.
  */
 export function ownBag(target: WithExtensions | undefined): Record<string, unknown> | undefined {
   return getExtensions(target, PROTOCOL);

@@ -48,7 +48,7 @@ export function decodeRequest(body: unknown, context?: CodecContext): LlmRequest
   const contents = readArray(wire.contents, '', 'contents', PROTOCOL);
   for (let index = 0; index < contents.length; index++) decodeContent(contents[index], index, request.messages, contexts);
 
-  if (wire.tools !== undefined) request.tools = decodeTools(wire.tools);
+  if (wire.tools !== undefined) request.tools = decodeTools(wire.tools, bag);
   const toolConfig = field(wire, 'toolConfig');
   if (toolConfig !== undefined) {
     const decoded = decodeToolConfig(toolConfig);

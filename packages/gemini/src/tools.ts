@@ -18,8 +18,15 @@ type Wire = Record<string, unknown>;
 
 const DECLARATION_KNOWN = new Set(['name', 'description', 'parameters', 'parametersJsonSchema']);
 
-/** `tools` (Tool objects, each holding one or more kinds) -> canonical tools, in order. */
-export function decodeTools(value: unknown): LlmTool[] {
+/**
+ * `tools` (Tool objects, each holding one or more kinds) -> canonical tools, in order. A
+ * declaration's fields with no canonical meaning (`response` / `responseJsonSchema`, the output
+ * schema no other protocol declares; `behavior`; anything newer) stay in the tool's bag for
+ * Gemini, and are also listed in `requestBag` under `$<their declaration's path>` so that a
+ * request crossing to another protocol reports each as a dropped field with its JSON path (core's
+ * reportForeignExtensions reads only the request bag).
+ */
+export function decodeTools(value: unknown, requestBag: Wire): LlmTool[] {
   const list = readArray(value, '', 'tools', PROTOCOL);
   const tools: LlmTool[] = [];
   for (let index = 0; index < list.length; index++) {
@@ -28,7 +35,7 @@ export function decodeTools(value: unknown): LlmTool[] {
     for (const key in tool) {
       if (key === 'functionDeclarations' || key === 'function_declarations') {
         const declarations = readArray(tool[key], path, key, PROTOCOL);
-        for (let at = 0; at < declarations.length; at++) tools.push(decodeDeclaration(declarations[at], `${path}.${key}`, at, index));
+        for (let at = 0; at < declarations.length; at++) tools.push(decodeDeclaration(declarations[at], `${path}.${key}`, at, index, requestBag));
       } else {
         // Built-ins (googleSearch, codeExecution, urlContext, ...) are kept whole.
         const builtIn: LlmTool = { type: 'provider', protocol: PROTOCOL, name: key, value: tool[key] };
@@ -39,11 +46,13 @@ export function decodeTools(value: unknown): LlmTool[] {
   return tools;
 }
 
-function decodeDeclaration(value: unknown, parent: string, index: number, toolIndex: number): LlmTool {
+function decodeDeclaration(value: unknown, parent: string, index: number, toolIndex: number, requestBag: Wire): LlmTool {
   const declaration = readObject(value, parent, index, PROTOCOL);
   const path = `${parent}[${index}]`;
   const tool: LlmTool = { type: 'function', name: readString(declaration, 'name', path, PROTOCOL) };
-  const bag: Wire = { $tool: toolIndex, ...unknownFields(declaration, DECLARATION_KNOWN) };
+  const unmapped = unknownFields(declaration, DECLARATION_KNOWN);
+  if (unmapped) requestBag[`$${path}`] = unmapped;
+  const bag: Wire = { $tool: toolIndex, ...unmapped };
   const description = declaration.description;
   if (typeof description === 'string') tool.description = description;
   else if (description !== undefined) invalid(path, 'description', 'a string', description, PROTOCOL);
