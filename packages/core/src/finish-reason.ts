@@ -34,3 +34,11 @@ export const FINISH_REASONS: readonly LlmFinishReason[] = Object.freeze([
   'error',
   'other',
 ]);
+
+/**
+ * The refusal text a codec writes when a `refusal` finish reaches a protocol whose clients look
+ * for refusal text (Chat `message.refusal`, a Responses refusal part) and the upstream gave none
+ * (a Claude classifier refusal): written by the gateway, never by the model, and the same words
+ * in every protocol.
+ */
+export const REFUSAL_FALLBACK_TEXT = 'The model declined to respond to this request.';

@@ -50,7 +50,7 @@ export type { LlmReasoningConfig, LlmReasoningEffort } from './reasoning.js';
 
 export type { LlmLogprobsOptions, LlmRequest, LlmResponseFormat, LlmSampling } from './request.js';
 
-export { FINISH_REASONS } from './finish-reason.js';
+export { FINISH_REASONS, REFUSAL_FALLBACK_TEXT } from './finish-reason.js';
 export type { LlmFinishReason } from './finish-reason.js';
 
 export { emptyUsage, totalTokensOf } from './usage.js';

@@ -36,10 +36,10 @@ const WIRE = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'functio
 
 /**
  * What a Chat client is told when a refusal comes with no text at all (a Claude classifier
- * refusal is `stop_reason: "refusal"` and nothing else): written by the gateway, so that
+ * refusal is `stop_reason: "refusal"` and nothing else): core's shared fallback, so that
  * `message.refusal` / `delta.refusal` is a non-empty string a client can test and show.
  */
-export const REFUSAL_FALLBACK_TEXT = 'The model declined to respond to this request.';
+export { REFUSAL_FALLBACK_TEXT } from '@llm/core';
 
 /**
  * Canonical finish reason -> wire; the raw value wins when it is a chat value. Chat has five

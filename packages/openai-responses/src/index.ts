@@ -1,6 +1,5 @@
 // @llm/openai-responses: the OpenAI Responses API codec.
 export { openaiResponses } from './codec.js';
-export { REFUSAL_TEXT } from './refusal.js';
 export type {
   OpenAIResponsesContentPart,
   OpenAIResponsesErrorBody,

@@ -1,7 +1,8 @@
 import { responseToEvents, type LlmResponse } from '@llm/core';
 import { runTransform } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
-import { openaiResponses, REFUSAL_TEXT } from '../src/index.js';
+import { REFUSAL_FALLBACK_TEXT as REFUSAL_TEXT } from '@llm/core';
+import { openaiResponses } from '../src/index.js';
 
 /** What the Claude codec decodes from a classifier refusal: `stop_reason: "refusal"`, partial or no text. */
 function claudeRefusal(text: string | undefined): LlmResponse {

@@ -1,6 +1,5 @@
 import { LlmError, type Codec, type ProtocolId } from '@llm/core';
-import { REFUSAL_FALLBACK_TEXT } from '@llm/openai-chat';
-import { REFUSAL_TEXT } from '@llm/openai-responses';
+import { REFUSAL_FALLBACK_TEXT } from '@llm/core';
 import type { ResponseMeaning } from './meaning.js';
 import type { Mode, Outcome } from './run.js';
 
@@ -31,7 +30,7 @@ const GEMINI_SKIP_SIGNATURE = 'skip_thought_signature_validator';
  * - Chat has no refusal finish: `refusal` is `content_filter`, and a refusal with no text at all
  *   gets the codec's fallback `refusal` string;
  * - Responses says refusal with a refusal part in a completed answer: a `refusal` finish without
- *   one gets the codec's `REFUSAL_TEXT` part (`content_filter` stays `incomplete`);
+ *   one gets core's `REFUSAL_FALLBACK_TEXT` as a refusal part (`content_filter` stays `incomplete`);
  * - Claude has no refusal block (the text is plain text) and no filter stop: `refusal` for both;
  * - Gemini has neither a refusal block nor a refusal finish: safety (`content_filter`) for both.
  */
@@ -43,7 +42,7 @@ function refusalAsSeen(protocol: ProtocolId, response: ResponseMeaning): void {
       if (response.text === '' && response.refusal === '') response.refusal = REFUSAL_FALLBACK_TEXT;
       return;
     case 'openai-responses':
-      if (response.finish === 'refusal' && response.refusal === '') response.refusal = REFUSAL_TEXT;
+      if (response.finish === 'refusal' && response.refusal === '') response.refusal = REFUSAL_FALLBACK_TEXT;
       return;
     case 'claude':
     case 'gemini':
@@ -148,7 +147,7 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
     // A Claude classifier refusal: partial or no text and stop_reason 'refusal', nothing else.
     lost: { 'openai-chat': null, 'openai-responses': null, gemini: null },
     reason:
-      "a Claude refusal reaches Chat as content_filter (with the fallback refusal string when there is no text), Responses with a refusal part (REFUSAL_TEXT), Gemini as SAFETY",
+      "a Claude refusal reaches Chat as content_filter (with the fallback refusal string when there is no text), Responses with a refusal part (REFUSAL_FALLBACK_TEXT), Gemini as SAFETY",
     apply: refusalAcross,
   },
   {
