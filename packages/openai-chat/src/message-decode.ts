@@ -17,6 +17,7 @@ import {
   readString,
   setExtensions,
 } from '@llm/core';
+import { decodeCacheControl } from './cache-control.js';
 import { PROTOCOL, collectRest, mark, parseDataUrl } from './internal.js';
 
 const P = PROTOCOL;
@@ -45,6 +46,7 @@ const DETAILS = ['auto', 'low', 'high', 'original'] as const;
 /** A `type: "text"` part. */
 export function decodeTextPart(wire: Record<string, unknown>, path: string): LlmTextPart {
   const part: LlmTextPart = { type: 'text', text: readString(wire, 'text', path, P) };
+  decodeCacheControl(wire, part);
   setExtensions(part, P, collectRest(wire, TEXT_KEYS));
   return part;
 }
@@ -82,6 +84,7 @@ export function decodeUserPart(wire: Record<string, unknown>, path: string): Llm
         if (!(DETAILS as readonly unknown[]).includes(detail)) invalid(joinPath(path, 'image_url'), 'detail', 'an image detail', detail, P);
         part.detail = detail as (typeof DETAILS)[number];
       }
+      decodeCacheControl(wire, part);
       setExtensions(part, P, collectRest(wire, IMAGE_KEYS));
       return part;
     }
@@ -94,6 +97,7 @@ export function decodeUserPart(wire: Record<string, unknown>, path: string): Llm
         source: { kind: 'base64', mediaType: `audio/${format}`, data: readString(audio, 'data', inner, P) },
         format,
       };
+      decodeCacheControl(wire, part);
       setExtensions(part, P, collectRest(wire, AUDIO_KEYS));
       return part;
     }
@@ -119,6 +123,7 @@ export function decodeUserPart(wire: Record<string, unknown>, path: string): Llm
         return invalid(inner, 'file_id', 'a string (or file_data)', undefined, P);
       }
       if (filename !== undefined) part.filename = filename;
+      decodeCacheControl(wire, part);
       setExtensions(part, P, collectRest(wire, FILE_KEYS));
       return part;
     }

@@ -7,13 +7,15 @@ import type {
   LlmToolResultPart,
 } from '@llm/core';
 import { joinPath, opaqueStateWarning, reportLoss, textOf, toolArgumentsText } from '@llm/core';
+import { reportForeignCache } from './cache-control.js';
 import { PROTOCOL, dataUrl, marker, writeRest } from './internal.js';
 
 const P = PROTOCOL;
 type Wire = Record<string, unknown>;
 
-function textPart(part: LlmTextPart): Wire {
+function textPart(part: LlmTextPart, path: string, context: CodecContext | undefined): Wire {
   const out: Wire = { type: 'text', text: part.text };
+  reportForeignCache(part, path, context);
   writeRest(out, part);
   return out;
 }
@@ -22,7 +24,7 @@ function textPart(part: LlmTextPart): Wire {
 function encodeUserPart(part: LlmPart, path: string, context: CodecContext | undefined): Wire | undefined {
   switch (part.type) {
     case 'text':
-      return textPart(part);
+      return textPart(part, path, context);
     case 'image': {
       const source = part.source;
       let url: string;
@@ -35,6 +37,7 @@ function encodeUserPart(part: LlmPart, path: string, context: CodecContext | und
       const image: Wire = { url };
       if (part.detail !== undefined) image.detail = part.detail;
       const out: Wire = { type: 'image_url', image_url: image };
+      reportForeignCache(part, path, context);
       writeRest(out, part);
       return out;
     }
@@ -46,6 +49,7 @@ function encodeUserPart(part: LlmPart, path: string, context: CodecContext | und
       }
       const format = part.format ?? source.mediaType.replace(/^audio\/(x-)?/, '').replace('mpeg', 'mp3');
       const out: Wire = { type: 'input_audio', input_audio: { data: source.data, format } };
+      reportForeignCache(part, path, context);
       writeRest(out, part);
       return out;
     }
@@ -68,6 +72,7 @@ function encodeUserPart(part: LlmPart, path: string, context: CodecContext | und
       }
       if (part.filename !== undefined) file.filename = part.filename;
       const out: Wire = { type: 'file', file };
+      reportForeignCache(part, path, context);
       writeRest(out, part);
       return out;
     }
@@ -88,7 +93,7 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
     const part = message.content[i]!;
     switch (part.type) {
       case 'text':
-        if (useArray) (parts ??= []).push(textPart(part));
+        if (useArray) (parts ??= []).push(textPart(part, joinPath(joinPath(path, 'content'), i), context));
         else text = (text ?? '') + part.text;
         break;
       case 'refusal':
@@ -140,7 +145,7 @@ function toolResultContent(part: LlmToolResultPart, path: string, context: Codec
   const out: Wire[] = [];
   for (let i = 0; i < part.content.length; i++) {
     const item = part.content[i]!;
-    if (item.type === 'text') out.push(textPart(item));
+    if (item.type === 'text') out.push(textPart(item, joinPath(path, i), context));
     else if (item.type === 'json') out.push({ type: 'text', text: JSON.stringify(item.value) });
     else reportLoss(context, { code: 'dropped-part', path: joinPath(path, i), message: `openai-chat tool results hold text only; a ${item.type} part was dropped`, protocol: P });
   }
@@ -156,7 +161,12 @@ export function encodeMessage(message: LlmMessage, path: string, out: Wire[], co
   switch (message.role) {
     case 'system': {
       const wire: Wire = { role: message.developer ? 'developer' : 'system' };
-      wire.content = marker(message, 'array') ? message.content.map(textPart) : textOf(message.content);
+      const content = joinPath(path, 'content');
+      if (marker(message, 'array')) wire.content = message.content.map((part, i) => textPart(part, joinPath(content, i), context));
+      else {
+        for (let i = 0; i < message.content.length; i++) reportForeignCache(message.content[i]!, joinPath(content, i), context);
+        wire.content = textOf(message.content);
+      }
       if (message.name !== undefined) wire.name = message.name;
       writeRest(wire, message);
       out.push(wire);

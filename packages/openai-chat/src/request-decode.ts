@@ -12,6 +12,7 @@ import {
   readString,
   setExtensions,
 } from '@llm/core';
+import { decodeCacheControl } from './cache-control.js';
 import { PROTOCOL, collectRest, mark } from './internal.js';
 import { decodeMessage } from './message-decode.js';
 
@@ -40,6 +41,7 @@ function decodeTool(value: unknown, parent: string, index: number): LlmTool {
     if (fn.parameters !== undefined && fn.parameters !== null) tool.parameters = readObject(fn.parameters, inner, 'parameters', P);
     const strict = readOptionalBoolean(fn, 'strict', inner, P);
     if (strict !== undefined) tool.strict = strict;
+    decodeCacheControl(wire, tool);
     setExtensions(tool, P, collectRest(wire, FUNCTION_TOOL_KEYS));
     const rest = collectRest(fn, FUNCTION_KEYS);
     if (rest) mark(tool, 'function', rest);

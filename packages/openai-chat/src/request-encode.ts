@@ -1,5 +1,6 @@
 import type { CodecContext, LlmRequest, LlmTool, LlmToolChoice } from '@llm/core';
 import { getExtensions, joinPath, reportLoss } from '@llm/core';
+import { reportForeignCache } from './cache-control.js';
 import { PROTOCOL, marker } from './internal.js';
 import { encodeMessage } from './message-encode.js';
 import type { OpenAIChatRequest } from './wire-types.js';
@@ -15,14 +16,15 @@ function encodeTool(tool: LlmTool, path: string, context: CodecContext | undefin
       if (tool.parameters !== undefined) fn.parameters = tool.parameters;
       if (tool.strict !== undefined) fn.strict = tool.strict;
       Object.assign(fn, marker(tool, 'function'));
-      return { ...getExtensions(tool, P), type: 'function', function: fn };
+      reportForeignCache(tool, path, context);
+      return { type: 'function', function: fn, ...getExtensions(tool, P) };
     }
     case 'custom': {
       const custom: Wire = { name: tool.name };
       if (tool.description !== undefined) custom.description = tool.description;
       if (tool.format !== undefined) custom.format = tool.format;
       Object.assign(custom, marker(tool, 'function'));
-      return { ...getExtensions(tool, P), type: 'custom', custom };
+      return { type: 'custom', custom, ...getExtensions(tool, P) };
     }
     case 'provider':
       reportLoss(context, { code: 'dropped-tool', path, message: `provider tool ${tool.name} (${tool.protocol}) has no openai-chat form`, protocol: P });
