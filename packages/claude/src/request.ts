@@ -26,6 +26,7 @@ import {
   reportLoss,
 } from '@llm/core';
 import { decodeBlock, decodeCache, encodeCache, encodePart, encodeParts, toolResultBlock, type EncodePartOptions } from './blocks.js';
+import { limitCacheBreakpoints } from './cache-breakpoints.js';
 import { PROTOCOL, ownBag, restOf, writeBack } from './ext.js';
 import { decodeTool, decodeToolChoice, encodeTool, encodeToolChoice } from './tools.js';
 import type { ClaudeRequest } from './wire-types.js';
@@ -365,6 +366,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Clau
   if (request.serviceTier !== undefined) out.service_tier = request.serviceTier;
   reportUnmapped(request, context);
   writeBack(out, ext);
+  limitCacheBreakpoints(out, context);
   return out as ClaudeRequest;
 }
 
