@@ -19,6 +19,8 @@ export { DEFAULT_MAX_STORED_RESPONSE_CHARS, DEFAULT_MAX_STORED_RESPONSES, Respon
 
 export { createUndiciTransport } from './transport.js';
 export type { PooledTransport, UndiciTransportOptions } from './transport.js';
+export { upstreamProxyFromEnv } from './upstream-proxy.js';
+export type { UpstreamProxySettings } from './upstream-proxy.js';
 export { createLogger, REDACTED_PATHS } from './logger.js';
 
 export { openLedger } from './ledger/ledger.js';

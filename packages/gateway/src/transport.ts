@@ -3,7 +3,8 @@ import { LlmError, readableFrom } from '@llm/core';
 import { isInternalHost } from '@llm/router';
 import type { Dispatcher } from 'undici';
 import { InternalAddressRefused, refusingInternalAddresses, systemLookup } from './internal-address-lookup.js';
-import { Agent, request as dispatch } from './undici-parts.js';
+import { Agent, EnvHttpProxyAgent, proxyClient, request as dispatch } from './undici-parts.js';
+import { upstreamProxyFromEnv } from './upstream-proxy.js';
 import { type HeaderMap, HeaderMapReader } from './header-map-reader.js';
 import type { Transport, UpstreamResponse } from './router-contract.js';
 
@@ -28,6 +29,12 @@ export interface UndiciTransportOptions {
    * mapping a made-up name to a local server's address exercises the media-download check below.
    */
   lookup?: LookupFunction;
+  /**
+   * Where the proxy variables are read, once, when the transport is made (default `process.env`):
+   * `HTTPS_PROXY` / `HTTP_PROXY` / `NO_PROXY` and their lower-case forms (see
+   * {@link upstreamProxyFromEnv}). Without them no proxy agent is built.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A transport plus the pool it owns. */
@@ -48,18 +55,30 @@ export interface PooledTransport {
  * addresses (the router's `isInternalHost`) as the name resolves: the address checked is the
  * one connected to. A refused download rejects, which the router answers as its 400 naming the
  * part. Upstream API calls are not checked: loopback and private upstreams are normal.
+ *
+ * With a proxy variable set, both pools send every host `NO_PROXY` does not name through the
+ * proxy (a CONNECT tunnel, for http upstreams too). The proxy resolves those names, so a proxied
+ * media download is checked by its host literal only (an internal address or name such as
+ * `localhost` is refused before anything is sent); a name resolving to an internal address is for
+ * the proxy's own egress rules to refuse. Bypassing the proxy instead would keep the address
+ * check but break downloads where the proxy is the only way out. `NO_PROXY` hosts are connected
+ * to directly, media ones with the address check as above.
  */
 export function createUndiciTransport(options: UndiciTransportOptions = {}): PooledTransport {
   const lookup = options.lookup ?? systemLookup;
-  const pool = (checkedLookup: LookupFunction) =>
-    new Agent({
+  const proxy = upstreamProxyFromEnv(options.env ?? process.env);
+  const pool = (checkedLookup: LookupFunction) => {
+    const agentOptions = {
       connections: options.connections ?? null,
       keepAliveTimeout: options.keepAliveTimeout ?? 60_000,
       keepAliveMaxTimeout: 600_000,
       bodyTimeout: options.bodyIdleTimeoutMs ?? 0,
       headersTimeout: 0,
       connect: { lookup: checkedLookup },
-    });
+    };
+    // Settings passed explicitly: undici would otherwise read process.env itself, NO_PROXY on every call.
+    return proxy ? new EnvHttpProxyAgent({ ...agentOptions, ...proxy, clientFactory: proxyClient }) : new Agent(agentOptions);
+  };
   const agent = pool(lookup);
   const mediaAgent = pool(refusingInternalAddresses(lookup));
   const targets = new TargetCache();

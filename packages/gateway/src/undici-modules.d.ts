@@ -1,4 +1,4 @@
-// Types of the two undici modules src/undici-parts.ts imports by path (undici types only its entry).
+// Types of the undici modules src/undici-parts.ts imports by path (undici types only its entry).
 declare module 'undici/lib/dispatcher/agent.js' {
   const Agent: typeof import('undici').Agent;
   export default Agent;
@@ -7,4 +7,19 @@ declare module 'undici/lib/dispatcher/agent.js' {
 declare module 'undici/lib/api/api-request.js' {
   const request: (this: import('undici').Dispatcher, options: import('undici').Dispatcher.RequestOptions) => Promise<import('undici').Dispatcher.ResponseData>;
   export default request;
+}
+
+declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
+  const EnvHttpProxyAgent: typeof import('undici').EnvHttpProxyAgent;
+  export default EnvHttpProxyAgent;
+}
+
+declare module 'undici/lib/dispatcher/pool.js' {
+  const Pool: typeof import('undici').Pool;
+  export default Pool;
+}
+
+declare module 'undici/lib/api/api-connect.js' {
+  const connect: import('undici').Dispatcher['connect'];
+  export default connect;
 }

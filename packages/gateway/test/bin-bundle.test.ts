@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForwardProxy } from './helpers/forward-proxy.js';
 import { type ListeningProcess, startListening } from './helpers/listening-process.js';
 
 // The published bin (dist/cli.js, built before the tests run) is one bundled file. Copied into a
@@ -19,8 +20,8 @@ let bin: string;
 const started: ListeningProcess[] = [];
 
 /** Starts the copied bin; resolves once it listens. */
-async function startBin(args: string[]): Promise<ListeningProcess> {
-  const running = await startListening([bin, ...args], { cwd: dir });
+async function startBin(args: string[], env?: NodeJS.ProcessEnv): Promise<ListeningProcess> {
+  const running = await startListening([bin, ...args], { cwd: dir, env });
   started.push(running);
   return running;
 }
@@ -72,6 +73,30 @@ describe('the bundled bin', () => {
 
     const report = JSON.parse(execFileSync(process.execPath, [bin, 'usage', '--config', config, '--json'], { cwd: dir, encoding: 'utf8' })) as unknown[];
     expect(report).toEqual([{ group: 'gpt-4.1', requests: 1, errors: 0, inputTokens: 3, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, outputTokens: 5, avgMs: expect.any(Number) }]);
+  }, 30_000);
+
+  it('calls its upstream through the proxy HTTP_PROXY names (its undici proxy modules are bundled)', async () => {
+    const mock = await startBin(['mock', '--protocol', 'openai-chat', '--port', '0']);
+    const proxy = await startForwardProxy();
+    try {
+      const config = join(dir, 'proxied.yaml');
+      writeFileSync(config, `upstreams:\n  openai: { protocol: openai-chat, baseUrl: "${mock.url}/v1", apiKey: mock }\nroutes:\n  - { match: "*", upstream: openai }\nlog: { level: warn }\n`);
+      const env = { ...process.env, HTTP_PROXY: proxy.url, http_proxy: '', NO_PROXY: '', no_proxy: '' };
+      const gateway = await startBin(['serve', '--config', config, '--port', '0'], env);
+      const res = await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Say hello.' }] }),
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe('Mock openai-chat says: Say hello.');
+      expect(proxy.tunnels).toEqual([`CONNECT ${new URL(mock.url).host}`]);
+      gateway.child.kill('SIGTERM');
+      expect(await gateway.exited).toBe(0);
+    } finally {
+      mock.child.kill('SIGTERM');
+      await proxy.close();
+    }
   }, 30_000);
 
   it('ships the licenses of the packages bundled into it', () => {

@@ -22,6 +22,11 @@ Starts the gateway with a YAML or JSON config (\${VAR} expands from the environm
 Prints the address when ready; SIGINT / SIGTERM drain in-flight streams, then exit.
 Runs WebAssembly (undici's HTTP parser) on V8's baseline tier only: 5-10 MB less resident
 after traffic, for about 3% more CPU per request. LLM_GATEWAY_WASM_TIER_UP=1 keeps V8's default tiering.
+Upstream proxy: HTTPS_PROXY (https upstreams), HTTP_PROXY (http ones, and https ones without
+HTTPS_PROXY), NO_PROXY (hosts reached directly: names, .domain suffixes, host:port, or *);
+lower-case forms win. Read once at start; calls are tunnelled with CONNECT. Media downloads
+go through the proxy too, refused before it for an internal host literal (the proxy resolves
+names: its egress rules must refuse internal addresses).
 
 Limits (config key: default):
   maxBodyBytes: 33554432 (32 MiB)        request bodies beyond get 413
