@@ -14,7 +14,7 @@ import {
 import { CallIds } from './call-ids.js';
 import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
 import { decodeGenerationConfig, encodeGenerationConfig } from './generation-config.js';
-import { asAssistantContent, decodePart, encodePart, encodeToolResult, type PartDecodeContext, type PartEncodeOptions } from './parts.js';
+import { asAssistantContent, decodePart, encodePart, encodeToolResult, reportPartCache, type PartDecodeContext, type PartEncodeOptions } from './parts.js';
 import { field, unknownFields } from './read.js';
 import { decodeToolConfig, decodeTools, encodeToolConfig, encodeTools } from './tools.js';
 import type { GeminiContent, GeminiRequest } from './wire-types.js';
@@ -168,7 +168,9 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
         if (contents.length > 0) {
           reportLoss(context, { code: 'lossy-conversion', path, message: 'a system message inside the conversation was moved to systemInstruction', protocol: PROTOCOL });
         }
-        for (const part of message.content) {
+        for (let at = 0; at < message.content.length; at++) {
+          const part = message.content[at]!;
+          reportPartCache(part, `${path}.content[${at}]`, options);
           const wire: Wire = { text: part.text };
           writeWireFields(wire, ownBag(part));
           system.push(wire);
