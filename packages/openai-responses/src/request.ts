@@ -16,6 +16,7 @@ import {
   type LlmRequest,
   type LlmResponseFormat,
 } from '@llm/core';
+import { reportCacheHints } from './cache-hints.js';
 import { type AdditionalToolsItem, isLifted, rebuildAdditionalTools, type LiftedTools } from './additional-tools.js';
 import { PROTOCOL, ownBag, writeBack } from './ext.js';
 import { decodeInput } from './items-decode.js';
@@ -262,6 +263,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
   if (request.user !== undefined) body.safety_identifier = request.user;
   if (request.promptCacheKey !== undefined) body.prompt_cache_key = request.promptCacheKey;
   if (request.serviceTier !== undefined) body.service_tier = request.serviceTier;
+  reportCacheHints(request, context);
   writeBack(body, bag);
   return body as OpenAIResponsesRequest;
 }
