@@ -16,6 +16,8 @@ import type {
   LlmToolResultPart,
 } from '@llm/core';
 import {
+  cacheHintFromWire,
+  cacheHintToWire,
   invalid,
   opaqueStateWarning,
   readArray,
@@ -37,28 +39,11 @@ const REDACTED_KNOWN = new Set(['type', 'data']);
 const TOOL_USE_KNOWN = new Set(['type', 'id', 'name', 'input', 'cache_control']);
 const TOOL_RESULT_KNOWN = new Set(['type', 'tool_use_id', 'content', 'is_error', 'cache_control']);
 
-/** `cache_control` -> canonical hint, or `undefined` when it has a shape we do not model. */
-export function decodeCache(value: unknown): LlmCacheHint | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const wire = value as Wire;
-  let keys = 0;
-  for (const _ in wire) keys++;
-  if (wire.type !== 'ephemeral') return undefined;
-  if (keys === 1) return {};
-  if (keys === 2 && (wire.ttl === '5m' || wire.ttl === '1h')) return { ttl: wire.ttl };
-  return undefined;
-}
-
-/** Canonical hint -> `cache_control`. */
-export function encodeCache(cache: LlmCacheHint): { type: 'ephemeral'; ttl?: '5m' | '1h' } {
-  return cache.ttl ? { type: 'ephemeral', ttl: cache.ttl } : { type: 'ephemeral' };
-}
-
 /** Reads `cache_control` of `wire` into `part.cache`, or keeps it raw in `rest`. */
 function takeCache(wire: Wire, part: { cache?: LlmCacheHint }, rest: Wire | undefined): Wire | undefined {
   const raw = wire.cache_control;
   if (raw === undefined || raw === null) return rest;
-  const cache = decodeCache(raw);
+  const cache = cacheHintFromWire(raw);
   if (cache) part.cache = cache;
   else (rest ??= {}).cache_control = raw;
   return rest;
@@ -252,7 +237,7 @@ function textBlock(part: LlmTextPart, path: string, options: EncodePartOptions):
     const citationsPath = `${path}.citations`;
     out.citations = part.citations.map((citation, index) => encodeCitation(citation, `${citationsPath}[${index}]`, options.context));
   }
-  if (part.cache) out.cache_control = encodeCache(part.cache);
+  if (part.cache) out.cache_control = cacheHintToWire(part.cache);
   if (part.signature !== undefined && part.origin?.protocol !== PROTOCOL) {
     reportLoss(options.context, {
       ...opaqueStateWarning(path, { foreign: part.origin ?? { protocol: 'gemini' }, target: { protocol: PROTOCOL, model: options.model } }),
@@ -300,7 +285,7 @@ function imageBlock(part: LlmImagePart | LlmFilePart, path: string, options: Enc
   const source = encodeSource(part.source, path, options, false);
   if (!source) return undefined;
   const out: Wire = { type: 'image', source };
-  if (part.cache) out.cache_control = encodeCache(part.cache);
+  if (part.cache) out.cache_control = cacheHintToWire(part.cache);
   if (part.type === 'image' && part.detail !== undefined) {
     reportLoss(options.context, { code: 'dropped-field', path: `${path}.detail`, message: 'Claude has no image detail setting', protocol: PROTOCOL });
   }
@@ -331,7 +316,7 @@ function documentBlock(part: LlmFilePart, path: string, options: EncodePartOptio
   else if (part.filename !== undefined) out.title = part.filename;
   if (part.context !== undefined) out.context = part.context;
   if (part.citations !== undefined) out.citations = { enabled: part.citations };
-  if (part.cache) out.cache_control = encodeCache(part.cache);
+  if (part.cache) out.cache_control = cacheHintToWire(part.cache);
   writeBack(out, ownBag(part));
   return out;
 }
@@ -388,7 +373,7 @@ function toolUseBlock(part: LlmToolCallPart, path: string, options: EncodePartOp
     input = {};
   }
   const out: Wire = { type: 'tool_use', id: part.id, name: part.name, input };
-  if (part.cache) out.cache_control = encodeCache(part.cache);
+  if (part.cache) out.cache_control = cacheHintToWire(part.cache);
   if (part.signature !== undefined && part.origin?.protocol !== PROTOCOL) {
     reportLoss(options.context, {
       ...opaqueStateWarning(path, { foreign: part.origin ?? { protocol: 'gemini' }, target: { protocol: PROTOCOL, model: options.model } }),
@@ -422,7 +407,7 @@ export function toolResultBlock(part: LlmToolResultPart, path: string, options: 
     out.content = blocks;
   }
   if (part.isError !== undefined) out.is_error = part.isError;
-  if (part.cache) out.cache_control = encodeCache(part.cache);
+  if (part.cache) out.cache_control = cacheHintToWire(part.cache);
   writeBack(out, bag);
   return out;
 }

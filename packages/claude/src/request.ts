@@ -13,6 +13,8 @@ import type {
   LlmUserMessage,
 } from '@llm/core';
 import {
+  cacheHintFromWire,
+  cacheHintToWire,
   LlmError,
   effortToBudget,
   invalid,
@@ -25,7 +27,7 @@ import {
   readString,
   reportLoss,
 } from '@llm/core';
-import { decodeBlock, decodeCache, encodeCache, encodePart, encodeParts, toolResultBlock, type EncodePartOptions } from './blocks.js';
+import { decodeBlock, encodePart, encodeParts, toolResultBlock, type EncodePartOptions } from './blocks.js';
 import { limitCacheBreakpoints } from './cache-breakpoints.js';
 import { PROTOCOL, ownBag, restOf, writeBack } from './ext.js';
 import { decodeTool, decodeToolChoice, encodeTool, encodeToolChoice } from './tools.js';
@@ -141,7 +143,7 @@ export function decodeRequest(body: unknown): LlmRequest {
     if (metadataRest || userId === undefined) rest.$metadata = metadataRest ?? {};
   }
   if (wire.cache_control != null) {
-    const cache = decodeCache(wire.cache_control);
+    const cache = cacheHintFromWire(wire.cache_control);
     if (cache) request.cache = cache;
     else rest.cache_control = wire.cache_control;
   }
@@ -362,7 +364,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Clau
   if (request.metadata) {
     reportLoss(context, { code: 'dropped-field', path: 'metadata', message: 'Claude metadata holds only user_id', protocol: PROTOCOL });
   }
-  if (request.cache) out.cache_control = encodeCache(request.cache);
+  if (request.cache) out.cache_control = cacheHintToWire(request.cache);
   if (request.serviceTier !== undefined) out.service_tier = request.serviceTier;
   reportUnmapped(request, context);
   writeBack(out, ext);

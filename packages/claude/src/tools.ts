@@ -1,6 +1,5 @@
 import type { CodecContext, JsonSchema, LlmFunctionTool, LlmProviderTool, LlmTool, LlmToolChoice } from '@llm/core';
-import { readObject, readString, reportLoss } from '@llm/core';
-import { decodeCache, encodeCache } from './blocks.js';
+import { cacheHintFromWire, cacheHintToWire, readObject, readString, reportLoss } from '@llm/core';
 import { PROTOCOL, keep, ownBag, restOf, writeBack } from './ext.js';
 
 const FUNCTION_KNOWN = new Set(['name', 'description', 'input_schema', 'strict', 'cache_control']);
@@ -26,7 +25,7 @@ export function decodeTool(value: unknown, index: number): LlmTool {
     if (typeof tool.strict === 'boolean') out.strict = tool.strict;
     else if (tool.strict != null) (rest ??= {}).strict = tool.strict;
     if (tool.cache_control != null) {
-      const cache = decodeCache(tool.cache_control);
+      const cache = cacheHintFromWire(tool.cache_control);
       if (cache) out.cache = cache;
       else (rest ??= {}).cache_control = tool.cache_control;
     }
@@ -45,7 +44,7 @@ export function encodeTool(tool: LlmTool, index: number, context: CodecContext |
       if (tool.description !== undefined) out.description = tool.description;
       out.input_schema = tool.parameters ?? { type: 'object', properties: {} };
       if (tool.strict !== undefined) out.strict = tool.strict;
-      if (tool.cache) out.cache_control = encodeCache(tool.cache);
+      if (tool.cache) out.cache_control = cacheHintToWire(tool.cache);
       writeBack(out, ownBag(tool));
       return out;
     }

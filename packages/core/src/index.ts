@@ -69,6 +69,7 @@ export { answerDecoder, requestDecoder } from './decoders.js';
 export type { LlmErrorKind, LlmErrorOptions } from './errors.js';
 
 export { reportLoss } from './warnings.js';
+export { cacheHintFromWire, cacheHintToWire, reportCacheHints } from './cache-hint.js';
 export type { CodecContext, LlmWarning, LlmWarningCode } from './warnings.js';
 
 export {

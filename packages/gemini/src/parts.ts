@@ -197,10 +197,6 @@ function loss(options: PartEncodeOptions, path: string, message: string, code = 
   reportLoss(options.context, { code, path, message, protocol: PROTOCOL });
 }
 
-/** Gemini caches through `cachedContent`, never per part: a part's cache breakpoint is reported, not sent. */
-export function reportPartCache(part: LlmPart, path: string, options: PartEncodeOptions): void {
-  if (part.cache) loss(options, `${path}.cache`, 'Gemini has no cache breakpoints', 'dropped-field');
-}
 
 /** Whether a signature may be written to Gemini (its own, or one with no stated origin). */
 function ownSignature(signature: string | undefined, origin: LlmOrigin | undefined, path: string, options: PartEncodeOptions): string | undefined {
@@ -296,7 +292,6 @@ function responseObjectOf(text: string): JsonObject | undefined {
  * (see responseObjectOf), other text as `{output: text}` (`{error: text}` for a failed call).
  */
 export function encodeToolResult(part: LlmToolResultPart, path: string, options: PartEncodeOptions): Wire {
-  reportPartCache(part, path, options);
   const bag = ownBag(part);
   const name = part.toolName ?? options.callNames.get(part.toolCallId);
   if (name === undefined) loss(options, `${path}.toolName`, 'a tool result names no call Gemini knows; its name was left empty', 'lossy-conversion');
@@ -349,8 +344,6 @@ export function encodeToolResult(part: LlmToolResultPart, path: string, options:
  * `options.context`).
  */
 export function encodePart(part: LlmPart, path: string, options: PartEncodeOptions): Wire | undefined {
-  // A tool result reports its own (request encoding calls encodeToolResult directly).
-  if (part.type !== 'tool-result') reportPartCache(part, path, options);
   switch (part.type) {
     case 'text': {
       const signature = ownSignature(part.signature, part.origin, path, options);

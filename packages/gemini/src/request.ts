@@ -2,6 +2,7 @@ import {
   invalid,
   readArray,
   readObject,
+  reportCacheHints,
   reportLoss,
   type CodecContext,
   type LlmAssistantContent,
@@ -14,7 +15,7 @@ import {
 import { CallIds } from './call-ids.js';
 import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
 import { decodeGenerationConfig, encodeGenerationConfig } from './generation-config.js';
-import { asAssistantContent, decodePart, encodePart, encodeToolResult, reportPartCache, type PartDecodeContext, type PartEncodeOptions } from './parts.js';
+import { asAssistantContent, decodePart, encodePart, encodeToolResult, type PartDecodeContext, type PartEncodeOptions } from './parts.js';
 import { field, unknownFields } from './read.js';
 import { decodeToolConfig, decodeTools, encodeToolConfig, encodeTools } from './tools.js';
 import type { GeminiContent, GeminiRequest } from './wire-types.js';
@@ -170,7 +171,6 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
         }
         for (let at = 0; at < message.content.length; at++) {
           const part = message.content[at]!;
-          reportPartCache(part, `${path}.content[${at}]`, options);
           const wire: Wire = { text: part.text };
           writeWireFields(wire, ownBag(part));
           system.push(wire);
@@ -235,6 +235,8 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
   if (request.serviceTier !== undefined) out.serviceTier = request.serviceTier;
   if (typeof bag?.$model === 'string') out.model = bag.$model;
   reportUnmapped(request, context);
+  // Gemini caches through `cachedContent`, never per part, tool or request: every breakpoint is reported, none sent.
+  reportCacheHints(request, context, PROTOCOL, 'Gemini has no cache breakpoints');
   writeWireFields(out, bag);
   return out as GeminiRequest;
 }
@@ -281,7 +283,6 @@ const UNMAPPED: ReadonlyArray<{ path: string; read: (request: LlmRequest) => unk
   { path: 'metadata', read: (request) => request.metadata, message: 'Gemini has no request metadata (labels are Vertex billing labels)' },
   { path: 'promptCacheKey', read: (request) => request.promptCacheKey, message: 'Gemini caches through cachedContent, not a cache key' },
   { path: 'previousResponseId', read: (request) => request.previousResponseId, message: 'Gemini keeps no server-side conversation' },
-  { path: 'cache', read: (request) => request.cache, message: 'Gemini has no cache breakpoints' },
 ];
 
 function reportUnmapped(request: LlmRequest, context: CodecContext | undefined): void {

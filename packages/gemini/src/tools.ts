@@ -102,7 +102,6 @@ export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): 
         if (tool.strict !== undefined) {
           reportLoss(context, { code: 'dropped-field', path: `${path}.strict`, message: 'Gemini has no strict switch per function (VALIDATED mode validates every call)', protocol: PROTOCOL });
         }
-        if (tool.cache) reportLoss(context, { code: 'dropped-field', path: `${path}.cache`, message: 'Gemini has no per-tool cache breakpoints', protocol: PROTOCOL });
         writeWireFields(declaration, bag);
         const wire = group(key);
         ((wire.functionDeclarations ??= []) as Wire[]).push(declaration);

@@ -1,5 +1,5 @@
 import type { CodecContext, LlmCacheHint, WithExtensions } from '@llm/core';
-import { getExtensions, reportLoss } from '@llm/core';
+import { cacheHintFromWire, getExtensions, reportLoss } from '@llm/core';
 import { PROTOCOL } from './internal.js';
 
 /**
@@ -10,15 +10,9 @@ import { PROTOCOL } from './internal.js';
  * so Chat -> Chat writes it back exactly as the client sent it.
  */
 export function decodeCacheControl(wire: Record<string, unknown>, target: { cache?: LlmCacheHint }): void {
-  const raw = wire.cache_control;
-  if (typeof raw !== 'object' || raw === null) return;
-  const control = raw as Record<string, unknown>;
-  if (control.type !== 'ephemeral') return;
-  let keys = 0;
-  for (const _ in control) keys++;
   // Other shapes have no canonical meaning: they stay wire-only (bag), like any unknown field.
-  if (keys === 1) target.cache = {};
-  else if (keys === 2 && (control.ttl === '5m' || control.ttl === '1h')) target.cache = { ttl: control.ttl };
+  const cache = cacheHintFromWire(wire.cache_control);
+  if (cache) target.cache = cache;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   readOptionalNumber,
   readOptionalString,
   readString,
+  reportCacheHints,
   reportLoss,
   setExtensions,
   type CodecContext,
@@ -16,7 +17,6 @@ import {
   type LlmRequest,
   type LlmResponseFormat,
 } from '@llm/core';
-import { reportCacheHints } from './cache-hints.js';
 import { type AdditionalToolsItem, isLifted, rebuildAdditionalTools, type LiftedTools } from './additional-tools.js';
 import { PROTOCOL, ownBag, writeBack } from './ext.js';
 import { decodeInput } from './items-decode.js';
@@ -263,7 +263,8 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
   if (request.user !== undefined) body.safety_identifier = request.user;
   if (request.promptCacheKey !== undefined) body.prompt_cache_key = request.promptCacheKey;
   if (request.serviceTier !== undefined) body.service_tier = request.serviceTier;
-  reportCacheHints(request, context);
+  // Responses has no breakpoints: every canonical hint is reported, none written.
+  reportCacheHints(request, context, PROTOCOL, 'Responses has no cache breakpoints (OpenAI caches prompt prefixes automatically)');
   writeBack(body, bag);
   return body as OpenAIResponsesRequest;
 }
