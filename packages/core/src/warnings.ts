@@ -47,6 +47,12 @@ export interface CodecContext {
   model?: string;
   /** The stream flag, where the protocol carries it outside the body (Gemini URLs). */
   stream?: boolean;
+  /**
+   * Encoding for an upstream that enforces tool schemas (OpenAI strict mode): every function tool
+   * and JSON response schema goes out in the strict form (objects closed, every property
+   * required, optional ones nullable). Encoders of protocols without strict mode ignore it.
+   */
+  strictTools?: boolean;
 }
 
 const NOT_LOSSES = new Set<string>(['defaulted', 'unknown-event']);
