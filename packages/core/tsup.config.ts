@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: { index: 'src/index.ts', 'kit/index': 'src/kit/index.ts' },
   format: ['esm'],
   dts: { compilerOptions: { customConditions: [] } },
   sourcemap: true,

@@ -10,6 +10,13 @@ describe('dist', () => {
     expect(Object.keys(dist)).toContain('LlmStreamAccumulator');
   });
 
+  it('exports exactly what src/kit/index.ts exports from the ./kit subpath', async () => {
+    const dist = await import('../dist/kit/index.js');
+    const source = await import('../src/kit/index.js');
+    expect(Object.keys(dist).sort()).toEqual(Object.keys(source).sort());
+    expect(Object.keys(dist)).toContain('wireReader');
+  });
+
   it('runs: an LlmError from dist is recognised by the marker', async () => {
     const dist = await import('../dist/index.js');
     const error = new dist.LlmError({ kind: 'rate_limit', message: 'x' });

@@ -1,0 +1,9 @@
+/**
+ * `@llm/core/kit`: the helpers every codec is written with, one of each: wire readers bound to
+ * the codec's protocol, the extension bag of unmodelled fields, the SSE JSON preamble of stream
+ * decoders and `data:` URLs. Codec authors import it; applications need only `@llm/core`.
+ */
+export { wireReader, type WireHolder, type WireReader } from './wire-reader.js';
+export { extensionKit, type ExtensionKit } from './extension-kit.js';
+export { readSseJson, type SseJson } from './sse-json.js';
+export { dataUrl, parseDataUrl, type DataUrl } from './data-url.js';
