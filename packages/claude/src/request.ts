@@ -441,7 +441,7 @@ function encodeMessages(messages: readonly LlmMessage[], start: number, options:
     const message = messages[index]!;
     const path = `messages[${index}]`;
     const ext = ownBag(message);
-    const joins = current !== undefined && current.toolsOnly && !ext?.$separate;
+    const joins = current?.toolsOnly && !ext?.$separate;
     switch (message.role) {
       case 'tool': {
         const blocks: Wire[] = [];

@@ -137,6 +137,7 @@ export class LlmError extends Error {
   readonly code: string | undefined;
   readonly requestId: string | undefined;
   readonly raw: unknown;
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: the brand isLlmError reads through the symbol, across copies of this package
   private readonly [MARKER] = true;
 
   constructor(options: LlmErrorOptions) {

@@ -10,7 +10,6 @@ import {
   sseDecoder,
   sseEncoder,
   chunksOf,
-  passThroughStep,
   readableFrom,
   stepIterable,
   textStepStream,
