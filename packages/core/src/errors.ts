@@ -2,8 +2,8 @@ import type { HeaderReader } from './http.js';
 import type { ProtocolId } from './protocol.js';
 
 /**
- * What went wrong, independent of protocol. Each codec maps its wire error types to these kinds
- * and back (../protocols/mapping.md §10).
+ * What went wrong, independent of protocol. Each codec maps its wire error types and HTTP
+ * statuses to these kinds and back; {@link ERROR_KINDS} holds the status each kind answers with.
  */
 export type LlmErrorKind =
   | 'invalid_request'

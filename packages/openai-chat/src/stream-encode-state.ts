@@ -87,7 +87,7 @@ function sendDelta(state: ChatEncodeState, emit: Emit, choice: number, delta: Wi
 
 /**
  * One canonical event -> zero or more chunks.
- * @see openai-chat.md §3
+ * @see https://platform.openai.com/docs/api-reference/chat/streaming
  */
 export function encodeEvent(state: ChatEncodeState, emit: Emit, event: LlmStreamEvent): void {
   if (state.ended) return;
