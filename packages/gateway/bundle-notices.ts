@@ -21,7 +21,7 @@ function packageDirOf(input: string): string | undefined {
   if (at < 0) return undefined;
   const rest = input.slice(at + 'node_modules/'.length).split('/');
   const depth = rest[0]?.startsWith('@') ? 2 : 1;
-  return input.slice(0, at) + 'node_modules/' + rest.slice(0, depth).join('/');
+  return `${input.slice(0, at)}node_modules/${rest.slice(0, depth).join('/')}`;
 }
 
 /**

@@ -378,7 +378,9 @@ function encodeReasoning(reasoning: LlmReasoningConfig, out: Wire, outputConfig:
   else if (reasoning.enabled === false || reasoning.effort === 'none') thinking = { type: 'disabled' };
   else if (reasoning.budgetTokens !== undefined) thinking = { type: 'enabled', budget_tokens: reasoning.budgetTokens };
   else if (reasoning.enabled) {
-    // Thinking asked for without a budget: derive one below max_tokens (mapping.md §6).
+    // Thinking asked for without a budget: derive one from the effort (our table, effortToBudget),
+    // at least 1024 and below max_tokens as Anthropic requires
+    // (https://platform.claude.com/docs/en/build-with-claude/extended-thinking).
     const budget = Math.max(1024, Math.min(effortToBudget(reasoning.effort ?? 'medium', maxTokens), maxTokens - 1));
     thinking = { type: 'enabled', budget_tokens: budget };
   }
@@ -441,7 +443,7 @@ function encodeMessages(messages: readonly LlmMessage[], start: number, options:
     const message = messages[index]!;
     const path = `messages[${index}]`;
     const ext = ownBag(message);
-    const joins = current !== undefined && current.toolsOnly && !ext?.$separate;
+    const joins = current?.toolsOnly && !ext?.$separate;
     switch (message.role) {
       case 'tool': {
         const blocks: Wire[] = [];

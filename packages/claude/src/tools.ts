@@ -135,7 +135,7 @@ export function encodeToolChoice(
       wire = { type: 'tool', name: choice.name };
       break;
     case 'allowed':
-      // Claude has no subset choice: keep only those tools (mapping.md §4, ours).
+      // Claude has no subset choice: keep only those tools (our mapping of `allowed`).
       only = new Set(choice.names);
       wire = { type: choice.mode === 'required' ? 'any' : 'auto' };
       break;

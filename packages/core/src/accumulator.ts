@@ -17,8 +17,8 @@ interface OpenBlock {
 
 /**
  * Folds canonical stream events into a canonical response: the stream -> non-stream half of
- * DESIGN.md's "stream <-> non-stream for free". Feed events with {@link LlmStreamAccumulator.push}
- * in order, then read {@link LlmStreamAccumulator.response}.
+ * the conversion between the two (`responseToEvents` is the other half). Feed events with
+ * {@link LlmStreamAccumulator.push} in order, then read {@link LlmStreamAccumulator.response}.
  *
  * Memory holds the response being built, nothing per event. Tool-call arguments are collected as
  * fragments and joined once, at `block-end`.

@@ -2,8 +2,8 @@ import type { HeaderReader } from './http.js';
 import type { ProtocolId } from './protocol.js';
 
 /**
- * What went wrong, independent of protocol. Each codec maps its wire error types to these kinds
- * and back (../protocols/mapping.md §10).
+ * What went wrong, independent of protocol. Each codec maps its wire error types and HTTP
+ * statuses to these kinds and back; {@link ERROR_KINDS} holds the status each kind answers with.
  */
 export type LlmErrorKind =
   | 'invalid_request'
@@ -137,6 +137,7 @@ export class LlmError extends Error {
   readonly code: string | undefined;
   readonly requestId: string | undefined;
   readonly raw: unknown;
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: the brand isLlmError reads through the symbol, across copies of this package
   private readonly [MARKER] = true;
 
   constructor(options: LlmErrorOptions) {

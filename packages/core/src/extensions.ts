@@ -3,8 +3,9 @@ import { reportLoss, type CodecContext } from './warnings.js';
 
 /**
  * Wire fields a codec does not model, kept per protocol so that a same-protocol round trip is
- * lossless (DESIGN.md, invariant 2). A codec writes only under its own protocol id and reads its
- * own entry back when encoding; other codecs ignore it (and report it where it mattered).
+ * lossless (`encode(decode(x))` gives `x` back). A codec writes only under its own protocol id
+ * and reads its own entry back when encoding; other codecs ignore it (and report it where it
+ * mattered).
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 /**
- * Why generation ended, one set for every protocol (DESIGN.md, invariant 6). Codecs keep the
- * wire value next to it (`rawFinishReason`) and map per ../protocols/mapping.md §7.
+ * Why generation ended, one set for every protocol. Codecs map their wire values onto it (each
+ * codec's `finish-reason.ts`) and keep the wire value next to it (`rawFinishReason`).
  * - `stop`: natural end or a stop sequence.
  * - `length`: the output token limit.
  * - `tool_calls`: the turn ends with tool calls for the client to run.

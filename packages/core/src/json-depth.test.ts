@@ -1,6 +1,6 @@
 import { thrown } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
-import { LlmError } from './errors.js';
+import type { LlmError } from './errors.js';
 import { toolArgumentsObject } from './content.js';
 import { MAX_JSON_DEPTH, checkParsedDepth, checkJsonDepth, parseJson } from './json-depth.js';
 

@@ -5,7 +5,8 @@ import { isProtocolId, type LlmOrigin } from './protocol.js';
 import type { LlmWarning } from './warnings.js';
 
 /**
- * The opaque-state carrier (DESIGN.md, invariant 4).
+ * The opaque-state carrier: provider state survives a conversation carried on by a client of
+ * another protocol, and goes back only to the provider that issued it.
  *
  * When a client of one protocol talks to a provider of another, provider state the client has no
  * field for (a Gemini `thoughtSignature`, Responses reasoning items, Claude thinking signatures)

@@ -34,7 +34,7 @@ export function isProtocolId(value: unknown): value is ProtocolId {
 /**
  * Where a piece of opaque provider state came from: the protocol whose provider issued it and,
  * when known, the model. Signatures and encrypted reasoning are only valid for their issuer, so
- * encoders compare origins before replaying state (DESIGN.md, invariant 4).
+ * encoders compare origins before replaying state: it goes back only to the provider that issued it.
  */
 export interface LlmOrigin {
   /** Protocol of the provider that issued the state. */

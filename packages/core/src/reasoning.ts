@@ -42,7 +42,7 @@ export interface LlmReasoningConfig {
 }
 
 /**
- * Effort -> budget table (mapping.md §6, our convention): minimal 1024, low 2048, medium 8192,
+ * Effort -> budget table (our convention; no provider defines one): minimal 1024, low 2048, medium 8192,
  * high 16384, xhigh 32768. `max` uses the caller's model maximum, `none` is 0.
  */
 const EFFORT_BUDGETS: Readonly<Record<Exclude<LlmReasoningEffort, 'max'>, number>> = {

@@ -1,7 +1,7 @@
 import type { ProtocolId } from './protocol.js';
 
 /**
- * Token usage with one meaning across protocols (DESIGN.md, invariant 5):
+ * Token usage with one meaning across protocols, so that nothing is counted twice or lost:
  * - `inputTokens` counts every prompt token, cached ones included. Anthropic reports cache reads
  *   and writes outside `input_tokens`; its codec adds them in.
  * - `outputTokens` counts every generated token, reasoning included. Gemini reports thoughts

@@ -139,7 +139,14 @@ describe('upstream transport', () => {
     const upstream = await startMockUpstream({ protocol: 'openai-chat' });
     const config = parseConfig(JSON.stringify({ upstreams: { chat: { protocol: 'openai-chat', baseUrl: upstream.baseUrl } }, routes: [{ match: '*', upstream: 'chat' }], ledger: false }));
     let seen: RouterConfig | undefined;
-    const gw = await startGateway(config, { port: 0, logger: createLogger('silent'), createRouter: (routerConfig) => ((seen = routerConfig), createRouter(routerConfig)) });
+    const gw = await startGateway(config, {
+      port: 0,
+      logger: createLogger('silent'),
+      createRouter: (routerConfig) => {
+        seen = routerConfig;
+        return createRouter(routerConfig);
+      },
+    });
     const spy = vi.spyOn(globalThis, 'fetch');
     try {
       const openai = new OpenAI({ apiKey: 'k', baseURL: `${gw.url}/v1`, maxRetries: 0 });

@@ -33,7 +33,7 @@ export function decodeRequest(body: unknown, context?: CodecContext): LlmRequest
   const model = context?.model ?? (typeof wire.model === 'string' ? wire.model.replace(/^models\//, '') : '');
   const request: LlmRequest = { model, messages: [] };
   if (context?.stream !== undefined) request.stream = context.stream;
-  let bag: Wire = { ...unknownFields(wire, KNOWN) };
+  const bag: Wire = { ...unknownFields(wire, KNOWN) };
   if (typeof wire.model === 'string') bag.$model = wire.model;
 
   const system = field(wire, 'systemInstruction');

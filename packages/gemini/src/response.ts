@@ -88,7 +88,8 @@ export function decodeCandidate(value: unknown, position: number, context: PartD
  */
 /**
  * `Codec.response.answerFault`: a Gemini answer is an object with a non-empty `candidates` array
- * or, for a blocked prompt only, no candidates and a `promptFeedback.blockReason` (gemini.md §2);
+ * or, for a blocked prompt only, no candidates and a `promptFeedback.blockReason`
+ * (https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse);
  * the path of what is not, else `undefined`. `decodeResponse` holds the same rule.
  */
 export function answerFault(wire: unknown): string | undefined {
@@ -119,8 +120,9 @@ export function decodeResponse(body: unknown, context?: CodecContext): LlmRespon
     bag.$noCandidates = true;
     choices = [{ index: 0, content: [], finishReason: 'content_filter', rawFinishReason: block }];
   } else if (candidates === undefined || candidates.length === 0) {
-    // Only a blocked prompt answers without candidates (gemini.md §2); anything else (`{}`, an
-    // error shape with status 200) is not an answer and must not reach a client as an empty one.
+    // Only a blocked prompt answers without candidates (see GenerateContentResponse above); anything
+    // else (`{}`, an error shape with status 200) is not an answer and must not reach a client as an
+    // empty one.
     return invalid('', 'candidates', 'at least one candidate, or promptFeedback.blockReason', wire.candidates, PROTOCOL);
   } else choices = candidates.map((candidate, position) => decodeCandidate(candidate, position, partContext));
   const response: LlmResponse = { id: id ?? '', model, choices };

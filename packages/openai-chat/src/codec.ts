@@ -12,7 +12,7 @@ import type { OpenAIChatWireTypes } from './wire-types.js';
 
 /**
  * The OpenAI Chat Completions codec.
- * @see /work/shared/protocols/openai-chat.md
+ * @see https://platform.openai.com/docs/api-reference/chat
  */
 export const openaiChat: Codec<OpenAIChatWireTypes> = {
   id: PROTOCOL,

@@ -18,7 +18,7 @@ function kindFor(status: number, code: string | undefined, type: string | undefi
  * An upstream error (status, parsed body or raw text, headers) -> `LlmError`. Only the
  * `{error:{message}}` shape's message reaches clients; any other body is `upstream answered HTTP
  * <status>`, its text kept in `cause` for the log (core's `upstreamErrorMessage`).
- * @see openai-chat.md §4
+ * @see https://platform.openai.com/docs/guides/error-codes#api-errors
  */
 export function decodeError(status: number, body: unknown, headers?: { get(name: string): string | null }): LlmError {
   const inner = isJsonObject(body) && isJsonObject(body.error) ? body.error : undefined;

@@ -2,7 +2,7 @@ import type { CodecContext, LlmFinishReason } from '@llm/core';
 import { reportLoss } from '@llm/core';
 import { PROTOCOL } from './internal.js';
 
-/** Wire `finish_reason` -> canonical (mapping.md §7). */
+/** Wire `finish_reason` -> canonical. @see https://platform.openai.com/docs/api-reference/chat/object */
 export function decodeFinishReason(raw: string): LlmFinishReason {
   switch (raw) {
     case 'stop':
@@ -22,7 +22,7 @@ export function decodeFinishReason(raw: string): LlmFinishReason {
 /**
  * The finish reason of a choice, looking at what it holds: `stop` on a turn that called tools is
  * `tool_calls` (some compatible servers say `stop` there, and a Claude client would then never
- * run the tool: REGRESSIONS #15), and `stop` with a refusal is `refusal` (mapping.md §7).
+ * run the tool), and `stop` with a refusal (`message.refusal` set) is `refusal`.
  */
 export function decodeChoiceFinish(raw: string, calledTools: boolean, refused: boolean): LlmFinishReason {
   if (raw === 'stop') {

@@ -7,7 +7,7 @@ const SCHEMES = ['bearer'] as const;
 /**
  * How Chat Completions travels over HTTP: `POST /v1/chat/completions`, model and stream flag in
  * the body, bearer auth. Base URLs include `/v1` (the SDK's convention).
- * @see openai-chat.md §0
+ * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 export const http: HttpBinding = {
   protocol: PROTOCOL,

@@ -65,7 +65,7 @@ function decodeTextParts(value: unknown, path: string): LlmTextPart[] {
 
 /**
  * A user content part (text, image_url, input_audio, file).
- * @see openai-chat.md §1.2
+ * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 export function decodeUserPart(wire: Record<string, unknown>, path: string): LlmUserContent {
   switch (wire.type) {
@@ -155,7 +155,9 @@ function decodeToolCall(wire: Record<string, unknown>, path: string): LlmToolCal
 /**
  * The content of an assistant message (request history or response message), in order:
  * reasoning, text / refusal, tool calls.
- * @see openai-chat.md §1.2, §6 quirk 5
+ * `reasoning_content` / `reasoning` are compatible servers' additions (DeepSeek, xAI, vLLM,
+ * OpenRouter), decoded as reasoning; OpenAI models send none.
+ * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 export function decodeAssistantContent(wire: Record<string, unknown>, path: string, target: LlmAssistantMessage): void {
   const content: LlmAssistantContent[] = target.content;
@@ -206,7 +208,7 @@ export function decodeAssistantContent(wire: Record<string, unknown>, path: stri
 /**
  * One request message. `system` / `developer` become system messages, `tool` and legacy
  * `function` become tool messages.
- * @see openai-chat.md §1.2
+ * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 /**
  * Function-call arguments a client sends back in its history must be JSON text (answers are not

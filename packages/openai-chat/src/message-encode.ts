@@ -155,7 +155,7 @@ function toolResultContent(part: LlmToolResultPart, path: string, context: Codec
 /**
  * One canonical message as one or more wire messages (a tool message with several results
  * becomes one `tool` message per result).
- * @see openai-chat.md §1.2
+ * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 export function encodeMessage(message: LlmMessage, path: string, out: Wire[], context: CodecContext | undefined): void {
   switch (message.role) {

@@ -68,7 +68,7 @@ function namedTool(wire: Record<string, unknown>, path: string): string {
   return readString(readObject(wire[key], path, key, P), 'name', joinPath(path, key), P);
 }
 
-/** `tool_choice` in all its forms. @see openai-chat.md §1.3 */
+/** `tool_choice` in all its forms. @see https://platform.openai.com/docs/api-reference/chat/create */
 function decodeToolChoice(value: unknown): LlmToolChoice {
   if (value === 'none' || value === 'auto' || value === 'required') return { type: value };
   const wire = readObject(value, '', 'tool_choice', P);
@@ -86,7 +86,7 @@ function decodeToolChoice(value: unknown): LlmToolChoice {
 
 /**
  * A Chat Completions request body -> `LlmRequest`.
- * @see openai-chat.md §1
+ * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 export function decodeRequest(body: unknown): LlmRequest {
   const wire = readObject(body, '', undefined, P);

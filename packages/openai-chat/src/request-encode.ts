@@ -60,7 +60,7 @@ function encodeToolChoice(choice: LlmToolChoice, tools: LlmTool[] | undefined): 
 
 /**
  * `LlmRequest` -> Chat Completions request body.
- * @see openai-chat.md §1
+ * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 export function encodeRequest(request: LlmRequest, context?: CodecContext): OpenAIChatRequest {
   const out: Wire = {};

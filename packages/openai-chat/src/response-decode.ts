@@ -127,7 +127,7 @@ function decodeChoice(value: unknown, parent: string, index: number): LlmChoice 
 
 /**
  * A Chat Completions response body -> `LlmResponse`.
- * @see openai-chat.md §2
+ * @see https://platform.openai.com/docs/api-reference/chat/object
  */
 /**
  * `Codec.response.answerFault`: a Chat answer is an object with a `choices` array (what

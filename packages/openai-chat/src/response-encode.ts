@@ -86,7 +86,7 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
 
 /**
  * `LlmResponse` -> Chat Completions response body.
- * @see openai-chat.md §2
+ * @see https://platform.openai.com/docs/api-reference/chat/object
  */
 export function encodeResponse(response: LlmResponse, context?: CodecContext): OpenAIChatResponse {
   const out: Wire = { id: completionId(response.id), object: 'chat.completion', created: completionCreated(response.created), model: response.model };

@@ -130,7 +130,7 @@ export function endStream(state: ChatDecodeState, emit: Emit): void {
  * without `[DONE]`, or lose the usage-only chunk that would follow. Any other stream was cut: it
  * ends with an `upstream` error, blocks left open (a tool call cut mid-arguments is never handed
  * on as complete) and no finish made up.
- * @see openai-chat.md §3
+ * @see https://platform.openai.com/docs/api-reference/chat/streaming
  */
 export function endInput(state: ChatDecodeState, emit: Emit): void {
   if (state.done) return;
@@ -148,7 +148,7 @@ export function failStream(state: ChatDecodeState, emit: Emit, error: LlmError):
 
 /**
  * One chunk (already parsed) -> canonical events.
- * @see openai-chat.md §3
+ * @see https://platform.openai.com/docs/api-reference/chat/streaming
  */
 export function decodeChunk(state: ChatDecodeState, emit: Emit, chunk: unknown): void {
   if (state.done) return;

@@ -7,7 +7,7 @@ import { createDecodeState, decodeChunk, endInput, endStream, failStream } from 
  * Chat Completions SSE events -> canonical stream events. `finish` events are held until the
  * usage is known (the usage-only chunk, `[DONE]` or the end of the stream). A stream that ends
  * before every choice's `finish_reason` (and without `[DONE]`) ends with an `upstream` error.
- * @see openai-chat.md §3
+ * @see https://platform.openai.com/docs/api-reference/chat/streaming
  */
 export function streamDecoder(_options?: StreamOptions): StreamStep<SseEvent, LlmStreamEvent> {
   const state = createDecodeState();

@@ -87,7 +87,7 @@ function sendDelta(state: ChatEncodeState, emit: Emit, choice: number, delta: Wi
 
 /**
  * One canonical event -> zero or more chunks.
- * @see openai-chat.md §3
+ * @see https://platform.openai.com/docs/api-reference/chat/streaming
  */
 export function encodeEvent(state: ChatEncodeState, emit: Emit, event: LlmStreamEvent): void {
   if (state.ended) return;
@@ -134,7 +134,7 @@ export function encodeEvent(state: ChatEncodeState, emit: Emit, event: LlmStream
     }
     case 'tool-args-delta': {
       const block = state.blocks.get(event.index);
-      if (!block || block.kind !== 'tool_call') return;
+      if (block?.kind !== 'tool_call') return;
       const call: Wire = block.freeform
         ? { index: block.toolIndex, custom: { input: event.json } }
         : { index: block.toolIndex, function: { arguments: event.json } };

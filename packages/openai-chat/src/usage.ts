@@ -6,8 +6,9 @@ const P = PROTOCOL;
 const KNOWN = new Set(['prompt_tokens', 'completion_tokens', 'total_tokens', 'prompt_tokens_details', 'completion_tokens_details']);
 
 /**
- * Wire usage -> canonical (mapping.md §8: `prompt_tokens` already includes cached tokens,
- * `completion_tokens` reasoning tokens). Zero sub-counts are kept so they are written back.
+ * Wire usage -> canonical (`prompt_tokens` already includes cached tokens, `completion_tokens`
+ * reasoning tokens: https://platform.openai.com/docs/api-reference/chat/object). Zero sub-counts
+ * are kept so they are written back.
  */
 export function decodeUsage(value: unknown, path: string): LlmUsage {
   const wire = readObject(value, path, undefined, P);

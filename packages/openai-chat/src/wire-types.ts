@@ -1,9 +1,9 @@
 /**
  * OpenAI Chat Completions wire types, with the wire's own field names.
- * @see /work/shared/protocols/openai-chat.md
+ * @see https://platform.openai.com/docs/api-reference/chat
  */
 
-/** A content part of a user, system, developer, tool or assistant message. @see openai-chat.md §1.2 */
+/** A content part of a user, system, developer, tool or assistant message. @see https://platform.openai.com/docs/api-reference/chat/create */
 export type OpenAIChatContentPart =
   | { type: 'text'; text: string; [key: string]: unknown }
   | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' }; [key: string]: unknown }
@@ -11,12 +11,12 @@ export type OpenAIChatContentPart =
   | { type: 'file'; file: { file_id?: string; file_data?: string; filename?: string }; [key: string]: unknown }
   | { type: 'refusal'; refusal: string; [key: string]: unknown };
 
-/** An assistant tool call. @see openai-chat.md §1.2 */
+/** An assistant tool call. @see https://platform.openai.com/docs/api-reference/chat/create */
 export type OpenAIChatToolCall =
   | { id: string; type: 'function'; function: { name: string; arguments: string } }
   | { id: string; type: 'custom'; custom: { name: string; input: string } };
 
-/** One message of a request. @see openai-chat.md §1.2 */
+/** One message of a request. @see https://platform.openai.com/docs/api-reference/chat/create */
 export type OpenAIChatMessage =
   | { role: 'system' | 'developer'; content: string | OpenAIChatContentPart[]; name?: string }
   | { role: 'user'; content: string | OpenAIChatContentPart[]; name?: string }
@@ -36,7 +36,7 @@ export type OpenAIChatMessage =
   | { role: 'tool'; tool_call_id: string; content: string | OpenAIChatContentPart[] }
   | { role: 'function'; name: string; content: string | null };
 
-/** A tool definition. @see openai-chat.md §1.3 */
+/** A tool definition. @see https://platform.openai.com/docs/api-reference/chat/create */
 export type OpenAIChatTool =
   | {
       type: 'function';
@@ -44,7 +44,7 @@ export type OpenAIChatTool =
     }
   | { type: 'custom'; custom: { name: string; description?: string; format?: unknown } };
 
-/** `tool_choice`. @see openai-chat.md §1.3 */
+/** `tool_choice`. @see https://platform.openai.com/docs/api-reference/chat/create */
 export type OpenAIChatToolChoice =
   | 'none'
   | 'auto'
@@ -56,7 +56,7 @@ export type OpenAIChatToolChoice =
       allowed_tools: { mode: 'auto' | 'required'; tools: Array<Record<string, unknown>> };
     };
 
-/** `response_format`. @see openai-chat.md §1.1 */
+/** `response_format`. @see https://platform.openai.com/docs/api-reference/chat/create */
 export type OpenAIChatResponseFormat =
   | { type: 'text' }
   | { type: 'json_object' }
@@ -65,7 +65,7 @@ export type OpenAIChatResponseFormat =
       json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean | null };
     };
 
-/** The request body of `POST /v1/chat/completions`. @see openai-chat.md §1.1 */
+/** The request body of `POST /v1/chat/completions`. @see https://platform.openai.com/docs/api-reference/chat/create */
 export interface OpenAIChatRequest {
   model: string;
   messages: OpenAIChatMessage[];
@@ -104,7 +104,7 @@ export interface OpenAIChatRequest {
   [key: string]: unknown;
 }
 
-/** Log-probability of one token. @see openai-chat.md §2 */
+/** Log-probability of one token. @see https://platform.openai.com/docs/api-reference/chat/object */
 export interface OpenAIChatTokenLogprob {
   token: string;
   logprob: number;
@@ -118,7 +118,7 @@ export interface OpenAIChatLogprobs {
   refusal: OpenAIChatTokenLogprob[] | null;
 }
 
-/** Usage. @see openai-chat.md §2 */
+/** Usage. @see https://platform.openai.com/docs/api-reference/chat/object */
 export interface OpenAIChatUsage {
   prompt_tokens: number;
   completion_tokens: number;
@@ -138,7 +138,7 @@ export interface OpenAIChatAnnotation {
   url_citation: { start_index: number; end_index: number; title: string; url: string };
 }
 
-/** The assistant message of a response choice. @see openai-chat.md §2 */
+/** The assistant message of a response choice. @see https://platform.openai.com/docs/api-reference/chat/object */
 export interface OpenAIChatResponseMessage {
   role: 'assistant';
   content: string | null;
@@ -154,7 +154,7 @@ export interface OpenAIChatResponseMessage {
 /** `finish_reason` values. */
 export type OpenAIChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
 
-/** A non-streaming response body. @see openai-chat.md §2 */
+/** A non-streaming response body. @see https://platform.openai.com/docs/api-reference/chat/object */
 export interface OpenAIChatResponse {
   id: string;
   object: 'chat.completion';
@@ -172,7 +172,7 @@ export interface OpenAIChatResponse {
   [key: string]: unknown;
 }
 
-/** A tool-call fragment in a stream delta. @see openai-chat.md §3 */
+/** A tool-call fragment in a stream delta. @see https://platform.openai.com/docs/api-reference/chat/streaming */
 export interface OpenAIChatToolCallDelta {
   index: number;
   id?: string;
@@ -181,7 +181,7 @@ export interface OpenAIChatToolCallDelta {
   custom?: { name?: string; input?: string };
 }
 
-/** One `chat.completion.chunk`, or a mid-stream error payload. @see openai-chat.md §3 */
+/** One `chat.completion.chunk`, or a mid-stream error payload. @see https://platform.openai.com/docs/api-reference/chat/streaming */
 export interface OpenAIChatChunk {
   id: string;
   object: 'chat.completion.chunk';
@@ -205,7 +205,7 @@ export interface OpenAIChatChunk {
   system_fingerprint?: string | null;
 }
 
-/** Error body. @see openai-chat.md §4 */
+/** Error body. @see https://platform.openai.com/docs/guides/error-codes#api-errors */
 export interface OpenAIChatError {
   error: { message: string; type: string; param: string | null; code: string | null };
 }

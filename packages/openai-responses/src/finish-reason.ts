@@ -2,8 +2,8 @@ import type { LlmAssistantContent, LlmFinishReason } from '@llm/core';
 
 /**
  * Responses has no finish reason: derive one from `status`, `incomplete_details.reason` and the
- * output (openai-responses.md §2, mapping.md §7). The raw value is `status` or
- * `incomplete:<reason>`.
+ * output (https://platform.openai.com/docs/api-reference/responses/object). The raw value is
+ * `status` or `incomplete:<reason>`.
  */
 export function decodeFinishReason(
   status: string | undefined,
@@ -23,7 +23,8 @@ export function decodeFinishReason(
       return { reason: 'other', raw: 'cancelled' };
     case 'queued':
     case 'in_progress':
-      // A background response that has not finished yet (mapping.md §7).
+      // A background response that has not finished yet
+      // (https://platform.openai.com/docs/guides/background).
       return { reason: 'pause', raw: status };
     case 'completed':
     case undefined: {

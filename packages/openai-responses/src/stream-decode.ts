@@ -134,7 +134,7 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
     case 'response.content_part.added': {
       const item = state.items.get(event.output_index as number);
       if (item?.type === 'reasoning' && (event.part as Wire | undefined)?.type === 'reasoning_text') startReasoning(item, 'full', out);
-      if (!item || item.type !== 'message') return;
+      if (item?.type !== 'message') return;
       const part = event.part as Wire | undefined;
       const block = state.nextBlock++;
       (item.parts ??= new Map()).set(event.content_index as number, block);

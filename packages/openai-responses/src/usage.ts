@@ -3,7 +3,7 @@ import { PROTOCOL } from './ext.js';
 
 /**
  * Responses usage -> canonical. `input_tokens` already includes cached tokens and
- * `output_tokens` reasoning tokens (mapping.md §8), so the counts map one to one. The wire
+ * `output_tokens` reasoning tokens, so the counts map one to one. The wire
  * object is kept in `raw` when re-deriving it would not give it back exactly.
  * @see https://platform.openai.com/docs/api-reference/responses/object#responses/object-usage
  */

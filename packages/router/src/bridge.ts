@@ -10,7 +10,6 @@ import {
   sseDecoder,
   sseEncoder,
   chunksOf,
-  passThroughStep,
   readableFrom,
   stepIterable,
   textStepStream,
@@ -219,7 +218,8 @@ export function bridge(options: BridgeOptions): Bridge {
 
     request(body, requestOptions = {}) {
       // The fast path keeps the body as is, unless it holds carriers the router sealed for another
-      // upstream earlier in the conversation (REGRESSIONS #22): those must be opened or dropped.
+      // upstream earlier in the conversation: those must be opened or dropped (a provider rejects
+      // state it did not issue, such as a foreign thinking signature).
       if (sameProtocol && !options.transformRequest && isJsonObject(body) && !mayHoldCarrier(body, requestOptions.text)) {
         const clientModel = requestOptions.model ?? (typeof body.model === 'string' ? body.model : '');
         const model = requestOptions.upstreamModel ?? clientModel;

@@ -36,8 +36,8 @@ export function modelList(protocol: ProtocolId, routes: readonly RouteRule[]): u
 /**
  * A deliberately high token estimate (one token per three UTF-8 bytes of the request body,
  * system prompt and tool definitions included) for count-tokens calls the upstream cannot
- * answer. Overestimating makes clients compact early instead of overflowing (REGRESSIONS #13,
- * #25). Answers carry `x-llm-token-count: estimate`.
+ * answer. Overestimating makes clients compact early instead of overflowing the context window.
+ * Answers carry `x-llm-token-count: estimate`.
  */
 export function estimateTokens(bodyText: string): number {
   return Math.ceil(new TextEncoder().encode(bodyText).length / 3);

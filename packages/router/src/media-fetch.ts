@@ -62,7 +62,7 @@ function mediaParts(request: LlmRequest): Array<{ part: MediaPart; path: string 
  */
 export function isAllowedMediaUrl(url: string, allow: readonly string[]): boolean {
   const parsed = parseHttpUrl(url);
-  if (!parsed || parsed.username !== '' || parsed.password !== '' || /%(2e|2f|5c)/i.test(parsed.pathname)) return false;
+  if (parsed?.username !== '' || parsed.password !== '' || /%(2e|2f|5c)/i.test(parsed.pathname)) return false;
   const internal = isInternalHost(parsed.hostname);
   return allow.some((entry) => entryAllows(entry, parsed, internal));
 }

@@ -161,7 +161,7 @@ function hasReadOnlyIntent(messages: LlmMessage[]): boolean {
 
 /**
  * Keeps only allowed tools. A tool choice naming a removed tool would make the upstream reject the
- * request (REGRESSIONS #18), so it falls back to the remaining tools; with none left the tools stay
+ * request, so it falls back to the remaining tools; with none left the tools stay
  * declared (history may hold calls to them, which Claude requires declared) but `tool_choice` is
  * `none`.
  */

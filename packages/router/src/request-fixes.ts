@@ -67,7 +67,8 @@ export function fixRequestForTarget(request: LlmRequest, target: ProtocolId, con
 }
 
 /**
- * Keeps the tool choice valid for what the target will receive (REGRESSIONS #18, #38):
+ * Keeps the tool choice valid for what the target will receive, which rejects a choice it cannot
+ * honour with a 400:
  * - a choice naming a tool the target drops (another protocol's provider tool) or that is not in
  *   the tools at all falls back to `auto` (`dropped-field`); `allowed` keeps the names that remain;
  * - `none` with `parallelToolCalls: false` loses the parallel flag on Claude, whose `none` choice
@@ -120,7 +121,7 @@ export function midConversationSystemToUser(messages: LlmMessage[], context?: Co
 }
 
 /**
- * Claude and Gemini reject empty text blocks and messages without content (REGRESSIONS #34):
+ * Claude and Gemini reject empty text blocks and messages without content (a 400):
  * empty text parts go, and so do user / assistant messages left with nothing. They carry nothing,
  * so nothing is reported.
  */

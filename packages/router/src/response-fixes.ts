@@ -3,8 +3,9 @@ import { stepStream, type LlmFinishReason, type LlmResponse, type LlmStreamEvent
 /**
  * Response-side canonical fixes applied by every bridge.
  *
- * A choice that carries tool calls but finishes with `stop` is reported as `tool_calls`
- * (REGRESSIONS #15-17): agent clients only run tools when the finish reason says so.
+ * A choice that carries tool calls but finishes with `stop` is reported as `tool_calls`: agent
+ * clients only run tools when the finish reason says so (a `tool_use` block next to `end_turn`
+ * is never run).
  */
 export function fixToolCallFinish(response: LlmResponse): LlmResponse {
   for (const choice of response.choices) {

@@ -10,10 +10,10 @@ interface Waiting {
 /**
  * Emits content blocks one after the other, as Anthropic's own streams do: a block that starts
  * while another is open (a Chat upstream interleaving parallel tool-call deltas) is held until the
- * open one ends (REGRESSIONS #20: clients that expect sequential blocks fall back to
- * non-streaming). Memory is bounded by the held blocks; events outside blocks (usage, finish)
- * wait behind them so the order stays meaningful, and an error is passed at once (ending the
- * stream, so held events are dropped).
+ * open one ends (clients that expect sequential blocks fall back to non-streaming, and every
+ * tool call would run twice). Memory is bounded by the held blocks; events outside blocks
+ * (usage, finish) wait behind them so the order stays meaningful, and an error is passed at once
+ * (ending the stream, so held events are dropped).
  */
 export function serializeBlocks(): TransformStream<LlmStreamEvent, LlmStreamEvent> {
   return stepStream(serializeBlocksStep());

@@ -529,7 +529,7 @@ describe('REGRESSIONS.md, handler state (previous_response_id, count tokens)', (
 
   it("R33: with countTokens 'upstream', a same-protocol upstream's own count is passed through (route model), and a failing one falls back to the estimate", async () => {
     let answer404 = false;
-    const mock = await startUpstream((request, response) => {
+    const mock = await startUpstream((_request, response) => {
       if (answer404) json(response, 404, { type: 'error', error: { type: 'not_found_error', message: 'no count here' } });
       else json(response, 200, { input_tokens: 1234 });
     });

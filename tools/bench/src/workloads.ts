@@ -12,7 +12,7 @@ export interface ToolSpec {
 export function agentTools(count = 20): ToolSpec[] {
   return Array.from({ length: count }, (_, index) => ({
     name: `tool_${index}_${['read_file', 'edit_file', 'bash', 'grep', 'glob', 'web_fetch'][index % 6]}`,
-    description: `Tool ${index}. `.repeat(12) + 'Use it when the task needs it; prefer small, precise calls and explain the result.',
+    description: `${`Tool ${index}. `.repeat(12)}Use it when the task needs it; prefer small, precise calls and explain the result.`,
     parameters: {
       type: 'object',
       properties: {

@@ -78,6 +78,7 @@ export interface CassetteInteraction {
 export function readCassette(protocol: ProtocolId, path: string): CassetteInteraction[] {
   const document = parseYaml(readFixtureText(protocol, path)) as { interactions?: unknown[] };
   return (document.interactions ?? []).map((entry) => {
+    // biome-ignore lint/suspicious/noExplicitAny: recorded YAML of any shape; the cassette type below is what callers see
     const item = entry as Record<string, any>;
     const request = item.request ?? {};
     const response = item.response ?? {};

@@ -3,7 +3,7 @@
 // refs whose inlining would nest without end are cut to their type with a warning.
 import { thrown } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
-import { LlmError } from '../errors.js';
+import type { LlmError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import type { LlmWarning } from '../warnings.js';
 import { toGeminiJsonSchema } from './gemini-json-schema.js';

@@ -9,7 +9,7 @@ import type { SchemaContext } from './walk.js';
  * `$ref: "#/$defs/<name>"` with those definitions at the root. Never mutates `schema`. `path`, when
  * given, is where the schema sits in the request (warnings name it); it overrides `context.path`.
  *
- * @see ../shared/protocols/gemini.md §1.3 and §6 item 9
+ * @see https://ai.google.dev/api/caching#FunctionDeclaration
  */
 export function toGeminiJsonSchema(schema: JsonSchema, context?: SchemaContext, path?: string): JsonSchema {
   return inlineRefs(schema, context, { mode: 'keep' }, path);

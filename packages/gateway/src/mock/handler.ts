@@ -143,6 +143,7 @@ function unwrapCountTokens(body: unknown, route: Route): unknown {
 
 /** The JSON Schema a request asks its answer to follow, in each protocol's field. */
 function responseSchemaOf(protocol: ProtocolId, body: unknown): unknown {
+  // biome-ignore lint/suspicious/noExplicitAny: reads four protocols' shapes by field name; each branch checks the value it returns
   const wire = (typeof body === 'object' && body !== null ? body : {}) as Record<string, any>;
   switch (protocol) {
     case 'openai-chat':

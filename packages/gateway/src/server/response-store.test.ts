@@ -44,11 +44,11 @@ describe('ResponseStore', () => {
 
   it('evicts the oldest entries beyond its count and byte bounds', () => {
     const store = new ResponseStore(2, 60);
-    store.put('{"id":"a","pad":"' + 'x'.repeat(10) + '"}');
+    store.put(`{"id":"a","pad":"${'x'.repeat(10)}"}`);
     store.put('{"id":"b"}');
     store.put('{"id":"c"}');
     expect([store.get('a'), store.get('b'), store.get('c')]).toEqual([undefined, '{"id":"b"}', '{"id":"c"}']);
-    store.put('{"id":"d","pad":"' + 'x'.repeat(40) + '"}');
+    store.put(`{"id":"d","pad":"${'x'.repeat(40)}"}`);
     expect([store.get('b'), store.get('c'), store.get('d')?.length]).toEqual([undefined, undefined, 59]);
   });
 
