@@ -37,6 +37,8 @@ describe('findSchemaProblem', () => {
     };
     expect(findSchemaProblem(valid)).toBeUndefined();
     expect(findSchemaProblem(true)).toBeUndefined();
+    // Gemini CLI's routing classifier sends Gemini's Type enum spelling in responseJsonSchema.
+    expect(findSchemaProblem({ type: 'OBJECT', properties: { choice: { type: 'STRING', enum: ['flash', 'pro'] }, n: { type: ['Integer', 'NULL'] } } })).toBeUndefined();
     expect(findSchemaProblem({})).toBeUndefined();
   });
 

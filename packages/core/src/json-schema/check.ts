@@ -14,6 +14,14 @@ export interface SchemaProblem {
 /** JSON Schema's type names (draft 2020-12 §6.1.1, with `integer`). */
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
+/**
+ * A type name in any case: Gemini clients write its `Type` enum (`"OBJECT"`) in
+ * `responseJsonSchema` too, Gemini accepts it, and the schema rewriters read it lowercased.
+ */
+function isTypeName(value: unknown): boolean {
+  return typeof value === 'string' && (TYPES.has(value) || TYPES.has(value.toLowerCase()));
+}
+
 /** What a keyword's value must be. Keywords not listed (annotations, vendor extensions, data) are not checked. */
 type Rule =
   | 'type'
@@ -121,11 +129,10 @@ function checkSchema(value: unknown, room: number): Fault | undefined {
 function checkKeyword(rule: Rule, value: unknown, room: number): Fault | undefined {
   switch (rule) {
     case 'type':
-      if (typeof value === 'string') return TYPES.has(value) ? undefined : fault(`${describe(value)} is not a JSON Schema type`);
+      if (typeof value === 'string') return isTypeName(value) ? undefined : fault(`${describe(value)} is not a JSON Schema type`);
       if (!Array.isArray(value)) return fault(`expected a JSON Schema type name or an array of them, got ${describe(value)}`);
       for (let index = 0; index < value.length; index++) {
-        const item: unknown = value[index];
-        if (typeof item !== 'string' || !TYPES.has(item)) return fault(`${describe(item)} is not a JSON Schema type`, index);
+        if (!isTypeName(value[index])) return fault(`${describe(value[index])} is not a JSON Schema type`, index);
       }
       return undefined;
     case 'schema':
