@@ -146,4 +146,30 @@ describe('strict tool and response schemas (Chat)', () => {
       { code: 'lossy-conversion', path: 'responseFormat.schema.additionalProperties', message: 'open object closed (additionalProperties: false): strict mode allows no undeclared properties' },
     ]);
   });
+
+  it('a Gemini CLI classifier schema in Type-enum spelling passes the check and goes out lowercased', () => {
+    const request = gemini.request.decode(
+      {
+        contents: [{ role: 'user', parts: [{ text: 'Route' }] }],
+        generationConfig: {
+          responseMimeType: 'application/json',
+          responseJsonSchema: { type: 'OBJECT', properties: { reasoning: { type: 'STRING' }, model_choice: { type: 'STRING', enum: ['flash', 'pro'] } }, required: ['reasoning', 'model_choice'] },
+        },
+      },
+      { model: 'gemini-2.5-flash' },
+    );
+    expect(encode(request).body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: {
+        name: 'response',
+        schema: {
+          type: 'object',
+          properties: { reasoning: { type: 'string' }, model_choice: { type: 'string', enum: ['flash', 'pro'] } },
+          required: ['reasoning', 'model_choice'],
+          additionalProperties: false,
+        },
+        strict: true,
+      },
+    });
+  });
 });
