@@ -280,6 +280,13 @@ describe('toOpenAIStrictSchema', () => {
     });
   });
 
+  it('reads Gemini int64 count strings as numbers', () => {
+    expect(run({ type: 'array', items: { type: 'string' }, minItems: '1', maxItems: '5' })).toEqual({
+      output: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 5 },
+      warnings: [],
+    });
+  });
+
   it('merges tuple positions into items', () => {
     expect(run({ type: 'array', items: [{ type: 'number' }, { type: 'number' }] })).toEqual({
       output: { type: 'array', items: { type: 'number' } },

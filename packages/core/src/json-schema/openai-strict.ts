@@ -84,6 +84,8 @@ function encodeNode(input: unknown, path: string, context: SchemaContext | undef
     }
     else if (key === 'items') out.items = encodeNode(value, at, context);
     else if (key === 'anyOf' && Array.isArray(value)) out.anyOf = value.map((child, index) => encodeNode(child, joinPath(at, index), context));
+    // Gemini's Schema spells int64 counts as decimal strings (proto3 JSON); strict mode wants numbers.
+    else if ((key === 'minItems' || key === 'maxItems') && typeof value === 'string' && /^\d+$/.test(value)) out[key] = Number(value);
     else if (key === 'format' && !(typeof value === 'string' && FORMATS.has(value))) {
       reportAt(context, 'dropped-field', at, `format ${JSON.stringify(value)} is not supported in strict mode`);
     } else if (KEYWORDS.has(key)) out[key] = value;
