@@ -129,6 +129,10 @@ export {
 export type { ExtractedState, OpaqueState, OpaqueStateProblem, UnpackedState } from './opaque-state.js';
 
 export { toOpenAIStrictSchema } from './json-schema/openai-strict.js';
+export { isStrictResponseFormat, isStrictTool, strictResponseSchema, strictToolParameters } from './json-schema/openai-strict-request.js';
+export { checkJsonSchema, findSchemaProblem } from './json-schema/check.js';
+export type { SchemaProblem } from './json-schema/check.js';
+export { checkRequestSchemas, checkResponseFormatSchema, checkToolSchema } from './request-schemas.js';
 export { toGeminiSchema } from './json-schema/gemini.js';
 export { toGeminiJsonSchema } from './json-schema/gemini-json-schema.js';
 export { MAX_INLINED_DEPTH, MAX_INLINED_NODES } from './json-schema/inline-refs.js';

@@ -1,5 +1,5 @@
 import type { CodecContext, LlmRequest, LlmTool, LlmToolChoice } from '@llm/core';
-import { getExtensions, joinPath, reportLoss } from '@llm/core';
+import { getExtensions, isStrictResponseFormat, isStrictTool, joinPath, reportLoss, strictResponseSchema, strictToolParameters } from '@llm/core';
 import { reportForeignCache } from './cache-control.js';
 import { PROTOCOL, marker } from './internal.js';
 import { encodeMessage } from './message-encode.js';
@@ -8,13 +8,19 @@ import type { OpenAIChatRequest } from './wire-types.js';
 const P = PROTOCOL;
 type Wire = Record<string, unknown>;
 
-function encodeTool(tool: LlmTool, path: string, context: CodecContext | undefined): Wire | undefined {
+function encodeTool(tool: LlmTool, index: number, context: CodecContext | undefined): Wire | undefined {
+  const path = joinPath('tools', index);
   switch (tool.type) {
     case 'function': {
       const fn: Wire = { name: tool.name };
       if (tool.description !== undefined) fn.description = tool.description;
-      if (tool.parameters !== undefined) fn.parameters = tool.parameters;
-      if (tool.strict !== undefined) fn.strict = tool.strict;
+      if (isStrictTool(tool, context)) {
+        fn.parameters = strictToolParameters(tool, index, context);
+        fn.strict = true;
+      } else {
+        if (tool.parameters !== undefined) fn.parameters = tool.parameters;
+        if (tool.strict !== undefined) fn.strict = tool.strict;
+      }
       Object.assign(fn, marker(tool, 'function'));
       reportForeignCache(tool, path, context);
       return { type: 'function', function: fn, ...getExtensions(tool, P) };
@@ -97,7 +103,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
   if (request.tools !== undefined) {
     const tools: Wire[] = [];
     for (let i = 0; i < request.tools.length; i++) {
-      const tool = encodeTool(request.tools[i]!, joinPath('tools', i), context);
+      const tool = encodeTool(request.tools[i]!, i, context);
       if (tool) tools.push(tool);
     }
     out.tools = tools;
@@ -111,8 +117,14 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
     else {
       const schema: Wire = { name: format.name ?? 'response' };
       if (format.description !== undefined) schema.description = format.description;
-      if (!marker(request, 'noSchema')) schema.schema = format.schema;
-      if (format.strict !== undefined) schema.strict = format.strict;
+      const withSchema = !marker(request, 'noSchema');
+      if (withSchema && isStrictResponseFormat(format, context)) {
+        schema.schema = strictResponseSchema(format, context);
+        schema.strict = true;
+      } else {
+        if (withSchema) schema.schema = format.schema;
+        if (format.strict !== undefined) schema.strict = format.strict;
+      }
       out.response_format = { type: 'json_schema', json_schema: schema };
     }
   }

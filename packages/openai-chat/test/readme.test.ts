@@ -8,7 +8,7 @@ const examples = readmeExamples(join(packageDir, 'README.md'));
 
 describe('README examples', () => {
   it('has examples', () => {
-    expect(examples.length).toBe(4);
+    expect(examples.length).toBe(5);
   });
   it.each(examples.map((code, index) => [index + 1, code] as const))('example %i runs and its assertions hold', async (index, code) => {
     await runExample(code, packageDir, `openai-chat-${index}`);

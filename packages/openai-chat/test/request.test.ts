@@ -217,7 +217,7 @@ describe('request decode: tools and tool_choice', () => {
       function: {
         name: 'get_weather',
         description: 'Weather by city',
-        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
         strict: true,
       },
     },
@@ -228,7 +228,7 @@ describe('request decode: tools and tool_choice', () => {
       type: 'function',
       name: 'get_weather',
       description: 'Weather by city',
-      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
       strict: true,
     },
     { type: 'custom', name: 'shell', description: 'Runs a command', format: { type: 'text' } },
@@ -297,12 +297,12 @@ describe('request decode: generation settings', () => {
         ...base,
         response_format: {
           type: 'json_schema',
-          json_schema: { name: 'answer', description: 'The answer', schema: { type: 'object', properties: { a: { type: 'number' } } }, strict: true },
+          json_schema: { name: 'answer', description: 'The answer', schema: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false }, strict: true },
         },
       },
       {
         ...baseCanonical,
-        responseFormat: { type: 'json-schema', name: 'answer', description: 'The answer', schema: { type: 'object', properties: { a: { type: 'number' } } }, strict: true },
+        responseFormat: { type: 'json-schema', name: 'answer', description: 'The answer', schema: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false }, strict: true },
       },
     );
   });
@@ -396,10 +396,20 @@ describe('request encode from hand-built canonical values', () => {
       safety_identifier: 'u',
       reasoning_effort: 'none',
       stop: ['x'],
-      response_format: { type: 'json_schema', json_schema: { name: 'response', schema: { type: 'object' } } },
+      // An unnamed format is an enforced schema (Gemini, Claude): named "response" and sent strict.
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'response', schema: { type: 'object', properties: {}, required: [], additionalProperties: false }, strict: true },
+      },
       stream_options: { include_usage: true },
     });
-    expect(warnings).toEqual([]);
+    expect(warnings).toEqual([
+      {
+        code: 'lossy-conversion',
+        path: 'responseFormat.schema.additionalProperties',
+        message: 'open object closed (additionalProperties: false): strict mode allows no undeclared properties',
+      },
+    ]);
   });
 
   it('a custom tool choice names the custom tool', () => {

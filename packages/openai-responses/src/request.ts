@@ -1,6 +1,7 @@
 import {
   collectUnknown,
   invalid,
+  isStrictResponseFormat,
   readObject,
   readOptionalBoolean,
   readOptionalInteger,
@@ -10,6 +11,7 @@ import {
   reportCacheHints,
   reportLoss,
   setExtensions,
+  strictResponseSchema,
   type CodecContext,
   type LlmMessage,
   type LlmReasoningConfig,
@@ -240,9 +242,11 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
           text.format = { type: 'json_object' };
           break;
         case 'json-schema': {
-          const wire: Record<string, unknown> = { type: 'json_schema', name: format.name ?? 'response', schema: format.schema };
+          const strict = isStrictResponseFormat(format, context);
+          const wire: Record<string, unknown> = { type: 'json_schema', name: format.name ?? 'response', schema: strict ? strictResponseSchema(format, context) : format.schema };
           if (format.description !== undefined) wire.description = format.description;
-          if (format.strict !== undefined) wire.strict = format.strict;
+          if (strict) wire.strict = true;
+          else if (format.strict !== undefined) wire.strict = format.strict;
           text.format = wire;
           break;
         }

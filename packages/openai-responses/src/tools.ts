@@ -1,6 +1,7 @@
 import {
   collectUnknown,
   invalid,
+  isStrictTool,
   joinPath,
   readArray,
   readObject,
@@ -9,6 +10,7 @@ import {
   readString,
   reportLoss,
   setExtensions,
+  strictToolParameters,
   type CodecContext,
   type LlmTool,
   type LlmToolChoice,
@@ -114,6 +116,14 @@ function encodeTool(tool: LlmTool, bag: Record<string, unknown> | undefined, ind
     case 'function': {
       const wire: Record<string, unknown> = { type: 'function', name: tool.name };
       if (tool.description !== undefined) wire.description = tool.description;
+      if (isStrictTool(tool, context)) {
+        wire.parameters = strictToolParameters(tool, index, context);
+        wire.strict = true;
+        writeBack(wire, bag);
+        // A kept `strict: null` must not undo it.
+        wire.strict = true;
+        return wire;
+      }
       wire.parameters = tool.parameters ?? (bag ? undefined : { type: 'object', properties: {} });
       if (wire.parameters === undefined) delete wire.parameters;
       // Responses defaults to strict schemas; say false unless the tool asked for strict.

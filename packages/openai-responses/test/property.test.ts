@@ -35,7 +35,7 @@ const request = fc.record(
     model: fc.constantFrom('gpt-5', 'gpt-4.1', 'o4-mini'),
     instructions: text,
     input: fc.oneof(text, fc.array(inputItem, { minLength: 1, maxLength: 6 })),
-    tools: fc.array(fc.record({ type: fc.constant('function'), name: toolName, description: text, parameters: fc.constant({ type: 'object', properties: {} }), strict: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+    tools: fc.array(fc.record({ type: fc.constant('function'), name: toolName, description: text, parameters: fc.constant({ type: 'object', properties: {}, required: [], additionalProperties: false }), strict: fc.boolean() }), { minLength: 1, maxLength: 3 }),
     tool_choice: fc.oneof(fc.constantFrom('auto', 'none', 'required'), toolName.map((name) => ({ type: 'function', name }))),
     parallel_tool_calls: fc.boolean(),
     max_output_tokens: fc.integer({ min: 16, max: 100_000 }),

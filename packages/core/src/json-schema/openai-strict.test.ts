@@ -21,7 +21,7 @@ function run(schema: JsonSchema, path?: string) {
 const ANY_SCALAR = { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }] };
 
 describe('toOpenAIStrictSchema', () => {
-  it('leaves a schema that is already strict unchanged', () => {
+  it('leaves a schema that is already strict unchanged, key order included', () => {
     const schema = {
       type: 'object',
       properties: {
@@ -36,6 +36,10 @@ describe('toOpenAIStrictSchema', () => {
       additionalProperties: false,
     };
     expect(run(schema)).toEqual({ output: schema, warnings: [] });
+    expect(JSON.stringify(run(schema).output)).toBe(JSON.stringify(schema));
+    // Keys sorted (pydantic's order): the closing keywords stay where they were.
+    const sorted = { additionalProperties: false, description: 'Point', properties: { x: { type: 'number' } }, required: ['x'], title: 'P', type: 'object' };
+    expect(JSON.stringify(run(sorted).output)).toBe(JSON.stringify(sorted));
   });
 
   it('closes every object and makes optional properties required and nullable', () => {
@@ -78,7 +82,9 @@ describe('toOpenAIStrictSchema', () => {
         { code: 'lossy-conversion', path: 'tools[0].function.parameters.properties.either' },
         { code: 'lossy-conversion', path: 'tools[0].function.parameters.properties.fixed' },
         { code: 'lossy-conversion', path: 'tools[0].function.parameters.properties.address.properties.city' },
+        { code: 'lossy-conversion', path: 'tools[0].function.parameters.properties.address.additionalProperties' },
         { code: 'lossy-conversion', path: 'tools[0].function.parameters.properties.address' },
+        { code: 'lossy-conversion', path: 'tools[0].function.parameters.additionalProperties' },
       ],
     });
   });
@@ -86,7 +92,7 @@ describe('toOpenAIStrictSchema', () => {
   it('gives an object without properties empty properties and required', () => {
     expect(run({ type: 'object' })).toEqual({
       output: { type: 'object', properties: {}, required: [], additionalProperties: false },
-      warnings: [],
+      warnings: [{ code: 'lossy-conversion', path: 'additionalProperties' }],
     });
   });
 
@@ -121,6 +127,8 @@ describe('toOpenAIStrictSchema', () => {
       warnings: [
         { code: 'lossy-conversion', path: 'properties.list.items' },
         { code: 'lossy-conversion', path: 'properties.anything' },
+        { code: 'lossy-conversion', path: 'properties.implied.additionalProperties' },
+        { code: 'lossy-conversion', path: 'additionalProperties' },
       ],
     });
   });
@@ -161,6 +169,7 @@ describe('toOpenAIStrictSchema', () => {
         { code: 'dropped-field', path: 'text.format.schema.properties.b.uniqueItems' },
         { code: 'dropped-field', path: 'text.format.schema.properties.b.contains' },
         { code: 'dropped-field', path: 'text.format.schema.properties.c.examples' },
+        { code: 'lossy-conversion', path: 'text.format.schema.additionalProperties' },
       ],
     });
   });
@@ -183,7 +192,11 @@ describe('toOpenAIStrictSchema', () => {
         required: ['from', 'to'],
         additionalProperties: false,
       },
-      warnings: [],
+      warnings: [
+        { code: 'lossy-conversion', path: 'properties.from.additionalProperties' },
+        { code: 'lossy-conversion', path: 'properties.to.additionalProperties' },
+        { code: 'lossy-conversion', path: 'additionalProperties' },
+      ],
     });
   });
 
@@ -204,14 +217,20 @@ describe('toOpenAIStrictSchema', () => {
           },
         },
       },
-      warnings: [],
+      warnings: [
+        { code: 'lossy-conversion', path: 'additionalProperties' },
+        { code: 'lossy-conversion', path: '$defs.Node.additionalProperties' },
+      ],
     });
   });
 
   it('keeps recursion to the root as $ref "#" and unfolds a root that is a recursive ref', () => {
     expect(run({ type: 'object', properties: { next: { $ref: '#' } } })).toEqual({
       output: { type: 'object', properties: { next: { anyOf: [{ $ref: '#' }, { type: 'null' }] } }, required: ['next'], additionalProperties: false },
-      warnings: [{ code: 'lossy-conversion', path: 'properties.next' }],
+      warnings: [
+        { code: 'lossy-conversion', path: 'properties.next' },
+        { code: 'lossy-conversion', path: 'additionalProperties' },
+      ],
     });
     const list = { type: 'object', properties: { next: { $ref: '#/definitions/List' } }, required: ['next'] };
     expect(run({ definitions: { List: list }, $ref: '#/definitions/List' }).output).toEqual({
@@ -245,7 +264,11 @@ describe('toOpenAIStrictSchema', () => {
         required: ['merged', 'choice', 'maybe'],
         additionalProperties: false,
       },
-      warnings: [{ code: 'lossy-conversion', path: 'properties.choice.oneOf' }],
+      warnings: [
+        { code: 'lossy-conversion', path: 'properties.merged.additionalProperties' },
+        { code: 'lossy-conversion', path: 'properties.choice.oneOf' },
+        { code: 'lossy-conversion', path: 'additionalProperties' },
+      ],
     });
   });
 
@@ -254,6 +277,13 @@ describe('toOpenAIStrictSchema', () => {
       type: 'number',
       exclusiveMinimum: 0,
       maximum: 5,
+    });
+  });
+
+  it('reads Gemini int64 count strings as numbers', () => {
+    expect(run({ type: 'array', items: { type: 'string' }, minItems: '1', maxItems: '5' })).toEqual({
+      output: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 5 },
+      warnings: [],
     });
   });
 

@@ -74,18 +74,24 @@ function encodeNode(input: unknown, path: string, context: SchemaContext | undef
     return { ...(title === undefined ? {} : { title }), ...(description === undefined ? {} : { description }), ...ANY_SCALAR };
   }
   const out: JsonSchema = {};
+  const object = types?.includes('object') === true;
   for (const [key, value] of Object.entries(node)) {
     const at = joinPath(path, key);
     if (key === 'type') out.type = Array.isArray(value) ? types : types?.[0];
-    else if (key === 'properties' || key === 'required' || key === 'additionalProperties') continue;
+    else if (key === 'properties' || key === 'required' || key === 'additionalProperties') {
+      // Holds the key's place, filled in below: an already strict schema comes out byte for byte as it went in.
+      if (object) out[key] = undefined;
+    }
     else if (key === 'items') out.items = encodeNode(value, at, context);
     else if (key === 'anyOf' && Array.isArray(value)) out.anyOf = value.map((child, index) => encodeNode(child, joinPath(at, index), context));
+    // Gemini's Schema spells int64 counts as decimal strings (proto3 JSON); strict mode wants numbers.
+    else if ((key === 'minItems' || key === 'maxItems') && typeof value === 'string' && /^\d+$/.test(value)) out[key] = Number(value);
     else if (key === 'format' && !(typeof value === 'string' && FORMATS.has(value))) {
       reportAt(context, 'dropped-field', at, `format ${JSON.stringify(value)} is not supported in strict mode`);
     } else if (KEYWORDS.has(key)) out[key] = value;
     else if (!SILENT.has(key)) reportAt(context, 'dropped-field', at, `${key} is not supported in strict mode`);
   }
-  if (types?.includes('object')) Object.assign(out, closeObject(node, path, context));
+  if (object) Object.assign(out, closeObject(node, path, context));
   if (types?.includes('array') && out.items === undefined) {
     reportAt(context, 'lossy-conversion', joinPath(path, 'items'), 'an array without items gets any-scalar items: strict mode requires items');
     out.items = ANY_SCALAR;
@@ -142,7 +148,10 @@ function closeObject(node: JsonSchema, path: string, context: SchemaContext | un
   const unknown = required.filter((name) => typeof name !== 'string' || !Object.hasOwn(declared, name));
   if (unknown.length > 0) reportAt(context, 'dropped-field', joinPath(path, 'required'), `required names no declared property: ${JSON.stringify(unknown)}`);
   const { additionalProperties } = node;
-  if (additionalProperties !== undefined && additionalProperties !== false) {
+  if (additionalProperties === undefined) {
+    // JSON Schema objects are open by default: closing one forbids what it allowed.
+    reportAt(context, 'lossy-conversion', joinPath(path, 'additionalProperties'), 'open object closed (additionalProperties: false): strict mode allows no undeclared properties');
+  } else if (additionalProperties !== false) {
     reportAt(context, 'dropped-field', joinPath(path, 'additionalProperties'), 'strict mode allows no undeclared properties: additionalProperties set to false');
   }
   return { properties, required: Object.keys(declared), additionalProperties: false };

@@ -4,6 +4,7 @@ import { propertyRuns } from '@llm/test-utils/property-runs';
 import type { JsonSchema } from '../json.js';
 import { isJsonObject } from '../json.js';
 import { toGeminiSchema } from './gemini.js';
+import { findSchemaProblem } from './check.js';
 import { toOpenAIStrictSchema } from './openai-strict.js';
 
 const GEMINI_KEYWORDS = new Set([
@@ -18,10 +19,11 @@ const scalar = fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: -5, max: 
 
 /** Schemas of any shape the transforms meet: unions, refs, tuples, draft-4 and OpenAPI spellings. */
 /** Bounded by an explicit depth: fast-check's depth bias alone let this record explode in memory. */
-function schemaAt(depth: number): fc.Arbitrary<unknown> {
+/** `minBranches` 1 keeps `anyOf` / `oneOf` / `allOf` / `prefixItems` non-empty, so every schema drawn is valid. */
+function schemaAt(depth: number, minBranches = 0): fc.Arbitrary<unknown> {
   const leaf = fc.oneof(fc.boolean(), fc.constantFrom({ $ref: '#/$defs/D' }, { $ref: '#' }, { $ref: '#/nowhere' }), fc.record({ type }, { requiredKeys: [] }));
   if (depth === 0) return leaf;
-  const child = schemaAt(depth - 1);
+  const child = schemaAt(depth - 1, minBranches);
   const node = fc.record(
     {
       type: fc.oneof(type, fc.uniqueArray(type, { minLength: 1, maxLength: 3 })),
@@ -29,10 +31,10 @@ function schemaAt(depth: number): fc.Arbitrary<unknown> {
       required: fc.uniqueArray(name, { maxLength: 3 }),
       additionalProperties: fc.oneof(fc.boolean(), child),
       items: fc.oneof(child, fc.array(child, { maxLength: 2 })),
-      prefixItems: fc.array(child, { maxLength: 2 }),
-      anyOf: fc.array(child, { maxLength: 3 }),
-      oneOf: fc.array(child, { maxLength: 2 }),
-      allOf: fc.array(child, { maxLength: 2 }),
+      prefixItems: fc.array(child, { minLength: minBranches, maxLength: 2 }),
+      anyOf: fc.array(child, { minLength: minBranches, maxLength: 3 }),
+      oneOf: fc.array(child, { minLength: minBranches, maxLength: 2 }),
+      allOf: fc.array(child, { minLength: minBranches, maxLength: 2 }),
       not: child,
       enum: fc.array(scalar, { minLength: 1, maxLength: 3 }),
       const: scalar,
@@ -54,6 +56,7 @@ function schemaAt(depth: number): fc.Arbitrary<unknown> {
 }
 const schema = schemaAt(3);
 const rootSchema = schema.filter(isJsonObject) as fc.Arbitrary<JsonSchema>;
+const validRootSchema = schemaAt(3, 1).filter(isJsonObject) as fc.Arbitrary<JsonSchema>;
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -111,6 +114,17 @@ describe('schema transform properties', () => {
           if (typeof node.$ref === 'string' && node.$ref !== '#' && !Object.hasOwn((output.$defs ?? {}) as object, node.$ref.slice('#/$defs/'.length))) problems.push(`dangling ${node.$ref}`);
         }
         expect(problems).toEqual([]);
+      }),
+      propertyRuns(60),
+    );
+  });
+
+  it('toOpenAIStrictSchema turns every valid schema into a valid one (findSchemaProblem finds nothing)', () => {
+    fc.assert(
+      fc.property(validRootSchema, (input) => {
+        // Encoders check a schema before rewriting it: an invalid input (an empty anyOf) never gets here.
+        expect(findSchemaProblem(input)).toBeUndefined();
+        expect(findSchemaProblem(toOpenAIStrictSchema(input))).toBeUndefined();
       }),
       propertyRuns(60),
     );
