@@ -19,7 +19,7 @@ import {
   type LlmUsage,
   type ProtocolId,
 } from '@llm/core';
-import { bridge, type Bridge } from './bridge.js';
+import { bridge, type Bridge, type BridgeAnswers } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
 import type { RequestRecord, RouterConfig, StateStore, UpstreamConfig, UpstreamRequest, UpstreamResponse } from './config.js';
 import { countTokensBody, estimateTokens, modelList } from './endpoints.js';
@@ -278,7 +278,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         held.text = undefined;
         clientCanonical = undefined;
       }
-      const { upstreamStreams, includeUsage, stored, kept, clientStream } = outgoing;
+      const { upstreamStreams, includeUsage, stored, kept, clientStream, answers } = outgoing;
       exchange.record.stream = clientStream;
       const target = upstreamCodec.http.buildRequest({
         baseUrl: upstream.baseUrl,
@@ -312,7 +312,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
           continue;
         }
         const errorBody = await readErrorBody(response);
-        const encoded = via.error(response.status, errorBody, response.headers);
+        const encoded = answers.error(response.status, errorBody, response.headers);
         const decoded = upstreamCodec.error.decode(response.status, errorBody, response.headers);
         // A body that is not the protocol's error shape (a proxy's page) is the decoded error's cause: log it.
         finish(exchange, decoded.cause === undefined ? { status: encoded.status, errorKind: decoded.kind } : { status: encoded.status, errorKind: decoded.kind, errorDetail: describeError(decoded) });
@@ -340,7 +340,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
           if (!via.sameProtocol) upstreamChunks.cancel();
         };
         const onEnd = () => finish(exchange, { status: 200, usage: remember.usage(), ...streamFailureFields(failure) });
-        const chunks = via.streamChunks(upstreamChunks, { onEvent, includeUsage, onEnd });
+        const chunks = answers.streamChunks(upstreamChunks, { onEvent, includeUsage, onEnd });
         return withRetrievable(respond(exchange, chunks, 200, { ...SSE_HEADERS }), stored);
       }
       // A whole JSON answer: asked for, from an upstream that cannot stream, or sent instead of the stream asked for.
@@ -353,7 +353,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       if (clientStream) {
         let events: ReadableStream<Uint8Array>;
         try {
-          events = via.responseToStream(json, { onEvent: remember.onEvent });
+          events = answers.responseToStream(json, { onEvent: remember.onEvent });
         } catch (error) {
           return respondError(exchange, error, via);
         }
@@ -361,7 +361,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         return withRetrievable(respond(exchange, stepIterable(chunksOf(events), passThroughStep<Uint8Array>(), { onEnd }), 200, { ...SSE_HEADERS }), stored);
       }
       let decoded: LlmResponse | undefined;
-      const out = via.response(json, (canonical) => {
+      const out = answers.response(json, (canonical) => {
         decoded = canonical;
       });
       remember.onResponse(json, upstreamCodec, decoded?.usage);
@@ -478,6 +478,8 @@ interface EncodedAttempt {
   /** The canonical turn to keep for `previous_response_id` (see `keptRequest`). */
   kept: LlmRequest | undefined;
   clientStream: boolean;
+  /** Translates this attempt's answer (its tool names restored with this attempt's adaptation). */
+  answers: BridgeAnswers;
 }
 
 const UTF8 = new TextEncoder();
@@ -496,6 +498,7 @@ function encodeAttempt(via: Bridge, held: HeldBody, match: HttpRequestMatch, ups
     stored,
     kept: stored ? keptRequest(clientId, upstreamId, bridged.canonical) : undefined,
     clientStream: match.stream ?? clientBody.stream === true,
+    answers: bridged.answers,
   };
 }
 
