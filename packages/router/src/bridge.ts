@@ -224,11 +224,11 @@ class BridgeShared {
     const clientModel = canonical.model;
     canonical.model = requestOptions.upstreamModel ?? clientModel;
     if (options.transformRequest) canonical = options.transformRequest(canonical);
-    canonical = fixRequestForTarget(canonical, upstream.id, this.context());
-    const adaptation = adaptTools(canonical, upstream.id, this.context());
+    canonical = fixRequestForTarget(canonical, upstream, this.context());
+    const adaptation = adaptTools(canonical, upstream, this.context());
     const stream = canonical.stream === true;
-    // A streaming Chat upstream reports usage only when asked; the client's answer and the ledger need it.
-    const sent = upstream.id === 'openai-chat' && stream && !canonical.streamUsage ? { ...canonical, streamUsage: true } : canonical;
+    // Some upstreams (Chat) stream usage only when asked; the client's answer and the ledger need it.
+    const sent = upstream.traits.streamUsageOnRequest && stream && !canonical.streamUsage ? { ...canonical, streamUsage: true } : canonical;
     const encoded = upstream.request.encode(sent, this.context({ model: canonical.model, stream }));
     const answers = adaptation.names.size === 0 && adaptation.freeform.size === 0 ? this.offline : new AnswerTranslators(this, adaptation);
     return { body: encoded, model: canonical.model, clientModel, stream, canonical, answers };
@@ -284,7 +284,7 @@ class AnswerTranslators implements BridgeAnswers {
   private clientSse(streamOptions?: BridgeStreamOptions): StreamStep<LlmStreamEvent, string> {
     const { client } = this.shared;
     // Anthropic streams one block at a time; other protocols interleave parallel calls freely.
-    const sealed = client.id === 'claude' ? pipeSteps(serializeBlocksStep(), sealStep(client.id)) : sealStep(client.id);
+    const sealed = client.traits.sequentialStreamBlocks ? pipeSteps(serializeBlocksStep(), sealStep(client)) : sealStep(client);
     return pipeSteps(pipeSteps(sealed, client.stream.encoder(this.encodeOptionsOf(streamOptions))), sseEncoder);
   }
 
@@ -321,7 +321,7 @@ class AnswerTranslators implements BridgeAnswers {
     }
     const response = this.decodeResponse(body);
     onDecoded?.(response);
-    return client.response.encode(sealResponse(response, client.id), this.shared.context());
+    return client.response.encode(sealResponse(response, client), this.shared.context());
   }
 
   stream(body: ReadableStream<Uint8Array>, streamOptions?: BridgeStreamOptions): ReadableStream<Uint8Array> {
@@ -350,12 +350,12 @@ class AnswerTranslators implements BridgeAnswers {
     // Throws the error the events ended with, if any.
     let response = accumulator.response();
     if (options.transformResponse) response = options.transformResponse(response);
-    return client.response.encode(sealResponse(response, client.id), this.shared.context());
+    return client.response.encode(sealResponse(response, client), this.shared.context());
   }
 
   responseToStream(body: unknown, streamOptions?: BridgeStreamOptions): ReadableStream<Uint8Array> {
     // Decoded before any byte: an answer that does not decode fails here, as a 502.
-    const events = responseToEvents(sealResponse(this.decodeResponse(body), this.shared.client.id));
+    const events = responseToEvents(sealResponse(this.decodeResponse(body), this.shared.client));
     const encode = streamOptions?.onEvent ? pipeSteps(tapStep(streamOptions.onEvent), this.clientSse(streamOptions)) : this.clientSse(streamOptions);
     return fromArray(events).pipeThrough(textStepStream(encode));
   }

@@ -22,7 +22,7 @@ import {
 import { bridge, type Bridge, type BridgeAnswers } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
 import type { RequestRecord, RouterConfig, StateStore, UpstreamConfig, UpstreamRequest, UpstreamResponse } from './config.js';
-import { countTokensBody, estimateTokens, modelList } from './endpoints.js';
+import { estimateTokens, modelList } from './endpoints.js';
 import { applyPolicies, hasActivePolicies } from './policies.js';
 import { fetchMediaUrls, inlineFetchedMedia, mediaUrlsToFetch, type FetchedMedia } from './media-fetch.js';
 import { defaultCodecs, type CodecRegistry } from './registry.js';
@@ -40,10 +40,6 @@ import { DEFAULT_MAX_WARNINGS_PER_REQUEST, WarningCollector, warningsHeaderValue
 
 /** A WHATWG fetch handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
-
-const CLIENT_ORDER: readonly ProtocolId[] = ['claude', 'openai-chat', 'openai-responses', 'gemini'];
-/** The order without an `anthropic-version` header: Claude's paths are tried last. */
-const CLIENT_ORDER_CLAUDE_LAST: readonly ProtocolId[] = [...CLIENT_ORDER.filter((id) => id !== 'claude'), 'claude'];
 
 /** Per-request state shared by the steps of {@link createHandler}. */
 interface Exchange {
@@ -76,6 +72,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
   const quota = new OwnerQuota(store, config.maxStoredTurnsPerOwner ?? DEFAULT_MAX_STORED_TURNS_PER_OWNER, ownerOfStored);
   const transport = config.transport ?? ((request: UpstreamRequest) => fetch(request.url, request));
   const maxWarnings = config.maxWarningsPerRequest ?? DEFAULT_MAX_WARNINGS_PER_REQUEST;
+  const clientCodecs = Object.values(codecs).filter((codec): codec is Codec => codec !== undefined);
 
   const finish = (exchange: Exchange, extra: Partial<RequestRecord>): void => {
     exchange.deadline?.dispose();
@@ -112,7 +109,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
 
   return async (request) => {
     const url = request.parsedUrl ?? new URL(request.url);
-    const found = matchClient(codecs, request, url);
+    const found = matchClient(clientCodecs, request, url);
     if (!found) return noEndpointReply(codecs, request.method, url.pathname);
     const requestId = request.requestId ?? crypto.randomUUID();
     const onWarning = config.hooks?.onWarning;
@@ -130,7 +127,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       switch (found.match.operation) {
         case 'list-models':
           finish(exchange, { status: 200 });
-          return respond(exchange, JSON.stringify(modelList(found.codec.id, config.routes)), 200, {
+          return respond(exchange, JSON.stringify(modelList(found.codec, config.routes)), 200, {
             'content-type': 'application/json',
           });
         case 'count-tokens': {
@@ -140,7 +137,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
           const counted = config.countTokens === 'upstream' ? await countUpstream(exchange, found.match, body, request.headers) : undefined;
           if (counted) return counted;
           finish(exchange, { status: 200 });
-          return respond(exchange, JSON.stringify(countTokensBody(found.codec.id, estimateTokens(text))), 200, {
+          return respond(exchange, JSON.stringify(found.codec.endpoints.countTokensBody(estimateTokens(text))), 200, {
             'content-type': 'application/json',
             'x-llm-token-count': 'estimate',
           });
@@ -201,25 +198,27 @@ export function createRouter(config: RouterConfig): ReplyHandler {
     const route = resolveRoute(config.routes, clientModel);
     if (!route) throw new LlmError({ kind: 'not_found', message: `no route for model ${clientModel}` });
     const clientId = exchange.clientCodec.id;
+    // A client whose protocol stores answers by id (Responses) continues them by `previous_response_id`.
+    const clientStores = exchange.clientCodec.traits.storesResponses;
     const owner = request.clientKeyId;
-    const previousResponseId = clientId === 'openai-responses' ? stringField(held.body, 'previous_response_id') : undefined;
+    const previousResponseId = clientStores ? stringField(held.body, 'previous_response_id') : undefined;
     // The stored conversation, loaded once for the first upstream of another protocol that needs it.
     let storedHistory: Promise<LlmMessage[]> | undefined;
     /** The turns to replay before the request's own, or undefined (checked: 404 before anything is sent). */
-    const continuation = async (target: ProtocolId): Promise<LlmMessage[] | undefined> => {
+    const continuation = async (target: Codec): Promise<LlmMessage[] | undefined> => {
       if (previousResponseId === undefined) return undefined;
-      if (target !== 'openai-responses') return await (storedHistory ??= loadTurn(store, previousResponseId, owner));
+      if (!target.traits.storesResponses) return await (storedHistory ??= loadTurn(store, previousResponseId, owner));
       // A Responses upstream holds the conversation under its own id; only its owner may continue it.
       if (owner !== undefined) await checkOwner(store, previousResponseId, owner);
       return undefined;
     };
     // Answers from another protocol get an id minted here (contract 4); one per request.
-    const answerId = clientId === 'openai-responses' ? mintResponseId() : undefined;
+    const answerId = clientStores ? mintResponseId() : undefined;
 
     // Media URLs the target cannot take, downloaded once per request when configured.
     let clientCanonical: LlmRequest | undefined;
     const fetched = new Map<string, FetchedMedia>();
-    const mediaFor = async (target: ProtocolId): Promise<Map<string, FetchedMedia> | undefined> => {
+    const mediaFor = async (target: Codec): Promise<Map<string, FetchedMedia> | undefined> => {
       const fetchConfig = config.fetchMedia;
       if (!fetchConfig) return undefined;
       if (!held.body) return undefined;
@@ -242,18 +241,18 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       if (!upstreamCodec) throw new LlmError({ kind: 'unsupported', message: `no codec for ${upstream.protocol}` });
       Object.assign(exchange.record, { upstream: name, upstreamProtocol: upstream.protocol, upstreamModel: route.model });
 
-      const history = await continuation(upstream.protocol);
+      const history = await continuation(upstreamCodec);
       const streamingUpstream = upstream.capabilities?.streaming !== false;
-      const media = await mediaFor(upstream.protocol);
+      const media = await mediaFor(upstreamCodec);
       const needsCanonical =
         Boolean(hasActivePolicies(config.policies) || config.transformRequest || upstream.capabilities || history || media?.size) ||
-        (clientId === 'openai-responses' && upstream.protocol !== 'openai-responses');
+        (clientStores && !upstreamCodec.traits.storesResponses);
       const transformRequest = needsCanonical
         ? (canonical: LlmRequest): LlmRequest => {
             let out = canonical;
             if (history) out.messages = [...history, ...out.messages];
             if (media) inlineFetchedMedia(out, media);
-            if (upstream.protocol !== 'openai-responses') delete out.previousResponseId;
+            if (!upstreamCodec.traits.storesResponses) delete out.previousResponseId;
             out = applyPolicies(out, config.policies, { target: upstream.protocol });
             if (config.transformRequest) out = config.transformRequest(out, { clientProtocol: clientId, upstream: name });
             checkCapabilities(out, upstream.capabilities, name);
@@ -272,7 +271,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
           ? (response) => config.transformResponse?.(response, { clientProtocol: clientId, upstream: name }) ?? response
           : undefined,
       });
-      const outgoing = encodeAttempt(via, held, match, route.model, upstream.protocol);
+      const outgoing = encodeAttempt(via, held, match, route.model);
       if (!hasNext) {
         held.body = undefined;
         held.text = undefined;
@@ -321,7 +320,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       const remember = rememberer(kept, {
         id: via.sameProtocol ? undefined : answerId,
         owner,
-        recordUpstreamIds: stored && via.sameProtocol && clientId === 'openai-responses',
+        recordUpstreamIds: stored && via.sameProtocol && clientStores,
       });
       if (clientStream && upstreamStreams && !isJsonAnswer(response)) {
         // An iterable body when the transport has one: no Web stream per streamed answer.
@@ -441,8 +440,8 @@ interface AnswerOwnership {
  * The canonical request to store with its answer, or undefined: a Responses client of another
  * upstream gets its turns back by `previous_response_id` (a Responses upstream keeps its own).
  */
-function keptRequest(clientId: ProtocolId, upstreamId: ProtocolId, request: LlmRequest | undefined): LlmRequest | undefined {
-  return clientId === 'openai-responses' && upstreamId !== 'openai-responses' ? request : undefined;
+function keptRequest(client: Codec, upstream: Codec, request: LlmRequest | undefined): LlmRequest | undefined {
+  return client.traits.storesResponses && !upstream.traits.storesResponses ? request : undefined;
 }
 
 /**
@@ -484,19 +483,18 @@ interface EncodedAttempt {
 
 const UTF8 = new TextEncoder();
 
-function encodeAttempt(via: Bridge, held: HeldBody, match: HttpRequestMatch, upstreamModel: string | undefined, upstreamId: ProtocolId): EncodedAttempt {
+function encodeAttempt(via: Bridge, held: HeldBody, match: HttpRequestMatch, upstreamModel: string | undefined): EncodedAttempt {
   // Present on every attempt: `held` is emptied only after the last one is encoded.
   const clientBody = held.body as Record<string, unknown>;
   const bridged = via.request(clientBody, { model: match.model, stream: match.stream, upstreamModel, text: held.text });
-  const clientId = via.client.id;
-  const stored = !(clientId === 'openai-responses' && clientBody.store === false);
+  const stored = !(via.client.traits.storesResponses && clientBody.store === false);
   return {
     payload: UTF8.encode(JSON.stringify(bridged.body)),
     model: bridged.model,
     upstreamStreams: bridged.stream,
     includeUsage: bridged.canonical?.streamUsage,
     stored,
-    kept: stored ? keptRequest(clientId, upstreamId, bridged.canonical) : undefined,
+    kept: stored ? keptRequest(via.client, via.upstream, bridged.canonical) : undefined,
     clientStream: match.stream ?? clientBody.stream === true,
     answers: bridged.answers,
   };
@@ -510,26 +508,36 @@ function withRetrievable(reply: RouterReply, stored: boolean): RouterReply {
 
 /**
  * The codec serving the call, and its match; or the codec that failed to read the call's path
- * (`failure`, answered as a 400 in its protocol); or undefined when no codec serves it.
+ * (`failure`, answered as a 400 in its protocol); or undefined when no codec serves it. Codecs
+ * are asked in registry order, except that one whose `traits.clientHeader` the call carries goes
+ * first and one whose header it lacks goes last (Claude and OpenAI share the model-list path).
  */
-function matchClient(
-  codecs: CodecRegistry,
-  request: RouterRequest,
-  url: URL,
-): { codec: Codec; match: HttpRequestMatch; failure?: undefined } | { codec: Codec; match?: undefined; failure: unknown } | undefined {
-  const order = request.headers.get('anthropic-version') !== null ? CLIENT_ORDER : CLIENT_ORDER_CLAUDE_LAST;
-  for (const id of order) {
-    const codec = codecs[id];
-    if (!codec) continue;
-    try {
-      const match = codec.http.matchRequest(request.method, url);
-      if (match) return { codec, match };
-    } catch (failure) {
-      return { codec, failure };
+function matchClient(codecs: readonly Codec[], request: RouterRequest, url: URL): ClientMatch | undefined {
+  // Three passes instead of a sorted copy: no array per call.
+  for (const wanted of MATCH_PASSES) {
+    for (const codec of codecs) {
+      if (carriesClientHeader(codec, request) !== wanted) continue;
+      try {
+        const match = codec.http.matchRequest(request.method, url);
+        if (match) return { codec, match };
+      } catch (failure) {
+        return { codec, failure };
+      }
     }
   }
   return undefined;
 }
+
+/** Codecs whose client header the call carries, then codecs with none, then those whose header it lacks. */
+const MATCH_PASSES = [true, undefined, false] as const;
+
+/** Whether the call carries the codec's `traits.clientHeader`; undefined when the codec has none. */
+function carriesClientHeader(codec: Codec, request: RouterRequest): boolean | undefined {
+  const header = codec.traits.clientHeader;
+  return header === undefined ? undefined : request.headers.get(header) !== null;
+}
+
+type ClientMatch = { codec: Codec; match: HttpRequestMatch; failure?: undefined } | { codec: Codec; match?: undefined; failure: unknown };
 
 /**
  * A client body: a JSON object nesting at most `MAX_JSON_DEPTH` (128) levels, so no recursive
