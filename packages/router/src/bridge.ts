@@ -49,6 +49,13 @@ export interface BridgeOptions {
    * are decoded and re-encoded too instead of taking the fast path.
    */
   transformRequest?: (request: LlmRequest) => LlmRequest;
+  /**
+   * Ask the upstream encoder for strict tool and response schemas (`CodecContext.strictTools`)
+   * on every request, the same protocol included (no pass-through then). Without it they are asked
+   * for only when the client sent a `strict: true` function tool and the upstream's codec enforces
+   * strict schemas (`traits.strictSchemas`).
+   */
+  strictTools?: boolean;
   /** Canonical rewrite run on every non-streaming response. */
   transformResponse?: (response: LlmResponse) => LlmResponse;
   /**
@@ -210,7 +217,7 @@ class BridgeShared {
     const { options, upstream, client } = this;
     // The fast path keeps the body as is, unless it holds carriers the router sealed for another
     // upstream earlier in the conversation (REGRESSIONS #22): those must be opened or dropped.
-    if (this.sameProtocol && !options.transformRequest && isJsonObject(body) && !mayHoldCarrier(body, requestOptions.text)) {
+    if (this.sameProtocol && !options.transformRequest && !options.strictTools && isJsonObject(body) && !mayHoldCarrier(body, requestOptions.text)) {
       const clientModel = requestOptions.model ?? (typeof body.model === 'string' ? body.model : '');
       const model = requestOptions.upstreamModel ?? clientModel;
       const stream = requestOptions.stream ?? body.stream === true;
@@ -229,7 +236,9 @@ class BridgeShared {
     const stream = canonical.stream === true;
     // Some upstreams (Chat) stream usage only when asked; the client's answer and the ledger need it.
     const sent = upstream.traits.streamUsageOnRequest && stream && !canonical.streamUsage ? { ...canonical, streamUsage: true } : canonical;
-    const encoded = upstream.request.encode(sent, this.context({ model: canonical.model, stream }));
+    const encodeContext: Partial<CodecContext> = { model: canonical.model, stream };
+    if (options.strictTools || (upstream.traits.strictSchemas && hasStrictTool(canonical))) encodeContext.strictTools = true;
+    const encoded = upstream.request.encode(sent, this.context(encodeContext));
     const answers = adaptation.names.size === 0 && adaptation.freeform.size === 0 ? this.offline : new AnswerTranslators(this, adaptation);
     return { body: encoded, model: canonical.model, clientModel, stream, canonical, answers };
   }
@@ -393,6 +402,11 @@ function withKindStatus(error: LlmError): LlmError {
     requestId: error.requestId,
     raw: error.raw,
   });
+}
+
+/** True when the client asked for a schema-enforced (`strict: true`) function tool. */
+function hasStrictTool(request: LlmRequest): boolean {
+  return request.tools?.some((tool) => tool.type === 'function' && tool.strict === true) ?? false;
 }
 
 /** Sets the answer's id on the stream's `start` event (see `BridgeOptions.answerId`). */

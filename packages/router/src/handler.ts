@@ -266,6 +266,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
         strict: config.strict,
         warn: (warning) => exchange.warnings.add(warning),
         transformRequest,
+        strictTools: upstream.strictTools,
         answerId: upstream.protocol === clientId ? undefined : answerId,
         transformResponse: config.transformResponse
           ? (response) => config.transformResponse?.(response, { clientProtocol: clientId, upstream: name }) ?? response
