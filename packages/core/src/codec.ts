@@ -1,3 +1,4 @@
+import type { CodecEndpoints, CodecTraits } from './codec-traits.js';
 import type { LlmError } from './errors.js';
 import type { HeaderReader, HttpBinding } from './http.js';
 import type { ProtocolId } from './protocol.js';
@@ -83,6 +84,10 @@ export interface Codec<W extends WireTypes = WireTypes> {
     encode(error: LlmError): { status: number; body: W['error']; headers?: Record<string, string> };
   };
   readonly http: HttpBinding;
+  /** The protocol's rules a translator applies (limits, tool names, stream shape): data, read once. */
+  readonly traits: CodecTraits;
+  /** Answers for the endpoints a router serves itself (model list, token estimate). */
+  readonly endpoints: CodecEndpoints;
 }
 
 /**

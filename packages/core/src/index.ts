@@ -90,6 +90,7 @@ export type { PathKey } from './validate.js';
 
 export { streamTranscoders } from './codec.js';
 export type { Codec, ResponseTranscoder, StreamOptions, Transcoder, WireTypes } from './codec.js';
+export type { CodecEndpoints, CodecTraits, MediaByUrl, ToolNameRule } from './codec-traits.js';
 
 export { CancelSource } from './cancel.js';
 export type { CancelSignal } from './cancel.js';

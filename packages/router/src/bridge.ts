@@ -1,6 +1,7 @@
 import {
   LlmError,
   LlmStreamAccumulator,
+  checkRequestSchemas,
   OPAQUE_STATE_PREFIX,
   isJsonObject,
   joinTextStep,
@@ -49,6 +50,13 @@ export interface BridgeOptions {
    * are decoded and re-encoded too instead of taking the fast path.
    */
   transformRequest?: (request: LlmRequest) => LlmRequest;
+  /**
+   * Ask the upstream encoder for strict tool and response schemas (`CodecContext.strictTools`)
+   * on every request, the same protocol included (no pass-through then). Without it they are asked
+   * for only when the client sent a `strict: true` function tool and the upstream's codec enforces
+   * strict schemas (`traits.strictSchemas`).
+   */
+  strictTools?: boolean;
   /** Canonical rewrite run on every non-streaming response. */
   transformResponse?: (response: LlmResponse) => LlmResponse;
   /**
@@ -96,13 +104,11 @@ export interface BridgeStreamOptions {
   includeUsage?: boolean;
 }
 
-/** Translators from one client protocol to one upstream protocol. */
-export interface Bridge {
-  readonly client: Codec;
-  readonly upstream: Codec;
-  /** True when both sides speak the same protocol (payloads pass through). */
-  readonly sameProtocol: boolean;
-  request(body: unknown, options?: BridgeRequestOptions): BridgedRequest;
+/**
+ * Translators of answers to one exchange: they undo what translating its request changed (tool
+ * names the target rejected, freeform tools sent as functions), so each exchange has its own.
+ */
+export interface BridgeAnswers {
   /**
    * Upstream response body -> client response body. `onDecoded` sees the canonical response
    * when one is made (not on a same-protocol pass-through), before it is encoded for the client.
@@ -113,9 +119,9 @@ export interface Bridge {
   /** Upstream SSE bytes -> client SSE bytes. */
   stream(body: ReadableStream<Uint8Array>, options?: BridgeStreamOptions): ReadableStream<Uint8Array>;
   /**
-   * {@link Bridge.stream} over async iterables, with no Web stream built: upstream SSE chunks in,
-   * client SSE out (text per upstream read; the bytes themselves on a same-protocol pass-through).
-   * `onEnd` runs once when the answer ends, fails or is abandoned (`return()`).
+   * {@link BridgeAnswers.stream} over async iterables, with no Web stream built: upstream SSE
+   * chunks in, client SSE out (text per upstream read; the bytes themselves on a same-protocol
+   * pass-through). `onEnd` runs once when the answer ends, fails or is abandoned (`return()`).
    */
   streamChunks(body: AsyncIterable<Uint8Array>, options?: BridgeStreamOptions & { onEnd?: () => void }): AsyncIterable<string | Uint8Array>;
   /** Upstream SSE bytes -> client response body (streaming upstream, non-streaming client). */
@@ -133,36 +139,138 @@ export interface Bridge {
 }
 
 /**
+ * One exchange through a {@link Bridge}: the translated request, and `answers`, the translators
+ * of its answer. Made per request by {@link Bridge.request} (as envoy's translators are "created
+ * per request"): it holds the only per-request state, so exchanges of one bridge never mix.
+ */
+export interface BridgeExchange extends BridgedRequest {
+  /** Translates this request's answer (and errors), undoing the request's tool adaptation. */
+  readonly answers: BridgeAnswers;
+}
+
+/**
+ * Translators from one client protocol to one upstream protocol. Stateless: one bridge serves any
+ * number of exchanges, at once or in turn. Its own answer translators are for answers whose
+ * request it did not translate (a captured answer, translated offline): they restore no tool
+ * names. The answer to a request {@link Bridge.request} translated goes through that exchange's
+ * `answers`.
+ */
+export interface Bridge extends BridgeAnswers {
+  readonly client: Codec;
+  readonly upstream: Codec;
+  /** True when both sides speak the same protocol (payloads pass through). */
+  readonly sameProtocol: boolean;
+  /** Translates one request; the exchange returned translates its answer. */
+  request(body: unknown, options?: BridgeRequestOptions): BridgeExchange;
+}
+
+/** No tool was adapted: nothing to restore. Shared, never written. */
+const NO_ADAPTATION: ToolAdaptation = Object.freeze({ names: new Map<string, string>(), freeform: new Set<string>() });
+
+/**
  * Builds the translators between a client protocol and an upstream protocol. Works over any two
  * codecs; the same codec on both sides keeps payloads intact except the model rewrite.
  */
 export function bridge(options: BridgeOptions): Bridge {
-  const { client, upstream } = options;
-  const sameProtocol = client.id === upstream.id;
-  // One context for every codec call that adds nothing to it (most of them); frozen, so a codec
-  // that wrote into it would fail loudly instead of leaking into the exchange's other calls.
-  const baseContext: CodecContext = Object.freeze({ warn: options.warn, strict: options.strict });
-  const context = (extra?: Partial<CodecContext>): CodecContext => (extra ? { ...baseContext, ...extra } : baseContext);
-
-  /** Tool adaptation of the last translated request (a bridge serves one exchange at a time). */
-  let adaptation: ToolAdaptation = { names: new Map(), freeform: new Set() };
-  const restore = (response: LlmResponse): LlmResponse => {
-    for (const choice of response.choices) restoreToolCalls(choice.content, adaptation);
-    return response;
+  const shared = new BridgeShared(options);
+  const offline = shared.offline;
+  return {
+    client: shared.client,
+    upstream: shared.upstream,
+    sameProtocol: shared.sameProtocol,
+    request: (body, requestOptions) => shared.request(body, requestOptions),
+    response: (body, onDecoded) => offline.response(body, onDecoded),
+    stream: (body, streamOptions) => offline.stream(body, streamOptions),
+    streamChunks: (body, streamOptions) => offline.streamChunks(body, streamOptions),
+    streamToResponse: (body, streamOptions) => offline.streamToResponse(body, streamOptions),
+    responseToStream: (body, streamOptions) => offline.responseToStream(body, streamOptions),
+    error: (status, body, headers) => offline.error(status, body, headers),
+    encodeError: (error) => offline.encodeError(error),
   };
+}
 
-  const decodeResponse = (body: unknown): LlmResponse => {
+/** What every exchange of one bridge shares: the codecs, the options and the request translation. */
+class BridgeShared {
+  readonly client: Codec;
+  readonly upstream: Codec;
+  readonly sameProtocol: boolean;
+  /**
+   * One context for every codec call that adds nothing to it (most of them); frozen, so a codec
+   * that wrote into it would fail loudly instead of leaking into the exchange's other calls.
+   */
+  readonly baseContext: CodecContext;
+  /** Answer translators with no adaptation to undo (same-protocol exchanges, offline answers). */
+  readonly offline: AnswerTranslators;
+
+  constructor(readonly options: BridgeOptions) {
+    this.client = options.client;
+    this.upstream = options.upstream;
+    this.sameProtocol = options.client.id === options.upstream.id;
+    this.baseContext = Object.freeze({ warn: options.warn, strict: options.strict });
+    this.offline = new AnswerTranslators(this, NO_ADAPTATION);
+  }
+
+  context(extra?: Partial<CodecContext>): CodecContext {
+    return extra ? { ...this.baseContext, ...extra } : this.baseContext;
+  }
+
+  request(body: unknown, requestOptions: BridgeRequestOptions = {}): BridgeExchange {
+    const { options, upstream, client } = this;
+    // The fast path keeps the body as is, unless it holds carriers the router sealed for another
+    // upstream earlier in the conversation: those must be opened or dropped (a provider rejects
+    // state it did not issue, such as a foreign thinking signature).
+    if (this.sameProtocol && !options.transformRequest && !options.strictTools && isJsonObject(body) && !mayHoldCarrier(body, requestOptions.text)) {
+      const clientModel = requestOptions.model ?? (typeof body.model === 'string' ? body.model : '');
+      const model = requestOptions.upstreamModel ?? clientModel;
+      const stream = requestOptions.stream ?? body.stream === true;
+      const out = upstream.http.modelIn === 'body' && model !== clientModel ? { ...body, model } : body;
+      return { body: out, model, clientModel, stream, answers: this.offline };
+    }
+    const decodeContext = this.context({ model: requestOptions.model, stream: requestOptions.stream });
+    let canonical = openRequestState(client.request.decode(body, decodeContext), decodeContext);
+    // A malformed tool or response schema is the client's 400 naming the tool and path, not the
+    // upstream's error in another protocol's words. (The same-protocol fast path above leaves it
+    // to the upstream, whose answer is then already in the client's protocol.)
+    checkRequestSchemas(canonical);
+    // Fields the client codec kept only for its own protocol go nowhere else: say so.
+    reportForeignExtensions(canonical, client.id, upstream.id, this.context());
+    const clientModel = canonical.model;
+    canonical.model = requestOptions.upstreamModel ?? clientModel;
+    if (options.transformRequest) canonical = options.transformRequest(canonical);
+    canonical = fixRequestForTarget(canonical, upstream, this.context());
+    const adaptation = adaptTools(canonical, upstream, this.context());
+    const stream = canonical.stream === true;
+    // Some upstreams (Chat) stream usage only when asked; the client's answer and the ledger need it.
+    const sent = upstream.traits.streamUsageOnRequest && stream && !canonical.streamUsage ? { ...canonical, streamUsage: true } : canonical;
+    const encodeContext: Partial<CodecContext> = { model: canonical.model, stream };
+    if (options.strictTools || (upstream.traits.strictSchemas && hasStrictTool(canonical))) encodeContext.strictTools = true;
+    const encoded = upstream.request.encode(sent, this.context(encodeContext));
+    const answers = adaptation.names.size === 0 && adaptation.freeform.size === 0 ? this.offline : new AnswerTranslators(this, adaptation);
+    return { body: encoded, model: canonical.model, clientModel, stream, canonical, answers };
+  }
+}
+
+/** The answer translators of one exchange (see {@link BridgeExchange}). */
+class AnswerTranslators implements BridgeAnswers {
+  constructor(
+    private readonly shared: BridgeShared,
+    /** How the exchange's request adapted its tools: answers are mapped back with it. */
+    private readonly adaptation: ToolAdaptation,
+  ) {}
+
+  private decodeResponse(body: unknown): LlmResponse {
+    const { upstream, options } = this.shared;
     let decoded: LlmResponse;
     try {
-      decoded = upstream.response.decode(body, context());
+      decoded = upstream.response.decode(body, this.shared.context());
     } catch (error) {
       throw upstreamDecodeFailure(upstream.id, 'answer', error);
     }
     if (options.answerId !== undefined) decoded.id = options.answerId;
-    let response = restore(fixToolCallFinish(decoded));
-    if (options.transformResponse) response = options.transformResponse(response);
-    return response;
-  };
+    const response = fixToolCallFinish(decoded);
+    for (const choice of response.choices) restoreToolCalls(choice.content, this.adaptation);
+    return options.transformResponse ? options.transformResponse(response) : response;
+  }
 
   // Streams run as one fused step per exchange (see @llm/core's stream-step.ts): SSE bytes of the
   // upstream -> canonical events -> SSE text of the client, with no Web stream stage in between.
@@ -171,37 +279,41 @@ export function bridge(options: BridgeOptions): Bridge {
    * Upstream SSE bytes (or the read failure that ended them) -> canonical events that always end
    * with a finish or an error (see stream-guard.ts), tapped when asked. `guard` is the first stage.
    */
-  const eventsOf = (streamOptions?: BridgeStreamOptions): { guard: StreamGuard; events: StreamStep<GuardedInput, LlmStreamEvent> } => {
-    const guard = guardStream(pipeSteps(sseDecoder(), upstream.stream.decoder(context())), upstream.id);
-    let events = pipeSteps(pipeSteps(guard, fixToolCallFinishStep()), restoreToolStep(adaptation));
+  private eventsOf(streamOptions?: BridgeStreamOptions): { guard: StreamGuard; events: StreamStep<GuardedInput, LlmStreamEvent> } {
+    const { upstream, options } = this.shared;
+    const guard = guardStream(pipeSteps(sseDecoder(), upstream.stream.decoder(this.shared.context())), upstream.id);
+    let events = pipeSteps(pipeSteps(guard, fixToolCallFinishStep()), restoreToolStep(this.adaptation));
     if (options.answerId !== undefined) events = pipeSteps(events, answerIdStep(options.answerId));
     return { guard, events: streamOptions?.onEvent ? pipeSteps(events, tapStep(streamOptions.onEvent)) : events };
-  };
+  }
 
   /** Options of the client's stream encoder. */
-  const encodeOptionsOf = (streamOptions?: BridgeStreamOptions): StreamOptions => {
-    const encodeOptions: StreamOptions = { ...context() };
-    if (options.answerId !== undefined) encodeOptions.id = options.answerId;
+  private encodeOptionsOf(streamOptions?: BridgeStreamOptions): StreamOptions {
+    const encodeOptions: StreamOptions = { ...this.shared.context() };
+    if (this.shared.options.answerId !== undefined) encodeOptions.id = this.shared.options.answerId;
     if (streamOptions?.includeUsage !== undefined) encodeOptions.includeUsage = streamOptions.includeUsage;
     return encodeOptions;
-  };
+  }
 
   /** Canonical events -> the client's SSE text. */
-  const clientSse = (streamOptions?: BridgeStreamOptions): StreamStep<LlmStreamEvent, string> => {
+  private clientSse(streamOptions?: BridgeStreamOptions): StreamStep<LlmStreamEvent, string> {
+    const { client } = this.shared;
     // Anthropic streams one block at a time; other protocols interleave parallel calls freely.
-    const sealed = client.id === 'claude' ? pipeSteps(serializeBlocksStep(), sealStep(client.id)) : sealStep(client.id);
-    return pipeSteps(pipeSteps(sealed, client.stream.encoder(encodeOptionsOf(streamOptions))), sseEncoder);
-  };
+    const sealed = client.traits.sequentialStreamBlocks ? pipeSteps(serializeBlocksStep(), sealStep(client)) : sealStep(client);
+    return pipeSteps(pipeSteps(sealed, client.stream.encoder(this.encodeOptionsOf(streamOptions))), sseEncoder);
+  }
 
-  const streamChunks: Bridge['streamChunks'] = (body, streamOptions) => {
+  streamChunks(body: AsyncIterable<Uint8Array>, streamOptions?: BridgeStreamOptions & { onEnd?: () => void }): AsyncIterable<string | Uint8Array> {
     const onEnd = streamOptions?.onEnd;
-    if (sameProtocol) {
+    if (this.shared.sameProtocol) {
       // The bytes pass unchanged; a decoding beside them feeds the observer and tells how the
       // stream ended: an error the bytes do not hold (a cut stream, a failed read) is added to them.
-      const pass = observedPassThrough(eventsOf(streamOptions), (start, error) => passThroughErrorText(client, encodeOptionsOf(streamOptions), start, error));
+      const pass = observedPassThrough(this.eventsOf(streamOptions), (start, error) =>
+        passThroughErrorText(this.shared.client, this.encodeOptionsOf(streamOptions), start, error),
+      );
       return stepIterable<Uint8Array, Uint8Array | string>(body, pass, { onEnd, recover: (error, out) => pass.fail(error, out) });
     }
-    const step = joinTextStep(pipeSteps(eventsOf(streamOptions).events, clientSse(streamOptions)));
+    const step = joinTextStep(pipeSteps(this.eventsOf(streamOptions).events, this.clientSse(streamOptions)));
     // A failed read enters the pipeline as its last input: the guard turns it into the error event.
     const recover = (error: unknown, out: StepOutput<string>): boolean => {
       step.transform(new StreamFailure(error), out);
@@ -209,107 +321,75 @@ export function bridge(options: BridgeOptions): Bridge {
       return true;
     };
     return stepIterable<GuardedInput, string>(body, step, { onEnd, recover });
-  };
+  }
 
-  return {
-    client,
-    upstream,
-    sameProtocol,
+  response(body: unknown, onDecoded?: (response: LlmResponse) => void): unknown {
+    const { sameProtocol, options, upstream, client } = this.shared;
+    if (sameProtocol && !options.transformResponse) {
+      // Passed through undecoded, yet never a 200 the client's SDK cannot read: a body without
+      // the protocol's answer markers is the 502 a decoder would give it (a few key reads).
+      const fault = upstream.response.answerFault(body);
+      if (fault === undefined) return body;
+      // A rare failure: the decoder's own error names what is wrong in most detail.
+      this.decodeResponse(body);
+      throw unrecognizedAnswer(upstream.id, fault);
+    }
+    const response = this.decodeResponse(body);
+    onDecoded?.(response);
+    return client.response.encode(sealResponse(response, client), this.shared.context());
+  }
 
-    request(body, requestOptions = {}) {
-      // The fast path keeps the body as is, unless it holds carriers the router sealed for another
-      // upstream earlier in the conversation: those must be opened or dropped (a provider rejects
-      // state it did not issue, such as a foreign thinking signature).
-      if (sameProtocol && !options.transformRequest && isJsonObject(body) && !mayHoldCarrier(body, requestOptions.text)) {
-        const clientModel = requestOptions.model ?? (typeof body.model === 'string' ? body.model : '');
-        const model = requestOptions.upstreamModel ?? clientModel;
-        const stream = requestOptions.stream ?? body.stream === true;
-        const out = upstream.http.modelIn === 'body' && model !== clientModel ? { ...body, model } : body;
-        return { body: out, model, clientModel, stream };
+  stream(body: ReadableStream<Uint8Array>, streamOptions?: BridgeStreamOptions): ReadableStream<Uint8Array> {
+    if (this.shared.sameProtocol && !streamOptions?.onEvent) return body;
+    return readableFrom(this.streamChunks(chunksOf(body), streamOptions));
+  }
+
+  async streamToResponse(body: ReadableStream<Uint8Array>, streamOptions?: BridgeStreamOptions): Promise<unknown> {
+    const { options, client } = this.shared;
+    const accumulator = new LlmStreamAccumulator();
+    const collect: StepOutput<LlmStreamEvent> = { enqueue: (event) => accumulator.push(event) };
+    const { events } = this.eventsOf(streamOptions);
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        events.transform(value, collect);
       }
-      const decodeContext = context({ model: requestOptions.model, stream: requestOptions.stream });
-      let canonical = openRequestState(client.request.decode(body, decodeContext), decodeContext);
-      // Fields the client codec kept only for its own protocol go nowhere else: say so.
-      reportForeignExtensions(canonical, client.id, upstream.id, context());
-      const clientModel = canonical.model;
-      canonical.model = requestOptions.upstreamModel ?? clientModel;
-      if (options.transformRequest) canonical = options.transformRequest(canonical);
-      canonical = fixRequestForTarget(canonical, upstream.id, context());
-      adaptation = adaptTools(canonical, upstream.id, context());
-      const stream = canonical.stream === true;
-      // A streaming Chat upstream reports usage only when asked; the client's answer and the ledger need it.
-      const sent = upstream.id === 'openai-chat' && stream && !canonical.streamUsage ? { ...canonical, streamUsage: true } : canonical;
-      const encoded = upstream.request.encode(sent, context({ model: canonical.model, stream }));
-      return { body: encoded, model: canonical.model, clientModel, stream, canonical };
-    },
+    } catch (error) {
+      // Like a broken pipe: the upstream body is released, the failure ends the events.
+      await reader.cancel(error).catch(() => undefined);
+      events.transform(new StreamFailure(error), collect);
+    }
+    events.flush?.(collect);
+    // Throws the error the events ended with, if any.
+    let response = accumulator.response();
+    if (options.transformResponse) response = options.transformResponse(response);
+    return client.response.encode(sealResponse(response, client), this.shared.context());
+  }
 
-    response(body, onDecoded) {
-      if (sameProtocol && !options.transformResponse) {
-        // Passed through undecoded, yet never a 200 the client's SDK cannot read: a body without
-        // the protocol's answer markers is the 502 a decoder would give it (a few key reads).
-        const fault = upstream.response.answerFault(body);
-        if (fault === undefined) return body;
-        // A rare failure: the decoder's own error names what is wrong in most detail.
-        decodeResponse(body);
-        throw unrecognizedAnswer(upstream.id, fault);
-      }
-      const response = decodeResponse(body);
-      onDecoded?.(response);
-      return client.response.encode(sealResponse(response, client.id), context());
-    },
+  responseToStream(body: unknown, streamOptions?: BridgeStreamOptions): ReadableStream<Uint8Array> {
+    // Decoded before any byte: an answer that does not decode fails here, as a 502.
+    const events = responseToEvents(sealResponse(this.decodeResponse(body), this.shared.client));
+    const encode = streamOptions?.onEvent ? pipeSteps(tapStep(streamOptions.onEvent), this.clientSse(streamOptions)) : this.clientSse(streamOptions);
+    return fromArray(events).pipeThrough(textStepStream(encode));
+  }
 
-    stream(body, streamOptions) {
-      if (sameProtocol && !streamOptions?.onEvent) return body;
-      return readableFrom(streamChunks(chunksOf(body), streamOptions));
-    },
+  error(status: number, body: unknown, headers?: { get(name: string): string | null }): { status: number; body: unknown; headers?: Record<string, string> } {
+    const { upstream, client, sameProtocol } = this.shared;
+    const error = upstream.error.decode(status, body, headers);
+    if (sameProtocol) {
+      const encoded = client.error.encode(error);
+      // The upstream's body as it is only when it is the protocol's error shape: a codec keeps
+      // any other body (a proxy's page, foreign JSON) out of the message, as the error's cause.
+      return { status, body: isJsonObject(body) && error.cause === undefined ? body : encoded.body, headers: encoded.headers };
+    }
+    return client.error.encode(withKindStatus(error));
+  }
 
-    streamChunks,
-
-    async streamToResponse(body, streamOptions) {
-      const accumulator = new LlmStreamAccumulator();
-      const collect: StepOutput<LlmStreamEvent> = { enqueue: (event) => accumulator.push(event) };
-      const { events } = eventsOf(streamOptions);
-      const reader = body.getReader();
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          events.transform(value, collect);
-        }
-      } catch (error) {
-        // Like a broken pipe: the upstream body is released, the failure ends the events.
-        await reader.cancel(error).catch(() => undefined);
-        events.transform(new StreamFailure(error), collect);
-      }
-      events.flush?.(collect);
-      // Throws the error the events ended with, if any.
-      let response = accumulator.response();
-      if (options.transformResponse) response = options.transformResponse(response);
-      return client.response.encode(sealResponse(response, client.id), context());
-    },
-
-    responseToStream(body, streamOptions) {
-      // Decoded before any byte: an answer that does not decode fails here, as a 502.
-      const events = responseToEvents(sealResponse(decodeResponse(body), client.id));
-      const encode = streamOptions?.onEvent ? pipeSteps(tapStep(streamOptions.onEvent), clientSse(streamOptions)) : clientSse(streamOptions);
-      return fromArray(events).pipeThrough(textStepStream(encode));
-    },
-
-    error(status, body, headers) {
-      const error = upstream.error.decode(status, body, headers);
-      if (sameProtocol) {
-        const encoded = client.error.encode(error);
-        // The upstream's body as it is only when it is the protocol's error shape: a codec keeps
-        // any other body (a proxy's page, foreign JSON) out of the message, as the error's cause.
-        return { status, body: isJsonObject(body) && error.cause === undefined ? body : encoded.body, headers: encoded.headers };
-      }
-      return client.error.encode(withKindStatus(error));
-    },
-
-    encodeError(error) {
-      return client.error.encode(LlmError.from(error));
-    },
-  };
+  encodeError(error: unknown): { status: number; body: unknown; headers?: Record<string, string> } {
+    return this.shared.client.error.encode(LlmError.from(error));
+  }
 }
 
 /**
@@ -328,6 +408,11 @@ function withKindStatus(error: LlmError): LlmError {
     requestId: error.requestId,
     raw: error.raw,
   });
+}
+
+/** True when the client asked for a schema-enforced (`strict: true`) function tool. */
+function hasStrictTool(request: LlmRequest): boolean {
+  return request.tools?.some((tool) => tool.type === 'function' && tool.strict === true) ?? false;
 }
 
 /** Sets the answer's id on the stream's `start` event (see `BridgeOptions.answerId`). */

@@ -54,7 +54,11 @@ export async function complete(body: unknown, options: CompleteOptions): Promise
     transport: options.transport,
     strict: options.strict,
   });
-  const request = new Request(inboundUrl(options), {
+  const clientCodec = codecs[options.client];
+  if (!clientCodec) throw new LlmError({ kind: 'unsupported', message: `no codec for ${options.client}` });
+  // The client's own endpoint, as its codec names it (Gemini's holds the model and the stream flag).
+  const path = clientCodec.endpoints.generatePath(options.clientModel ?? options.model ?? 'model', options.stream === true);
+  const request = new Request(`http://router.local${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -64,37 +68,13 @@ export async function complete(body: unknown, options: CompleteOptions): Promise
   const contentType = response.headers.get('content-type') ?? '';
   if (!response.ok) {
     const text = await response.text();
-    const codec = codecs[options.client];
-    const parsed = parseOrText(text);
-    throw codec ? codec.error.decode(response.status, parsed, response.headers) : new LlmError({ kind: 'server', message: text });
+    throw clientCodec.error.decode(response.status, parseOrText(text), response.headers);
   }
   if (contentType.startsWith('text/event-stream') && response.body) {
     const sse = response.body;
     return { stream: true, sse, events: () => decodeSse(sse) };
   }
   return { stream: false, body: await response.json() };
-}
-
-function inboundUrl(options: CompleteOptions): string {
-  const base = 'http://router.local';
-  switch (options.client) {
-    case 'openai-chat':
-      return `${base}/v1/chat/completions`;
-    case 'openai-responses':
-      return `${base}/v1/responses`;
-    case 'claude':
-      return `${base}/v1/messages`;
-    case 'gemini': {
-      const model = encodeURIComponent(options.clientModel ?? options.model ?? 'model');
-      return options.stream
-        ? `${base}/v1beta/models/${model}:streamGenerateContent?alt=sse`
-        : `${base}/v1beta/models/${model}:generateContent`;
-    }
-    default: {
-      const unreachable: never = options.client;
-      return unreachable;
-    }
-  }
 }
 
 function parseOrText(text: string): unknown {

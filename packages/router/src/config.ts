@@ -32,6 +32,14 @@ export interface UpstreamConfig {
    * event (kind `timeout`).
    */
   streamIdleTimeoutMs?: number;
+  /**
+   * Encode every function tool and JSON response schema in the strict form (OpenAI strict mode:
+   * objects closed, every property required, optional ones nullable), for an upstream that
+   * enforces them. Also on, per request, when the client sent a `strict: true` function tool and
+   * the upstream's codec declares strict schemas (`traits.strictSchemas`). Set, it turns off the
+   * same-protocol pass-through so the schemas are rewritten.
+   */
+  strictTools?: boolean;
 }
 
 /** What an upstream can do (all true unless configured otherwise). */

@@ -1,36 +1,12 @@
-import type { ProtocolId } from '@llm/core';
+import type { Codec } from '@llm/core';
 import type { RouteRule } from './config.js';
 
 /**
- * The model list a client of `protocol` expects, built from the route table's exact names (globs
- * name no model). Created times are 0: the router does not know them.
+ * The model list a client of `codec` expects (its `endpoints.modelList`), built from the route
+ * table's exact names (globs name no model).
  */
-export function modelList(protocol: ProtocolId, routes: readonly RouteRule[]): unknown {
-  const ids = [...new Set(routes.filter((rule) => !/[*?]/.test(rule.match)).map((rule) => rule.match))];
-  switch (protocol) {
-    case 'openai-chat':
-    case 'openai-responses':
-      return { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'llm-router' })) };
-    case 'claude':
-      return {
-        data: ids.map((id) => ({ type: 'model', id, display_name: id, created_at: '1970-01-01T00:00:00Z' })),
-        has_more: false,
-        first_id: ids[0] ?? null,
-        last_id: ids[ids.length - 1] ?? null,
-      };
-    case 'gemini':
-      return {
-        models: ids.map((id) => ({
-          name: `models/${id}`,
-          displayName: id,
-          supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
-        })),
-      };
-    default: {
-      const unreachable: never = protocol;
-      return unreachable;
-    }
-  }
+export function modelList(codec: Pick<Codec, 'endpoints'>, routes: readonly RouteRule[]): unknown {
+  return codec.endpoints.modelList([...new Set(routes.filter((rule) => !/[*?]/.test(rule.match)).map((rule) => rule.match))]);
 }
 
 /**
@@ -43,20 +19,3 @@ export function estimateTokens(bodyText: string): number {
   return Math.ceil(new TextEncoder().encode(bodyText).length / 3);
 }
 
-/** A count-tokens answer in the client's protocol. */
-export function countTokensBody(protocol: ProtocolId, tokens: number): unknown {
-  switch (protocol) {
-    case 'claude':
-      return { input_tokens: tokens };
-    case 'gemini':
-      return { totalTokens: tokens };
-    case 'openai-responses':
-      return { object: 'response.input_tokens', input_tokens: tokens };
-    case 'openai-chat':
-      return { input_tokens: tokens };
-    default: {
-      const unreachable: never = protocol;
-      return unreachable;
-    }
-  }
-}

@@ -2,7 +2,7 @@
 // upstream call.
 
 export { bridge } from './bridge.js';
-export type { Bridge, BridgeOptions, BridgeRequestOptions, BridgeStreamOptions, BridgedRequest } from './bridge.js';
+export type { Bridge, BridgeAnswers, BridgeExchange, BridgeOptions, BridgeRequestOptions, BridgeStreamOptions, BridgedRequest } from './bridge.js';
 export { createHandler, createRouter } from './handler.js';
 export type { FetchHandler } from './handler.js';
 export { toResponse } from './reply.js';

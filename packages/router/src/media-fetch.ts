@@ -1,6 +1,7 @@
-import { CancelSource, LlmError, bytesToBase64, type LlmMediaSource, type LlmRequest, type ProtocolId } from '@llm/core';
+import { CancelSource, LlmError, bytesToBase64, type LlmMediaSource, type LlmRequest } from '@llm/core';
 import type { Transport, UpstreamResponse } from './config.js';
 import { isInternalHost } from './internal-hosts.js';
+import { protocolTraits, type ProtocolRef } from './protocol-traits.js';
 import { untilAborted } from './until-aborted.js';
 import { isOkStatus } from './upstream-call.js';
 
@@ -20,14 +21,6 @@ export interface MediaFetchConfig {
   /** Per-download timeout in milliseconds, redirects and body included (default 10000); past it, 400. */
   timeoutMs?: number;
 }
-
-/** Which media kinds each protocol accepts by URL (Gemini's fileData takes uploaded files only; Chat files take data only). */
-const URL_MEDIA: Record<ProtocolId, { image: boolean; file: boolean; audio: boolean }> = {
-  'openai-chat': { image: true, file: false, audio: false },
-  'openai-responses': { image: true, file: true, audio: false },
-  claude: { image: true, file: true, audio: false },
-  gemini: { image: false, file: false, audio: false },
-};
 
 const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -110,8 +103,9 @@ export interface MediaToFetch {
 }
 
 /** The allowlisted URLs of media the target cannot take by URL (each URL once, with its first part's path). */
-export function mediaUrlsToFetch(request: LlmRequest, target: ProtocolId, config: MediaFetchConfig): MediaToFetch[] {
-  const accepts = URL_MEDIA[target];
+export function mediaUrlsToFetch(request: LlmRequest, target: ProtocolRef, config: MediaFetchConfig): MediaToFetch[] {
+  // What the target takes by URL (Gemini's fileData takes uploaded files only; Chat files take data only).
+  const accepts = protocolTraits(target).traits.mediaByUrl;
   const found = new Map<string, string>();
   for (const { part, path } of mediaParts(request)) {
     if (part.source.kind !== 'url' || part.source.url.startsWith('data:') || accepts[part.type] || found.has(part.source.url)) continue;

@@ -1,19 +1,4 @@
-import { formatSseEvent, type Codec, type LlmStreamEvent, type ProtocolId, type SseEvent, type StepOutput, type StreamOptions } from '@llm/core';
-
-/**
- * The opening events of each protocol's stream: sent once, before anything else. A passed-through
- * stream whose upstream already sent its opening must not get a second one with the error the
- * router adds (a Claude client would see two `message_start`s, a Responses client two
- * `response.created`s). Chat and Gemini streams have no opening of their own. Whatever an encoder
- * sends for the `start` event itself is dropped as well; this table catches the openings an
- * encoder holds back until the next event (Claude's, to fold early usage into it).
- */
-const OPENING_EVENTS: Readonly<Record<ProtocolId, ReadonlySet<string>>> = {
-  claude: new Set(['message_start']),
-  'openai-responses': new Set(['response.created', 'response.in_progress']),
-  'openai-chat': new Set(),
-  gemini: new Set(),
-};
+import { formatSseEvent, type Codec, type LlmStreamEvent, type SseEvent, type StepOutput, type StreamOptions } from '@llm/core';
 
 /** The `start` event of a decoded stream. */
 export type StartEvent = Extract<LlmStreamEvent, { type: 'start' }>;
@@ -25,13 +10,19 @@ export type StartEvent = Extract<LlmStreamEvent, { type: 'start' }>;
  * upstream's stream had started (`start`, decoded from its opening), that encoder is primed with
  * it (same id and model) and the opening it would send again is dropped, so the client sees
  * the upstream's events, then its protocol's one error signal. Runs once per failed stream.
+ *
+ * The opening is the events named by the client codec's `traits.streamOpeningEvents` (Claude's
+ * `message_start`, Responses' `response.created` / `response.in_progress`; Chat and Gemini have
+ * none): whatever an encoder sends for the `start` event itself, and the openings an encoder
+ * holds back until the next event (Claude's, to fold early usage into it).
  */
 export function passThroughErrorText(client: Codec, options: StreamOptions, start: StartEvent | undefined, error: LlmStreamEvent): string {
   const encoder = client.stream.encoder(options);
+  const opening = client.traits.streamOpeningEvents;
   let text = '';
   const collect: StepOutput<SseEvent> = {
     enqueue: (event) => {
-      if (start && OPENING_EVENTS[client.id].has(event.event ?? '')) return;
+      if (start && opening.includes(event.event ?? '')) return;
       text += formatSseEvent(event);
     },
   };

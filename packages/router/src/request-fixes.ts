@@ -10,26 +10,16 @@ import type {
   ProtocolId,
 } from '@llm/core';
 import { reportLoss, type CodecContext } from '@llm/core';
-
-/** Stop-sequence limits per target (OpenAI Chat: 4, Gemini: 5; others unbounded). */
-const STOP_LIMITS: Partial<Record<ProtocolId, number>> = { 'openai-chat': 4, gemini: 5 };
-
-/**
- * Targets that reject a tool call the next turn does not answer (Gemini, absent, accepts one), and
- * whether their tool results carry an error flag (Claude `is_error`; Chat and Responses have none).
- */
-const ANSWERS_EVERY_CALL: Partial<Record<ProtocolId, { errorFlag: boolean }>> = {
-  claude: { errorFlag: true },
-  'openai-chat': { errorFlag: false },
-  'openai-responses': { errorFlag: false },
-};
+import { protocolTraits, type ProtocolRef } from './protocol-traits.js';
 
 /** The output of the result supplied for a call the history never answered. */
 export const NO_RESULT_OUTPUT = 'no result was returned';
 
 /**
- * Request-side canonical fixes for a target protocol, applied before the upstream codec encodes:
+ * Request-side canonical fixes for a target protocol, applied before the upstream codec encodes,
+ * each as the target codec's `traits` ask:
  * - stop sequences cut to the target's limit (`dropped-field`),
+ * - `n` > 1 sent as 1 where the target returns one candidate (`dropped-field`),
  * - consecutive same-role user / assistant turns merged where the target demands alternation
  *   (Claude, Gemini),
  * - tool results reordered to follow the assistant turn that called them,
@@ -37,8 +27,9 @@ export const NO_RESULT_OUTPUT = 'no result was returned';
  * An output-token default is not one of them: a target that requires a limit has its codec's
  * encoder write it, where the rest of the request (a thinking budget) is known.
  */
-export function fixRequestForTarget(request: LlmRequest, target: ProtocolId, context?: CodecContext): LlmRequest {
-  const limit = STOP_LIMITS[target];
+export function fixRequestForTarget(request: LlmRequest, protocol: ProtocolRef, context?: CodecContext): LlmRequest {
+  const { id: target, traits } = protocolTraits(protocol);
+  const limit = traits.maxStopSequences;
   if (limit !== undefined && request.stop && request.stop.length > limit) {
     reportLoss(context, {
       code: 'dropped-field',
@@ -47,7 +38,7 @@ export function fixRequestForTarget(request: LlmRequest, target: ProtocolId, con
     });
     request.stop = request.stop.slice(0, limit);
   }
-  if ((target === 'claude' || target === 'openai-responses') && request.candidateCount !== undefined && request.candidateCount > 1) {
+  if (!traits.multipleCandidates && request.candidateCount !== undefined && request.candidateCount > 1) {
     reportLoss(context, {
       code: 'dropped-field',
       path: 'n',
@@ -55,12 +46,12 @@ export function fixRequestForTarget(request: LlmRequest, target: ProtocolId, con
     });
     delete request.candidateCount;
   }
-  fixToolChoice(request, target, context);
+  fixToolChoice(request, protocol, context);
   request.messages = orderToolResults(request.messages);
-  const results = ANSWERS_EVERY_CALL[target];
+  const results = traits.everyCallAnswered;
   if (results) request.messages = answerEveryCall(request.messages, target, results.errorFlag, context);
-  if (target === 'openai-chat') request.messages = moveToolResultMedia(request.messages, context);
-  if (target === 'claude' || target === 'gemini') {
+  if (!traits.mediaInToolResults) request.messages = moveToolResultMedia(request.messages, context);
+  if (traits.alternatingTurns) {
     request.messages = mergeSameRoleTurns(dropEmptyContent(midConversationSystemToUser(request.messages, context)));
   }
   return request;
@@ -74,11 +65,12 @@ export function fixRequestForTarget(request: LlmRequest, target: ProtocolId, con
  * - `none` with `parallelToolCalls: false` loses the parallel flag on Claude, whose `none` choice
  *   has no `disable_parallel_tool_use` (no call will be made, so nothing is lost).
  */
-export function fixToolChoice(request: LlmRequest, target: ProtocolId, context?: CodecContext): void {
+export function fixToolChoice(request: LlmRequest, protocol: ProtocolRef, context?: CodecContext): void {
   const choice = request.toolChoice;
   if (!choice) return;
+  const { id: target, traits } = protocolTraits(protocol);
   if (choice.type === 'none') {
-    if (target === 'claude') delete request.parallelToolCalls;
+    if (!traits.parallelFlagWithNoneChoice) delete request.parallelToolCalls;
     return;
   }
   const sent = new Set((request.tools ?? []).filter((tool) => tool.type !== 'provider' || tool.protocol === target).map((tool) => tool.name));

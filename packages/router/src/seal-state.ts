@@ -11,6 +11,7 @@ import {
   type ProtocolId,
   type StreamStep,
 } from '@llm/core';
+import { protocolTraits, type ProtocolRef } from './protocol-traits.js';
 
 /**
  * Sealing foreign provider state for a client (README, "Opaque state").
@@ -20,7 +21,7 @@ import {
  * - clients with a native field (Claude thinking `signature` / `redacted_thinking.data`, Gemini
  *   `thoughtSignature`, Responses reasoning `encrypted_content`) get the carrier in that field;
  * - tool-call signatures (Gemini's `thoughtSignature` on a `functionCall`) ride in the tool-call
- *   id for every client but Gemini;
+ *   id for every client but those with a native field for them (Gemini, `traits.partSignatureField`);
  * - Chat clients have no reasoning field that comes back, so the reasoning parts preceding a tool
  *   call (text included: Claude verifies the text against its signature) ride in that call's id.
  */
@@ -33,19 +34,15 @@ export interface ToolCallCarrier {
   reasoning?: JsonObject[];
 }
 
-/** True when the client can carry a reasoning part's signature in a native field. */
-function hasNativeReasoningField(client: ProtocolId): boolean {
-  return client !== 'openai-chat';
-}
-
 /** Seals foreign state in one choice's content, in place. */
-export function sealContent(content: LlmAssistantContent[], client: ProtocolId): void {
+export function sealContent(content: LlmAssistantContent[], protocol: ProtocolRef): void {
+  const { id: client, traits } = protocolTraits(protocol);
   let pending: LlmReasoningPart[] = [];
   for (const part of content) {
     if (part.type === 'reasoning') {
       if (!isForeign(part.origin, part.signature, client)) continue;
       const origin = part.origin as LlmOrigin;
-      if (hasNativeReasoningField(client)) {
+      if (traits.reasoningStateField) {
         part.signature = packOpaqueState({ origin, data: nativeReasoningCarrier(part) });
         delete part.origin;
       } else {
@@ -58,7 +55,7 @@ export function sealContent(content: LlmAssistantContent[], client: ProtocolId):
       let origin: LlmOrigin | undefined;
       if (isForeign(part.origin, part.signature, client)) {
         origin = part.origin as LlmOrigin;
-        if (client === 'gemini') part.signature = packOpaqueState({ origin, data: part.signature as string });
+        if (traits.partSignatureField) part.signature = packOpaqueState({ origin, data: part.signature as string });
         else {
           carrier.signature = part.signature as string;
           delete part.signature;
@@ -75,7 +72,7 @@ export function sealContent(content: LlmAssistantContent[], client: ProtocolId):
       }
     } else if (part.type === 'text' && isForeign(part.origin, part.signature, client)) {
       const origin = part.origin as LlmOrigin;
-      if (client === 'gemini') part.signature = packOpaqueState({ origin, data: part.signature as string });
+      if (traits.partSignatureField) part.signature = packOpaqueState({ origin, data: part.signature as string });
       else delete part.signature;
       delete part.origin;
     }
@@ -83,7 +80,7 @@ export function sealContent(content: LlmAssistantContent[], client: ProtocolId):
 }
 
 /** Seals every choice of a response bound for `client`. */
-export function sealResponse(response: LlmResponse, client: ProtocolId): LlmResponse {
+export function sealResponse(response: LlmResponse, client: ProtocolRef): LlmResponse {
   for (const choice of response.choices) sealContent(choice.content, client);
   return response;
 }
@@ -127,13 +124,14 @@ interface PendingReasoning {
  * The stream form of {@link sealContent}. Reasoning text is kept per choice only for Chat clients
  * (until the next tool call carries it); memory is bounded by the reasoning of the open turn.
  */
-export function sealStream(client: ProtocolId): TransformStream<LlmStreamEvent, LlmStreamEvent> {
+export function sealStream(client: ProtocolRef): TransformStream<LlmStreamEvent, LlmStreamEvent> {
   return stepStream(sealStep(client));
 }
 
 /** {@link sealStream} as a stream step. */
-export function sealStep(client: ProtocolId): StreamStep<LlmStreamEvent, LlmStreamEvent> {
-  const native = hasNativeReasoningField(client);
+export function sealStep(protocol: ProtocolRef): StreamStep<LlmStreamEvent, LlmStreamEvent> {
+  const { id: client, traits } = protocolTraits(protocol);
+  const native = traits.reasoningStateField;
   /** Open reasoning blocks by index. */
   const open = new Map<number, { choice: number; reasoning: PendingReasoning }>();
   /** Finished reasoning waiting for a tool call, per choice (Chat clients). */
@@ -169,7 +167,7 @@ export function sealStep(client: ProtocolId): StreamStep<LlmStreamEvent, LlmStre
             if (isForeign(block.origin, block.signature, client)) {
               origin = block.origin;
               delete copy.origin;
-              if (client === 'gemini') copy.signature = packOpaqueState({ origin: origin as LlmOrigin, data: block.signature as string });
+              if (traits.partSignatureField) copy.signature = packOpaqueState({ origin: origin as LlmOrigin, data: block.signature as string });
               else {
                 carrier.signature = block.signature as string;
                 delete copy.signature;

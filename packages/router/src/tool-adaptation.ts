@@ -7,9 +7,9 @@ import {
   type LlmAssistantContent,
   type LlmRequest,
   type LlmStreamEvent,
-  type ProtocolId,
   type StreamStep,
 } from '@llm/core';
+import { protocolTraits, type ProtocolRef } from './protocol-traits.js';
 
 /** How a request's tools were adapted to the target, so answers can be mapped back. */
 export interface ToolAdaptation {
@@ -19,20 +19,23 @@ export interface ToolAdaptation {
   freeform: Set<string>;
 }
 
-const MAX_TOOL_NAME = 64;
-const FUNCTION_ONLY: ReadonlySet<ProtocolId> = new Set(['claude', 'gemini']);
 const FREEFORM_SCHEMA: JsonObject = {
   type: 'object',
   properties: { input: { type: 'string', description: 'The raw tool input.' } },
   required: ['input'],
 };
 
-/** A tool name the target accepts (`[A-Za-z0-9_-]`, Gemini also `.:`, at most 64 characters). */
-export function targetToolName(name: string, target: ProtocolId): string {
-  let out = name.replace(target === 'gemini' ? /[^A-Za-z0-9_.:-]/g : /[^A-Za-z0-9_-]/g, '_');
-  if (target === 'gemini' && !/^[A-Za-z_]/.test(out)) out = `_${out}`;
+/**
+ * A tool name the target accepts, by its codec's `traits.toolNames` (`[A-Za-z0-9_-]`, Gemini also
+ * `.:` and a letter or `_` first, at most 64 characters): rejected characters become `_`, a name
+ * too long keeps its start and a hash of the whole.
+ */
+export function targetToolName(name: string, protocol: ProtocolRef): string {
+  const rule = protocolTraits(protocol).traits.toolNames;
+  let out = name.replace(rule.invalidCharacter, '_');
+  if (rule.validStart && !rule.validStart.test(out)) out = `_${out}`;
   if (out === '') out = '_';
-  if (out.length > MAX_TOOL_NAME) out = `${out.slice(0, MAX_TOOL_NAME - 9)}_${hash(name)}`;
+  if (out.length > rule.maxLength) out = `${out.slice(0, rule.maxLength - 9)}_${hash(name)}`;
   return out;
 }
 
@@ -42,12 +45,13 @@ export function targetToolName(name: string, target: ProtocolId): string {
  * `{ input: string }` on function-only targets (Claude, Gemini). Reports each change as
  * `lossy-conversion`.
  */
-export function adaptTools(request: LlmRequest, target: ProtocolId, context?: CodecContext): ToolAdaptation {
+export function adaptTools(request: LlmRequest, protocol: ProtocolRef, context?: CodecContext): ToolAdaptation {
+  const { id: target, traits } = protocolTraits(protocol);
   const adaptation: ToolAdaptation = { names: new Map(), freeform: new Set() };
   const rename = new Map<string, string>();
   const nameFor = (name: string): string => rename.get(name) ?? name;
   request.tools?.forEach((tool, index) => {
-    const renamed = targetToolName(tool.name, target);
+    const renamed = targetToolName(tool.name, protocol);
     if (renamed !== tool.name) {
       rename.set(tool.name, renamed);
       adaptation.names.set(renamed, tool.name);
@@ -60,7 +64,7 @@ export function adaptTools(request: LlmRequest, target: ProtocolId, context?: Co
   });
   if (request.tools) {
     request.tools = request.tools.map((tool, index) => {
-      if (tool.type === 'custom' && FUNCTION_ONLY.has(target)) {
+      if (tool.type === 'custom' && !traits.freeformTools) {
         adaptation.freeform.add(nameFor(tool.name));
         reportLoss(context, {
           code: 'lossy-conversion',

@@ -1,6 +1,8 @@
 import { LlmError, type LlmResponse, type LlmStreamEvent, type LlmWarning } from '@llm/core';
 import { describe, expect, it } from 'vitest';
 import { bridge } from '../src/bridge.js';
+import { claude as realClaude } from '@llm/claude';
+import { openaiChat as realChat } from '@llm/openai-chat';
 import { bytesOf, fakeCodec, fakeSse, parseFakeSse, textOf } from './fake-codec.js';
 
 const chat = fakeCodec('openai-chat');
@@ -148,5 +150,68 @@ describe('bridge responses and streams', () => {
   it('encodes any thrown error in the client protocol', () => {
     const out = bridge({ client: claude, upstream: chat }).encodeError(new LlmError({ kind: 'not_found', message: 'nope' }));
     expect(out.status).toBe(404);
+  });
+});
+
+describe('one bridge, many exchanges (stateless bridge, per-exchange answers)', () => {
+  const claudeToolAnswer = (id: string) => ({
+    id,
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    content: [{ type: 'tool_use', id: `toolu_${id}`, name: 'mcp_read', input: { path: 'a' } }],
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage: { input_tokens: 3, output_tokens: 5 },
+  });
+  const chatRequest = (toolName: string) => ({
+    model: 'gpt-4o',
+    messages: [{ role: 'user', content: 'read a' }],
+    tools: [{ type: 'function', function: { name: toolName, parameters: { type: 'object', properties: {} } } }],
+  });
+  const toolNamesOf = (answer: unknown): string[] =>
+    (answer as { choices: Array<{ message: { tool_calls: Array<{ function: { name: string } }> } }> }).choices[0]!.message.tool_calls.map((call) => call.function.name);
+
+  it('restores each answer with its own request tool-name map, interleaved', async () => {
+    const via = bridge({ client: realChat, upstream: realClaude });
+    // Both names reach Claude as `mcp_read`; each client gets its own back.
+    const slash = via.request(chatRequest('mcp/read'));
+    const dot = via.request(chatRequest('mcp.read'));
+    expect((slash.body as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual(['mcp_read']);
+    expect((dot.body as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual(['mcp_read']);
+    expect(toolNamesOf(slash.answers.response(claudeToolAnswer('msg_1')))).toEqual(['mcp/read']);
+    expect(toolNamesOf(dot.answers.response(claudeToolAnswer('msg_2')))).toEqual(['mcp.read']);
+    // A third exchange translated after both does not change the first two.
+    via.request(chatRequest('mcp:read'));
+    expect(toolNamesOf(slash.answers.response(claudeToolAnswer('msg_3')))).toEqual(['mcp/read']);
+    // Streams too: the slash exchange's stream, read after the dot exchange was made.
+    const sse = [
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_4","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":0}}}\n\n',
+      'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_4","name":"mcp_read","input":{}}}\n\n',
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}\n\n',
+      'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n',
+      'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":5}}\n\n',
+      'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+    ].join('');
+    const names = (text: string) =>
+      text
+        .split('\n\n')
+        .filter((line) => line.startsWith('data: {'))
+        .flatMap((line) => (JSON.parse(line.slice(6)) as { choices: Array<{ delta: { tool_calls?: Array<{ function?: { name?: string } }> } }> }).choices[0]?.delta.tool_calls ?? [])
+        .flatMap((call) => (call.function?.name === undefined ? [] : [call.function.name]));
+    expect(names(await textOf(slash.answers.stream(bytesOf(sse))))).toEqual(['mcp/read']);
+    expect(names(await textOf(dot.answers.stream(bytesOf(sse))))).toEqual(['mcp.read']);
+  });
+
+  it("the bridge's own answer translators restore nothing (no request of theirs was adapted)", () => {
+    const via = bridge({ client: realChat, upstream: realClaude });
+    via.request(chatRequest('mcp/read'));
+    expect(toolNamesOf(via.response(claudeToolAnswer('msg_5')))).toEqual(['mcp_read']);
+  });
+
+  it('an exchange whose request needed no adaptation shares the bridge translators (no per-request object)', () => {
+    const via = bridge({ client: realChat, upstream: realClaude });
+    expect(via.request(chatRequest('read')).answers).toBe(via.request(chatRequest('read')).answers);
+    expect(via.request(chatRequest('mcp/read')).answers).not.toBe(via.request(chatRequest('mcp/read')).answers);
   });
 });

@@ -16,6 +16,7 @@ import {
   type SseEvent,
   type StreamStep,
 } from '@llm/core';
+import { defaultCodecs } from '../src/registry.js';
 
 /**
  * A codec for tests whose wire format is the canonical JSON itself, tagged with its protocol id.
@@ -38,9 +39,15 @@ const encoder: StreamStep<LlmStreamEvent, SseEvent> = {
   },
 };
 
+/** The real codecs, whose traits and endpoints each fake of the same id shares. */
+const realCodecs = defaultCodecs();
+
 export function fakeCodec(id: ProtocolId): Codec {
+  const real = realCodecs[id] as Codec;
   return {
     id,
+    traits: real.traits,
+    endpoints: real.endpoints,
     request: {
       decode(wire, context) {
         if (!isJsonObject(wire) || !Array.isArray(wire.messages)) throw LlmError.invalidRequest('messages', 'required', id);

@@ -57,28 +57,30 @@ describe('tool adaptation', () => {
     expect(targetToolName('9lives', 'gemini')).toBe('_9lives');
     expect(targetToolName('a'.repeat(80), 'openai-chat')).toHaveLength(64);
     const via = bridge({ client: fakeCodec('openai-chat'), upstream: fakeCodec('claude') });
-    const sent = via.request({
+    const exchange = via.request({
       model: 'm',
       maxOutputTokens: 5,
       tools: [{ type: 'function', name: 'mcp/read' }],
       toolChoice: { type: 'tool', name: 'mcp/read' },
       messages: [{ role: 'assistant', content: [{ type: 'tool-call', id: 'c', name: 'mcp/read', arguments: '{}' }] }],
-    }).body as LlmRequest;
+    });
+    const sent = exchange.body as LlmRequest;
     expect(sent.tools).toEqual([{ type: 'function', name: 'mcp_read' }]);
     expect(sent.toolChoice).toEqual({ type: 'tool', name: 'mcp_read' });
     expect(sent.messages[0]?.content[0]).toMatchObject({ name: 'mcp_read' });
     const answer: LlmResponse = { id: 'r', model: 'm', choices: [{ index: 0, finishReason: 'tool_calls', content: [{ type: 'tool-call', id: 'x', name: 'mcp_read', arguments: {} }] }] };
-    expect((via.response(answer) as LlmResponse).choices[0]?.content[0]).toMatchObject({ name: 'mcp/read' });
+    expect((exchange.answers.response(answer) as LlmResponse).choices[0]?.content[0]).toMatchObject({ name: 'mcp/read' });
   });
 
   it('freeform custom tools become { input } functions on Claude and come back freeform, streamed too', async () => {
     const via = bridge({ client: fakeCodec('openai-responses'), upstream: fakeCodec('claude') });
-    const sent = via.request({
+    const exchange = via.request({
       model: 'm',
       maxOutputTokens: 5,
       tools: [{ type: 'custom', name: 'apply_patch', description: 'patch' }],
       messages: [{ role: 'assistant', content: [{ type: 'tool-call', id: 'c', name: 'apply_patch', arguments: '*** Begin', freeform: true }] }],
-    }).body as LlmRequest;
+    });
+    const sent = exchange.body as LlmRequest;
     expect(sent.tools).toEqual([
       {
         type: 'function',
@@ -95,7 +97,7 @@ describe('tool adaptation', () => {
       { type: 'block-end', index: 0 },
       { type: 'finish', reason: 'tool_calls' },
     ];
-    expect(parseFakeSse(await textOf(via.stream(bytesOf(fakeSse(events)))))).toEqual([
+    expect(parseFakeSse(await textOf(exchange.answers.stream(bytesOf(fakeSse(events)))))).toEqual([
       { type: 'block-start', index: 0, block: { kind: 'tool_call', id: 'c2', name: 'apply_patch', freeform: true } },
       { type: 'tool-args-delta', index: 0, json: '*** End' },
       { type: 'block-end', index: 0 },

@@ -146,15 +146,16 @@ async function outcome(scenario: Scenario, client: Codec, upstream: Codec, mode:
     const outside = client.http.modelIn === 'path' ? { model: request.model, stream } : {};
     const bridged = via.request(body, outside);
     if (bridged.stream !== stream) throw new Error(`stream flag ${String(bridged.stream)} reached the upstream`);
-    return upstream.request.decode(bridged.body, { model: bridged.model, stream: bridged.stream });
+    return { sent: upstream.request.decode(bridged.body, { model: bridged.model, stream: bridged.stream }), answers: bridged.answers };
   };
-  const first = sendTurn(scenario.request);
+  // The first turn's exchange translates its answer and errors (tool names restored with its map).
+  const { sent: first, answers } = sendTurn(scenario.request);
   const out: Outcome = { request: requestMeaning(first) };
 
   if (scenario.error) {
     const encoded = upstream.error.encode(scenario.error.error);
     const headers = new Headers({ ...encoded.headers, ...scenario.error.headers });
-    const answer = via.error(encoded.status, encoded.body, headers);
+    const answer = answers.error(encoded.status, encoded.body, headers);
     const decoded = client.error.decode(answer.status, answer.body, new Headers(answer.headers ?? {}));
     out.error = { kind: decoded.kind, status: answer.status };
     if (decoded.retryAfterMs !== undefined) out.error.retryAfterMs = decoded.retryAfterMs;
@@ -164,14 +165,14 @@ async function outcome(scenario: Scenario, client: Codec, upstream: Codec, mode:
   const upstreamAnswer = scenario.response ? withOrigin(structuredClone(scenario.response), upstream.id) : undefined;
   let received: LlmResponse;
   if (mode === 'json' && upstreamAnswer) {
-    received = client.response.decode(via.response(upstream.response.encode(upstreamAnswer, context)), context);
+    received = client.response.decode(answers.response(upstream.response.encode(upstreamAnswer, context)), context);
   } else {
     const events = scenario.events ?? responseToEvents(upstreamAnswer as LlmResponse);
     // The mock upstream streams usage when the request asked for it, like the real APIs.
     const upstreamBytes = streamOf(events)
       .pipeThrough(upstream.stream.encode({ ...context, includeUsage: first.streamUsage === true }))
       .pipeThrough(encodeSse());
-    const clientEvents = await collect(decodeSse(via.stream(upstreamBytes, { includeUsage: true })).pipeThrough(client.stream.decode(context)));
+    const clientEvents = await collect(decodeSse(answers.stream(upstreamBytes, { includeUsage: true })).pipeThrough(client.stream.decode(context)));
     const failure = clientEvents.find((event) => event.type === 'error');
     if (failure?.type === 'error') out.error = { kind: failure.error.kind, status: client.error.encode(failure.error).status };
     received = failure ? partialResponse(clientEvents) : accumulateEvents(clientEvents);
@@ -179,7 +180,7 @@ async function outcome(scenario: Scenario, client: Codec, upstream: Codec, mode:
   out.response = responseMeaning(received);
 
   if (scenario.followUp) {
-    const next = upstreamRequest(sendTurn(scenario.followUp(received)));
+    const next = upstreamRequest(sendTurn(scenario.followUp(received)).sent);
     out.followUp = next;
   }
   return out;
