@@ -43,13 +43,27 @@ describe('llm-gateway CLI', () => {
     });
   }
 
+  it('prints every config problem, one line each, and exits 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    const file = join(dir, 'c.yaml');
+    writeFileSync(file, 'upstreams: { g: { protocol: gemini, baseUrl: "${BASE}" } }\nroutes: [{ match: "*", upstream: h }]\nwarningHeader: true\n');
+    const run = io();
+    expect(await runCli(['serve', '--config', file], run)).toBe(2);
+    expect(run.stderr).toEqual([
+      `llm-gateway serve: ${file}: upstreams.g.baseUrl: environment variable BASE is not set`,
+      `llm-gateway serve: ${file}: warningHeader: unknown field (did you mean warningsHeader?)`,
+      `llm-gateway serve: ${file}: routes.0.upstream: names no upstream of upstreams`,
+    ]);
+  });
+
   it('reports usage from a ledger named by the config', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-'));
     const db = join(dir, 'u.db');
     const ledger = openLedger(db);
     ledger.record({ time: Date.now(), keyId: 'key-1', record: { requestId: 'a', clientProtocol: 'claude', upstream: 'g', clientModel: 'm1', status: 200, stream: false, usage: { inputTokens: 5, outputTokens: 6 }, totalMs: 4, warnings: [] } });
     ledger.close();
-    writeFileSync(join(dir, 'c.yaml'), `upstreams: { g: { protocol: gemini, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: g }]\nledger: { path: ${db} }\n`);
+    // The API key's variable is unset: usage reads the ledger path and nothing else.
+    writeFileSync(join(dir, 'c.yaml'), `upstreams: { g: { protocol: gemini, baseUrl: "http://x", apiKey: "\${GEMINI_API_KEY}" } }\nroutes: [{ match: "*", upstream: g }]\nledger: { path: ${db} }\n`);
     const run = io();
     expect(await runCli(['usage', '--config', join(dir, 'c.yaml'), '--by', 'key', '--since', '1h', '--json'], run)).toBe(0);
     expect(JSON.parse(run.stdout[0]!)).toEqual([{ group: 'key-1', requests: 1, errors: 0, inputTokens: 5, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, outputTokens: 6, avgMs: 4 }]);

@@ -1,6 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/expand-env.js';
-import { parseConfig, toRouterConfig } from '../src/config/load.js';
+import { ledgerPathOf } from '../src/config/ledger-path.js';
+import { loadConfigFile, parseConfig, toRouterConfig } from '../src/config/load.js';
 
 const ISSUE_EXAMPLE = `
 listen: { host: 127.0.0.1, port: 8787 }
@@ -53,7 +57,7 @@ describe('parseConfig', () => {
     expect(router.upstreams.a).toEqual({ protocol: 'claude', baseUrl: 'http://x', timeoutMs: 30000, streamIdleTimeoutMs: 45000 });
     expect(router.requestDeadlineMs).toBe(900000);
     expect(() => parseConfig('upstreams: { a: { protocol: claude, baseUrl: "http://x", streamIdleTimeoutMs: 0 } }\nroutes: [{ match: "*", upstream: a }]', {})).toThrow(
-      new ConfigError('config: upstreams.a.streamIdleTimeoutMs: must be at least 1'),
+      ConfigError.of('config', ['upstreams.a.streamIdleTimeoutMs: must be at least 1']),
     );
   });
 
@@ -85,21 +89,21 @@ describe('parseConfig', () => {
   });
 
   const cases: [string, string, string][] = [
-    ['an unknown model-family upstream', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nmodelFamilies: { gemini: g }', 'config: modelFamilies.gemini: names no upstream of upstreams'],
-    ['an empty media allowlist', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nfetchMedia: { allow: [] }', 'config: fetchMedia.allow: name at least one URL prefix or host'],
-    ['an unset variable', ISSUE_EXAMPLE, 'config: upstreams.google.apiKey: environment variable GEMINI_API_KEY is not set'],
-    ['an unknown protocol', 'upstreams: { a: { protocol: grpc, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]', 'config: upstreams.a.protocol: expected ("openai-chat" | "openai-responses" | "claude" | "gemini")'],
-    ['a bad URL', 'upstreams: { a: { protocol: claude, baseUrl: nope } }\nroutes: [{ match: "*", upstream: a }]', 'config: upstreams.a.baseUrl: must be an absolute URL'],
-    ['an unknown route upstream', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: b }]', 'config: routes.0.upstream: names no upstream of upstreams'],
-    ['an unknown field', 'upstreams: { a: { protocol: claude, baseUrl: "http://x", apikey: k } }\nroutes: [{ match: "*", upstream: a }]', 'config: upstreams.a.apikey: unknown field'],
-    ['no routes', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: []', 'config: routes: at least one route is required'],
-    ['a bad port', 'listen: { port: 70000 }\nupstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]', 'config: listen.port: must be at most 65535'],
-    ['broken YAML', 'upstreams: [', 'config: Flow sequence in block collection must be sufficiently indented and end with a ] at line 1, column 13'],
+    ['an unknown model-family upstream', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nmodelFamilies: { gemini: g }', 'modelFamilies.gemini: names no upstream of upstreams'],
+    ['an empty media allowlist', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nfetchMedia: { allow: [] }', 'fetchMedia.allow: name at least one URL prefix or host'],
+    ['an unset variable', ISSUE_EXAMPLE, 'upstreams.google.apiKey: environment variable GEMINI_API_KEY is not set'],
+    ['an unknown protocol', 'upstreams: { a: { protocol: grpc, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]', 'upstreams.a.protocol: expected ("openai-chat" | "openai-responses" | "claude" | "gemini")'],
+    ['a bad URL', 'upstreams: { a: { protocol: claude, baseUrl: nope } }\nroutes: [{ match: "*", upstream: a }]', 'upstreams.a.baseUrl: must be an absolute URL'],
+    ['an unknown route upstream', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: b }]', 'routes.0.upstream: names no upstream of upstreams'],
+    ['an unknown field', 'upstreams: { a: { protocol: claude, baseUrl: "http://x", apikey: k } }\nroutes: [{ match: "*", upstream: a }]', 'upstreams.a.apikey: unknown field (did you mean apiKey?)'],
+    ['no routes', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: []', 'routes: at least one route is required'],
+    ['a bad port', 'listen: { port: 70000 }\nupstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]', 'listen.port: must be at most 65535'],
+    ['broken YAML', 'upstreams: [', 'Flow sequence in block collection must be sufficiently indented and end with a ] at line 1, column 13'],
   ];
   for (const [name, text, message] of cases) {
     it(`names the field for ${name}`, () => {
       const env = name === 'an unset variable' ? { ...ENV, GEMINI_API_KEY: undefined } : ENV;
-      expect(() => parseConfig(text, env)).toThrow(new ConfigError(message));
+      expect(() => parseConfig(text, env)).toThrow(ConfigError.of('config', [message]));
     });
   }
 
@@ -130,7 +134,7 @@ describe('parseConfig', () => {
       } catch (caught) {
         error = caught;
       }
-      expect(error).toEqual(new ConfigError(`config: ${message}`));
+      expect(error).toEqual(ConfigError.of('config', [message]));
       expect(String(error)).not.toContain('sk-live');
     }
     // Nor through YAML's own errors.
@@ -142,5 +146,87 @@ describe('parseConfig', () => {
         expect(String(error)).not.toContain('sk-live');
       }
     }
+  });
+});
+
+describe('config problems', () => {
+  const problemsOf = (text: string, env: Record<string, string | undefined> = {}) => {
+    try {
+      parseConfig(text, env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as ConfigError).message.split('\n');
+    }
+    throw new Error('the config was accepted');
+  };
+
+  it('reports every problem at once, one line each, in one path style, with the key a misspelt key meant', () => {
+    const text = [
+      'listen: { prot: 8787 }',
+      'warningHeader: true',
+      'upstreams:',
+      '  openai: { protocol: openai-chat, baseUrl: nope, apiKey: "${OPENAI_API_KEY}", timeoutMS: 5 }',
+      '  anthropic: { protocol: claude, baseUrl: "${ANTHROPIC_BASE}", apiKey: "${ANTHROPIC_API_KEY}" }',
+      'routes:',
+      '  - { match: "*", upstream: [openai, gogle], modle: x }',
+      'modelFamilies: { gemini: google }',
+      'ledger: { pth: ./u.db }',
+      'policies: { loopgaurd: true }',
+      'fetchMeda: { allow: [x] }',
+    ].join('\n');
+    expect(problemsOf(text)).toEqual([
+      'config: upstreams.openai.apiKey: environment variable OPENAI_API_KEY is not set',
+      'config: upstreams.anthropic.baseUrl: environment variable ANTHROPIC_BASE is not set',
+      'config: upstreams.anthropic.apiKey: environment variable ANTHROPIC_API_KEY is not set',
+      'config: upstreams.openai.baseUrl: must be an absolute URL',
+      'config: ledger.path: is required',
+      'config: listen.prot: unknown field (did you mean port?)',
+      'config: warningHeader: unknown field (did you mean warningsHeader?)',
+      'config: upstreams.openai.timeoutMS: unknown field (did you mean timeoutMs?)',
+      'config: routes.0.modle: unknown field (did you mean model?)',
+      'config: ledger.pth: unknown field (did you mean path?)',
+      'config: policies.loopgaurd: unknown field (did you mean loopGuard?)',
+      'config: fetchMeda: unknown field (did you mean fetchMedia?)',
+      'config: routes.0.upstream.1: names no upstream of upstreams',
+      'config: modelFamilies.gemini: names no upstream of upstreams',
+    ]);
+  });
+
+  it('suggests nothing for a key far from every known one', () => {
+    expect(problemsOf('upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nbanana: 1')).toEqual(['config: banana: unknown field']);
+  });
+
+  it('names array elements with the same dots as object fields, unset variables included', () => {
+    expect(problemsOf('keys: ["${K1}", "ok", "${K3}"]\nupstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]')).toEqual([
+      'config: keys.0: environment variable K1 is not set',
+      'config: keys.2: environment variable K3 is not set',
+    ]);
+  });
+});
+
+describe('config paths', () => {
+  it('resolves a relative ledger path (and the default one) against the config file, not the shell', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    const routes = 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\n';
+    writeFileSync(join(dir, 'named.yaml'), `${routes}ledger: { path: data/usage.db }\n`);
+    writeFileSync(join(dir, 'default.yaml'), routes);
+    writeFileSync(join(dir, 'absolute.yaml'), `${routes}ledger: { path: /var/lib/usage.db }\n`);
+    expect(loadConfigFile(join(dir, 'named.yaml'), {}).ledger).toEqual({ path: join(dir, 'data/usage.db') });
+    expect(loadConfigFile(join(dir, 'default.yaml'), {}).ledger).toEqual({ path: join(dir, 'gateway-usage.db') });
+    expect(loadConfigFile(join(dir, 'absolute.yaml'), {}).ledger).toEqual({ path: '/var/lib/usage.db' });
+    // Config text without a file keeps the path as written.
+    expect(parseConfig(routes, {}).ledger).toEqual({ path: './gateway-usage.db' });
+  });
+
+  it('finds the ledger without expanding any other field (usage needs no API key)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    const file = join(dir, 'c.yaml');
+    writeFileSync(file, 'upstreams: { a: { protocol: claude, baseUrl: "http://x", apiKey: "${ANTHROPIC_API_KEY}" } }\nroutes: [{ match: "*", upstream: a }]\nledger: { path: "${DATA:-data}/u.db" }\n');
+    expect(ledgerPathOf(file, {})).toBe(join(dir, 'data/u.db'));
+    expect(ledgerPathOf(file, { DATA: '/srv' })).toBe('/srv/u.db');
+    writeFileSync(file, 'ledger: false\n');
+    expect(ledgerPathOf(file, {})).toBeUndefined();
+    writeFileSync(file, 'ledger: { path: "${DB}", size: 1 }\n');
+    expect(() => ledgerPathOf(file, {})).toThrow(ConfigError.of(file, ['ledger.path: environment variable DB is not set', 'ledger.size: unknown field']));
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type ProtocolId, isProtocolId } from '@llm/core';
 import { ConfigError } from '../config/expand-env.js';
+import { ledgerPathOf } from '../config/ledger-path.js';
 import { loadConfigFile } from '../config/load.js';
 import { formatUsage, parseSince, usageReport } from '../ledger/report.js';
 import { startMockUpstream } from '../mock/server.js';
@@ -47,7 +48,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     return await COMMAND_RUNNERS[name](rest, io);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError || isParseArgsError(error)) {
+    if (error instanceof ConfigError) {
+      // Every config problem, one line each, so one edit can fix them all.
+      for (const line of error.message.split('\n')) io.err(`llm-gateway ${name}: ${line}`);
+      return 2;
+    }
+    if (error instanceof UsageError || isParseArgsError(error)) {
       io.err(`llm-gateway ${name}: ${(error as Error).message.split('\n')[0]}`);
       return 2;
     }
@@ -130,9 +136,8 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     if (by !== 'model' && by !== 'upstream' && by !== 'key') throw new UsageError(`--by: expected model, upstream or key, got "${by}"`);
     let path = values.db;
     if (!path && values.config) {
-      const config = loadConfigFile(values.config, io.env);
-      if (!config.ledger) throw new UsageError('the config disables the ledger (ledger: false)');
-      path = config.ledger.path;
+      path = ledgerPathOf(values.config, io.env);
+      if (!path) throw new UsageError('the config disables the ledger (ledger: false)');
     }
     path ??= './gateway-usage.db';
     let since = 0;

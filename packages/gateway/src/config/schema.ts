@@ -64,6 +64,9 @@ const ModelFamilies = v.strictObject({
   gemini: v.optional(v.string()),
 });
 
+/** The usage ledger: a SQLite file (relative paths resolve against the config file's folder), or off. */
+export const LedgerSchema = v.optional(v.union([v.literal(false), v.strictObject({ path: v.pipe(v.string(), v.minLength(1, 'must not be empty')) })]), { path: './gateway-usage.db' });
+
 /** The gateway config file (YAML or JSON), after `${VAR}` expansion. */
 export const GatewayConfigSchema = v.strictObject({
   listen: v.optional(v.strictObject({ host: v.optional(v.string()), port: v.optional(Port) }), {}),
@@ -74,7 +77,7 @@ export const GatewayConfigSchema = v.strictObject({
   modelFamilies: v.optional(ModelFamilies),
   fetchMedia: v.optional(FetchMedia),
   countTokens: v.optional(v.picklist(['estimate', 'upstream'])),
-  ledger: v.optional(v.union([v.literal(false), v.strictObject({ path: v.string() })]), { path: './gateway-usage.db' }),
+  ledger: LedgerSchema,
   policies: v.optional(Policies, {}),
   strict: v.optional(v.boolean()),
   maxRetries: v.optional(NonNegativeInteger),
