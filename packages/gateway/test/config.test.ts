@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/expand-env.js';
+import { unnamedKeyLabel } from '../src/config/client-keys.js';
 import { ledgerPathOf } from '../src/config/ledger-path.js';
 import { loadConfigFile, parseConfig, toRouterConfig } from '../src/config/load.js';
 
@@ -26,7 +27,7 @@ describe('parseConfig', () => {
     const config = parseConfig(ISSUE_EXAMPLE, ENV);
     expect(config).toEqual({
       listen: { host: '127.0.0.1', port: 8787 },
-      keys: ['gk'],
+      keys: [{ name: unnamedKeyLabel('gk'), key: 'gk' }],
       upstreams: {
         openai: { protocol: 'openai-chat', baseUrl: 'https://api.openai.com/v1', apiKey: 'ok' },
         anthropic: { protocol: 'claude', baseUrl: 'https://api.anthropic.com', apiKey: 'ak', headers: {} },
@@ -47,6 +48,7 @@ describe('parseConfig', () => {
   it('accepts JSON and fills defaults', () => {
     const config = parseConfig('{"upstreams":{"a":{"protocol":"claude","baseUrl":"http://x"}},"routes":[{"match":"*","upstream":["a","a"]}],"ledger":false,"maxRetries":1}', {});
     expect(config.keys).toEqual([]);
+    expect(config.allowOpen).toBeUndefined();
     expect(config.ledger).toBe(false);
     expect(toRouterConfig(config).maxRetries).toBe(1);
   });
@@ -113,7 +115,7 @@ describe('parseConfig', () => {
     const upstream = (extra: Record<string, unknown>) => ({ ...valid, upstreams: { a: { ...valid.upstreams.a, ...extra } } });
     const configs: [Record<string, unknown>, string][] = [
       [{ ...valid, keys: secret }, 'keys: expected Array'],
-      [{ ...valid, keys: [[secret]] }, 'keys.0: expected string'],
+      [{ ...valid, keys: [[secret]] }, 'keys.0: expected (string | Object)'],
       [upstream({ baseUrl: secret }), 'upstreams.a.baseUrl: must be an absolute URL'],
       [upstream({ protocol: secret }), 'upstreams.a.protocol: expected ("openai-chat" | "openai-responses" | "claude" | "gemini")'],
       [upstream({ apiKey: { value: secret } }), 'upstreams.a.apiKey: expected string'],
@@ -228,5 +230,30 @@ describe('config paths', () => {
     expect(ledgerPathOf(file, {})).toBeUndefined();
     writeFileSync(file, 'ledger: { path: "${DB}", size: 1 }\n');
     expect(() => ledgerPathOf(file, {})).toThrow(ConfigError.of(file, ['ledger.path: environment variable DB is not set', 'ledger.size: unknown field']));
+  });
+});
+
+describe('client keys', () => {
+  const routes = 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\n';
+
+  it('takes named keys and plain ones, a plain key labelled by its hash (stable when keys move), never by position', () => {
+    const config = parseConfig(`${routes}keys: [{ name: ci, key: "\${CI_KEY}" }, plain-key]`, { CI_KEY: 'ci-secret' });
+    expect(config.keys).toEqual([
+      { name: 'ci', key: 'ci-secret' },
+      { name: 'sha256:2b5cde0108a9', key: 'plain-key' },
+    ]);
+    expect(parseConfig(`${routes}keys: [other, plain-key]`, {}).keys[1]).toEqual({ name: 'sha256:2b5cde0108a9', key: 'plain-key' });
+  });
+
+  it('refuses keys that share a name or a key, and names a missing part', () => {
+    expect(() => parseConfig(`${routes}keys: [{ name: ci, key: a }, { name: ci, key: b }, { name: cd, key: a }, { name: x }]`, {})).toThrow(
+      ConfigError.of('config', ['keys.3.key: is required']),
+    );
+    expect(() => parseConfig(`${routes}keys: [{ name: ci, key: a }, { name: ci, key: b }, { name: cd, key: a }, { nme: y, key: c }]`, {})).toThrow(
+      ConfigError.of('config', ['keys.3.name: is required', 'keys.3.nme: unknown field (did you mean name?)']),
+    );
+    expect(() => parseConfig(`${routes}keys: [{ name: ci, key: a }, { name: ci, key: b }, { name: cd, key: a }]`, {})).toThrow(
+      ConfigError.of('config', ['keys.1.name: the same name as keys.0', 'keys.2.key: the same key as keys.0']),
+    );
   });
 });

@@ -40,7 +40,8 @@ function isUnknownKey(issue: Issue): boolean {
 function reported(issue: Issue, prefix: readonly (string | number)[] = []): [string, Issue][] {
   const keys = [...prefix, ...(issue.path?.map((item) => item.key as string | number) ?? [])];
   if (issue.type !== 'union' || !issue.issues) return isUnknownKey(issue) ? [] : [[pathText(keys), issue]];
-  const deeper = issue.issues.filter((inner) => (inner.path?.length ?? 0) > 0);
+  const onObject = typeof issue.input === 'object' && issue.input !== null && !Array.isArray(issue.input);
+  const deeper = onObject ? issue.issues.filter((inner) => (inner.path?.length ?? 0) > 0) : [];
   return deeper.length > 0 ? deeper.flatMap((inner) => reported(inner, keys)) : [[pathText(keys), issue]];
 }
 

@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { modelFamilyPreset } from '@llm/router';
 import type { RouterConfig } from '../router-contract.js';
 import * as v from 'valibot';
+import { duplicateKeyProblems } from './client-keys.js';
 import { ConfigError, expandEnv, type MissingVariable } from './expand-env.js';
 import { describeIssues } from './issue-message.js';
 import { parseConfigText, readConfigText } from './read-text.js';
@@ -37,6 +38,7 @@ export function parseConfig(text: string, env: Record<string, string | undefined
   const unset = new Set(missing.map((item) => item.path));
   const issues = result.success ? [] : describeIssues(result.issues, GatewayConfigSchema, expanded, unset);
   const problems = [...missingVariableProblems(missing), ...issues, ...unknownUpstreamReferences(expanded)];
+  if (result.success) problems.push(...duplicateKeyProblems(result.output.keys));
   if (problems.length > 0 || !result.success) throw ConfigError.of(source, problems);
   const config = result.output;
   if (config.ledger) config.ledger.path = resolveLedgerPath(config.ledger.path, location);

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ClientKeySchema } from './client-keys.js';
 
 /** The protocols an upstream may speak. */
 const Protocol = v.picklist(['openai-chat', 'openai-responses', 'claude', 'gemini']);
@@ -70,7 +71,10 @@ export const LedgerSchema = v.optional(v.union([v.literal(false), v.strictObject
 /** The gateway config file (YAML or JSON), after `${VAR}` expansion. */
 export const GatewayConfigSchema = v.strictObject({
   listen: v.optional(v.strictObject({ host: v.optional(v.string()), port: v.optional(Port) }), {}),
-  keys: v.optional(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty'))), []),
+  /** Client keys accepted; none = open (refused off loopback unless `allowOpen`). */
+  keys: v.optional(v.array(ClientKeySchema), []),
+  /** Serve with no client keys on a non-loopback address (an open relay spends the upstream keys). */
+  allowOpen: v.optional(v.boolean()),
   upstreams: v.pipe(v.record(v.string(), Upstream), v.check((record) => Object.keys(record).length > 0, 'at least one upstream is required')),
   routes: v.pipe(v.array(Route), v.minLength(1, 'at least one route is required')),
   /** Routes by model family, tried after `routes`. */
