@@ -42,7 +42,8 @@ describe('parseConfig', () => {
       maxBodyBytes: 33554432,
       log: {},
     });
-    expect(toRouterConfig(config)).toEqual({ upstreams: config.upstreams, routes: config.routes, policies: {} });
+    // claude-* targets gpt-4.1, but asking for gpt-4.1 by name reaches anthropic: not listed.
+    expect(toRouterConfig(config)).toEqual({ upstreams: config.upstreams, routes: config.routes, policies: {}, models: [] });
   });
 
   it('accepts JSON and fills defaults', () => {

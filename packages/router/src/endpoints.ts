@@ -1,12 +1,16 @@
 import type { ProtocolId } from '@llm/core';
 import type { RouteRule } from './config.js';
 
+/** The route table's exact names (globs name no model), each once: the default model list. */
+export function exactRouteNames(routes: readonly RouteRule[]): string[] {
+  return [...new Set(routes.filter((rule) => !/[*?]/.test(rule.match)).map((rule) => rule.match))];
+}
+
 /**
- * The model list a client of `protocol` expects, built from the route table's exact names (globs
- * name no model). Created times are 0: the router does not know them.
+ * The model list a client of `protocol` expects, naming `ids` in order. Created times are 0: the
+ * router does not know them.
  */
-export function modelList(protocol: ProtocolId, routes: readonly RouteRule[]): unknown {
-  const ids = [...new Set(routes.filter((rule) => !/[*?]/.test(rule.match)).map((rule) => rule.match))];
+export function modelList(protocol: ProtocolId, ids: readonly string[]): unknown {
   switch (protocol) {
     case 'openai-chat':
     case 'openai-responses':

@@ -22,7 +22,7 @@ import {
 import { bridge, type Bridge } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
 import type { RequestRecord, RouterConfig, StateStore, UpstreamConfig, UpstreamRequest, UpstreamResponse } from './config.js';
-import { countTokensBody, estimateTokens, modelList } from './endpoints.js';
+import { countTokensBody, estimateTokens, exactRouteNames, modelList } from './endpoints.js';
 import { applyPolicies, hasActivePolicies } from './policies.js';
 import { fetchMediaUrls, inlineFetchedMedia, mediaUrlsToFetch, type FetchedMedia } from './media-fetch.js';
 import { defaultCodecs, type CodecRegistry } from './registry.js';
@@ -130,7 +130,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       switch (found.match.operation) {
         case 'list-models':
           finish(exchange, { status: 200 });
-          return respond(exchange, JSON.stringify(modelList(found.codec.id, config.routes)), 200, {
+          return respond(exchange, JSON.stringify(modelList(found.codec.id, config.models ?? exactRouteNames(config.routes))), 200, {
             'content-type': 'application/json',
           });
         case 'count-tokens': {

@@ -1,10 +1,11 @@
 import { dirname, resolve } from 'node:path';
 import { modelFamilyPreset } from '@llm/router';
-import type { RouterConfig } from '../router-contract.js';
+import type { RouteRule, RouterConfig } from '../router-contract.js';
 import * as v from 'valibot';
 import { duplicateKeyProblems } from './client-keys.js';
 import { ConfigError, expandEnv, type MissingVariable } from './expand-env.js';
 import { describeIssues } from './issue-message.js';
+import { listedModels, unroutedModelProblems } from './listed-models.js';
 import { parseConfigText, readConfigText } from './read-text.js';
 import { unknownUpstreamReferences } from './references.js';
 import { type GatewayConfig, GatewayConfigSchema } from './schema.js';
@@ -38,7 +39,7 @@ export function parseConfig(text: string, env: Record<string, string | undefined
   const unset = new Set(missing.map((item) => item.path));
   const issues = result.success ? [] : describeIssues(result.issues, GatewayConfigSchema, expanded, unset);
   const problems = [...missingVariableProblems(missing), ...issues, ...unknownUpstreamReferences(expanded)];
-  if (result.success) problems.push(...duplicateKeyProblems(result.output.keys));
+  if (result.success) problems.push(...duplicateKeyProblems(result.output.keys), ...unroutedModelProblems(routeTable(result.output), result.output.models));
   if (problems.length > 0 || !result.success) throw ConfigError.of(source, problems);
   const config = result.output;
   if (config.ledger) config.ledger.path = resolveLedgerPath(config.ledger.path, location);
@@ -50,10 +51,15 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
   return parseConfig(readConfigText(path), env, path, { baseDir: dirname(resolve(path)) });
 }
 
+/** The whole route table: `routes`, then the model-family routes. */
+function routeTable(config: GatewayConfig): RouteRule[] {
+  return config.modelFamilies ? [...config.routes, ...modelFamilyPreset(config.modelFamilies)] : config.routes;
+}
+
 /** The router's part of a gateway config (hooks and transport are added by the server). */
 export function toRouterConfig(config: GatewayConfig): RouterConfig {
-  const routes = config.modelFamilies ? [...config.routes, ...modelFamilyPreset(config.modelFamilies)] : config.routes;
-  const out: RouterConfig = { upstreams: config.upstreams, routes, policies: config.policies };
+  const routes = routeTable(config);
+  const out: RouterConfig = { upstreams: config.upstreams, routes, policies: config.policies, models: listedModels(routes, config.models) };
   if (config.fetchMedia) out.fetchMedia = config.fetchMedia;
   if (config.countTokens) out.countTokens = config.countTokens;
   if (config.strict !== undefined) out.strict = config.strict;

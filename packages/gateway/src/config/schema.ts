@@ -77,6 +77,8 @@ export const GatewayConfigSchema = v.strictObject({
   allowOpen: v.optional(v.boolean()),
   upstreams: v.pipe(v.record(v.string(), Upstream), v.check((record) => Object.keys(record).length > 0, 'at least one upstream is required')),
   routes: v.pipe(v.array(Route), v.minLength(1, 'at least one route is required')),
+  /** More model ids for the model lists, after the routes' own (each must match a route). */
+  models: v.optional(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty')))),
   /** Routes by model family, tried after `routes`. */
   modelFamilies: v.optional(ModelFamilies),
   fetchMedia: v.optional(FetchMedia),
