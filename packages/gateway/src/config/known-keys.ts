@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 
 /** The parts of valibot's schema objects this walk reads (they are plain objects). */
-interface SchemaNode {
+export interface SchemaNode {
   type: string;
   entries?: Record<string, SchemaNode>;
   wrapped?: SchemaNode;
@@ -11,7 +11,7 @@ interface SchemaNode {
 }
 
 /** The schemas a value at `node` may match: optional wrappers unwrapped, unions spread. */
-function alternatives(node: SchemaNode): SchemaNode[] {
+export function alternatives(node: SchemaNode): SchemaNode[] {
   if (node.wrapped) return alternatives(node.wrapped);
   if (node.type === 'union' && node.options) return node.options.flatMap(alternatives);
   return [node];
