@@ -42,6 +42,11 @@ afterAll(() => {
 });
 
 describe('the bundled bin', () => {
+  it('prints the package version', () => {
+    const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+    expect(execFileSync(process.execPath, [bin, '--version'], { cwd: dir, encoding: 'utf8' })).toBe(`${version}\n`);
+  });
+
   it('serves a translated request with its ledger on, and reports it, needing no other package', async () => {
     const mock = await startBin(['mock', '--protocol', 'claude', '--port', '0']);
     const config = join(dir, 'gateway.yaml');

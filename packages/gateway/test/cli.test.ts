@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,15 @@ function io(stdin = ''): CliIo & { stdout: string[]; stderr: string[] } {
 }
 
 describe('llm-gateway CLI', () => {
+  it('prints its version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v', 'version']) {
+      const run = io();
+      expect(await runCli([flag], run)).toBe(0);
+      expect(run.stdout).toEqual([version]);
+    }
+  });
+
   it('prints help for the main command and every subcommand', async () => {
     const main = io();
     expect(await runCli(['--help'], main)).toBe(0);
@@ -25,7 +34,8 @@ describe('llm-gateway CLI', () => {
 
   const errors: [string[], string][] = [
     [['frobnicate'], 'llm-gateway: unknown command "frobnicate" (try llm-gateway --help)'],
-    [['serve'], 'llm-gateway serve: --config <file> is required'],
+    [['serve'], 'llm-gateway serve: --config <file> (or --mock) is required'],
+    [['serve', '--mock', '--config', 'g.yaml'], 'llm-gateway serve: --mock serves its own config: leave out --config'],
     [['serve', '--config', '/nope.yaml'], 'llm-gateway serve: cannot read config /nope.yaml: ENOENT'],
     [['serve', '--bogus'], "llm-gateway serve: Unknown option '--bogus'"],
     [['mock', '--protocol', 'grpc'], 'llm-gateway mock: --protocol: unknown protocol "grpc" (openai-chat, openai-responses, claude or gemini)'],

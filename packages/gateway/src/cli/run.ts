@@ -9,6 +9,8 @@ import { startMockUpstream } from '../mock/server.js';
 import { startGateway } from '../server/start.js';
 import { type TranslateKind, translate } from '../translate.js';
 import { HELP, type CommandName, COMMANDS } from './help.js';
+import { startPlayground } from './mock-playground.js';
+import { GATEWAY_VERSION } from './version.js';
 
 /** Where the CLI writes, so tests can capture it. */
 export interface CliIo {
@@ -35,6 +37,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     io.out(HELP.main);
     return command ? 0 : 1;
+  }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    io.out(GATEWAY_VERSION);
+    return 0;
   }
   if (!COMMANDS.includes(command as CommandName)) {
     io.err(`llm-gateway: unknown command "${command}" (try llm-gateway --help)`);
@@ -97,8 +103,15 @@ function untilStopped(io: CliIo, stop: () => Promise<void>): Promise<number> {
 
 const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promise<number>> = {
   async serve(args, io) {
-    const { values } = parseArgs({ args, options: { config: { type: 'string', short: 'c' }, port: { type: 'string', short: 'p' }, host: { type: 'string' } }, strict: true });
-    if (!values.config) throw new UsageError('--config <file> is required');
+    const { values } = parseArgs({ args, options: { config: { type: 'string', short: 'c' }, port: { type: 'string', short: 'p' }, host: { type: 'string' }, mock: { type: 'boolean' } }, strict: true });
+    if (values.mock) {
+      if (values.config) throw new UsageError('--mock serves its own config: leave out --config');
+      const playground = await startPlayground({ port: portFlag(values.port), host: values.host });
+      // Settings are for a person: stderr, so stdout keeps only the gateway's JSON log lines.
+      io.err(playground.settings);
+      return untilStopped(io, () => playground.close());
+    }
+    if (!values.config) throw new UsageError('--config <file> (or --mock) is required');
     const config = loadConfigFile(values.config, io.env);
     io.tuneServeProcess?.(io.env);
     const gateway = await startGateway(config, { port: portFlag(values.port), host: values.host });
