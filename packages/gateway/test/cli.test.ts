@@ -43,7 +43,7 @@ describe('llm-gateway CLI', () => {
     [['translate', '--from', 'claude'], 'llm-gateway translate: --to is required (openai-chat, openai-responses, claude or gemini)'],
     [['translate', '--from', 'claude', '--to', 'gemini', '--kind', 'blob'], 'llm-gateway translate: --kind: expected request, response or stream, got "blob"'],
     [['usage', '--by', 'color'], 'llm-gateway usage: --by: expected model, upstream or key, got "color"'],
-    [['usage', '--db', '/nonexistent/usage.db'], 'llm-gateway usage: cannot read ledger /nonexistent/usage.db: Cannot open database because the directory does not exist'],
+    [['usage', '--db', '/nonexistent/usage.db'], 'llm-gateway usage: cannot read ledger /nonexistent/usage.db: no ledger file there'],
   ];
   for (const [argv, message] of errors) {
     it(`answers ${argv.join(' ')} with one clear line`, async () => {
