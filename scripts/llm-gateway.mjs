@@ -4,7 +4,7 @@
 // bundled bin first, quietly, when a source is newer than it; turbo's output is shown only when
 // that build fails, so stdout carries the CLI's output alone.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -40,6 +40,10 @@ if (sourcesNewerThanBin()) {
     process.stderr.write(`llm-gateway: building the gateway failed\n${build.stdout}${build.stderr}`);
     process.exit(1);
   }
+  // A build turbo replays from its cache may leave the bin's time as it was: mark it current, so
+  // the next call does not ask turbo again.
+  const now = new Date();
+  utimesSync(bin, now, now);
 }
 
 // Run as a package script (`pnpm llm-gateway ...`), the package manager moved to the repository
