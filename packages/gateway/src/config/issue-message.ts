@@ -22,11 +22,6 @@ function pathText(keys: readonly (string | number)[]): string {
   return keys.join('.') || '(root)';
 }
 
-/** An issue's field as a dotted path (`upstreams.a.baseUrl`, `keys.0`), `(root)` for the whole file. */
-export function issuePath(issue: Issue): string {
-  return pathText(issue.path?.map((item) => item.key as string | number) ?? []);
-}
-
 /** valibot's "unknown key" issue: reported by {@link unknownFields} instead, every one of them. */
 function isUnknownKey(issue: Issue): boolean {
   return issue.type === 'strict_object' && issue.expected === 'never';

@@ -62,13 +62,3 @@ export function unknownFields(schema: v.GenericSchema, value: unknown): UnknownF
   walk(alternatives(schema as unknown as SchemaNode), value, []);
   return found;
 }
-
-/**
- * The field names an object at `path` (keys of the config, as in a valibot issue's path) may
- * have, read from the schema itself so a new field is suggested with no list to keep up to date.
- */
-export function knownKeysAt(schema: v.GenericSchema, path: readonly (string | number)[]): string[] {
-  let nodes = alternatives(schema as unknown as SchemaNode);
-  for (const key of path) nodes = childNodes(nodes, key);
-  return keysOf(nodes);
-}
