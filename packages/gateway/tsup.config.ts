@@ -14,9 +14,10 @@ export default defineConfig([
   },
   // The bin: one file holding every JavaScript module it runs. Resolving and loading the ~150 files
   // of its dependencies one by one made a started gateway hold about 8 MB more (V8 even optimised
-  // Node's own path functions during start-up), and start 20 ms slower. Left out: better-sqlite3's
-  // compiled addon, which cannot be bundled (src/ledger/sqlite.ts loads it from its package), and
-  // `yaml`, which is only loaded for a YAML config.
+  // Node's own path functions during start-up), and start 20 ms slower. Left out (loaded from
+  // their packages at run time): better-sqlite3, an optional dependency used only on a Node
+  // without node:sqlite (its compiled addon cannot be bundled anyway), and `yaml`, which is only
+  // loaded for a YAML config.
   {
     ...common,
     entry: ['src/cli.ts'],

@@ -1,7 +1,12 @@
 // @llm/gateway: the llm-gateway server and CLI around @llm/router's handler.
 
 export { ConfigError, expandEnv } from './config/expand-env.js';
+export type { MissingVariable } from './config/expand-env.js';
 export { loadConfigFile, parseConfig, toRouterConfig } from './config/load.js';
+export type { ConfigLocation } from './config/load.js';
+export { ledgerPathOf } from './config/ledger-path.js';
+export { unnamedKeyLabel } from './config/client-keys.js';
+export type { ClientKey } from './config/client-keys.js';
 export { GatewayConfigSchema } from './config/schema.js';
 export type { GatewayConfig } from './config/schema.js';
 
@@ -25,6 +30,8 @@ export { createLogger, REDACTED_PATHS } from './logger.js';
 
 export { openLedger } from './ledger/ledger.js';
 export type { Ledger, LedgerOptions, LedgerRow } from './ledger/ledger.js';
+export { NoSqliteError, availableSqliteDrivers } from './ledger/sqlite.js';
+export type { SqliteDriver } from './ledger/sqlite.js';
 export { formatUsage, parseSince, usageReport } from './ledger/report.js';
 export type { UsageGrouping, UsageLine } from './ledger/report.js';
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,15 @@ function io(stdin = ''): CliIo & { stdout: string[]; stderr: string[] } {
 }
 
 describe('llm-gateway CLI', () => {
+  it('prints its version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v', 'version']) {
+      const run = io();
+      expect(await runCli([flag], run)).toBe(0);
+      expect(run.stdout).toEqual([version]);
+    }
+  });
+
   it('prints help for the main command and every subcommand', async () => {
     const main = io();
     expect(await runCli(['--help'], main)).toBe(0);
@@ -25,7 +34,8 @@ describe('llm-gateway CLI', () => {
 
   const errors: [string[], string][] = [
     [['frobnicate'], 'llm-gateway: unknown command "frobnicate" (try llm-gateway --help)'],
-    [['serve'], 'llm-gateway serve: --config <file> is required'],
+    [['serve'], 'llm-gateway serve: --config <file> (or --mock) is required'],
+    [['serve', '--mock', '--config', 'g.yaml'], 'llm-gateway serve: --mock serves its own config: leave out --config'],
     [['serve', '--config', '/nope.yaml'], 'llm-gateway serve: cannot read config /nope.yaml: ENOENT'],
     [['serve', '--bogus'], "llm-gateway serve: Unknown option '--bogus'"],
     [['mock', '--protocol', 'grpc'], 'llm-gateway mock: --protocol: unknown protocol "grpc" (openai-chat, openai-responses, claude or gemini)'],
@@ -33,7 +43,7 @@ describe('llm-gateway CLI', () => {
     [['translate', '--from', 'claude'], 'llm-gateway translate: --to is required (openai-chat, openai-responses, claude or gemini)'],
     [['translate', '--from', 'claude', '--to', 'gemini', '--kind', 'blob'], 'llm-gateway translate: --kind: expected request, response or stream, got "blob"'],
     [['usage', '--by', 'color'], 'llm-gateway usage: --by: expected model, upstream or key, got "color"'],
-    [['usage', '--db', '/nonexistent/usage.db'], 'llm-gateway usage: cannot read ledger /nonexistent/usage.db: Cannot open database because the directory does not exist'],
+    [['usage', '--db', '/nonexistent/usage.db'], 'llm-gateway usage: cannot read ledger /nonexistent/usage.db: no ledger file there'],
   ];
   for (const [argv, message] of errors) {
     it(`answers ${argv.join(' ')} with one clear line`, async () => {
@@ -43,13 +53,27 @@ describe('llm-gateway CLI', () => {
     });
   }
 
+  it('prints every config problem, one line each, and exits 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    const file = join(dir, 'c.yaml');
+    writeFileSync(file, 'upstreams: { g: { protocol: gemini, baseUrl: "${BASE}" } }\nroutes: [{ match: "*", upstream: h }]\nwarningHeader: true\n');
+    const run = io();
+    expect(await runCli(['serve', '--config', file], run)).toBe(2);
+    expect(run.stderr).toEqual([
+      `llm-gateway serve: ${file}: upstreams.g.baseUrl: environment variable BASE is not set`,
+      `llm-gateway serve: ${file}: warningHeader: unknown field (did you mean warningsHeader?)`,
+      `llm-gateway serve: ${file}: routes.0.upstream: names no upstream of upstreams`,
+    ]);
+  });
+
   it('reports usage from a ledger named by the config', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-'));
     const db = join(dir, 'u.db');
     const ledger = openLedger(db);
     ledger.record({ time: Date.now(), keyId: 'key-1', record: { requestId: 'a', clientProtocol: 'claude', upstream: 'g', clientModel: 'm1', status: 200, stream: false, usage: { inputTokens: 5, outputTokens: 6 }, totalMs: 4, warnings: [] } });
     ledger.close();
-    writeFileSync(join(dir, 'c.yaml'), `upstreams: { g: { protocol: gemini, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: g }]\nledger: { path: ${db} }\n`);
+    // The API key's variable is unset: usage reads the ledger path and nothing else.
+    writeFileSync(join(dir, 'c.yaml'), `upstreams: { g: { protocol: gemini, baseUrl: "http://x", apiKey: "\${GEMINI_API_KEY}" } }\nroutes: [{ match: "*", upstream: g }]\nledger: { path: ${db} }\n`);
     const run = io();
     expect(await runCli(['usage', '--config', join(dir, 'c.yaml'), '--by', 'key', '--since', '1h', '--json'], run)).toBe(0);
     expect(JSON.parse(run.stdout[0]!)).toEqual([{ group: 'key-1', requests: 1, errors: 0, inputTokens: 5, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, outputTokens: 6, avgMs: 4 }]);

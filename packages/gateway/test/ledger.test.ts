@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { openLedger, WRITER_CACHE_KIB } from '../src/ledger/ledger.js';
-import { formatUsage, parseSince, usageReport } from '../src/ledger/report.js';
+import { configureWriter, openLedger, WRITER_CACHE_KIB } from '../src/ledger/ledger.js';
+import { formatUsage, parseSince, usageReport as report } from '../src/ledger/report.js';
+import { NoSqliteError, type SqliteDriver, availableSqliteDrivers, openDatabase } from '../src/ledger/sqlite.js';
 import type { RequestRecord } from '../src/router-contract.js';
 
 const record = (over: Partial<RequestRecord>): RequestRecord => ({
@@ -13,10 +13,29 @@ const record = (over: Partial<RequestRecord>): RequestRecord => ({
   firstByteMs: 3, totalMs: 10, warnings: [], ...over,
 });
 
-describe('usage ledger', () => {
+// Node 20 has better-sqlite3 only; Node 22.13+ node:sqlite too (CI runs both): every driver here.
+const DRIVERS = availableSqliteDrivers();
+
+it('has a SQLite driver: node:sqlite from Node 22.13, better-sqlite3 otherwise', () => {
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  expect(DRIVERS.includes('node:sqlite')).toBe(major > 22 || (major === 22 && minor >= 13));
+  expect(DRIVERS.length).toBeGreaterThan(0);
+});
+
+it('refuses to open a ledger without a driver, with the fix in the message', () => {
+  const missing = (['node:sqlite', 'better-sqlite3'] as SqliteDriver[]).filter((driver) => !DRIVERS.includes(driver));
+  for (const driver of missing) expect(() => openLedger(':memory:', { driver })).toThrow(new NoSqliteError());
+  expect(new NoSqliteError().message).toBe(
+    'the usage ledger needs SQLite: run on Node 22.13 or newer (node:sqlite), or install the better-sqlite3 package next to the gateway; or set ledger: false',
+  );
+});
+
+describe.each(DRIVERS)('usage ledger on %s', (driver) => {
+  const usageReport = (path: string, by: Parameters<typeof report>[1], since?: number) => report(path, by, since, driver);
+  const readOnly = (path: string) => openDatabase(path, { readonly: true, driver });
   it('batches rows off the request path and reports them by model, upstream and key', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db');
-    const ledger = openLedger(path, { flushMs: 10_000 });
+    const ledger = openLedger(path, { flushMs: 10_000, driver });
     ledger.record({ time: 1_000, keyId: 'key-1', record: record({}) });
     ledger.record({ time: 2_000, keyId: 'key-2', record: record({ totalMs: 30, upstream: 'google', clientModel: 'gemini-x' }) });
     ledger.record({ time: 3_000, record: record({ status: 429, usage: undefined, errorKind: 'rate_limit', totalMs: 2 }) });
@@ -36,7 +55,7 @@ describe('usage ledger', () => {
 
   it('writes a full batch right after the current I/O callbacks, without waiting for the timer', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db');
-    const ledger = openLedger(path, { flushMs: 60_000, batchRows: 3 });
+    const ledger = openLedger(path, { flushMs: 60_000, batchRows: 3, driver });
     ledger.record({ time: 1_000, record: record({ requestId: 'a' }) });
     ledger.record({ time: 1_001, record: record({ requestId: 'b' }) });
     await new Promise((resolve) => setImmediate(resolve));
@@ -50,14 +69,14 @@ describe('usage ledger', () => {
 
   it('writes every queued row, in order and whole, across multi-row statements and the remainder', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db');
-    const ledger = openLedger(path, { flushMs: 60_000, batchRows: 1_000 });
+    const ledger = openLedger(path, { flushMs: 60_000, batchRows: 1_000, driver });
     // 64 rows per statement: 150 rows are two full statements and 22 single inserts.
     for (let i = 0; i < 150; i++) {
       ledger.record({ time: i, keyId: i % 2 ? `key-${i}` : undefined, record: record({ requestId: `r${i}`, status: i === 149 ? 502 : 200, usage: i === 70 ? undefined : { inputTokens: i, outputTokens: 2 * i }, errorKind: i === 149 ? 'upstream' : undefined }) });
     }
     ledger.close();
-    const db = new Database(path, { readonly: true });
-    const rows = db.prepare('SELECT time, request_id, key_id, status, input_tokens, cached_tokens, output_tokens, error_kind FROM requests ORDER BY id').all() as Record<string, unknown>[];
+    const db = readOnly(path);
+    const rows = db.prepare('SELECT time, request_id, key_id, status, input_tokens, cached_tokens, output_tokens, error_kind FROM requests ORDER BY id').all().map((row) => ({ ...(row as object) }));
     db.close();
     expect(rows).toHaveLength(150);
     rows.forEach((row, i) => {
@@ -70,37 +89,39 @@ describe('usage ledger', () => {
 
   it('drops the oldest rows beyond maxQueued while the database is not written', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db');
-    const ledger = openLedger(path, { flushMs: 60_000, batchRows: 1_000, maxQueued: 5 });
+    const ledger = openLedger(path, { flushMs: 60_000, batchRows: 1_000, maxQueued: 5, driver });
     for (let i = 0; i < 8; i++) ledger.record({ time: i, record: record({ requestId: `r${i}` }) });
     ledger.close();
-    const db = new Database(path, { readonly: true });
-    const ids = db.prepare('SELECT request_id FROM requests ORDER BY id').pluck().all();
+    const db = readOnly(path);
+    const ids = db.prepare('SELECT request_id FROM requests ORDER BY id').all().map((row) => (row as { request_id: string }).request_id);
     db.close();
     expect(ids).toEqual(['r3', 'r4', 'r5', 'r6', 'r7']);
   });
 
-  it("bounds the writer's page cache below better-sqlite3's 16 MB default, in WAL mode", () => {
-    const pragma = vi.spyOn(Database.prototype, 'pragma');
-    try {
-      const ledger = openLedger(join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db'));
-      const connection = pragma.mock.contexts[0] as Database.Database;
-      pragma.mockRestore();
-      // Read back from SQLite itself: negative sizes are KiB.
-      expect(connection.pragma('cache_size', { simple: true })).toBe(-WRITER_CACHE_KIB);
-      expect(WRITER_CACHE_KIB).toBeLessThanOrEqual(1024);
-      expect(connection.pragma('journal_mode', { simple: true })).toBe('wal');
-      const plain = new Database(':memory:');
-      expect(plain.pragma('cache_size', { simple: true })).toBe(-16000);
-      plain.close();
-      ledger.close();
-    } finally {
-      pragma.mockRestore();
-    }
+  it("bounds the writer's page cache below the driver's default, in WAL mode", () => {
+    const pragma = (db: ReturnType<typeof readOnly>, name: string) => Object.values(db.prepare(`PRAGMA ${name}`).all()[0] as object)[0];
+    const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db');
+    const writer = openDatabase(path, { driver });
+    const before = pragma(writer, 'cache_size');
+    // SQLite's own default is 2000 KiB; better-sqlite3 builds it with 16000.
+    expect(before).toBe(driver === 'better-sqlite3' ? -16000 : -2000);
+    configureWriter(writer);
+    // Read back from SQLite itself: negative sizes are KiB.
+    expect(pragma(writer, 'cache_size')).toBe(-WRITER_CACHE_KIB);
+    expect(WRITER_CACHE_KIB).toBeLessThanOrEqual(1024);
+    expect(pragma(writer, 'journal_mode')).toBe('wal');
+    writer.close();
+    // WAL is the file's: the ledger leaves its file in it.
+    const ledger = openLedger(join(dirname(path), 'ledger.db'), { driver });
+    ledger.close();
+    const reader = readOnly(join(dirname(path), 'ledger.db'));
+    expect(pragma(reader, 'journal_mode')).toBe('wal');
+    reader.close();
   });
 
   it('never throws when the database cannot open, and reports the failure once', () => {
     const onError = vi.fn();
-    const ledger = openLedger('/nonexistent-dir/x/usage.db', { onError });
+    const ledger = openLedger('/nonexistent-dir/x/usage.db', { onError, driver });
     ledger.record({ time: 1, record: record({}) });
     ledger.flush();
     ledger.record({ time: 2, record: record({}) });

@@ -6,6 +6,8 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/load.js';
 import { usageReport } from '../src/ledger/report.js';
+import { unnamedKeyLabel } from '../src/config/client-keys.js';
+import { createHash } from 'node:crypto';
 import { createLogger } from '../src/logger.js';
 import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
 import { type NodeServer, serveNode } from '../src/server/node-adapter.js';
@@ -40,7 +42,7 @@ beforeAll(async () => {
   });
   const config = parseConfig(
     JSON.stringify({
-      keys: ['secret-one', 'secret-two'],
+      keys: [{ name: 'ci', key: 'secret-one' }, 'secret-two'],
       upstreams: {
         claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'upstream-secret' },
         chat: { protocol: 'openai-chat', baseUrl: chat.baseUrl },
@@ -129,7 +131,9 @@ describe('gateway server', () => {
     for (const secret of ['secret-one', 'secret-two', 'upstream-secret']) expect(text).not.toContain(secret);
     await gateway.close();
     const byKey = usageReport(ledgerPath, 'key');
-    expect(byKey.map((line) => line.group).sort()).toEqual(['-', 'key-1', 'key-2']);
+    // Usage is labelled by the key's name, or a plain key's hash prefix: never its position.
+    expect(byKey.map((line) => line.group).sort()).toEqual(['-', 'ci', unnamedKeyLabel('secret-two')]);
+    expect(unnamedKeyLabel('secret-two')).toBe(`sha256:${createHash('sha256').update('secret-two').digest('hex').slice(0, 12)}`);
     expect(byKey.find((line) => line.group === '-')?.errors).toBe(3);
   });
 });

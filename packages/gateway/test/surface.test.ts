@@ -134,22 +134,14 @@ describe('gateway routes of every protocol, with exact route names and the warni
     expect(Number.isInteger(tokens) && tokens > 0).toBe(true);
   });
 
-  it('lists the exact route names in each protocol: /v1/models?limit= (OpenAI and Anthropic shapes) and /v1beta/models', async () => {
+  it('lists the exact route names, then the target models reachable by name, in each protocol: /v1/models?limit= (OpenAI and Anthropic shapes) and /v1beta/models', async () => {
+    const ids = ['sonnet', 'flash', 'claude-sonnet-4-5', 'claude-haiku-4-5'];
     const openai = await fetch(`${named.url}/v1/models?limit=1000`);
-    expect(await openai.json()).toEqual({
-      object: 'list',
-      data: [
-        { id: 'sonnet', object: 'model', created: 0, owned_by: 'llm-router' },
-        { id: 'flash', object: 'model', created: 0, owned_by: 'llm-router' },
-      ],
-    });
+    expect(await openai.json()).toEqual({ object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'llm-router' })) });
     const anthropic = await fetch(`${named.url}/v1/models?limit=1000`, { headers: { 'anthropic-version': '2023-06-01', 'x-api-key': 'any' } });
-    expect(((await anthropic.json()) as { data: { type: string; id: string }[] }).data.map((m) => [m.type, m.id])).toEqual([
-      ['model', 'sonnet'],
-      ['model', 'flash'],
-    ]);
+    expect(((await anthropic.json()) as { data: { type: string; id: string }[] }).data.map((m) => [m.type, m.id])).toEqual(ids.map((id) => ['model', id]));
     const google = await fetch(`${named.url}/v1beta/models`);
-    expect(((await google.json()) as { models: { name: string }[] }).models.map((m) => m.name)).toEqual(['models/sonnet', 'models/flash']);
+    expect(((await google.json()) as { models: { name: string }[] }).models.map((m) => m.name)).toEqual(ids.map((id) => `models/${id}`));
   });
 
   it('answers Gemini :countTokens with totalTokens', async () => {

@@ -230,6 +230,11 @@ export interface RouterConfig {
    */
   countTokens?: 'estimate' | 'upstream';
   /**
+   * The model ids `GET /v1/models` (and Anthropic's and Gemini's lists) name, in order; default:
+   * the route table's exact `match` names (globs name no model).
+   */
+  models?: readonly string[];
+  /**
    * Return warnings to the client in an `x-llm-warnings` header (default false): `code@path`
    * items, non-ASCII bytes percent-encoded, at most 4096 bytes, then `+N more`.
    */

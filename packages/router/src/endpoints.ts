@@ -1,12 +1,14 @@
 import type { Codec } from '@llm/core';
 import type { RouteRule } from './config.js';
 
-/**
- * The model list a client of `codec` expects (its `endpoints.modelList`), built from the route
- * table's exact names (globs name no model).
- */
-export function modelList(codec: Pick<Codec, 'endpoints'>, routes: readonly RouteRule[]): unknown {
-  return codec.endpoints.modelList([...new Set(routes.filter((rule) => !/[*?]/.test(rule.match)).map((rule) => rule.match))]);
+/** The route table's exact names (globs name no model), each once: the default model list. */
+export function exactRouteNames(routes: readonly RouteRule[]): string[] {
+  return [...new Set(routes.filter((rule) => !/[*?]/.test(rule.match)).map((rule) => rule.match))];
+}
+
+/** The model list a client of `codec` expects (its `endpoints.modelList`), naming `ids` in order. */
+export function modelList(codec: Pick<Codec, 'endpoints'>, ids: readonly string[]): unknown {
+  return codec.endpoints.modelList(ids);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { LlmError, type Codec, type HttpRequestMatch } from '@llm/core';
 import type { RouterConfig } from './config.js';
 import { countTokens } from './count-tokens.js';
-import { modelList } from './endpoints.js';
+import { exactRouteNames, modelList } from './endpoints.js';
 import { noEndpointReply, unreadablePath } from './no-endpoint.js';
 import { type ReplyHandler, type RouterReply, type RouterRequest, toResponse } from './reply.js';
 import { routerRuntime } from './router-runtime.js';
@@ -40,7 +40,7 @@ export function createRouter(config: RouterConfig): ReplyHandler {
       switch (found.match.operation) {
         case 'list-models':
           calls.finish(call, { status: 200 });
-          return calls.respond(call, JSON.stringify(modelList(found.codec, config.routes)), 200, {
+          return calls.respond(call, JSON.stringify(modelList(found.codec, config.models ?? exactRouteNames(config.routes))), 200, {
             'content-type': 'application/json',
           });
         case 'count-tokens':

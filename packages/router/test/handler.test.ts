@@ -181,6 +181,18 @@ describe('createHandler', () => {
     expect(await count.json()).toEqual({ input_tokens: Math.ceil(JSON.stringify({ model: 'x', messages: [] }).length / 3) });
   });
 
+  it('lists the configured models instead, when the config names them', async () => {
+    const handler = createHandler({ ...config('http://127.0.0.1:9'), models: ['b-model', 'a-model'] });
+    const models = await handler(new Request('http://router.test/openai-chat/models'));
+    expect(await models.json()).toEqual({
+      object: 'list',
+      data: [
+        { id: 'b-model', object: 'model', created: 0, owned_by: 'llm-router' },
+        { id: 'a-model', object: 'model', created: 0, owned_by: 'llm-router' },
+      ],
+    });
+  });
+
   it('REGRESSIONS #5: previous_response_id for a Responses client of a Claude upstream replays the stored turn', async () => {
     const mock = await upstream((_request, response) => json(response, 200, answer));
     const handler = createHandler({ ...config(mock.baseUrl), routes: [{ match: '*', upstream: 'main' }] });

@@ -10,15 +10,20 @@ Usage: llm-gateway <command> [options]
 
 Commands:
   serve      --config <file> [--port N] [--host H]   start the gateway
+  serve      --mock [--port N] [--host H]            the gateway in front of four mock upstreams
   mock       --protocol <id> [--port N]              run the deterministic mock upstream
   translate  --from <id> --to <id> [--kind request|response|stream] [--model M] [file]
   usage      [--since 24h|<date>] [--by model|upstream|key] [--db <file> | --config <file>] [--json]
 
 Protocols: openai-chat, openai-responses, claude, gemini.
-Run llm-gateway <command> --help for details.`,
+Run llm-gateway <command> --help for details; llm-gateway --version prints the version.`,
   serve: `Usage: llm-gateway serve --config <file> [--port N] [--host H]
+       llm-gateway serve --mock [--port N] [--host H]
 
 Starts the gateway with a YAML or JSON config (\${VAR} expands from the environment).
+--mock starts it instead in front of four mock upstreams (one per protocol, routed by model
+family), with no keys and no ledger, and prints ready-to-paste settings for curl, the SDKs,
+Claude Code, Codex and Gemini CLI on stderr; it runs until stopped.
 Prints the address when ready; SIGINT / SIGTERM drain in-flight streams, then exit.
 Runs WebAssembly (undici's HTTP parser) on V8's baseline tier only: 5-10 MB less resident
 after traffic, for about 3% more CPU per request. LLM_GATEWAY_WASM_TIER_UP=1 keeps V8's default tiering.

@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type ProtocolId, isProtocolId } from '@llm/core';
 import { ConfigError } from '../config/expand-env.js';
+import { ledgerPathOf } from '../config/ledger-path.js';
 import { loadConfigFile } from '../config/load.js';
 import { formatUsage, parseSince, usageReport } from '../ledger/report.js';
 import { startMockUpstream } from '../mock/server.js';
 import { startGateway } from '../server/start.js';
 import { type TranslateKind, translate } from '../translate.js';
 import { HELP, type CommandName, COMMANDS } from './help.js';
+import { startPlayground } from './mock-playground.js';
+import { GATEWAY_VERSION } from './version.js';
 
 /** Where the CLI writes, so tests can capture it. */
 export interface CliIo {
@@ -35,6 +38,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.out(HELP.main);
     return command ? 0 : 1;
   }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    io.out(GATEWAY_VERSION);
+    return 0;
+  }
   if (!COMMANDS.includes(command as CommandName)) {
     io.err(`llm-gateway: unknown command "${command}" (try llm-gateway --help)`);
     return 2;
@@ -47,7 +54,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     return await COMMAND_RUNNERS[name](rest, io);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError || isParseArgsError(error)) {
+    if (error instanceof ConfigError) {
+      // Every config problem, one line each, so one edit can fix them all.
+      for (const line of error.message.split('\n')) io.err(`llm-gateway ${name}: ${line}`);
+      return 2;
+    }
+    if (error instanceof UsageError || isParseArgsError(error)) {
       io.err(`llm-gateway ${name}: ${(error as Error).message.split('\n')[0]}`);
       return 2;
     }
@@ -91,8 +103,15 @@ function untilStopped(io: CliIo, stop: () => Promise<void>): Promise<number> {
 
 const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promise<number>> = {
   async serve(args, io) {
-    const { values } = parseArgs({ args, options: { config: { type: 'string', short: 'c' }, port: { type: 'string', short: 'p' }, host: { type: 'string' } }, strict: true });
-    if (!values.config) throw new UsageError('--config <file> is required');
+    const { values } = parseArgs({ args, options: { config: { type: 'string', short: 'c' }, port: { type: 'string', short: 'p' }, host: { type: 'string' }, mock: { type: 'boolean' } }, strict: true });
+    if (values.mock) {
+      if (values.config) throw new UsageError('--mock serves its own config: leave out --config');
+      const playground = await startPlayground({ port: portFlag(values.port), host: values.host });
+      // Settings are for a person: stderr, so stdout keeps only the gateway's JSON log lines.
+      io.err(playground.settings);
+      return untilStopped(io, () => playground.close());
+    }
+    if (!values.config) throw new UsageError('--config <file> (or --mock) is required');
     const config = loadConfigFile(values.config, io.env);
     io.tuneServeProcess?.(io.env);
     const gateway = await startGateway(config, { port: portFlag(values.port), host: values.host });
@@ -130,9 +149,8 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     if (by !== 'model' && by !== 'upstream' && by !== 'key') throw new UsageError(`--by: expected model, upstream or key, got "${by}"`);
     let path = values.db;
     if (!path && values.config) {
-      const config = loadConfigFile(values.config, io.env);
-      if (!config.ledger) throw new UsageError('the config disables the ledger (ledger: false)');
-      path = config.ledger.path;
+      path = ledgerPathOf(values.config, io.env);
+      if (!path) throw new UsageError('the config disables the ledger (ledger: false)');
     }
     path ??= './gateway-usage.db';
     let since = 0;

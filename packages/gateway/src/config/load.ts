@@ -1,78 +1,65 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 import { modelFamilyPreset } from '@llm/router';
-import type { RouterConfig } from '../router-contract.js';
+import type { RouteRule, RouterConfig } from '../router-contract.js';
 import * as v from 'valibot';
-import { ConfigError, expandEnv } from './expand-env.js';
-import { issueMessage, issuePath } from './issue-message.js';
+import { duplicateKeyProblems } from './client-keys.js';
+import { ConfigError, expandEnv, type MissingVariable } from './expand-env.js';
+import { describeIssues } from './issue-message.js';
+import { listedModels, unroutedModelProblems } from './listed-models.js';
+import { parseConfigText, readConfigText } from './read-text.js';
+import { unknownUpstreamReferences } from './references.js';
 import { type GatewayConfig, GatewayConfigSchema } from './schema.js';
 
-const require = createRequire(import.meta.url);
-
-/**
- * Config text as data. JSON is read by `JSON.parse`; anything else (or JSON that does not parse)
- * by the YAML parser, loaded only then: it is the largest module a JSON-configured gateway would
- * otherwise keep in memory for nothing.
- */
-function parseText(text: string): unknown {
-  if (text.trimStart().startsWith('{')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // YAML accepts more (comments, trailing commas are still errors) and words its errors better.
-    }
-  }
-  const yaml = require('yaml') as typeof import('yaml');
-  return yaml.parse(text);
+/** Where a config's relative paths (the ledger file) resolve from. */
+export interface ConfigLocation {
+  /** The config file's folder; default: the process's working directory. */
+  baseDir?: string;
 }
 
-/** Parses config text (YAML, of which JSON is a subset), expands `${VAR}` and validates it. */
-export function parseConfig(text: string, env: Record<string, string | undefined> = process.env, source = 'config'): GatewayConfig {
-  let raw: unknown;
-  try {
-    raw = parseText(text);
-  } catch (error) {
-    const first = error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'unreadable';
-    throw new ConfigError(`${source}: ${first.replace(/:$/, '')}`);
-  }
-  let expanded: unknown;
-  try {
-    expanded = expandEnv(raw ?? {}, env);
-  } catch (error) {
-    throw new ConfigError(`${source}: ${(error as Error).message}`);
-  }
+/** `${VAR}`s that are unset, each as a problem line. */
+export function missingVariableProblems(missing: readonly MissingVariable[]): string[] {
+  return missing.map(({ path, name }) => `${path}: environment variable ${name} is not set`);
+}
+
+/** A relative ledger path resolved against the config's folder (`:memory:` is SQLite's, kept). */
+export function resolveLedgerPath(path: string, location: ConfigLocation): string {
+  return location.baseDir && path !== ':memory:' ? resolve(location.baseDir, path) : path;
+}
+
+/**
+ * Parses config text (YAML, of which JSON is a subset), expands `${VAR}` and validates it. Every
+ * problem is reported at once, in one {@link ConfigError}: unset variables, fields of the wrong
+ * shape, unknown fields (with the known field they most likely meant), unknown upstream names.
+ */
+export function parseConfig(text: string, env: Record<string, string | undefined> = process.env, source = 'config', location: ConfigLocation = {}): GatewayConfig {
+  const missing: MissingVariable[] = [];
+  const expanded = expandEnv(parseConfigText(text, source), env, missing);
   const result = v.safeParse(GatewayConfigSchema, expanded);
-  if (!result.success) {
-    const issue = result.issues[0];
-    throw new ConfigError(`${source}: ${issuePath(issue)}: ${issueMessage(issue)}`);
-  }
+  // A field whose variable is unset is reported as such, not also as the empty value it became.
+  const unset = new Set(missing.map((item) => item.path));
+  const issues = result.success ? [] : describeIssues(result.issues, GatewayConfigSchema, expanded, unset);
+  const problems = [...missingVariableProblems(missing), ...issues, ...unknownUpstreamReferences(expanded)];
+  if (result.success) problems.push(...duplicateKeyProblems(result.output.keys), ...unroutedModelProblems(routeTable(result.output), result.output.models));
+  if (problems.length > 0 || !result.success) throw ConfigError.of(source, problems);
   const config = result.output;
-  config.routes.forEach((route, i) => {
-    for (const name of Array.isArray(route.upstream) ? route.upstream : [route.upstream]) {
-      if (!(name in config.upstreams)) throw new ConfigError(`${source}: routes.${i}.upstream: names no upstream of upstreams`);
-    }
-  });
-  for (const [family, name] of Object.entries(config.modelFamilies ?? {})) {
-    if (name !== undefined && !(name in config.upstreams)) throw new ConfigError(`${source}: modelFamilies.${family}: names no upstream of upstreams`);
-  }
+  if (config.ledger) config.ledger.path = resolveLedgerPath(config.ledger.path, location);
   return config;
 }
 
-/** Reads and validates a config file. */
+/** Reads and validates a config file; its relative paths resolve against its own folder. */
 export function loadConfigFile(path: string, env: Record<string, string | undefined> = process.env): GatewayConfig {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`cannot read config ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
-  return parseConfig(text, env, path);
+  return parseConfig(readConfigText(path), env, path, { baseDir: dirname(resolve(path)) });
+}
+
+/** The whole route table: `routes`, then the model-family routes. */
+function routeTable(config: GatewayConfig): RouteRule[] {
+  return config.modelFamilies ? [...config.routes, ...modelFamilyPreset(config.modelFamilies)] : config.routes;
 }
 
 /** The router's part of a gateway config (hooks and transport are added by the server). */
 export function toRouterConfig(config: GatewayConfig): RouterConfig {
-  const routes = config.modelFamilies ? [...config.routes, ...modelFamilyPreset(config.modelFamilies)] : config.routes;
-  const out: RouterConfig = { upstreams: config.upstreams, routes, policies: config.policies };
+  const routes = routeTable(config);
+  const out: RouterConfig = { upstreams: config.upstreams, routes, policies: config.policies, models: listedModels(routes, config.models) };
   if (config.fetchMedia) out.fetchMedia = config.fetchMedia;
   if (config.countTokens) out.countTokens = config.countTokens;
   if (config.strict !== undefined) out.strict = config.strict;

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ClientKeySchema } from './client-keys.js';
 
 /** The protocols an upstream may speak. */
 const Protocol = v.picklist(['openai-chat', 'openai-responses', 'claude', 'gemini']);
@@ -64,17 +65,25 @@ const ModelFamilies = v.strictObject({
   gemini: v.optional(v.string()),
 });
 
+/** The usage ledger: a SQLite file (relative paths resolve against the config file's folder), or off. */
+export const LedgerSchema = v.optional(v.union([v.literal(false), v.strictObject({ path: v.pipe(v.string(), v.minLength(1, 'must not be empty')) })]), { path: './gateway-usage.db' });
+
 /** The gateway config file (YAML or JSON), after `${VAR}` expansion. */
 export const GatewayConfigSchema = v.strictObject({
   listen: v.optional(v.strictObject({ host: v.optional(v.string()), port: v.optional(Port) }), {}),
-  keys: v.optional(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty'))), []),
+  /** Client keys accepted; none = open (refused off loopback unless `allowOpen`). */
+  keys: v.optional(v.array(ClientKeySchema), []),
+  /** Serve with no client keys on a non-loopback address (an open relay spends the upstream keys). */
+  allowOpen: v.optional(v.boolean()),
   upstreams: v.pipe(v.record(v.string(), Upstream), v.check((record) => Object.keys(record).length > 0, 'at least one upstream is required')),
   routes: v.pipe(v.array(Route), v.minLength(1, 'at least one route is required')),
+  /** More model ids for the model lists, after the routes' own (each must match a route). */
+  models: v.optional(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty')))),
   /** Routes by model family, tried after `routes`. */
   modelFamilies: v.optional(ModelFamilies),
   fetchMedia: v.optional(FetchMedia),
   countTokens: v.optional(v.picklist(['estimate', 'upstream'])),
-  ledger: v.optional(v.union([v.literal(false), v.strictObject({ path: v.string() })]), { path: './gateway-usage.db' }),
+  ledger: LedgerSchema,
   policies: v.optional(Policies, {}),
   strict: v.optional(v.boolean()),
   maxRetries: v.optional(NonNegativeInteger),

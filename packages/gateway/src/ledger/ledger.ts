@@ -1,6 +1,5 @@
-import type Database from 'better-sqlite3';
 import type { RequestRecord } from '../router-contract.js';
-import { openDatabase } from './sqlite.js';
+import { NoSqliteError, type SqliteDatabase, type SqliteDriver, type SqliteValue, openDatabase } from './sqlite.js';
 
 /** One ledger row (a {@link RequestRecord} plus when and who). */
 export interface LedgerRow {
@@ -23,6 +22,8 @@ export interface LedgerOptions {
   maxQueued?: number;
   /** Called once, the first time a write fails; the ledger then drops rows and carries on. */
   onError?(error: unknown): void;
+  /** The SQLite driver; default: node:sqlite where the runtime has it, else better-sqlite3. */
+  driver?: SqliteDriver;
 }
 
 /** The usage ledger: rows queued off the request path, written in batches. */
@@ -73,6 +74,18 @@ function insertOf(rows: number): string {
   return `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => group).join(', ')}`;
 }
 
+/** The writer connection's settings. */
+export function configureWriter(database: SqliteDatabase): void {
+  database.exec('PRAGMA journal_mode = WAL');
+  // With WAL, NORMAL skips an fsync per batch; a crash of the process loses nothing, a power
+  // cut at most the last batches: the trade every usage log makes against blocking requests.
+  database.exec('PRAGMA synchronous = NORMAL');
+  // better-sqlite3 builds SQLite with a 16 MB page cache (node:sqlite keeps SQLite's 2 MB). Rows
+  // only ever append (rowid and time both grow), so a write touches the last page of each
+  // b-tree: a larger cache only fills with pages no write comes back to, growing the process.
+  database.exec(`PRAGMA cache_size = -${WRITER_CACHE_KIB}`);
+}
+
 /** Opens (creating if needed) the SQLite ledger at `path` (`:memory:` works for tests). */
 export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
   const flushMs = options.flushMs ?? 250;
@@ -84,28 +97,32 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
     failed = true;
   };
   const width = COLUMNS.length;
-  let db: Database.Database | undefined;
+  let db: SqliteDatabase | undefined;
   let insertMany: ((values: Value[]) => void) | undefined;
   try {
-    db = openDatabase(path);
-    db.pragma('journal_mode = WAL');
-    // With WAL, NORMAL skips an fsync per batch; a crash of the process loses nothing, a power
-    // cut at most the last batches: the trade every usage log makes against blocking requests.
-    db.pragma('synchronous = NORMAL');
-    // better-sqlite3 builds SQLite with a 16 MB page cache. Rows only ever append (rowid and
-    // time both grow), so a write touches the last page of each b-tree: a larger cache only
-    // fills with pages no write comes back to, growing the process by up to 16 MB.
-    db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
-    db.exec(SCHEMA);
-    const insertOne = db.prepare(insertOf(1));
-    const insertBlock = db.prepare(insertOf(ROWS_PER_STATEMENT));
+    db = openDatabase(path, { driver: options.driver });
+    const database = db;
+    configureWriter(database);
+    database.exec(SCHEMA);
+    const insertOne = database.prepare(insertOf(1));
+    const insertBlock = database.prepare(insertOf(ROWS_PER_STATEMENT));
     const block = ROWS_PER_STATEMENT * width;
-    insertMany = db.transaction((values: Value[]) => {
-      let at = 0;
-      for (; at + block <= values.length; at += block) insertBlock.run(values.length === block ? values : values.slice(at, at + block));
-      for (; at < values.length; at += width) insertOne.run(values.slice(at, at + width));
-    });
+    // One transaction per batch (one WAL commit), rolled back whole if a row fails.
+    insertMany = (values: Value[]) => {
+      database.exec('BEGIN');
+      try {
+        let at = 0;
+        for (; at + block <= values.length; at += block) insertBlock.run(...(values.length === block ? values : values.slice(at, at + block)));
+        for (; at < values.length; at += width) insertOne.run(...values.slice(at, at + width));
+        database.exec('COMMIT');
+      } catch (error) {
+        database.exec('ROLLBACK');
+        throw error;
+      }
+    };
   } catch (error) {
+    // No SQLite at all is the operator's to fix before starting, not a failure to log and skip.
+    if (error instanceof NoSqliteError) throw error;
     fail(error);
   }
   // Queued rows, flat: each row is `width` values in column order.
@@ -151,7 +168,7 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
   };
 }
 
-type Value = string | number | null;
+type Value = SqliteValue;
 
 /** Appends a row's values in {@link COLUMNS} order. */
 function pushValues(queue: Value[], row: LedgerRow): void {

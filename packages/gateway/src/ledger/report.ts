@@ -1,4 +1,5 @@
-import { openDatabase } from './sqlite.js';
+import { existsSync } from 'node:fs';
+import { type SqliteDriver, openDatabase } from './sqlite.js';
 
 /** How {@link usageReport} groups rows. */
 export type UsageGrouping = 'model' | 'upstream' | 'key';
@@ -35,8 +36,10 @@ export function parseSince(value: string, now = Date.now()): number {
 }
 
 /** Sums the ledger at `path` per group since `since` (epoch ms). */
-export function usageReport(path: string, by: UsageGrouping, since = 0): UsageLine[] {
-  const db = openDatabase(path, { readonly: true, fileMustExist: true });
+export function usageReport(path: string, by: UsageGrouping, since = 0, driver?: SqliteDriver): UsageLine[] {
+  // Both drivers would create or word a missing file differently: one answer for both.
+  if (!existsSync(path)) throw new Error('no ledger file there');
+  const db = openDatabase(path, { readonly: true, driver });
   try {
     const rows = db
       .prepare(

@@ -1,25 +1,90 @@
 import { createRequire } from 'node:module';
-import Database from 'better-sqlite3';
 
-/** Where better-sqlite3's install (prebuilt or compiled) puts its addon, inside its package. */
-const ADDON = 'better-sqlite3/build/Release/better_sqlite3.node';
+/** A value bound to or read from SQLite. */
+export type SqliteValue = string | number | null;
+
+/** The part of a prepared statement the ledger uses (node:sqlite's and better-sqlite3's alike). */
+export interface SqliteStatement {
+  run(...values: SqliteValue[]): unknown;
+  all(...values: SqliteValue[]): unknown[];
+}
+
+/** The part of a database the ledger uses (node:sqlite's and better-sqlite3's alike). */
+export interface SqliteDatabase {
+  exec(sql: string): void;
+  prepare(sql: string): SqliteStatement;
+  close(): void;
+}
+
+/** The SQLite drivers the gateway can use, the preferred first. */
+export type SqliteDriver = 'node:sqlite' | 'better-sqlite3';
+
+type Open = (path: string, readonly: boolean) => SqliteDatabase;
+
+const require = createRequire(import.meta.url);
 
 /**
- * The addon's file, resolved from this package. better-sqlite3 otherwise finds it by walking up
- * from its own JavaScript file, which fails once that file is bundled into the bin (dist/cli.js);
- * its `nativeBinding` option exists for bundles. Undefined (left to better-sqlite3) when an
- * unusual install put the addon elsewhere.
+ * Node's built-in SQLite (unflagged from Node 22.13): no native addon to install. Undefined on
+ * older runtimes (`getBuiltinModule` is missing before 20.16, `node:sqlite` before 22.5 or behind
+ * a flag until 22.13).
  */
-function nativeBinding(): string | undefined {
+function nodeSqlite(): Open | undefined {
+  type DatabaseSync = new (path: string, options: { readOnly: boolean }) => SqliteDatabase;
+  const getBuiltinModule = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
   try {
-    return createRequire(import.meta.url).resolve(ADDON);
+    const module = getBuiltinModule?.call(process, 'node:sqlite') as { DatabaseSync?: DatabaseSync } | undefined;
+    const Database = module?.DatabaseSync;
+    return Database && ((path, readonly) => new Database(path, { readOnly: readonly }));
   } catch {
     return undefined;
   }
 }
 
-/** Opens an SQLite database with better-sqlite3, bundled or not. */
-export function openDatabase(path: string, options: Database.Options = {}): Database.Database {
-  const binding = nativeBinding();
-  return new Database(path, binding === undefined ? options : { ...options, nativeBinding: binding });
+/**
+ * better-sqlite3, an optional dependency for runtimes without `node:sqlite` (Node 20): loaded
+ * from its package at run time, never bundled, so an install without it (or with an addon built
+ * for another Node) still starts, with `ledger: false` or on a newer Node.
+ */
+function betterSqlite3(): Open | undefined {
+  type Database = new (path: string, options: { readonly: boolean; fileMustExist: boolean }) => SqliteDatabase;
+  try {
+    const Database = require('better-sqlite3') as Database;
+    // Its addon loads at the first open: one built for another Node version fails only then.
+    new Database(':memory:', { readonly: false, fileMustExist: false }).close();
+    return (path, readonly) => new Database(path, { readonly, fileMustExist: readonly });
+  } catch {
+    return undefined;
+  }
+}
+
+const LOADERS: Record<SqliteDriver, () => Open | undefined> = { 'node:sqlite': nodeSqlite, 'better-sqlite3': betterSqlite3 };
+const loaded = new Map<SqliteDriver, Open | undefined>();
+
+function driverOpen(driver: SqliteDriver): Open | undefined {
+  if (!loaded.has(driver)) loaded.set(driver, LOADERS[driver]());
+  return loaded.get(driver);
+}
+
+/** The drivers this runtime has, the preferred first. */
+export function availableSqliteDrivers(): SqliteDriver[] {
+  return (Object.keys(LOADERS) as SqliteDriver[]).filter((driver) => driverOpen(driver) !== undefined);
+}
+
+/** Thrown when a ledger is configured and this runtime has neither SQLite driver. */
+export class NoSqliteError extends Error {
+  override name = 'NoSqliteError';
+  constructor() {
+    super('the usage ledger needs SQLite: run on Node 22.13 or newer (node:sqlite), or install the better-sqlite3 package next to the gateway; or set ledger: false');
+  }
+}
+
+/**
+ * Opens an SQLite database with the first available driver (or `driver`). `readonly` opens an
+ * existing file only. Throws {@link NoSqliteError} when no driver is available.
+ */
+export function openDatabase(path: string, options: { readonly?: boolean; driver?: SqliteDriver } = {}): SqliteDatabase {
+  const driver = options.driver ?? availableSqliteDrivers()[0];
+  const open = driver && driverOpen(driver);
+  if (!open) throw new NoSqliteError();
+  return open(path, options.readonly ?? false);
 }

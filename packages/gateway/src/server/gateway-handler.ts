@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { type AuthScheme, type ProtocolId, describeError, readCredential } from '@llm/core';
 import type { ReplyHandler, RouterReply, RouterRequest } from '@llm/router';
 import type { Logger } from 'pino';
+import { type ClientKey, unnamedKeyLabel } from '../config/client-keys.js';
 import { type AccessEntry, createAccessLog } from '../access-log.js';
 import { redactUrl } from '../logger.js';
 import type { RequestRecord } from '../router-contract.js';
@@ -18,8 +18,8 @@ const ALL_SCHEMES: readonly AuthScheme[] = ['bearer', 'x-api-key', 'x-goog-api-k
 export interface GatewayHandlerOptions {
   /** The router (answers the four protocols' endpoints): @llm/router's `createRouter`. */
   router: ReplyHandler;
-  /** Client keys accepted; empty = open (local use). */
-  keys: readonly string[];
+  /** Client keys accepted, named or plain (labelled by their hash); empty = open (local use). */
+  keys: readonly (string | ClientKey)[];
   logger: Logger;
   /** Records requests the gateway answers itself (401...); the router reports the others. */
   onLocalRecord?(record: RequestRecord, keyId: string | undefined): void;
@@ -40,10 +40,17 @@ export interface GatewayHandler extends ReplyHandler {
   written(reply: RouterReply | Response, status: number): void;
 }
 
-/** A stable, non-secret id for a client key: its position in the config, else a hash prefix. */
-export function keyIdOf(key: string, keys: readonly string[]): string {
-  const index = keys.indexOf(key);
-  return index >= 0 ? `key-${index + 1}` : `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+/** Each accepted key and the label it is known by (its name, else a hash prefix). */
+function keyLabels(keys: readonly (string | ClientKey)[]): Map<string, string> {
+  return new Map(keys.map((entry) => (typeof entry === 'string' ? [entry, unnamedKeyLabel(entry)] : [entry.key, entry.name])));
+}
+
+/**
+ * A stable, non-secret id for a client key: its name in the config, else a prefix of its hash
+ * (never its position: reordering the keys must not relabel the usage history).
+ */
+export function keyIdOf(key: string, keys: readonly (string | ClientKey)[]): string {
+  return keyLabels(keys).get(key) ?? unnamedKeyLabel(key);
 }
 
 /**
@@ -52,7 +59,8 @@ export function keyIdOf(key: string, keys: readonly string[]): string {
  * around it, stored Responses (`GET /v1/responses/{id}`) and Gemini's JSON array streams.
  */
 export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHandler {
-  const { router, keys, logger } = options;
+  const { router, logger } = options;
+  const labels = keyLabels(options.keys);
   const responses = options.responses ?? new ResponseStore();
   const accessLog = createAccessLog(logger);
   /** Access lines waiting for the status their reply was written with (`accessLogOnWrite`). */
@@ -68,14 +76,14 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     if (endpoint.error) return call.finish(endpoint.error);
     const { protocol } = endpoint;
     let keyId: string | undefined;
-    if (keys.length > 0) {
+    if (labels.size > 0) {
       const presented = readCredential(ALL_SCHEMES, request.headers, url);
-      if (!presented || !keys.includes(presented)) {
+      keyId = presented === undefined ? undefined : labels.get(presented);
+      if (keyId === undefined) {
         const status = 401;
         options.onLocalRecord?.({ requestId, clientProtocol: protocol, status, stream: false, totalMs: performance.now() - call.started, errorKind: 'authentication', warnings: [] }, undefined);
         return call.finish(protocolError(protocol, status, presented ? 'invalid gateway key' : 'missing gateway key'));
       }
-      keyId = keyIdOf(presented, keys);
     }
     const stored = protocol === 'openai-responses' && request.method === 'GET' ? storedResponse(responses, url, keyId) : undefined;
     if (stored) return call.finish(stored);

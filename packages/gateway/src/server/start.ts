@@ -12,6 +12,7 @@ import { clientProtocolOf } from './client-protocol.js';
 import { createGatewayHandler } from './gateway-handler.js';
 import { serveNode } from './node-adapter.js';
 import { internalErrorMessage } from './internal-error.js';
+import { refuseOpenRelay } from './open-relay.js';
 import { protocolError } from './protocol-error.js';
 import { transportBodyIdleTimeoutMs } from './transport-backstop.js';
 
@@ -43,6 +44,8 @@ const NO_HEADERS = { get: () => null };
 
 /** Starts the gateway server for a validated config. */
 export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
+  const host = options.host ?? config.listen.host ?? '127.0.0.1';
+  refuseOpenRelay(host, config.keys.length, config.allowOpen);
   const logger = options.logger ?? createLogger(config.log.level);
   const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: transportBodyIdleTimeoutMs(config) });
   let ledger: Ledger | undefined;
@@ -72,7 +75,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   });
   const server = await serveNode(handler, {
     port: options.port ?? config.listen.port ?? 8787,
-    host: options.host ?? config.listen.host ?? '127.0.0.1',
+    host,
     maxBodyBytes: config.maxBodyBytes,
     tooLarge: (url) => protocolError(clientProtocolOf('POST', url, NO_HEADERS), 413, `request body larger than ${config.maxBodyBytes} bytes`),
     internalError: (url, requestId) => protocolError(clientProtocolOf('POST', url, NO_HEADERS), 500, internalErrorMessage(requestId)),
