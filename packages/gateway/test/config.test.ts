@@ -64,6 +64,14 @@ describe('parseConfig', () => {
     );
   });
 
+  it('passes strictTools (per upstream) to the router', () => {
+    const config = parseConfig('upstreams: { a: { protocol: openai-chat, baseUrl: "http://x", strictTools: true } }\nroutes: [{ match: "*", upstream: a }]', {});
+    expect(toRouterConfig(config).upstreams.a).toEqual({ protocol: 'openai-chat', baseUrl: 'http://x', strictTools: true });
+    expect(() => parseConfig('upstreams: { a: { protocol: openai-chat, baseUrl: "http://x", strictTools: 1 } }\nroutes: [{ match: "*", upstream: a }]', {})).toThrow(
+      ConfigError.of('config', ['upstreams.a.strictTools: expected boolean']),
+    );
+  });
+
   it('supports ${VAR:-default}', () => {
     const config = parseConfig('upstreams: { a: { protocol: gemini, baseUrl: "${BASE:-http://localhost:1}" } }\nroutes: [{ match: "*", upstream: a }]', {});
     expect(config.upstreams.a?.baseUrl).toBe('http://localhost:1');

@@ -23,6 +23,8 @@ const Upstream = v.strictObject({
   timeoutMs: v.optional(PositiveInteger),
   /** Longest silence between two chunks of a streamed answer (the router's default: 120,000). */
   streamIdleTimeoutMs: v.optional(PositiveInteger),
+  /** Send every tool and response schema in OpenAI strict form (default: only when a client sent a strict tool). */
+  strictTools: v.optional(v.boolean()),
   capabilities: v.optional(
     v.strictObject({
       images: v.optional(v.boolean()),
