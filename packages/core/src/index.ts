@@ -43,7 +43,9 @@ export type {
   LlmUserMessage,
 } from './messages.js';
 
-export type { LlmCustomTool, LlmFunctionTool, LlmProviderTool, LlmTool, LlmToolChoice } from './tools.js';
+export type { LlmCustomTool, LlmFunctionTool, LlmProviderTool, LlmTool, LlmToolChoice, LlmUserLocation, LlmWebSearchTool } from './tools.js';
+export { WEB_SEARCH_TOOL_NAME, domainList, reportWebSearchSettings, userLocationFromWire, userLocationToWire } from './web-search.js';
+export type { WebSearchSetting } from './web-search.js';
 
 export { REASONING_EFFORTS, budgetToEffort, effortToBudget } from './reasoning.js';
 export type { LlmReasoningConfig, LlmReasoningEffort } from './reasoning.js';

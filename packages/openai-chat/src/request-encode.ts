@@ -3,6 +3,7 @@ import { getExtensions, joinPath, reportLoss } from '@llm/core';
 import { reportForeignCache } from './cache-control.js';
 import { PROTOCOL, marker } from './internal.js';
 import { encodeMessage } from './message-encode.js';
+import { encodeWebSearchOptions, keepsEmptyTools } from './web-search-options.js';
 import type { OpenAIChatRequest } from './wire-types.js';
 
 const P = PROTOCOL;
@@ -26,6 +27,8 @@ function encodeTool(tool: LlmTool, path: string, context: CodecContext | undefin
       Object.assign(custom, marker(tool, 'function'));
       return { type: 'custom', custom, ...getExtensions(tool, P) };
     }
+    case 'web_search':
+      return undefined; // `web_search_options`, see web-search-options.ts
     case 'provider':
       reportLoss(context, { code: 'dropped-tool', path, message: `provider tool ${tool.name} (${tool.protocol}) has no openai-chat form`, protocol: P });
       return undefined;
@@ -100,7 +103,9 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
       const tool = encodeTool(request.tools[i]!, joinPath('tools', i), context);
       if (tool) tools.push(tool);
     }
-    out.tools = tools;
+    if (tools.length > 0 || keepsEmptyTools(request.tools)) out.tools = tools;
+    const webSearch = encodeWebSearchOptions(request.tools, context);
+    if (webSearch) out.web_search_options = webSearch;
   }
   if (request.toolChoice !== undefined) out.tool_choice = encodeToolChoice(request.toolChoice, request.tools);
   if (request.parallelToolCalls !== undefined) out.parallel_tool_calls = request.parallelToolCalls;
