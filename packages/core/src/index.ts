@@ -44,6 +44,7 @@ export type {
 } from './messages.js';
 
 export type { LlmCustomTool, LlmFunctionTool, LlmProviderTool, LlmTool, LlmToolChoice, LlmUserLocation, LlmWebSearchTool } from './tools.js';
+export { citationSpan, utf16Index, utf8Offset } from './citation-span.js';
 export { WEB_SEARCH_TOOL_NAME, domainList, reportWebSearchSettings, userLocationFromWire, userLocationToWire } from './web-search.js';
 export type { WebSearchSetting } from './web-search.js';
 

@@ -15,6 +15,7 @@ import {
 import { CallIds } from './call-ids.js';
 import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
 import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
+import { citeGrounding, groundingMetadataOf, type CitedText } from './grounding.js';
 import { asAssistantContent, decodePart, encodePart, type PartDecodeContext } from './parts.js';
 import { unknownFields } from './read.js';
 import type { GeminiCandidate, GeminiResponse } from './wire-types.js';
@@ -78,6 +79,7 @@ export function decodeCandidate(value: unknown, position: number, context: PartD
   }
   const logprobs = decodeLogprobs(candidate.logprobsResult, `${path}.logprobsResult`);
   if (logprobs) choice.logprobs = logprobs;
+  if (candidate.groundingMetadata !== undefined) citeGrounding(candidate.groundingMetadata, choice.content);
   return keep(choice, bag);
 }
 
@@ -136,10 +138,17 @@ export function encodeCandidate(choice: LlmChoice, position: number, context: Co
   if (!bag?.$noContent) {
     const parts: Wire[] = [];
     const options = { context, model, callNames: new Map<string, string>(), response: true, responseId };
+    // Citations of an answer from elsewhere become grounding (Gemini's own comes back from the bag).
+    const cited: CitedText[] | undefined = bag?.groundingMetadata === undefined ? [] : undefined;
     choice.content.forEach((part, at) => {
-      const encoded = encodePart(part, `choices[${position}].content[${at}]`, options);
-      if (encoded) parts.push(encoded);
+      const path = `choices[${position}].content[${at}]`;
+      const encoded = encodePart(part, path, options);
+      if (!encoded) return;
+      if (cited && part.type === 'text' && part.citations?.length) cited.push({ text: part.text, citations: part.citations, partIndex: parts.length, path });
+      parts.push(encoded);
     });
+    const grounding = cited?.length ? groundingMetadataOf(cited, context) : undefined;
+    if (grounding) out.groundingMetadata = grounding;
     out.content = { ...(bag?.$noParts && parts.length === 0 ? {} : { parts }), ...(bag?.$noRole ? {} : { role: 'model' }), ...(bag?.$content as Wire | undefined) };
   }
   if (choice.finishReason !== undefined) out.finishReason = encodeFinishReason(choice.finishReason, choice.rawFinishReason, choice.content.some((part) => part.type === 'refusal'));

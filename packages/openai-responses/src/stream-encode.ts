@@ -4,12 +4,14 @@ import {
   unfinishedStreamError,
   type StreamStep,
   type LlmBlockStart,
+  type LlmCitation,
   type LlmError,
   type LlmStreamEvent,
   type SseEvent,
   type StreamOptions,
 } from '@llm/core';
 import { encodeError } from './errors.js';
+import { annotationOf } from './parts.js';
 import { PROTOCOL } from './ext.js';
 import { reasoningItem } from './items-encode.js';
 import { callNameFields } from './namespaces.js';
@@ -33,6 +35,8 @@ interface OpenItem {
   name?: string;
   callId?: string;
   freeform?: boolean;
+  /** A text item's citations, written as its annotations when it ends. */
+  citations?: LlmCitation[];
 }
 
 /** State of the canonical -> Responses SSE encoder. */
@@ -137,7 +141,11 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       });
       return;
     }
-    case 'citation':
+    case 'citation': {
+      const item = state.open.get(event.index);
+      if (item?.kind === 'text') (item.citations ??= []).push(event.citation);
+      return;
+    }
     case 'logprobs':
     case 'usage':
       return;
@@ -278,7 +286,10 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
   switch (item.kind) {
     case 'text':
     case 'refusal': {
-      const part = item.kind === 'refusal' ? { type: 'refusal', refusal: item.text } : { type: 'output_text', annotations: [], text: item.text };
+      // Citations are ranges of the whole text: their annotations go out once it is known.
+      const annotations = item.citations?.map((citation) => annotationOf(citation, item.text)) ?? [];
+      annotations.forEach((annotation, at) => emit(state, out, { type: 'response.output_text.annotation.added', ...base, content_index: 0, annotation_index: at, annotation }));
+      const part = item.kind === 'refusal' ? { type: 'refusal', refusal: item.text } : { type: 'output_text', annotations, text: item.text };
       if (item.kind === 'refusal') emit(state, out, { type: 'response.refusal.done', ...base, content_index: 0, refusal: item.text });
       else emit(state, out, { type: 'response.output_text.done', ...base, content_index: 0, text: item.text, logprobs: [] });
       emit(state, out, { type: 'response.content_part.done', ...base, content_index: 0, part });

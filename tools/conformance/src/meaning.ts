@@ -18,6 +18,8 @@ export interface ResponseMeaning {
   refusal: string;
   /** `name(args)` with parsed, key-sorted arguments. */
   calls: string[];
+  /** The web pages the text cites (`url title`), when it cites any. */
+  citations?: string[];
   finish?: string;
   usage?: Pick<LlmUsage, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'reasoningTokens'>;
 }
@@ -91,7 +93,10 @@ export function responseMeaning(response: LlmResponse): ResponseMeaning {
   const choice = response.choices[0];
   const meaning: ResponseMeaning = { text: '', reasoning: '', refusal: '', calls: [] };
   for (const part of choice?.content ?? []) {
-    if (part.type === 'text') meaning.text += part.text;
+    if (part.type === 'text') {
+      meaning.text += part.text;
+      for (const citation of part.citations ?? []) if (citation.url !== undefined) (meaning.citations ??= []).push(`${citation.url} ${citation.title ?? ''}`);
+    }
     else if (part.type === 'reasoning') meaning.reasoning += part.text;
     else if (part.type === 'refusal') meaning.refusal += part.text;
     else if (part.type === 'tool-call') meaning.calls.push(callText(part.name, part.arguments));

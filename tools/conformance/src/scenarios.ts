@@ -185,6 +185,12 @@ const written: Scenario[] = [
     response: answer([text('{"name":"Paris"}')], 'stop'),
   },
   {
+    id: 'web-search',
+    title: 'web search with citations',
+    request: { model: MODEL, messages: [say('When does the Rust 2027 edition ship?')], tools: [{ type: 'web_search', name: 'web_search' }] },
+    response: answer([{ type: 'text', text: 'It ships in 2027.', citations: [{ kind: 'url', url: 'https://blog.rust-lang.org/2027', title: 'Rust 2027', startIndex: 0, endIndex: 17 }] }], 'stop'),
+  },
+  {
     id: 'stop-sequence',
     title: 'stop sequence',
     request: { model: MODEL, messages: [say('Count to five.')], stop: ['4'] },
