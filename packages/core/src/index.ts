@@ -45,7 +45,7 @@ export type {
 
 export type { LlmCustomTool, LlmFunctionTool, LlmProviderTool, LlmTool, LlmToolChoice, LlmUserLocation, LlmWebSearchTool } from './tools.js';
 export { citationSpan, utf16Index, utf8Offset } from './citation-span.js';
-export { WEB_SEARCH_TOOL_NAME, domainList, reportWebSearchSettings, userLocationFromWire, userLocationToWire } from './web-search.js';
+export { WEB_SEARCH_TOOL_NAME, choiceWithoutWebSearch, domainList, reportWebSearchSettings, userLocationFromWire, userLocationToWire } from './web-search.js';
 export type { WebSearchSetting } from './web-search.js';
 
 export { REASONING_EFFORTS, budgetToEffort, effortToBudget } from './reasoning.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmWarning } from './warnings.js';
-import { domainList, reportWebSearchSettings, userLocationFromWire, userLocationToWire } from './web-search.js';
+import { choiceWithoutWebSearch, domainList, reportWebSearchSettings, userLocationFromWire, userLocationToWire } from './web-search.js';
 
 describe('web search helpers', () => {
   it('reads the shared location members; anything else makes it inexact', () => {
@@ -30,5 +30,18 @@ describe('web search helpers', () => {
     expect(domainList(['a.test'])).toEqual(['a.test']);
     expect(domainList(['a.test', 1])).toBeUndefined();
     expect(domainList('a.test')).toBeUndefined();
+  });
+
+  it('a choice naming the web search keeps the other names, else auto, else nothing', () => {
+    const search = { type: 'web_search' as const, name: 'web_search' };
+    const read = { type: 'function' as const, name: 'read' };
+    const warnings: string[] = [];
+    const context = { warn: (warning: LlmWarning) => warnings.push(`${warning.code}@${warning.path}`) };
+    expect(choiceWithoutWebSearch({ type: 'allowed', names: ['web_search', 'read'], mode: 'required' }, [search, read], 'gemini', context)).toEqual({ type: 'allowed', names: ['read'], mode: 'required' });
+    expect(choiceWithoutWebSearch({ type: 'tool', name: 'web_search' }, [search, read], 'gemini', context)).toEqual({ type: 'auto' });
+    expect(choiceWithoutWebSearch({ type: 'tool', name: 'web_search' }, [search], 'gemini', context)).toBeUndefined();
+    expect(choiceWithoutWebSearch({ type: 'tool', name: 'read' }, [search, read], 'gemini', context)).toEqual({ type: 'tool', name: 'read' });
+    expect(choiceWithoutWebSearch({ type: 'required' }, [search, read], 'gemini', context)).toEqual({ type: 'required' });
+    expect(warnings).toEqual(['dropped-field@tool_choice', 'dropped-field@tool_choice', 'dropped-field@tool_choice']);
   });
 });

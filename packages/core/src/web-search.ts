@@ -1,5 +1,5 @@
 import type { ProtocolId } from './protocol.js';
-import type { LlmUserLocation, LlmWebSearchTool } from './tools.js';
+import type { LlmTool, LlmToolChoice, LlmUserLocation, LlmWebSearchTool } from './tools.js';
 import { reportLoss, type CodecContext } from './warnings.js';
 
 /** The name of the canonical hosted web search tool (Claude's fixed `name`). */
@@ -73,4 +73,27 @@ export function userLocationToWire(location: LlmUserLocation): Record<string, st
 /** A wire domain list (an array of strings) as canonical, or `undefined` for anything else. */
 export function domainList(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : undefined;
+}
+
+/**
+ * The tool choice for a target where web search is no callable tool (Chat `web_search_options`,
+ * Gemini grounding): a choice naming it cannot force it there, so it is left out of the choice
+ * (`dropped-field` at `tool_choice`); what remains names other tools, or is `auto` when some are
+ * left, or nothing when none are (a choice without tools is an error upstream).
+ */
+export function choiceWithoutWebSearch(
+  choice: LlmToolChoice | undefined,
+  tools: readonly LlmTool[] | undefined,
+  target: ProtocolId,
+  context: CodecContext | undefined,
+): LlmToolChoice | undefined {
+  if (!choice || (choice.type !== 'tool' && choice.type !== 'allowed')) return choice;
+  const searches = new Set(tools?.filter((tool) => tool.type === 'web_search').map((tool) => tool.name));
+  if (searches.size === 0) return choice;
+  const names = choice.type === 'tool' ? [choice.name] : choice.names;
+  const kept = names.filter((name) => !searches.has(name));
+  if (kept.length === names.length) return choice;
+  reportLoss(context, { code: 'dropped-field', path: 'tool_choice', message: `${target} cannot force its hosted web search; left out of tool_choice`, protocol: target });
+  if (kept.length > 0) return { type: 'allowed', names: kept, mode: choice.type === 'allowed' ? choice.mode : 'required' };
+  return tools?.some((tool) => tool.type !== 'web_search') ? { type: 'auto' } : undefined;
 }

@@ -1,5 +1,5 @@
 import type { CodecContext, LlmRequest, LlmTool, LlmToolChoice } from '@llm/core';
-import { getExtensions, joinPath, reportLoss } from '@llm/core';
+import { choiceWithoutWebSearch, getExtensions, joinPath, reportLoss } from '@llm/core';
 import { reportForeignCache } from './cache-control.js';
 import { PROTOCOL, marker } from './internal.js';
 import { encodeMessage } from './message-encode.js';
@@ -107,7 +107,8 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
     const webSearch = encodeWebSearchOptions(request.tools, context);
     if (webSearch) out.web_search_options = webSearch;
   }
-  if (request.toolChoice !== undefined) out.tool_choice = encodeToolChoice(request.toolChoice, request.tools);
+  const toolChoice = choiceWithoutWebSearch(request.toolChoice, request.tools, P, context);
+  if (toolChoice !== undefined) out.tool_choice = encodeToolChoice(toolChoice, request.tools);
   if (request.parallelToolCalls !== undefined) out.parallel_tool_calls = request.parallelToolCalls;
   const format = request.responseFormat;
   if (format !== undefined) {

@@ -99,6 +99,22 @@ describe('hosted web search tool across protocols', () => {
     expect(toChat.warnings).toEqual(['dropped-field@tools[0].blockedDomains', 'dropped-field@tools[0].timeRangeFilter']);
   });
 
+  it('a tool_choice forcing the web search: the Responses hosted-tool choice; Chat and Gemini cannot force it (reported)', () => {
+    const read = { name: 'read', input_schema: { type: 'object', properties: {} } };
+    const forced = { ...claudeRequest, tools: [{ type: 'web_search_20250305', name: 'web_search' }, read], tool_choice: { type: 'tool', name: 'web_search' } };
+    expect(translate(claude, openaiResponses, forced).body.tool_choice).toEqual({ type: 'web_search_preview' });
+    const chat = translate(claude, openaiChat, forced);
+    expect([chat.body.tool_choice, chat.body.web_search_options]).toEqual(['auto', {}]);
+    expect(chat.warnings).toEqual(['dropped-field@tool_choice']);
+    const google = translate(claude, gemini, forced);
+    expect(google.body.toolConfig).toEqual({ functionCallingConfig: { mode: 'AUTO' } });
+    expect(google.warnings).toEqual(['dropped-field@tool_choice']);
+    // With no other tool there is no choice left to send.
+    const alone = translate(claude, openaiChat, { ...forced, tools: [forced.tools[0]] });
+    expect(alone.body.tool_choice).toBeUndefined();
+    expect(alone.warnings).toEqual(['dropped-field@tool_choice']);
+  });
+
   it('same-protocol round trips stay exact, every version and spelling', () => {
     const claudeTools = [
       claudeRequest.tools[0],
