@@ -51,6 +51,14 @@ export function decodeLogprobs(value: unknown, path: string): LlmTokenLogprob[] 
   });
 }
 
+/** Canonical token logprobs -> `logprobsResult` (chosen tokens, and the alternatives at each step when known). */
+export function encodeLogprobs(logprobs: readonly LlmTokenLogprob[]): Wire {
+  const chosenCandidates = logprobs.map((token) => ({ token: token.token, logProbability: token.logprob }));
+  if (!logprobs.some((token) => token.top)) return { chosenCandidates };
+  const topCandidates = logprobs.map((token) => ({ candidates: (token.top ?? []).map((top) => ({ token: top.token, logProbability: top.logprob })) }));
+  return { topCandidates, chosenCandidates };
+}
+
 /** One candidate -> a canonical choice. */
 export function decodeCandidate(value: unknown, position: number, context: PartDecodeContext): LlmChoice {
   const candidate = readObject(value, 'candidates', position, PROTOCOL);
@@ -153,6 +161,8 @@ export function encodeCandidate(choice: LlmChoice, position: number, context: Co
   }
   if (choice.finishReason !== undefined) out.finishReason = encodeFinishReason(choice.finishReason, choice.rawFinishReason, choice.content.some((part) => part.type === 'refusal'));
   if (!bag?.$noIndex) out.index = choice.index;
+  // Gemini's own logprobsResult comes back from the bag.
+  if (choice.logprobs && bag?.logprobsResult === undefined) out.logprobsResult = encodeLogprobs(choice.logprobs);
   writeWireFields(out, bag);
   return out as GeminiCandidate;
 }
