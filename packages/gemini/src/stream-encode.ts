@@ -5,6 +5,7 @@ import { PROTOCOL, writeWireFields } from './ext.js';
 import { encodeFinishReason } from './finish-reason.js';
 import { groundingMetadataOf, type CitedText } from './grounding.js';
 import { CALL_ARGS_LOSS, callArgs, encodePart } from './parts.js';
+import { encodeLogprobs } from './response.js';
 import { encodeUsage } from './usage.js';
 
 type Out = Pick<TransformStreamDefaultController<SseEvent>, 'enqueue'>;
@@ -160,9 +161,13 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
       else lossOnce(state, 'citation', `blocks[${event.index}]`, 'a citation outside an open text block has no Gemini grounding');
       return;
     }
-    case 'logprobs':
-      lossOnce(state, 'logprobs', `blocks[${event.index}]`, 'streamed logprobs are not sent to Gemini clients');
+    case 'logprobs': {
+      // A chunk's candidate carries the logprobs of the tokens streamed so far in it.
+      const block = state.open.get(event.index);
+      if (block) chunk(state, out, { index: block.choice, logprobsResult: encodeLogprobs(event.logprobs) });
+      else lossOnce(state, 'logprobs', `blocks[${event.index}]`, 'logprobs outside an open block have no Gemini chunk');
       return;
+    }
     case 'block-end':
       return blockEnd(state, event.index, out);
     case 'usage':

@@ -44,7 +44,7 @@ export function decodeAnswerLogprobs(content: readonly LlmAssistantContent[], ch
   for (const part of content) {
     const list = part.type === 'text' ? ownBag(part)?.logprobs : undefined;
     if (!Array.isArray(list)) continue;
-    for (const entry of list as Wire[]) (tokens ??= []).push(tokenOf(entry, true));
+    (tokens ??= []).push(...logprobsFromWire(list as Wire[]));
   }
   if (!tokens) return;
   choice.logprobs = tokens;
@@ -58,14 +58,24 @@ export function encodeAnswerLogprobs(choice: LlmChoice, output: readonly unknown
     if (item.type !== 'message' || !Array.isArray(item.content)) continue;
     const part = (item.content as Wire[]).find((entry) => entry.type === 'output_text');
     if (!part) continue;
-    part.logprobs = choice.logprobs.map((token) => ({
-      token: token.token,
-      bytes: token.bytes ?? [],
-      logprob: token.logprob,
-      top_logprobs: (token.top ?? []).map((top) => ({ token: top.token, bytes: top.bytes ?? [], logprob: top.logprob })),
-    }));
+    part.logprobs = logprobsToWire(choice.logprobs);
     return;
   }
+}
+
+/** Canonical token logprobs -> `output_text.logprobs` (Responses always says `bytes`). */
+export function logprobsToWire(tokens: readonly LlmTokenLogprob[]): Wire[] {
+  return tokens.map((token) => ({
+    token: token.token,
+    bytes: token.bytes ?? [],
+    logprob: token.logprob,
+    top_logprobs: (token.top ?? []).map((top) => ({ token: top.token, bytes: top.bytes ?? [], logprob: top.logprob })),
+  }));
+}
+
+/** `output_text.logprobs` -> canonical token logprobs. */
+export function logprobsFromWire(list: readonly Wire[]): LlmTokenLogprob[] {
+  return list.map((entry) => tokenOf(entry, true));
 }
 
 function tokenOf(entry: Wire, withTop: boolean): LlmTokenLogprob {

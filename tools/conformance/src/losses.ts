@@ -121,6 +121,40 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
     reason: 'Claude output_config.format and Gemini responseJsonSchema have no schema name',
   },
   {
+    scenario: 'audio',
+    lost: { claude: 'dropped-part@messages[0].content[1]' },
+    reason: 'Claude takes no audio input: the clip is reported and left out, the text goes',
+    apply: (expected) => {
+      for (const turn of expected.request.turns) turn.media = turn.media.filter((media) => !media.startsWith('audio:'));
+    },
+  },
+  {
+    scenario: 'logprobs',
+    lost: { claude: 'dropped-field@logprobs' },
+    reason: 'Claude returns no token logprobs: the request for them is reported and left out',
+    apply: (expected) => {
+      delete expected.request.logprobs;
+    },
+  },
+  {
+    scenario: 'logprobs',
+    lost: { claude: 'dropped-field@choices[0].logprobs' },
+    when: { mode: 'json' },
+    reason: 'an answer with logprobs reaches a Claude client without them (or a Claude upstream cannot send them)',
+    apply: (expected) => {
+      delete expected.response?.logprobs;
+    },
+  },
+  {
+    scenario: 'logprobs',
+    lost: { claude: 'dropped-field@blocks[0].logprobs' },
+    when: { mode: 'stream' },
+    reason: 'streamed logprobs reach a Claude client without them (or a Claude upstream cannot stream them)',
+    apply: (expected) => {
+      delete expected.response?.logprobs;
+    },
+  },
+  {
     scenario: 'web-search',
     lost: { 'openai-chat': 'dropped-field@blocks[0]' },
     when: { mode: 'stream' },
