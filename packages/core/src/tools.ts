@@ -74,8 +74,19 @@ export interface LlmWebSearchTool extends WithExtensions {
   contextSize?: 'low' | 'medium' | 'high';
 }
 
+/**
+ * Code execution run by the provider in its sandbox (Claude `code_execution_*`, Responses
+ * `code_interpreter`, Gemini `codeExecution`); Chat has none. Its settings are one protocol's
+ * alone (a Responses container, Claude callers) and stay in that codec's extension bag.
+ */
+export interface LlmCodeExecutionTool extends WithExtensions {
+  type: 'code_execution';
+  /** The name the model calls it by: always `code_execution` (Claude's fixed name). */
+  name: string;
+}
+
 /** A tool definition. */
-export type LlmTool = LlmFunctionTool | LlmCustomTool | LlmWebSearchTool | LlmProviderTool;
+export type LlmTool = LlmFunctionTool | LlmCustomTool | LlmWebSearchTool | LlmCodeExecutionTool | LlmProviderTool;
 
 /**
  * Which tools the model may or must call.

@@ -13,6 +13,7 @@ import {
 import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
 import { field, unknownFields } from './read.js';
 import { fromCheckedGeminiSchema } from './schema.js';
+import { decodeCodeExecution, encodeCodeExecution, isCodeExecutionKey } from './code-execution.js';
 import { decodeGoogleSearch, encodeGoogleSearch, isGoogleSearchKey } from './web-search.js';
 
 type Wire = Record<string, unknown>;
@@ -39,6 +40,8 @@ export function decodeTools(value: unknown, requestBag: Wire): LlmTool[] {
         for (let at = 0; at < declarations.length; at++) tools.push(decodeDeclaration(declarations[at], `${path}.${key}`, at, index, requestBag));
       } else if (isGoogleSearchKey(key)) {
         tools.push(decodeGoogleSearch(tool[key], key, path, index));
+      } else if (isCodeExecutionKey(key)) {
+        tools.push(decodeCodeExecution(tool[key], key, path, index));
       } else {
         // Built-ins (googleSearch, codeExecution, urlContext, ...) are kept whole.
         const builtIn: LlmTool = { type: 'provider', protocol: PROTOCOL, name: key, value: tool[key] };
@@ -93,7 +96,7 @@ export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): 
     const tool = tools[index]!;
     const path = `tools[${index}]`;
     const bag = ownBag(tool);
-    const key = typeof bag?.$tool === 'number' ? bag.$tool : tool.type === 'provider' || tool.type === 'web_search' ? `provider-${index}` : 'functions';
+    const key = typeof bag?.$tool === 'number' ? bag.$tool : tool.type === 'provider' || tool.type === 'web_search' || tool.type === 'code_execution' ? `provider-${index}` : 'functions';
     switch (tool.type) {
       case 'function': {
         const declaration: Wire = { name: tool.name };
@@ -118,8 +121,9 @@ export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): 
           parametersJsonSchema: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] },
         });
         break;
-      case 'web_search': {
-        const [member, value] = encodeGoogleSearch(tool, path, context);
+      case 'web_search':
+      case 'code_execution': {
+        const [member, value] = tool.type === 'web_search' ? encodeGoogleSearch(tool, path, context) : encodeCodeExecution(tool, path, context);
         group(key)[member] = value;
         break;
       }

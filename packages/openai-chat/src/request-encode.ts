@@ -1,5 +1,5 @@
 import type { CodecContext, LlmRequest, LlmTool, LlmToolChoice } from '@llm/core';
-import { choiceWithoutWebSearch, getExtensions, joinPath, reportLoss } from '@llm/core';
+import { choiceWithoutHostedTools, getExtensions, joinPath, reportLoss } from '@llm/core';
 import { reportForeignCache } from './cache-control.js';
 import { PROTOCOL, marker } from './internal.js';
 import { encodeMessage } from './message-encode.js';
@@ -29,6 +29,9 @@ function encodeTool(tool: LlmTool, path: string, context: CodecContext | undefin
     }
     case 'web_search':
       return undefined; // `web_search_options`, see web-search-options.ts
+    case 'code_execution':
+      reportLoss(context, { code: 'dropped-tool', path, message: 'openai-chat has no hosted code execution', protocol: P });
+      return undefined;
     case 'provider':
       reportLoss(context, { code: 'dropped-tool', path, message: `provider tool ${tool.name} (${tool.protocol}) has no openai-chat form`, protocol: P });
       return undefined;
@@ -107,7 +110,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
     const webSearch = encodeWebSearchOptions(request.tools, context);
     if (webSearch) out.web_search_options = webSearch;
   }
-  const toolChoice = choiceWithoutWebSearch(request.toolChoice, request.tools, P, context);
+  const toolChoice = choiceWithoutHostedTools(request.toolChoice, request.tools, P, context);
   if (toolChoice !== undefined) out.tool_choice = encodeToolChoice(toolChoice, request.tools);
   if (request.parallelToolCalls !== undefined) out.parallel_tool_calls = request.parallelToolCalls;
   const format = request.responseFormat;

@@ -15,6 +15,7 @@ import {
 } from '@llm/core';
 import { PROTOCOL, ownBag, writeBack } from './ext.js';
 import { qualifiedName, splitQualifiedName } from './namespaces.js';
+import { decodeCodeInterpreter, encodeCodeInterpreter } from './code-interpreter.js';
 import { decodeWebSearchTool, encodeWebSearchTool, isWebSearchType } from './web-search.js';
 
 const FUNCTION_KNOWN = new Set(['type', 'name', 'description', 'parameters', 'strict']);
@@ -22,8 +23,8 @@ const CUSTOM_KNOWN = new Set(['type', 'name', 'description', 'format']);
 
 /**
  * `tools[]` -> canonical tools: `function` (flat, with `strict`), `custom`, `namespace` groups
- * (flattened, see namespaces.ts), web search as the canonical hosted tool (web-search.ts), and
- * other built-ins kept whole as provider tools.
+ * (flattened, see namespaces.ts), web search and code interpreter as canonical hosted tools
+ * (web-search.ts, code-interpreter.ts), and other built-ins kept whole as provider tools.
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools
  */
 export function decodeTools(wire: unknown, parent = ''): LlmTool[] {
@@ -81,6 +82,7 @@ function decodeTool(tool: Record<string, unknown>, path: string, type: string): 
     return out;
   }
   if (isWebSearchType(type)) return decodeWebSearchTool(tool);
+  if (type === 'code_interpreter') return decodeCodeInterpreter(tool);
   const name = typeof tool.server_label === 'string' ? tool.server_label : typeof tool.name === 'string' && type === 'namespace' ? tool.name : type;
   return { type: 'provider', protocol: PROTOCOL, name, value: tool };
 }
@@ -134,6 +136,8 @@ function encodeTool(tool: LlmTool, bag: Record<string, unknown> | undefined, ind
     }
     case 'web_search':
       return encodeWebSearchTool(tool, `tools[${index}]`, context);
+    case 'code_execution':
+      return encodeCodeInterpreter(tool, `tools[${index}]`, context);
     case 'provider':
       if (tool.protocol === PROTOCOL) return tool.value;
       reportLoss(context, { code: 'dropped-tool', path: `tools[${index}]`, message: `the ${tool.protocol} tool ${tool.name} has no Responses form`, protocol: PROTOCOL });
@@ -181,6 +185,7 @@ export function encodeToolChoice(choice: LlmToolChoice, tools: readonly LlmTool[
       const named = tools?.find((tool) => tool.name === choice.name);
       // The hosted-tool choice that forces a web search.
       if (named?.type === 'web_search') return { type: 'web_search_preview' };
+      if (named?.type === 'code_execution') return { type: 'code_interpreter' };
       return { type: named?.type === 'custom' ? 'custom' : 'function', name: choice.name };
     }
     case 'allowed':

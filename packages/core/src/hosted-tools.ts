@@ -5,6 +5,9 @@ import { reportLoss, type CodecContext } from './warnings.js';
 /** The name of the canonical hosted web search tool (Claude's fixed `name`). */
 export const WEB_SEARCH_TOOL_NAME = 'web_search';
 
+/** The name of the canonical hosted code execution tool (Claude's fixed `name`). */
+export const CODE_EXECUTION_TOOL_NAME = 'code_execution';
+
 /** A setting of {@link LlmWebSearchTool} a target may lack. */
 export type WebSearchSetting = 'maxUses' | 'allowedDomains' | 'blockedDomains' | 'userLocation' | 'contextSize';
 
@@ -28,14 +31,22 @@ export function reportWebSearchSettings(
     if (tool[setting] === undefined || supported.includes(setting)) continue;
     reportLoss(context, { code: 'dropped-field', path: `${path}.${setting}`, message: `web search ${setting} has no ${target} equivalent`, protocol: target });
   }
+  reportForeignToolFields(tool, path, target, context);
+}
+
+/**
+ * Reports, as `dropped-field` warnings at `path.<wire field>`, the wire fields other protocols'
+ * codecs kept in a hosted tool's extension bags (settings no other codec writes).
+ */
+export function reportForeignToolFields(tool: LlmTool, path: string, target: ProtocolId, context: CodecContext | undefined): void {
   const bags = tool.extensions;
-  if (!bags) return;
+  if (!bags || !context) return;
   for (const protocol in bags) {
     if (protocol === target) continue;
     const bag = bags[protocol as ProtocolId]!;
     for (const key in bag) {
       if (key.charCodeAt(0) === 36) continue; // `$` bookkeeping, not a wire field
-      reportLoss(context, { code: 'dropped-field', path: `${path}.${key}`, message: `${protocol} web search field ${key} has no ${target} equivalent`, protocol: target });
+      reportLoss(context, { code: 'dropped-field', path: `${path}.${key}`, message: `${protocol} ${tool.type} field ${key} has no ${target} equivalent`, protocol: target });
     }
   }
 }
@@ -75,25 +86,30 @@ export function domainList(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : undefined;
 }
 
+/** Tools the provider runs itself, which Chat and Gemini cannot name in a tool choice. */
+function isHosted(tool: LlmTool): boolean {
+  return tool.type === 'web_search' || tool.type === 'code_execution';
+}
+
 /**
- * The tool choice for a target where web search is no callable tool (Chat `web_search_options`,
- * Gemini grounding): a choice naming it cannot force it there, so it is left out of the choice
- * (`dropped-field` at `tool_choice`); what remains names other tools, or is `auto` when some are
- * left, or nothing when none are (a choice without tools is an error upstream).
+ * The tool choice for a target where hosted tools (web search, code execution) are no callable
+ * functions (Chat, Gemini): a choice naming one cannot force it there, so it is left out of the
+ * choice (`dropped-field` at `tool_choice`); what remains names other tools, or is `auto` when
+ * some are left, or nothing when none are (a choice without tools is an error upstream).
  */
-export function choiceWithoutWebSearch(
+export function choiceWithoutHostedTools(
   choice: LlmToolChoice | undefined,
   tools: readonly LlmTool[] | undefined,
   target: ProtocolId,
   context: CodecContext | undefined,
 ): LlmToolChoice | undefined {
   if (!choice || (choice.type !== 'tool' && choice.type !== 'allowed')) return choice;
-  const searches = new Set(tools?.filter((tool) => tool.type === 'web_search').map((tool) => tool.name));
-  if (searches.size === 0) return choice;
+  const hosted = new Set(tools?.filter(isHosted).map((tool) => tool.name));
+  if (hosted.size === 0) return choice;
   const names = choice.type === 'tool' ? [choice.name] : choice.names;
-  const kept = names.filter((name) => !searches.has(name));
+  const kept = names.filter((name) => !hosted.has(name));
   if (kept.length === names.length) return choice;
-  reportLoss(context, { code: 'dropped-field', path: 'tool_choice', message: `${target} cannot force its hosted web search; left out of tool_choice`, protocol: target });
+  reportLoss(context, { code: 'dropped-field', path: 'tool_choice', message: `${target} cannot force a hosted tool; left out of tool_choice`, protocol: target });
   if (kept.length > 0) return { type: 'allowed', names: kept, mode: choice.type === 'allowed' ? choice.mode : 'required' };
-  return tools?.some((tool) => tool.type !== 'web_search') ? { type: 'auto' } : undefined;
+  return tools?.some((tool) => !isHosted(tool)) ? { type: 'auto' } : undefined;
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmWarning } from './warnings.js';
-import { choiceWithoutWebSearch, domainList, reportWebSearchSettings, userLocationFromWire, userLocationToWire } from './web-search.js';
+import { choiceWithoutHostedTools, domainList, reportWebSearchSettings, userLocationFromWire, userLocationToWire } from './hosted-tools.js';
 
-describe('web search helpers', () => {
+describe('hosted tool helpers', () => {
   it('reads the shared location members; anything else makes it inexact', () => {
     expect(userLocationFromWire({ type: 'approximate', city: 'Paris', country: 'FR' })).toEqual({ location: { city: 'Paris', country: 'FR' }, exact: true });
     expect(userLocationFromWire({ type: 'approximate', city: null, country: 'FR' })).toEqual({ location: { country: 'FR' }, exact: false });
@@ -22,7 +22,7 @@ describe('web search helpers', () => {
     );
     expect(warnings).toEqual([
       { code: 'dropped-field', path: 'tools[1].maxUses', message: 'web search maxUses has no openai-chat equivalent', protocol: 'openai-chat' },
-      { code: 'dropped-field', path: 'tools[1].cache_control', message: 'claude web search field cache_control has no openai-chat equivalent', protocol: 'openai-chat' },
+      { code: 'dropped-field', path: 'tools[1].cache_control', message: 'claude web_search field cache_control has no openai-chat equivalent', protocol: 'openai-chat' },
     ]);
   });
 
@@ -37,11 +37,11 @@ describe('web search helpers', () => {
     const read = { type: 'function' as const, name: 'read' };
     const warnings: string[] = [];
     const context = { warn: (warning: LlmWarning) => warnings.push(`${warning.code}@${warning.path}`) };
-    expect(choiceWithoutWebSearch({ type: 'allowed', names: ['web_search', 'read'], mode: 'required' }, [search, read], 'gemini', context)).toEqual({ type: 'allowed', names: ['read'], mode: 'required' });
-    expect(choiceWithoutWebSearch({ type: 'tool', name: 'web_search' }, [search, read], 'gemini', context)).toEqual({ type: 'auto' });
-    expect(choiceWithoutWebSearch({ type: 'tool', name: 'web_search' }, [search], 'gemini', context)).toBeUndefined();
-    expect(choiceWithoutWebSearch({ type: 'tool', name: 'read' }, [search, read], 'gemini', context)).toEqual({ type: 'tool', name: 'read' });
-    expect(choiceWithoutWebSearch({ type: 'required' }, [search, read], 'gemini', context)).toEqual({ type: 'required' });
+    expect(choiceWithoutHostedTools({ type: 'allowed', names: ['web_search', 'read'], mode: 'required' }, [search, read], 'gemini', context)).toEqual({ type: 'allowed', names: ['read'], mode: 'required' });
+    expect(choiceWithoutHostedTools({ type: 'tool', name: 'web_search' }, [search, read], 'gemini', context)).toEqual({ type: 'auto' });
+    expect(choiceWithoutHostedTools({ type: 'tool', name: 'web_search' }, [search], 'gemini', context)).toBeUndefined();
+    expect(choiceWithoutHostedTools({ type: 'tool', name: 'read' }, [search, read], 'gemini', context)).toEqual({ type: 'tool', name: 'read' });
+    expect(choiceWithoutHostedTools({ type: 'required' }, [search, read], 'gemini', context)).toEqual({ type: 'required' });
     expect(warnings).toEqual(['dropped-field@tool_choice', 'dropped-field@tool_choice', 'dropped-field@tool_choice']);
   });
 });
