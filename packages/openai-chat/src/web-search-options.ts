@@ -68,8 +68,14 @@ export function encodeWebSearchOptions(tools: readonly LlmTool[], context: Codec
   return out;
 }
 
-/** Whether a `tools` array goes out next to `web_search_options` when no other tool is left. */
+/**
+ * Whether an empty `tools` array goes out when no tool is left for it: only when the request had
+ * an empty one of its own (a Chat client's `tools: []`, next to `web_search_options` or not).
+ * When every tool went elsewhere (web search) or was dropped (code execution, another
+ * protocol's built-ins) there is none: OpenAI rejects an empty `tools` array.
+ */
 export function keepsEmptyTools(tools: readonly LlmTool[]): boolean {
+  if (tools.length === 0) return true;
   const search = tools.find((tool) => tool.type === 'web_search');
-  return search === undefined || marker(search, 'tools') === true;
+  return search !== undefined && marker(search, 'tools') === true;
 }

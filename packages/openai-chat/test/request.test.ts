@@ -464,7 +464,7 @@ describe('request encode from hand-built canonical values', () => {
         { role: 'assistant', reasoning_content: 'hmm', content: [{ type: 'text', text: 'ok' }] },
         { role: 'tool', tool_call_id: 't1', content: 'boom' },
       ],
-      tools: [],
+      // Every tool was dropped: no empty `tools` array (OpenAI rejects one).
     });
     expect(warnings.map((warning) => [warning.code, warning.path])).toEqual([
       ['dropped-part', 'messages[0].content[0]'],

@@ -24,7 +24,7 @@ describe('hosted code execution tool across protocols', () => {
     expect(translate(claude, openaiResponses, claudeRequest)).toEqual({ body: expect.objectContaining({ tools: [{ type: 'code_interpreter', container: { type: 'auto' } }] }), warnings: [] });
     expect(translate(claude, gemini, claudeRequest).body.tools).toEqual([{ codeExecution: {} }]);
     const chat = translate(claude, openaiChat, claudeRequest);
-    expect(chat.body.tools).toEqual([]);
+    expect(chat.body.tools).toBeUndefined();
     expect(chat.warnings).toEqual(['dropped-tool@tools[0]']);
   });
 
