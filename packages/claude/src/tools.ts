@@ -1,13 +1,16 @@
 import type { CodecContext, JsonSchema, LlmFunctionTool, LlmProviderTool, LlmTool, LlmToolChoice } from '@llm/core';
 import { cacheHintFromWire, cacheHintToWire, readObject, readString, reportLoss } from '@llm/core';
 import { PROTOCOL, keep, ownBag, restOf, writeBack } from './ext.js';
+import { decodeCodeExecutionTool, encodeCodeExecutionTool, isCodeExecutionTool } from './code-execution.js';
+import { decodeWebSearchTool, encodeWebSearchTool, isWebSearchTool } from './web-search.js';
 
 const FUNCTION_KNOWN = new Set(['name', 'description', 'input_schema', 'strict', 'cache_control']);
 
 /**
  * A wire tool -> canonical. Client tools (an `input_schema`, no type or `type:"custom"`) become
- * functions; Anthropic-defined and server tools (`web_search_20250305`, `bash_20250124`, ...) are
- * kept whole as provider tools.
+ * functions; web search and code execution become canonical hosted tools (web-search.ts,
+ * code-execution.ts); other Anthropic-defined and server tools (`bash_20250124`, ...) are kept
+ * whole as provider tools.
  */
 export function decodeTool(value: unknown, index: number): LlmTool {
   const tool = readObject(value, 'tools', index, PROTOCOL);
@@ -31,6 +34,8 @@ export function decodeTool(value: unknown, index: number): LlmTool {
     }
     return keep(out, rest);
   }
+  if (isWebSearchTool(tool)) return decodeWebSearchTool(tool);
+  if (isCodeExecutionTool(tool)) return decodeCodeExecutionTool(tool);
   const name = typeof type === 'string' ? type : readString(tool, 'name', `tools[${index}]`, PROTOCOL);
   return { type: 'provider', protocol: PROTOCOL, name, value: tool } satisfies LlmProviderTool;
 }
@@ -60,6 +65,10 @@ export function encodeTool(tool: LlmTool, index: number, context: CodecContext |
         ...(tool.description !== undefined ? { description: tool.description } : {}),
         input_schema: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] },
       };
+    case 'web_search':
+      return encodeWebSearchTool(tool, path, context);
+    case 'code_execution':
+      return encodeCodeExecutionTool(tool, path, context);
     case 'provider':
       if (tool.protocol === PROTOCOL) return tool.value as Record<string, unknown>;
       reportLoss(context, { code: 'dropped-tool', path, message: `${tool.protocol} tool "${tool.name}" has no Claude equivalent`, protocol: PROTOCOL });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { claude } from '../src/index.js';
 
 describe('crossing protocols', () => {
-  it('Claude server tool blocks and server tools survive a Claude round trip as provider items', () => {
+  it('Claude server tool blocks survive a Claude round trip as provider items; web search is the canonical hosted tool', () => {
     const body = {
       model: 'claude-sonnet-4-5',
       max_tokens: 100,
@@ -21,7 +21,7 @@ describe('crossing protocols', () => {
       ],
     };
     const request = claude.request.decode(body);
-    expect(request.tools).toEqual([{ type: 'provider', protocol: 'claude', name: 'web_search_20250305', value: body.tools[0] }]);
+    expect(request.tools).toEqual([{ type: 'web_search', name: 'web_search', maxUses: 2 }]);
     expect(request.messages[1]!.content.slice(0, 2)).toEqual([
       { type: 'provider', protocol: 'claude', value: body.messages[1]!.content[0] },
       { type: 'provider', protocol: 'claude', value: (body.messages[1]!.content as unknown[])[1] },

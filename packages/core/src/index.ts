@@ -43,7 +43,10 @@ export type {
   LlmUserMessage,
 } from './messages.js';
 
-export type { LlmCustomTool, LlmFunctionTool, LlmProviderTool, LlmTool, LlmToolChoice } from './tools.js';
+export type { LlmCodeExecutionTool, LlmCustomTool, LlmFunctionTool, LlmProviderTool, LlmTool, LlmToolChoice, LlmUserLocation, LlmWebSearchTool } from './tools.js';
+export { citationSpan, utf16Index, utf8Offset } from './citation-span.js';
+export { CODE_EXECUTION_TOOL_NAME, WEB_SEARCH_TOOL_NAME, choiceWithoutHostedTools, domainList, reportForeignToolFields, reportWebSearchSettings, userLocationFromWire, userLocationToWire } from './hosted-tools.js';
+export type { WebSearchSetting } from './hosted-tools.js';
 
 export { REASONING_EFFORTS, budgetToEffort, effortToBudget } from './reasoning.js';
 export type { LlmReasoningConfig, LlmReasoningEffort } from './reasoning.js';

@@ -41,8 +41,52 @@ export interface LlmProviderTool extends WithExtensions {
   value: unknown;
 }
 
+/** Approximate location of the user, to localise hosted web search results. */
+export interface LlmUserLocation {
+  city?: string;
+  /** Region or state. */
+  region?: string;
+  /** Two-letter ISO country code. */
+  country?: string;
+  /** IANA time zone (`Europe/Paris`). */
+  timezone?: string;
+}
+
+/**
+ * Web search run by the provider (Claude `web_search_*`, Responses `web_search` /
+ * `web_search_preview`, Gemini `googleSearch`, Chat `web_search_options`). Each setting is
+ * written where the target has it and reported as a dropped field where it has not; wire fields
+ * of one protocol alone stay in that codec's extension bag.
+ */
+export interface LlmWebSearchTool extends WithExtensions {
+  type: 'web_search';
+  /** The name the model calls it by: always `web_search` (Claude's fixed name). */
+  name: string;
+  /** Most searches in one request (Claude `max_uses`). */
+  maxUses?: number;
+  /** Search only these domains (Claude `allowed_domains`, Responses `filters.allowed_domains`). */
+  allowedDomains?: string[];
+  /** Never search these domains (Claude `blocked_domains`, Gemini `excludeDomains`). */
+  blockedDomains?: string[];
+  /** Where the user is (Claude, Responses and Chat `user_location`). */
+  userLocation?: LlmUserLocation;
+  /** How much retrieved context the model gets (Responses and Chat `search_context_size`). */
+  contextSize?: 'low' | 'medium' | 'high';
+}
+
+/**
+ * Code execution run by the provider in its sandbox (Claude `code_execution_*`, Responses
+ * `code_interpreter`, Gemini `codeExecution`); Chat has none. Its settings are one protocol's
+ * alone (a Responses container, Claude callers) and stay in that codec's extension bag.
+ */
+export interface LlmCodeExecutionTool extends WithExtensions {
+  type: 'code_execution';
+  /** The name the model calls it by: always `code_execution` (Claude's fixed name). */
+  name: string;
+}
+
 /** A tool definition. */
-export type LlmTool = LlmFunctionTool | LlmCustomTool | LlmProviderTool;
+export type LlmTool = LlmFunctionTool | LlmCustomTool | LlmWebSearchTool | LlmCodeExecutionTool | LlmProviderTool;
 
 /**
  * Which tools the model may or must call.

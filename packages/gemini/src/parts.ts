@@ -349,7 +349,8 @@ export function encodePart(part: LlmPart, path: string, options: PartEncodeOptio
       const signature = ownSignature(part.signature, part.origin, path, options);
       const out: Wire = { text: part.text };
       if (signature !== undefined) out.thoughtSignature = signature;
-      if (part.citations) loss(options, `${path}.citations`, 'Gemini takes no citations on input text', 'dropped-field');
+      // An answer's citations become its candidate's groundingMetadata (response.ts).
+      if (part.citations && !options.response) loss(options, `${path}.citations`, 'Gemini takes no citations on input text', 'dropped-field');
       writeWireFields(out, ownBag(part));
       return out;
     }

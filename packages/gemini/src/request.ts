@@ -1,4 +1,5 @@
 import {
+  choiceWithoutHostedTools,
   invalid,
   readArray,
   readObject,
@@ -227,7 +228,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
   out.contents = contents;
   if (system.length > 0) out.systemInstruction = { ...systemRest, parts: system };
   if (request.tools && request.tools.length > 0) out.tools = encodeTools(request.tools, context);
-  const toolConfig = encodeToolConfig(request.toolChoice, bag?.$toolConfig as Wire | undefined);
+  const toolConfig = encodeToolConfig(choiceWithoutHostedTools(request.toolChoice, request.tools, PROTOCOL, context), bag?.$toolConfig as Wire | undefined);
   if (toolConfig) out.toolConfig = toolConfig;
   const generation = encodeGenerationConfig(request, bag?.$generation as Wire | undefined, context);
   if (generation) out.generationConfig = generation;

@@ -15,6 +15,7 @@ import {
 import { CallIds } from './call-ids.js';
 import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
 import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
+import { citeGrounding, groundingMetadataOf, type CitedText } from './grounding.js';
 import { asAssistantContent, decodePart, encodePart, type PartDecodeContext } from './parts.js';
 import { unknownFields } from './read.js';
 import type { GeminiCandidate, GeminiResponse } from './wire-types.js';
@@ -50,6 +51,14 @@ export function decodeLogprobs(value: unknown, path: string): LlmTokenLogprob[] 
   });
 }
 
+/** Canonical token logprobs -> `logprobsResult` (chosen tokens, and the alternatives at each step when known). */
+export function encodeLogprobs(logprobs: readonly LlmTokenLogprob[]): Wire {
+  const chosenCandidates = logprobs.map((token) => ({ token: token.token, logProbability: token.logprob }));
+  if (!logprobs.some((token) => token.top)) return { chosenCandidates };
+  const topCandidates = logprobs.map((token) => ({ candidates: (token.top ?? []).map((top) => ({ token: top.token, logProbability: top.logprob })) }));
+  return { topCandidates, chosenCandidates };
+}
+
 /** One candidate -> a canonical choice. */
 export function decodeCandidate(value: unknown, position: number, context: PartDecodeContext): LlmChoice {
   const candidate = readObject(value, 'candidates', position, PROTOCOL);
@@ -78,6 +87,7 @@ export function decodeCandidate(value: unknown, position: number, context: PartD
   }
   const logprobs = decodeLogprobs(candidate.logprobsResult, `${path}.logprobsResult`);
   if (logprobs) choice.logprobs = logprobs;
+  if (candidate.groundingMetadata !== undefined) citeGrounding(candidate.groundingMetadata, choice.content);
   return keep(choice, bag);
 }
 
@@ -138,14 +148,23 @@ export function encodeCandidate(choice: LlmChoice, position: number, context: Co
   if (!bag?.$noContent) {
     const parts: Wire[] = [];
     const options = { context, model, callNames: new Map<string, string>(), response: true, responseId };
+    // Citations of an answer from elsewhere become grounding (Gemini's own comes back from the bag).
+    const cited: CitedText[] | undefined = bag?.groundingMetadata === undefined ? [] : undefined;
     choice.content.forEach((part, at) => {
-      const encoded = encodePart(part, `choices[${position}].content[${at}]`, options);
-      if (encoded) parts.push(encoded);
+      const path = `choices[${position}].content[${at}]`;
+      const encoded = encodePart(part, path, options);
+      if (!encoded) return;
+      if (cited && part.type === 'text' && part.citations?.length) cited.push({ text: part.text, citations: part.citations, partIndex: parts.length, path });
+      parts.push(encoded);
     });
+    const grounding = cited?.length ? groundingMetadataOf(cited, context) : undefined;
+    if (grounding) out.groundingMetadata = grounding;
     out.content = { ...(bag?.$noParts && parts.length === 0 ? {} : { parts }), ...(bag?.$noRole ? {} : { role: 'model' }), ...(bag?.$content as Wire | undefined) };
   }
   if (choice.finishReason !== undefined) out.finishReason = encodeFinishReason(choice.finishReason, choice.rawFinishReason, choice.content.some((part) => part.type === 'refusal'));
   if (!bag?.$noIndex) out.index = choice.index;
+  // Gemini's own logprobsResult comes back from the bag.
+  if (choice.logprobs && bag?.logprobsResult === undefined) out.logprobsResult = encodeLogprobs(choice.logprobs);
   writeWireFields(out, bag);
   return out as GeminiCandidate;
 }

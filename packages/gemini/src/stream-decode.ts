@@ -3,6 +3,7 @@ import { CallIds } from './call-ids.js';
 import { decodeError, isErrorChunk, statusOfChunk } from './errors.js';
 import { PROTOCOL } from './ext.js';
 import { decodeFinishReason } from './finish-reason.js';
+import { groundingCitations } from './grounding.js';
 import { decodePart } from './parts.js';
 import { PartialArgs } from './partial-args.js';
 import { unknownFields } from './read.js';
@@ -18,6 +19,8 @@ interface OpenBlock {
   kind: 'text' | 'reasoning' | 'tool_call';
   /** Vertex streamed arguments of a call still arriving. */
   partial?: PartialArgs;
+  /** A text block's text so far: grounding segments that arrive later are ranges of it. */
+  text?: string;
 }
 
 interface CandidateState {
@@ -125,6 +128,10 @@ export function decodeChunk(state: DecodeState, chunk: Wire, out: Out): void {
     if (parts) for (let at = 0; at < parts.length; at++) decodeStreamPart(state, cand, choice, parts, at, out);
     const logprobs = decodeLogprobs(candidate.logprobsResult, `candidates[${position}].logprobsResult`);
     if (logprobs && cand.open?.kind === 'text') out.enqueue({ type: 'logprobs', index: cand.open.index, logprobs });
+    // Grounding (usually on the finishing chunk) cites the text block still open.
+    if (candidate.groundingMetadata !== undefined && cand.open?.kind === 'text') {
+      for (const citation of groundingCitations(candidate.groundingMetadata, cand.open.text ?? '', undefined)) out.enqueue({ type: 'citation', index: cand.open.index, citation });
+    }
     const meta = unknownFields(candidate, CANDIDATE_EVENTS);
     if (meta) cand.meta = mergeMeta(cand.meta, meta);
     if (typeof candidate.finishReason === 'string') {
@@ -183,8 +190,11 @@ function decodeStreamPart(state: DecodeState, cand: CandidateState, choice: numb
       }
       // An empty unsigned fragment (often on the finishing chunk) says nothing: no empty block for it.
       if (part.text === '' && signature === undefined) return;
-      if (cand.open?.kind !== 'text') cand.open = { index: open(state, cand, choice, { kind: 'text' }, out), kind: 'text' };
-      if (part.text !== '') out.enqueue({ type: 'text-delta', index: cand.open.index, text: part.text });
+      if (cand.open?.kind !== 'text') cand.open = { index: open(state, cand, choice, { kind: 'text' }, out), kind: 'text', text: '' };
+      if (part.text !== '') {
+        cand.open.text += part.text;
+        out.enqueue({ type: 'text-delta', index: cand.open.index, text: part.text });
+      }
       if (signature !== undefined) out.enqueue({ type: 'reasoning-signature', index: cand.open.index, signature, origin: state.origin });
       return;
     }

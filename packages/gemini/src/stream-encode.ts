@@ -1,9 +1,11 @@
-import { reportLoss, unfinishedStreamError, type LlmWarningCode, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
+import { reportLoss, unfinishedStreamError, type LlmCitation, type LlmWarningCode, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
 import { isMadeUpId } from './call-ids.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL, writeWireFields } from './ext.js';
 import { encodeFinishReason } from './finish-reason.js';
+import { groundingMetadataOf, type CitedText } from './grounding.js';
 import { CALL_ARGS_LOSS, callArgs, encodePart } from './parts.js';
+import { encodeLogprobs } from './response.js';
 import { encodeUsage } from './usage.js';
 
 type Out = Pick<TransformStreamDefaultController<SseEvent>, 'enqueue'>;
@@ -21,6 +23,9 @@ interface OpenBlock {
   signature?: string;
   /** Whether any part of the block was sent (an empty text block still sends one part). */
   sent?: boolean;
+  /** A text block's text so far and its citations (they become grounding on the finish). */
+  text?: string;
+  citations?: LlmCitation[];
 }
 
 /** State of the canonical -> Gemini SSE encoder. */
@@ -40,6 +45,8 @@ export interface EncodeState {
   sent?: boolean;
   /** Choices that held a refusal block (their `stop` finish is sent as a refusal). */
   refused?: Set<number>;
+  /** Cited text blocks per choice, written as `groundingMetadata` on its finish. */
+  cited?: Map<number, CitedText[]>;
 }
 
 /** A fresh encoder state. */
@@ -94,7 +101,7 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
           state.open.set(event.index, { kind: 'text', choice });
           return;
         case 'text':
-          state.open.set(event.index, { kind: 'text', choice });
+          state.open.set(event.index, { kind: 'text', choice, text: '' });
           return;
         case 'reasoning': {
           const open: OpenBlock = { kind: 'reasoning', choice };
@@ -122,6 +129,7 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
       const block = state.open.get(event.index);
       if (!block) return;
       block.sent = true;
+      if (block.text !== undefined) block.text += event.text;
       partChunk(state, out, block.choice, { text: event.text });
       return;
     }
@@ -147,12 +155,19 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
       if (block?.kind === 'tool_call') block.args += event.json;
       return;
     }
-    case 'citation':
-      lossOnce(state, 'citation', `blocks[${event.index}]`, 'citations are not streamed to Gemini clients');
+    case 'citation': {
+      const block = state.open.get(event.index);
+      if (block?.text !== undefined) (block.citations ??= []).push(event.citation);
+      else lossOnce(state, 'citation', `blocks[${event.index}]`, 'a citation outside an open text block has no Gemini grounding');
       return;
-    case 'logprobs':
-      lossOnce(state, 'logprobs', `blocks[${event.index}]`, 'streamed logprobs are not sent to Gemini clients');
+    }
+    case 'logprobs': {
+      // A chunk's candidate carries the logprobs of the tokens streamed so far in it.
+      const block = state.open.get(event.index);
+      if (block) chunk(state, out, { index: block.choice, logprobsResult: encodeLogprobs(event.logprobs) });
+      else lossOnce(state, 'logprobs', `blocks[${event.index}]`, 'logprobs outside an open block have no Gemini chunk');
       return;
+    }
     case 'block-end':
       return blockEnd(state, event.index, out);
     case 'usage':
@@ -169,8 +184,15 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
       }
       const choice = event.choice ?? 0;
       const candidate: Wire = { finishReason: encodeFinishReason(event.reason, event.rawReason, state.refused?.has(choice)), index: choice };
-      // Candidate metadata decoded from Gemini (safety ratings, citations, grounding) goes on the last chunk.
-      writeWireFields(candidate, event.extensions?.[PROTOCOL]);
+      // Candidate metadata decoded from Gemini (safety ratings, citations, grounding) goes on the
+      // last chunk; citations from elsewhere become grounding there.
+      const meta = event.extensions?.[PROTOCOL];
+      const cited = state.cited?.get(choice);
+      if (cited && meta?.groundingMetadata === undefined) {
+        const grounding = groundingMetadataOf(cited, state.options);
+        if (grounding) candidate.groundingMetadata = grounding;
+      }
+      writeWireFields(candidate, meta);
       chunk(state, out, candidate, usage ? { usageMetadata: encodeUsage(usage) } : undefined);
       return;
     }
@@ -196,6 +218,11 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
   const block = state.open.get(index);
   if (!block) return;
   state.open.delete(index);
+  if (block.citations && block.text !== undefined) {
+    let cited = (state.cited ??= new Map()).get(block.choice);
+    if (!cited) state.cited.set(block.choice, (cited = []));
+    cited.push({ text: block.text, citations: block.citations, path: `blocks[${index}]` });
+  }
   if (block.kind === 'tool_call') {
     const args = callArgs(block.args ?? '', block.freeform, (kind) => lossOnce(state, kind, `blocks[${index}]`, CALL_ARGS_LOSS[kind], 'lossy-conversion'));
     const call: Wire = { name: block.name, args };

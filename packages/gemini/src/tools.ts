@@ -13,6 +13,8 @@ import {
 import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
 import { field, unknownFields } from './read.js';
 import { fromCheckedGeminiSchema } from './schema.js';
+import { decodeCodeExecution, encodeCodeExecution, isCodeExecutionKey } from './code-execution.js';
+import { decodeGoogleSearch, encodeGoogleSearch, isGoogleSearchKey } from './web-search.js';
 
 type Wire = Record<string, unknown>;
 
@@ -36,6 +38,10 @@ export function decodeTools(value: unknown, requestBag: Wire): LlmTool[] {
       if (key === 'functionDeclarations' || key === 'function_declarations') {
         const declarations = readArray(tool[key], path, key, PROTOCOL);
         for (let at = 0; at < declarations.length; at++) tools.push(decodeDeclaration(declarations[at], `${path}.${key}`, at, index, requestBag));
+      } else if (isGoogleSearchKey(key)) {
+        tools.push(decodeGoogleSearch(tool[key], key, path, index));
+      } else if (isCodeExecutionKey(key)) {
+        tools.push(decodeCodeExecution(tool[key], key, path, index));
       } else {
         // Built-ins (googleSearch, codeExecution, urlContext, ...) are kept whole.
         const builtIn: LlmTool = { type: 'provider', protocol: PROTOCOL, name: key, value: tool[key] };
@@ -90,7 +96,7 @@ export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): 
     const tool = tools[index]!;
     const path = `tools[${index}]`;
     const bag = ownBag(tool);
-    const key = typeof bag?.$tool === 'number' ? bag.$tool : tool.type === 'provider' ? `provider-${index}` : 'functions';
+    const key = typeof bag?.$tool === 'number' ? bag.$tool : tool.type === 'provider' || tool.type === 'web_search' || tool.type === 'code_execution' ? `provider-${index}` : 'functions';
     switch (tool.type) {
       case 'function': {
         const declaration: Wire = { name: tool.name };
@@ -115,6 +121,12 @@ export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): 
           parametersJsonSchema: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] },
         });
         break;
+      case 'web_search':
+      case 'code_execution': {
+        const [member, value] = tool.type === 'web_search' ? encodeGoogleSearch(tool, path, context) : encodeCodeExecution(tool, path, context);
+        group(key)[member] = value;
+        break;
+      }
       case 'provider':
         if (tool.protocol !== PROTOCOL) {
           reportLoss(context, { code: 'dropped-tool', path, message: `the ${tool.protocol} built-in tool ${tool.name} has no Gemini equivalent`, protocol: PROTOCOL });

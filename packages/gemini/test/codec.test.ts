@@ -130,7 +130,7 @@ describe('requests', () => {
     const request = gemini.request.decode(body, { model: 'gemini-2.5-flash' });
     expect(request.tools).toMatchObject([
       { type: 'function', name: 'f', parameters: { type: 'object', properties: { a: { type: ['string', 'null'] } } } },
-      { type: 'provider', protocol: 'gemini', name: 'googleSearch', value: {} },
+      { type: 'web_search', name: 'web_search', extensions: { gemini: { $tool: 0 } } },
     ]);
     expect(gemini.request.encode(request)).toEqual(body);
     const budget = gemini.request.encode({ model: 'gemini-2.5-flash', messages: [], reasoning: { enabled: true, effort: 'medium' } });

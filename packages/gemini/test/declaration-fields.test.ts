@@ -26,7 +26,7 @@ describe('function declaration fields with no canonical meaning', () => {
       { type: 'function', name: 'time', parameters: { type: 'object', properties: {} } },
       { type: 'function', name: 'noop' },
       { type: 'function', name: 'weather', description: 'Weather for a city', parameters: weather.parametersJsonSchema },
-      { type: 'provider', protocol: 'gemini', name: 'googleSearch', value: {} },
+      { type: 'web_search', name: 'web_search' },
     ]);
     expect(gemini.request.encode(request)).toEqual(body);
   });

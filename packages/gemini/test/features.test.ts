@@ -94,8 +94,8 @@ describe('a request using every feature', () => {
       ],
       tools: [
         { type: 'function', name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: { q: { type: 'string' } } }, extensions: { gemini: { $tool: 0, $jsonSchema: true } } },
-        { type: 'provider', protocol: 'gemini', name: 'googleSearch', value: {}, extensions: { gemini: { $tool: 1 } } },
-        { type: 'provider', protocol: 'gemini', name: 'codeExecution', value: {}, extensions: { gemini: { $tool: 2 } } },
+        { type: 'web_search', name: 'web_search', extensions: { gemini: { $tool: 1 } } },
+        { type: 'code_execution', name: 'code_execution', extensions: { gemini: { $tool: 2 } } },
         { type: 'provider', protocol: 'gemini', name: 'urlContext', value: {}, extensions: { gemini: { $tool: 3 } } },
       ],
       toolChoice: { type: 'allowed', names: ['lookup'], mode: 'auto' },

@@ -14,6 +14,7 @@ import {
 } from '@llm/core';
 import { decodeCacheControl } from './cache-control.js';
 import { PROTOCOL, collectRest, mark } from './internal.js';
+import { decodeWebSearchOptions } from './web-search-options.js';
 import { decodeMessage } from './message-decode.js';
 
 const P = PROTOCOL;
@@ -137,6 +138,8 @@ export function decodeRequest(body: unknown): LlmRequest {
     const tools = readArray(wire.tools, '', 'tools', P);
     request.tools = tools.map((tool, i) => decodeTool(tool, 'tools', i));
   }
+  const webSearch = decodeWebSearchOptions(wire.web_search_options, request.tools !== undefined);
+  if (webSearch) (request.tools ??= []).push(webSearch);
   if (wire.tool_choice !== undefined && wire.tool_choice !== null) request.toolChoice = decodeToolChoice(wire.tool_choice);
   const parallel = readOptionalBoolean(wire, 'parallel_tool_calls', '', P);
   if (parallel !== undefined) request.parallelToolCalls = parallel;
@@ -212,6 +215,7 @@ export function decodeRequest(body: unknown): LlmRequest {
       delete rest.logprobs;
       if (typeof wire.top_logprobs === 'number') delete rest.top_logprobs;
     }
+    if (webSearch) delete rest.web_search_options;
     if (otherOptions) rest.stream_options = otherOptions;
     else if (options !== undefined && options !== null) delete rest.stream_options;
     if (Object.keys(rest).length > 0) setExtensions(request, P, rest);

@@ -1,8 +1,9 @@
 import type { CodecContext, LlmRequest, LlmTool, LlmToolChoice } from '@llm/core';
-import { getExtensions, isStrictResponseFormat, isStrictTool, joinPath, reportLoss, strictResponseSchema, strictToolParameters } from '@llm/core';
+import { choiceWithoutHostedTools, getExtensions, isStrictResponseFormat, isStrictTool, joinPath, reportLoss, strictResponseSchema, strictToolParameters } from '@llm/core';
 import { reportForeignCache } from './cache-control.js';
 import { PROTOCOL, marker } from './internal.js';
 import { encodeMessage } from './message-encode.js';
+import { encodeWebSearchOptions, keepsEmptyTools } from './web-search-options.js';
 import type { OpenAIChatRequest } from './wire-types.js';
 
 const P = PROTOCOL;
@@ -32,6 +33,11 @@ function encodeTool(tool: LlmTool, index: number, context: CodecContext | undefi
       Object.assign(custom, marker(tool, 'function'));
       return { type: 'custom', custom, ...getExtensions(tool, P) };
     }
+    case 'web_search':
+      return undefined; // `web_search_options`, see web-search-options.ts
+    case 'code_execution':
+      reportLoss(context, { code: 'dropped-tool', path, message: 'openai-chat has no hosted code execution', protocol: P });
+      return undefined;
     case 'provider':
       reportLoss(context, { code: 'dropped-tool', path, message: `provider tool ${tool.name} (${tool.protocol}) has no openai-chat form`, protocol: P });
       return undefined;
@@ -106,9 +112,12 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
       const tool = encodeTool(request.tools[i]!, i, context);
       if (tool) tools.push(tool);
     }
-    out.tools = tools;
+    if (tools.length > 0 || keepsEmptyTools(request.tools)) out.tools = tools;
+    const webSearch = encodeWebSearchOptions(request.tools, context);
+    if (webSearch) out.web_search_options = webSearch;
   }
-  if (request.toolChoice !== undefined) out.tool_choice = encodeToolChoice(request.toolChoice, request.tools);
+  const toolChoice = choiceWithoutHostedTools(request.toolChoice, request.tools, P, context);
+  if (toolChoice !== undefined) out.tool_choice = encodeToolChoice(toolChoice, request.tools);
   if (request.parallelToolCalls !== undefined) out.parallel_tool_calls = request.parallelToolCalls;
   const format = request.responseFormat;
   if (format !== undefined) {

@@ -1,5 +1,5 @@
 import type { CodecContext, LlmChoice, LlmResponse, LlmTokenLogprob } from '@llm/core';
-import { joinPath, opaqueStateWarning, reportLoss, toolArgumentsText } from '@llm/core';
+import { citationSpan, joinPath, opaqueStateWarning, reportLoss, toolArgumentsText } from '@llm/core';
 import { completionCreated, completionId } from './answer-identity.js';
 import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
 import { PROTOCOL, marker, writeRest } from './internal.js';
@@ -29,19 +29,26 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
   for (let i = 0; i < choice.content.length; i++) {
     const part = choice.content[i]!;
     switch (part.type) {
-      case 'text':
+      case 'text': {
+        // Annotation ranges index the whole message content, this part starting at `offset`.
+        const offset = content?.length ?? 0;
         content = (content ?? '') + part.text;
         if (part.citations) {
-          for (const citation of part.citations) {
-            if (citation.kind !== 'url' || citation.url === undefined) continue;
+          part.citations.forEach((citation, at) => {
+            if (citation.kind !== 'url' || citation.url === undefined) {
+              reportLoss(context, { code: 'dropped-field', path: joinPath(joinPath(joinPath(path, i), 'citations'), at), message: 'openai-chat annotations cite URLs only', protocol: P });
+              return;
+            }
+            const { start, end } = citationSpan(citation, part.text);
             (annotations ??= []).push({
               type: 'url_citation',
-              url_citation: { end_index: citation.endIndex ?? 0, start_index: citation.startIndex ?? 0, title: citation.title ?? '', url: citation.url },
+              url_citation: { end_index: offset + end, start_index: offset + start, title: citation.title ?? '', url: citation.url },
             });
-          }
+          });
           annotations ??= [];
         }
         break;
+      }
       case 'refusal':
         refusal = (refusal ?? '') + part.text;
         break;

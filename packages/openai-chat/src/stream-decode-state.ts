@@ -206,12 +206,14 @@ export function decodeChunk(state: ChatDecodeState, emit: Emit, chunk: unknown):
         if (isJsonObject(delta.function_call)) toolDelta(state, emit, choice, choiceIndex, { index: -1, id: delta.function_call.name, function: delta.function_call }, 0);
       }
       if (isJsonObject(wire.logprobs) && choice.open?.kind === 'text') {
+        let logprobs: ReturnType<typeof decodeLogprobs> | undefined;
         try {
-          const logprobs = decodeLogprobs(wire.logprobs, 'logprobs');
-          if (logprobs && logprobs.length > 0) emit.enqueue({ type: 'logprobs', index: choice.open.index, logprobs });
+          logprobs = decodeLogprobs(wire.logprobs, 'logprobs');
         } catch {
           // Malformed logprobs are not worth ending the stream for.
         }
+        // Enqueued outside the try: what the next step throws (a strict-mode loss) must not be swallowed.
+        if (logprobs && logprobs.length > 0) emit.enqueue({ type: 'logprobs', index: choice.open.index, logprobs });
       }
       if (typeof wire.finish_reason === 'string') {
         const reason: LlmFinishReason = decodeChoiceFinish(wire.finish_reason, choice.tools.size > 0, choice.refused);

@@ -328,14 +328,28 @@ describe('request decode: generation settings', () => {
     golden({ ...base, user: 'u-2' }, { ...baseCanonical, user: 'u-2', extensions: { [P]: { $legacyUser: true } } });
     golden({ ...base, safety_identifier: 'u-1', user: 'u-2' }, { ...baseCanonical, user: 'u-1', extensions: { [P]: { $user: 'u-2' } } });
   });
-  it('modalities, audio, prediction and web_search_options travel in the extension bag', () => {
+  it('modalities, audio and prediction travel in the extension bag', () => {
     const extras = {
       modalities: ['text', 'audio'],
       audio: { voice: 'alloy', format: 'wav' },
       prediction: { type: 'content', content: 'const x = 1;' },
-      web_search_options: { search_context_size: 'low', user_location: { type: 'approximate', approximate: { country: 'FR' } } },
     };
     golden({ ...base, ...extras }, { ...baseCanonical, extensions: { [P]: extras } });
+  });
+  it('web_search_options is the canonical hosted web search tool, after the function tools', () => {
+    const web_search_options = { search_context_size: 'low', user_location: { type: 'approximate', approximate: { country: 'FR' } } };
+    golden({ ...base, web_search_options }, { ...baseCanonical, tools: [{ type: 'web_search', name: 'web_search', contextSize: 'low', userLocation: { country: 'FR' } }] });
+    const fn = { type: 'function', function: { name: 'f' } };
+    golden(
+      { ...base, tools: [fn], web_search_options: {} },
+      { ...baseCanonical, tools: [{ type: 'function', name: 'f' }, { type: 'web_search', name: 'web_search', extensions: { [P]: { $tools: true } } }] },
+    );
+    // Shapes with no canonical meaning are kept for Chat.
+    const odd = { search_context_size: 'huge', user_location: { type: 'approximate', approximate: { country: 'FR', city: null } } };
+    golden(
+      { ...base, web_search_options: odd },
+      { ...baseCanonical, tools: [{ type: 'web_search', name: 'web_search', userLocation: { country: 'FR' }, extensions: { [P]: odd } }] },
+    );
   });
   it('unknown fields and explicit nulls survive', () => {
     golden({ ...base, temperature: null, some_vendor_flag: { a: 1 } }, { ...baseCanonical, extensions: { [P]: { temperature: null, some_vendor_flag: { a: 1 } } } });
@@ -460,7 +474,7 @@ describe('request encode from hand-built canonical values', () => {
         { role: 'assistant', reasoning_content: 'hmm', content: [{ type: 'text', text: 'ok' }] },
         { role: 'tool', tool_call_id: 't1', content: 'boom' },
       ],
-      tools: [],
+      // Every tool was dropped: no empty `tools` array (OpenAI rejects one).
     });
     expect(warnings.map((warning) => [warning.code, warning.path])).toEqual([
       ['dropped-part', 'messages[0].content[0]'],

@@ -1,5 +1,6 @@
 import {
   bytesToBase64,
+  citationSpan,
   collectUnknown,
   invalid,
   joinPath,
@@ -147,12 +148,14 @@ function citationOf(annotation: unknown): LlmCitation {
   return citation;
 }
 
-function annotationOf(citation: LlmCitation): Record<string, unknown> {
+/** A canonical citation -> an `output_text` annotation; one without a range covers the whole `text`. */
+export function annotationOf(citation: LlmCitation, text: string): Record<string, unknown> {
   if (citation.kind === 'url') {
+    const { start, end } = citationSpan(citation, text);
     return {
       type: 'url_citation',
-      start_index: citation.startIndex ?? 0,
-      end_index: citation.endIndex ?? 0,
+      start_index: start,
+      end_index: end,
       title: citation.title ?? '',
       url: citation.url ?? '',
     };
@@ -176,7 +179,7 @@ export function encodeContentPart(
       const wireType = output || bag?.$type === 'output_text' ? 'output_text' : 'input_text';
       const out: Record<string, unknown> = { type: wireType, text: part.text };
       if (wireType === 'output_text' && bag?.annotations === undefined) {
-        out.annotations = part.citations ? part.citations.map(annotationOf) : [];
+        out.annotations = part.citations ? part.citations.map((citation) => annotationOf(citation, part.text)) : [];
       }
       writeBack(out, bag);
       return out;

@@ -20,6 +20,7 @@ import {
   type LlmResponseFormat,
 } from '@llm/core';
 import { type AdditionalToolsItem, isLifted, rebuildAdditionalTools, type LiftedTools } from './additional-tools.js';
+import { decodeLogprobsInclude, encodeLogprobsInclude } from './logprobs.js';
 import { PROTOCOL, ownBag, writeBack } from './ext.js';
 import { decodeInput } from './items-decode.js';
 import { encodeMessages } from './items-encode.js';
@@ -103,6 +104,7 @@ export function decodeRequest(wire: unknown, _context?: CodecContext): LlmReques
   const top = readOptionalInteger(body, 'top_logprobs', '', PROTOCOL);
   if (top !== undefined) request.logprobs = { top };
   else if (body.top_logprobs === null) bag.top_logprobs = null;
+  decodeLogprobsInclude(request, bag);
   if (body.metadata !== undefined && body.metadata !== null) {
     const metadata = readObject(body.metadata, '', 'metadata', PROTOCOL);
     for (const key in metadata) if (typeof metadata[key] !== 'string') invalid('metadata', key, 'a string', metadata[key], PROTOCOL);
@@ -270,5 +272,6 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
   // Responses has no breakpoints: every canonical hint is reported, none written.
   reportCacheHints(request, context, PROTOCOL, 'Responses has no cache breakpoints (OpenAI caches prompt prefixes automatically)');
   writeBack(body, bag);
+  encodeLogprobsInclude(request, body);
   return body as OpenAIResponsesRequest;
 }

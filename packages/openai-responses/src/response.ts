@@ -13,6 +13,7 @@ import {
   type LlmChoice,
   type LlmResponse,
 } from '@llm/core';
+import { decodeAnswerLogprobs, encodeAnswerLogprobs } from './logprobs.js';
 import { PROTOCOL, ownBag, writeBack } from './ext.js';
 import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
 import { decodeAssistantItem } from './items-decode.js';
@@ -67,6 +68,7 @@ export function decodeResponseObject(body: Record<string, unknown>, path: string
       : undefined;
   const finish = decodeFinishReason(status, reason, content);
   const choice: LlmChoice = { index: 0, content, finishReason: finish.reason, rawFinishReason: finish.raw };
+  decodeAnswerLogprobs(content, choice);
   const response: LlmResponse = { id: readString(body, 'id', path, PROTOCOL), model, choices: [choice] };
   const created = readOptionalInteger(body, 'created_at', path, PROTOCOL);
   if (created !== undefined) response.created = created;
@@ -105,6 +107,7 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): O
       status: itemStatus,
       idFor: (prefix, index) => `${prefix}_${base}_${index}`,
     });
+    encodeAnswerLogprobs(choice, output);
   }
   const body: Record<string, unknown> = { id: response.id };
   if (!bag?.$noObject) body.object = 'response';

@@ -12,6 +12,7 @@ import {
   type SseEvent,
   type StreamOptions,
 } from '@llm/core';
+import { logprobsFromWire } from './logprobs.js';
 import { PROTOCOL } from './ext.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeAssistantItem, MESSAGE_KNOWN } from './items-decode.js';
@@ -159,6 +160,11 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
       state.kinds.push(part);
       if (part.type === 'text' && part.citations) {
         for (const citation of part.citations) out.enqueue({ type: 'citation', index: block, citation });
+      }
+      // The part's token logprobs go as their own event (one source, not also the part's bag).
+      if (part.type === 'text' && Array.isArray(ext.logprobs) && ext.logprobs.length > 0) {
+        out.enqueue({ type: 'logprobs', index: block, logprobs: logprobsFromWire(ext.logprobs as Record<string, unknown>[]) });
+        delete ext.logprobs;
       }
       item.parts?.delete(contentIndex);
       if (contentIndex === 0) item.first = { block, ext };

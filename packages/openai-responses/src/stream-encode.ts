@@ -4,12 +4,16 @@ import {
   unfinishedStreamError,
   type StreamStep,
   type LlmBlockStart,
+  type LlmCitation,
   type LlmError,
+  type LlmTokenLogprob,
   type LlmStreamEvent,
   type SseEvent,
   type StreamOptions,
 } from '@llm/core';
 import { encodeError } from './errors.js';
+import { logprobsToWire } from './logprobs.js';
+import { annotationOf } from './parts.js';
 import { PROTOCOL } from './ext.js';
 import { reasoningItem } from './items-encode.js';
 import { callNameFields } from './namespaces.js';
@@ -33,6 +37,10 @@ interface OpenItem {
   name?: string;
   callId?: string;
   freeform?: boolean;
+  /** A text item's citations, written as its annotations when it ends. */
+  citations?: LlmCitation[];
+  /** A text item's token logprobs, written on its done events. */
+  logprobs?: LlmTokenLogprob[];
 }
 
 /** State of the canonical -> Responses SSE encoder. */
@@ -137,8 +145,16 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       });
       return;
     }
-    case 'citation':
-    case 'logprobs':
+    case 'citation': {
+      const item = state.open.get(event.index);
+      if (item?.kind === 'text') (item.citations ??= []).push(event.citation);
+      return;
+    }
+    case 'logprobs': {
+      const item = state.open.get(event.index);
+      if (item?.kind === 'text') (item.logprobs ??= []).push(...event.logprobs);
+      return;
+    }
     case 'usage':
       return;
     case 'block-end':
@@ -278,9 +294,13 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
   switch (item.kind) {
     case 'text':
     case 'refusal': {
-      const part = item.kind === 'refusal' ? { type: 'refusal', refusal: item.text } : { type: 'output_text', annotations: [], text: item.text };
+      // Citations are ranges of the whole text: their annotations go out once it is known.
+      const annotations = item.citations?.map((citation) => annotationOf(citation, item.text)) ?? [];
+      annotations.forEach((annotation, at) => emit(state, out, { type: 'response.output_text.annotation.added', ...base, content_index: 0, annotation_index: at, annotation }));
+      const logprobs = item.logprobs ? logprobsToWire(item.logprobs) : undefined;
+      const part = item.kind === 'refusal' ? { type: 'refusal', refusal: item.text } : { type: 'output_text', annotations, text: item.text, ...(logprobs ? { logprobs } : {}) };
       if (item.kind === 'refusal') emit(state, out, { type: 'response.refusal.done', ...base, content_index: 0, refusal: item.text });
-      else emit(state, out, { type: 'response.output_text.done', ...base, content_index: 0, text: item.text, logprobs: [] });
+      else emit(state, out, { type: 'response.output_text.done', ...base, content_index: 0, text: item.text, logprobs: logprobs ?? [] });
       emit(state, out, { type: 'response.content_part.done', ...base, content_index: 0, part });
       done = { id: item.itemId, type: 'message', status: 'completed', content: [part], role: 'assistant' };
       break;

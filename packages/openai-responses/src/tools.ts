@@ -17,13 +17,16 @@ import {
 } from '@llm/core';
 import { PROTOCOL, ownBag, writeBack } from './ext.js';
 import { qualifiedName, splitQualifiedName } from './namespaces.js';
+import { decodeCodeInterpreter, encodeCodeInterpreter } from './code-interpreter.js';
+import { decodeWebSearchTool, encodeWebSearchTool, isWebSearchType } from './web-search.js';
 
 const FUNCTION_KNOWN = new Set(['type', 'name', 'description', 'parameters', 'strict']);
 const CUSTOM_KNOWN = new Set(['type', 'name', 'description', 'format']);
 
 /**
  * `tools[]` -> canonical tools: `function` (flat, with `strict`), `custom`, `namespace` groups
- * (flattened, see namespaces.ts), and built-ins kept whole as provider tools.
+ * (flattened, see namespaces.ts), web search and code interpreter as canonical hosted tools
+ * (web-search.ts, code-interpreter.ts), and other built-ins kept whole as provider tools.
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools
  */
 export function decodeTools(wire: unknown, parent = ''): LlmTool[] {
@@ -80,6 +83,8 @@ function decodeTool(tool: Record<string, unknown>, path: string, type: string): 
     setExtensions(out, PROTOCOL, collectUnknown(tool, CUSTOM_KNOWN));
     return out;
   }
+  if (isWebSearchType(type)) return decodeWebSearchTool(tool);
+  if (type === 'code_interpreter') return decodeCodeInterpreter(tool);
   const name = typeof tool.server_label === 'string' ? tool.server_label : typeof tool.name === 'string' && type === 'namespace' ? tool.name : type;
   return { type: 'provider', protocol: PROTOCOL, name, value: tool };
 }
@@ -94,7 +99,7 @@ export function encodeTools(tools: readonly LlmTool[], context: CodecContext | u
   tools.forEach((tool, index) => {
     const bag = ownBag(tool);
     const namespace = bag?.$namespace as Record<string, unknown> | undefined;
-    const split = namespace && tool.type !== 'provider' ? splitQualifiedName(tool.name) : undefined;
+    const split = namespace && (tool.type === 'function' || tool.type === 'custom') ? splitQualifiedName(tool.name) : undefined;
     if (namespace && split?.namespace !== undefined) {
       const wire = encodeTool({ ...tool, name: split.name } as LlmTool, bag, index, context);
       if (group?.name !== split.namespace) {
@@ -139,6 +144,10 @@ function encodeTool(tool: LlmTool, bag: Record<string, unknown> | undefined, ind
       writeBack(wire, bag);
       return wire;
     }
+    case 'web_search':
+      return encodeWebSearchTool(tool, `tools[${index}]`, context);
+    case 'code_execution':
+      return encodeCodeInterpreter(tool, `tools[${index}]`, context);
     case 'provider':
       if (tool.protocol === PROTOCOL) return tool.value;
       reportLoss(context, { code: 'dropped-tool', path: `tools[${index}]`, message: `the ${tool.protocol} tool ${tool.name} has no Responses form`, protocol: PROTOCOL });
@@ -183,8 +192,11 @@ export function encodeToolChoice(choice: LlmToolChoice, tools: readonly LlmTool[
     case 'required':
       return choice.type;
     case 'tool': {
-      const custom = tools?.some((tool) => tool.type === 'custom' && tool.name === choice.name);
-      return { type: custom ? 'custom' : 'function', name: choice.name };
+      const named = tools?.find((tool) => tool.name === choice.name);
+      // The hosted-tool choice that forces a web search.
+      if (named?.type === 'web_search') return { type: 'web_search_preview' };
+      if (named?.type === 'code_execution') return { type: 'code_interpreter' };
+      return { type: named?.type === 'custom' ? 'custom' : 'function', name: choice.name };
     }
     case 'allowed':
       return { type: 'allowed_tools', mode: choice.mode, tools: choice.names.map((name) => ({ type: 'function', name })) };

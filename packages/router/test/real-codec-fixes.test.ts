@@ -67,7 +67,8 @@ describe('translation fixes over the real codecs', () => {
     const out = via.request({
       model: 'gpt-4.1',
       max_tokens: 10,
-      tools: [{ type: 'web_search_20250305', name: 'web_search' }, read],
+      // bash is a Claude server tool with no cross-protocol form (web search now has one).
+      tools: [{ type: 'bash_20250124', name: 'bash' }, read],
       tool_choice: { type: 'any' },
       messages: [{ role: 'user', content: 'a' }],
     }) as { body: Record<string, unknown> };

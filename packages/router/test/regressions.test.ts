@@ -981,8 +981,9 @@ describe('REGRESSIONS.md, Claude Messages', () => {
     const out = via.request({
       model: 'gpt-4.1',
       max_tokens: 100,
-      tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }, claudeTool],
-      tool_choice: { type: 'tool', name: 'web_search' },
+      // bash is a Claude server tool with no cross-protocol form (web search now has one).
+      tools: [{ type: 'bash_20250124', name: 'bash' }, claudeTool],
+      tool_choice: { type: 'tool', name: 'bash' },
       messages: [{ role: 'user', content: 'news?' }],
     });
     expect(out.body).toEqual({

@@ -14,7 +14,7 @@ export interface ExpectedLoss {
   /** The protocols lacking the field, with the warning (`code@path`) each one reports, or null (none). */
   lost: Partial<Record<ProtocolId, string | null>>;
   /** Narrows the loss to some sides or modes (`client` only, one pair, streaming only). */
-  when?: { side?: 'client' | 'upstream'; client?: ProtocolId | ProtocolId[]; upstream?: ProtocolId; mode?: Mode };
+  when?: { side?: 'client' | 'upstream'; client?: ProtocolId | ProtocolId[]; upstream?: ProtocolId | ProtocolId[]; mode?: Mode };
   /** Why, in one line (printed in the table legend). */
   reason: string;
   /** What the loss changes in the expected outcome (nothing when only a warning is expected). */
@@ -121,6 +121,62 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
     reason: 'Claude output_config.format and Gemini responseJsonSchema have no schema name',
   },
   {
+    scenario: 'audio',
+    lost: { claude: 'dropped-part@messages[0].content[1]' },
+    reason: 'Claude takes no audio input: the clip is reported and left out, the text goes',
+    apply: (expected) => {
+      for (const turn of expected.request.turns) turn.media = turn.media.filter((media) => !media.startsWith('audio:'));
+    },
+  },
+  {
+    scenario: 'logprobs',
+    lost: { claude: 'dropped-field@logprobs' },
+    reason: 'Claude returns no token logprobs: the request for them is reported and left out',
+    apply: (expected) => {
+      delete expected.request.logprobs;
+    },
+  },
+  {
+    scenario: 'logprobs',
+    lost: { claude: 'dropped-field@choices[0].logprobs' },
+    when: { mode: 'json' },
+    reason: 'an answer with logprobs reaches a Claude client without them (or a Claude upstream cannot send them)',
+    apply: (expected) => {
+      delete expected.response?.logprobs;
+    },
+  },
+  {
+    scenario: 'logprobs',
+    lost: { claude: 'dropped-field@blocks[0].logprobs' },
+    when: { mode: 'stream' },
+    reason: 'streamed logprobs reach a Claude client without them (or a Claude upstream cannot stream them)',
+    apply: (expected) => {
+      delete expected.response?.logprobs;
+    },
+  },
+  {
+    scenario: 'web-search',
+    lost: { 'openai-chat': 'dropped-field@blocks[0]' },
+    when: { mode: 'stream' },
+    reason: 'Chat stream chunks have no annotations (only a whole message has them): a streamed citation is reported and left out',
+    apply: (expected) => {
+      delete expected.response?.citations;
+    },
+  },
+  {
+    scenario: 'web-search',
+    lost: { claude: 'lossy-conversion@choices[0].content[0].citations[0]' },
+    when: { mode: 'json' },
+    reason: "a URL citation from another protocol becomes a Claude web_search_result_location without Claude's encrypted_index",
+  },
+  {
+    scenario: 'web-search',
+    lost: { claude: 'lossy-conversion@blocks[0].citations' },
+    // Behind a Chat upstream a Claude client gets no streamed citation to rewrite.
+    when: { mode: 'stream', upstream: ['openai-responses', 'claude', 'gemini'] },
+    reason: "a streamed URL citation from another protocol becomes a Claude citations_delta without Claude's encrypted_index",
+  },
+  {
     scenario: 'stop-sequence',
     lost: { 'openai-responses': 'dropped-field@stop' },
     reason: 'the Responses API has no stop sequences',
@@ -182,7 +238,7 @@ export function lossesFor(scenario: string, client: ProtocolId, upstream: Protoc
   for (const loss of EXPECTED_LOSSES) {
     if (!([] as string[]).concat(loss.scenario).includes(scenario)) continue;
     const when = loss.when ?? {};
-    if ((when.client && !([] as ProtocolId[]).concat(when.client).includes(client)) || (when.upstream && when.upstream !== upstream) || (when.mode && when.mode !== mode)) continue;
+    if ((when.client && !([] as ProtocolId[]).concat(when.client).includes(client)) || (when.upstream && !([] as ProtocolId[]).concat(when.upstream).includes(upstream)) || (when.mode && when.mode !== mode)) continue;
     const side =
       when.side !== 'upstream' && client in loss.lost ? client : when.side !== 'client' && upstream in loss.lost ? upstream : undefined;
     if (side === undefined) continue;
@@ -197,6 +253,6 @@ export function lossesFor(scenario: string, client: ProtocolId, upstream: Protoc
 export function describeLoss(loss: ExpectedLoss, short: (id: ProtocolId) => string): string {
   const who = Object.keys(loss.lost).map((id) => short(id as ProtocolId)).join(', ');
   const { side, client, upstream, mode } = loss.when ?? {};
-  const narrowing = [side && `as ${side}`, client && `client ${([] as ProtocolId[]).concat(client).map(short).join('/')}`, upstream && `upstream ${short(upstream)}`, mode && `${mode} only`].filter(Boolean);
+  const narrowing = [side && `as ${side}`, client && `client ${([] as ProtocolId[]).concat(client).map(short).join('/')}`, upstream && `upstream ${([] as ProtocolId[]).concat(upstream).map(short).join('/')}`, mode && `${mode} only`].filter(Boolean);
   return `- ${([] as string[]).concat(loss.scenario).join(', ')} (${who}${narrowing.length > 0 ? `; ${narrowing.join(', ')}` : ''}): ${loss.reason}`;
 }

@@ -9,6 +9,8 @@ export interface RequestMeaning {
   maxOutputTokens?: number;
   stop?: string[];
   format?: string;
+  /** Token logprobs asked for: the number of alternatives, or 0 for none. */
+  logprobs?: number;
 }
 
 /** What a response means. */
@@ -18,6 +20,10 @@ export interface ResponseMeaning {
   refusal: string;
   /** `name(args)` with parsed, key-sorted arguments. */
   calls: string[];
+  /** The web pages the text cites (`url title`), when it cites any. */
+  citations?: string[];
+  /** Token logprobs (`token logprob [alternatives]`), when the answer has them. */
+  logprobs?: string[];
   finish?: string;
   usage?: Pick<LlmUsage, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'reasoningTokens'>;
 }
@@ -59,6 +65,7 @@ export function requestMeaning(request: LlmRequest): RequestMeaning {
   if (request.maxOutputTokens !== undefined) meaning.maxOutputTokens = request.maxOutputTokens;
   if (request.stop) meaning.stop = request.stop;
   if (request.responseFormat && request.responseFormat.type !== 'text') meaning.format = request.responseFormat.type;
+  if (request.logprobs) meaning.logprobs = request.logprobs.top ?? 0;
   return meaning;
 }
 
@@ -91,11 +98,15 @@ export function responseMeaning(response: LlmResponse): ResponseMeaning {
   const choice = response.choices[0];
   const meaning: ResponseMeaning = { text: '', reasoning: '', refusal: '', calls: [] };
   for (const part of choice?.content ?? []) {
-    if (part.type === 'text') meaning.text += part.text;
+    if (part.type === 'text') {
+      meaning.text += part.text;
+      for (const citation of part.citations ?? []) if (citation.url !== undefined) (meaning.citations ??= []).push(`${citation.url} ${citation.title ?? ''}`);
+    }
     else if (part.type === 'reasoning') meaning.reasoning += part.text;
     else if (part.type === 'refusal') meaning.refusal += part.text;
     else if (part.type === 'tool-call') meaning.calls.push(callText(part.name, part.arguments));
   }
+  if (choice?.logprobs?.length) meaning.logprobs = choice.logprobs.map((token) => `${token.token} ${token.logprob} [${(token.top ?? []).map((top) => `${top.token} ${top.logprob}`).join(', ')}]`);
   if (choice?.finishReason) meaning.finish = choice.finishReason;
   if (response.usage) {
     const { inputTokens, outputTokens, cacheReadTokens, reasoningTokens } = response.usage;

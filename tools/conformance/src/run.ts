@@ -91,7 +91,14 @@ const NOT_LOSSES = new Set(['defaulted', 'unknown-event']);
 async function strictDifference(scenario: Scenario, client: Codec, upstream: Codec, mode: Mode, lenient: Outcome, lossy: boolean): Promise<string | undefined> {
   try {
     const strict = await outcome(scenario, client, upstream, mode, {}, { strict: true });
-    if (lossy) return 'strict: a lossy translation went through';
+    // A loss met mid-stream cannot throw at the caller: the stream ends with the unsupported
+    // error, as the client's protocol says it.
+    if (lossy) {
+      if (mode !== 'stream') return 'strict: a lossy translation went through';
+      const unsupported = new LlmError({ kind: 'unsupported', message: 'unsupported' });
+      const { error } = await nativeStream(client, [{ type: 'start' }, { type: 'error', error: unsupported }]);
+      return firstDifference(error, strict.error) === undefined ? undefined : `strict: the stream did not end with the unsupported error: ${JSON.stringify(strict.error)}`;
+    }
     const difference = firstDifference(lenient, strict);
     return difference === undefined ? undefined : `strict: ${difference}`;
   } catch (error) {

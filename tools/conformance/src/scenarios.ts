@@ -45,6 +45,8 @@ const weather = {
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const PDF = 'JVBERi0xLjQKJcOkw7zDtsOfCjEgMCBvYmoKPDwvVHlwZS9DYXRhbG9nPj4KZW5kb2JqCnRyYWlsZXIKPDwvUm9vdCAxIDAgUj4+CiUlRU9G';
 
+const WAV = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=';
+
 const upstreamError = (id: string, title: string, error: LlmError, headers?: Record<string, string>): Scenario => ({
   id,
   title,
@@ -183,6 +185,37 @@ const written: Scenario[] = [
       },
     },
     response: answer([text('{"name":"Paris"}')], 'stop'),
+  },
+  {
+    id: 'web-search',
+    title: 'web search with citations',
+    request: { model: MODEL, messages: [say('When does the Rust 2027 edition ship?')], tools: [{ type: 'web_search', name: 'web_search' }] },
+    response: answer([{ type: 'text', text: 'It ships in 2027.', citations: [{ kind: 'url', url: 'https://blog.rust-lang.org/2027', title: 'Rust 2027', startIndex: 0, endIndex: 17 }] }], 'stop'),
+  },
+  {
+    id: 'audio',
+    title: 'audio input',
+    request: { model: MODEL, messages: [{ role: 'user', content: [text('Transcribe this.'), { type: 'audio', source: { kind: 'base64', mediaType: 'audio/wav', data: WAV }, format: 'wav' }] }] },
+    response: answer([text('Hello.')], 'stop'),
+  },
+  {
+    id: 'logprobs',
+    title: 'logprobs',
+    request: { model: MODEL, messages: [say('Greet me.')], logprobs: { top: 2 } },
+    response: {
+      ...answer([text('Hi there')], 'stop'),
+      choices: [
+        {
+          index: 0,
+          content: [text('Hi there')],
+          finishReason: 'stop',
+          logprobs: [
+            { token: 'Hi', logprob: -0.01, top: [{ token: 'Hi', logprob: -0.01 }, { token: 'Hello', logprob: -4.6 }] },
+            { token: ' there', logprob: -0.2, top: [{ token: ' there', logprob: -0.2 }, { token: '!', logprob: -1.7 }] },
+          ],
+        },
+      ],
+    },
   },
   {
     id: 'stop-sequence',
