@@ -96,7 +96,8 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     const config = loadConfigFile(values.config, io.env);
     io.tuneServeProcess?.(io.env);
     const gateway = await startGateway(config, { port: portFlag(values.port), host: values.host });
-    io.out(`llm-gateway listening on ${gateway.url}`);
+    // stdout carries the JSON log lines only (`| jq`): the banner goes to stderr.
+    io.err(`llm-gateway listening on ${gateway.url}`);
     return untilStopped(io, () => gateway.close());
   },
   async mock(args, io) {

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { type AuthScheme, type ProtocolId, describeError, readCredential } from '@llm/core';
 import type { ReplyHandler, RouterReply, RouterRequest } from '@llm/router';
 import type { Logger } from 'pino';
-import { type AccessEntry, createAccessLog } from '../access-log.js';
+import { type AccessEntry, createAccessLog, recordFields } from '../access-log.js';
 import { redactUrl } from '../logger.js';
-import type { RequestRecord } from '../router-contract.js';
+import type { RequestRecord, RouterConfig } from '../router-contract.js';
 import { checkEndpoint } from './endpoint-check.js';
 import { sseToGeminiArray, wantsGeminiArray } from './gemini-array.js';
 import { internalErrorMessage } from './internal-error.js';
@@ -32,13 +32,29 @@ export interface GatewayHandlerOptions {
    * false: the line is written when the answer is ready.
    */
   accessLogOnWrite?: boolean;
+  /** The routes (to tell how many fallbacks a request took); default none. */
+  routes?: RouterConfig['routes'];
 }
 
-/** The gateway's handler, and where its server reports what it wrote. */
+/** The gateway's handler, and where its server and router report how each request went. */
 export interface GatewayHandler extends ReplyHandler {
   /** The head of `reply` went out with `status` (see `GatewayHandlerOptions.accessLogOnWrite`). */
   written(reply: RouterReply | Response, status: number): void;
+  /**
+   * `reply` is over, its first byte out at `firstByteAt` (`performance.now()`): with
+   * `accessLogOnWrite`, its access line is written now (or once the router's record arrives).
+   */
+  ended(reply: RouterReply | Response, firstByteAt: number | undefined): void;
+  /** The router's record of a request it served (its `onRequestEnd` hook): model, upstream, tokens. */
+  recorded(record: RequestRecord): void;
 }
+
+/**
+ * Longest wait, after a routed answer is over, for the router's record before the access line is
+ * written without it. The record comes at once (the router finishes a request as its stream ends);
+ * this bounds a wrapper that ends its stream later than it stopped writing.
+ */
+export const RECORD_WAIT_MS = 1000;
 
 /** A stable, non-secret id for a client key: its position in the config, else a hash prefix. */
 export function keyIdOf(key: string, keys: readonly string[]): string {
@@ -55,8 +71,25 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
   const { router, keys, logger } = options;
   const responses = options.responses ?? new ResponseStore();
   const accessLog = createAccessLog(logger);
-  /** Access lines waiting for the status their reply was written with (`accessLogOnWrite`). */
-  const unwritten = new WeakMap<object, AccessEntry>();
+  const routes = options.routes ?? [];
+  /** Calls whose reply is being written (`accessLogOnWrite`), by reply. */
+  const unwritten = new WeakMap<object, CallLog>();
+  /**
+   * Routed calls not yet logged, by request id, for the router's record. Ids come from clients
+   * (`x-request-id`): a second call under a live id takes the slot, and the first is logged
+   * without its record.
+   */
+  const routed = new Map<string, CallLog>();
+
+  /** Writes the call's access line, once, with its record's fields when it came. */
+  const logCall = (call: CallLog): void => {
+    if (call.logged || !call.entry) return;
+    call.logged = true;
+    if (call.waitTimer) clearTimeout(call.waitTimer);
+    if (routed.get(call.requestId) === call) routed.delete(call.requestId);
+    const entry = call.record ? Object.assign(call.entry, recordFields(call.record, routes)) : call.entry;
+    accessLog(entry);
+  };
 
   /** Serves one call under its request id; anything it throws is answered by the caller. */
   const serve = async (request: RouterRequest, call: CallLog): Promise<RouterReply> => {
@@ -80,6 +113,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     const stored = protocol === 'openai-responses' && request.method === 'GET' ? storedResponse(responses, url, keyId) : undefined;
     if (stored) return call.finish(stored);
     const array = protocol === 'gemini' && wantsGeminiArray(url);
+    routed.set(requestId, call);
     let reply = await router(routedRequest(request, requestId, keyId, array ? withAltSse(url) : url));
     if (array) reply = sseToGeminiArray(reply);
     else if (protocol === 'openai-responses' && request.method === 'POST' && isCreateResponse(url)) reply = responses.capture(reply, keyId);
@@ -101,11 +135,15 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       requestId,
       url,
       started,
+      logged: false,
       finish: (reply) => {
         reply.headers['x-request-id'] = requestId;
-        const entry: AccessEntry = { requestId, method: request.method, path: redactUrl(url), status: reply.status, ms: Math.round(performance.now() - started), protocol: call.protocol };
-        if (options.accessLogOnWrite) unwritten.set(reply, entry);
-        else accessLog(entry);
+        call.entry = { requestId, method: request.method, path: redactUrl(url), protocol: call.protocol, status: reply.status };
+        if (options.accessLogOnWrite) unwritten.set(reply, call);
+        else {
+          call.entry.ms = Math.round(performance.now() - started);
+          logCall(call);
+        }
         return reply;
       },
     };
@@ -119,10 +157,25 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
   };
   return Object.assign(handler, {
     written(reply: RouterReply | Response, status: number): void {
-      const entry = unwritten.get(reply);
-      if (!entry) return;
+      const call = unwritten.get(reply);
+      if (call?.entry) call.entry.status = status;
+    },
+    ended(reply: RouterReply | Response, firstByteAt: number | undefined): void {
+      const call = unwritten.get(reply);
+      if (!call?.entry) return;
       unwritten.delete(reply);
-      accessLog(entry.status === status ? entry : { ...entry, status });
+      const now = performance.now();
+      if (firstByteAt !== undefined) call.entry.ttfbMs = Math.round(firstByteAt - call.started);
+      call.entry.ms = Math.round(now - call.started);
+      if (call.record || routed.get(call.requestId) !== call) logCall(call);
+      else call.waitTimer = setTimeout(() => logCall(call), RECORD_WAIT_MS).unref();
+    },
+    recorded(record: RequestRecord): void {
+      const call = routed.get(record.requestId);
+      if (!call) return;
+      call.record = record;
+      // Already over (its record was late): log now. Else the end of its answer logs it.
+      if (call.waitTimer) logCall(call);
     },
   });
 }
@@ -131,9 +184,17 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
 interface CallLog {
   readonly requestId: string;
   readonly url: URL;
+  /** `performance.now()` at arrival. */
   readonly started: number;
   protocol?: ProtocolId;
-  /** Stamps the request id on the reply and writes the access-log line. */
+  /** The access line, from the answer on. */
+  entry?: AccessEntry;
+  /** The router's record, for a routed call. */
+  record?: RequestRecord;
+  logged: boolean;
+  /** Waiting for a late record (see {@link RECORD_WAIT_MS}). */
+  waitTimer?: ReturnType<typeof setTimeout>;
+  /** Stamps the request id on the reply and writes (or readies) the access-log line. */
   finish(reply: RouterReply): RouterReply;
 }
 

@@ -34,6 +34,17 @@ export interface ServeNodeOptions {
    * written (the socket was cut). Not called for answers the handler never gave (it threw).
    */
   onWritten?(answer: RouterReply | Response, status: number): void;
+  /**
+   * Told once a handler's answer is over (its last byte written, the stream stopped, or the
+   * socket cut), after {@link onWritten}, with the `performance.now()` its first byte went out at
+   * (undefined: none did). Not called for answers the handler never gave.
+   */
+  onEnded?(answer: RouterReply | Response, firstByteAt: number | undefined): void;
+}
+
+/** When the first byte of an answer went out (`performance.now()`), filled in as it is written. */
+interface WriteTiming {
+  firstByteAt?: number;
 }
 
 /** A running server. */
@@ -98,6 +109,7 @@ async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerRes
   });
   let answer: RouterReply | Response;
   let written: ((status: number) => void) | undefined;
+  let handled: RouterReply | Response | undefined;
   try {
     // The body reaches the handler inside the call only, never in a local (nor a promise kept in
     // one): V8 keeps a suspended async function's locals alive until the answer is written, long
@@ -106,22 +118,26 @@ async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerRes
       body === null ? tooLargeReply(url, options.tooLarge) : handler(new IncomingCall(req.method ?? 'GET', url, req.headers, body, disconnect)),
     );
     const onWritten = options.onWritten;
-    const handled = answer;
-    if (onWritten) written = (status) => onWritten(handled, status);
+    const given = answer;
+    handled = given;
+    if (onWritten) written = (status) => onWritten(given, status);
   } catch (error) {
     if (disconnect.aborted) return;
     options.onError?.(error, undefined);
     answer = internalErrorReply(url, undefined, options);
   }
   const reply = isWebResponse(answer) ? replyOf(answer) : answer;
+  const timing: WriteTiming = {};
   try {
-    await writeReply(reply, res, req.method === 'HEAD', options, url, written);
+    await writeReply(reply, res, req.method === 'HEAD', options, url, written, timing);
   } catch (error) {
     // Failures after the head are handled inside: this one came first (an unreadable body).
     // (Not `written?.(lastResort(...))`: an optional call skips its arguments when there is no callee.)
     const status = lastResort(error, res, options);
+    if (status !== 0) timing.firstByteAt ??= performance.now();
     written?.(status);
   }
+  if (handled && options.onEnded) options.onEnded(handled, timing.firstByteAt);
 }
 
 /** The 500 of a failed request, as the server's option builds it; a fixed one if that fails too. */
@@ -257,10 +273,19 @@ function requestIdOf(reply: OutgoingReply): string | undefined {
 }
 
 /** `written`: told the status the client got, once the head is written (see `ServeNodeOptions.onWritten`). */
-async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boolean, options: ServeNodeOptions, url?: URL, written?: (status: number) => void): Promise<void> {
+async function writeReply(
+  reply: OutgoingReply,
+  res: ServerResponse,
+  head: boolean,
+  options: ServeNodeOptions,
+  url?: URL,
+  written?: (status: number) => void,
+  timing: WriteTiming = {},
+): Promise<void> {
   const { headers, body } = reply;
   if (body === null || typeof body === 'string') {
     const status = writeWhole(reply, body, res, head, options) ? reply.status : writeUnwritable(reply, res, head, options, url);
+    if (status !== 0) timing.firstByteAt = performance.now();
     written?.(status);
     return;
   }
@@ -270,6 +295,7 @@ async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boole
   if (!writeHead(res, reply, options)) {
     stop();
     const status = writeUnwritable(reply, res, head, options, url);
+    if (status !== 0) timing.firstByteAt = performance.now();
     written?.(status);
     return;
   }
@@ -277,6 +303,7 @@ async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boole
   if (head) {
     stop();
     res.end();
+    timing.firstByteAt = performance.now();
     return;
   }
   if (String(headers['content-type']).startsWith('text/event-stream')) res.flushHeaders();
@@ -285,7 +312,9 @@ async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boole
     for (;;) {
       const { done, value } = await chunks.next();
       if (done || res.destroyed) break;
-      if (!res.write(value)) await drained(res);
+      const flushed = res.write(value);
+      timing.firstByteAt ??= performance.now();
+      if (!flushed) await drained(res);
     }
     res.end();
   } catch (error) {

@@ -6,10 +6,11 @@ import { toRouterConfig } from '../config/load.js';
 import { type Ledger, openLedger } from '../ledger/ledger.js';
 import { createLogger } from '../logger.js';
 import { logOutcome } from '../outcome-log.js';
+import { logUpstreamFailures } from '../upstream-failure-log.js';
 import type { RouterConfig } from '../router-contract.js';
 import { createUndiciTransport } from '../transport.js';
 import { clientProtocolOf } from './client-protocol.js';
-import { createGatewayHandler } from './gateway-handler.js';
+import { type GatewayHandler, createGatewayHandler } from './gateway-handler.js';
 import { serveNode } from './node-adapter.js';
 import { internalErrorMessage } from './internal-error.js';
 import { protocolError } from './protocol-error.js';
@@ -53,17 +54,19 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   }
   const routerConfig: RouterConfig = {
     ...toRouterConfig(config),
-    transport,
+    transport: logUpstreamFailures(transport, config.upstreams, logger),
     hooks: {
       // One line per request with warnings or a failure, from the record: never one per warning.
       onRequestEnd: (record) => {
         ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record });
         logOutcome(logger, record);
+        handler.recorded(record);
       },
     },
   };
   const router = (options.createRouter ?? createRouter)(routerConfig);
-  const handler = createGatewayHandler({
+  const handler: GatewayHandler = createGatewayHandler({
+    routes: routerConfig.routes,
     router,
     keys: config.keys,
     logger,
@@ -79,6 +82,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     onError: (error, requestId) => logger.error({ requestId, err: describeError(error) }, 'request failed in the server'),
     // The access line records what the client got: a 500 when node refused the answer's head.
     onWritten: (reply, status) => handler.written(reply, status),
+    onEnded: (reply, firstByteAt) => handler.ended(reply, firstByteAt),
   });
   logger.info({ url: server.url, upstreams: Object.keys(config.upstreams) }, 'listening');
   return {
