@@ -36,6 +36,7 @@ describe('parseConfig', () => {
       policies: {},
       maxBodyBytes: 33554432,
       log: {},
+      metrics: {},
     });
     expect(toRouterConfig(config)).toEqual({ upstreams: config.upstreams, routes: config.routes, policies: {} });
   });

@@ -83,6 +83,14 @@ export const GatewayConfigSchema = v.strictObject({
   warningsHeader: v.optional(v.boolean()),
   maxBodyBytes: v.optional(PositiveInteger, 32 * 1024 * 1024),
   log: v.optional(v.strictObject({ level: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])) }), {}),
+  /**
+   * Prometheus metrics at `GET /metrics`: on the gateway's port (default), or on `port` (and
+   * `host`, default 127.0.0.1) only; `models` adds names to the model label's known set. `false`: none.
+   */
+  metrics: v.optional(
+    v.union([v.literal(false), v.strictObject({ port: v.optional(Port), host: v.optional(v.string()), models: v.optional(v.array(v.string())) })]),
+    {},
+  ),
 });
 
 /** A validated gateway config. */

@@ -4,12 +4,14 @@ import type { ReplyHandler, RouterReply, RouterRequest } from '@llm/router';
 import type { Logger } from 'pino';
 import { type AccessEntry, createAccessLog, recordFields } from '../access-log.js';
 import { redactUrl } from '../logger.js';
+import type { GatewayMetrics, GatewayObserver } from '../metrics.js';
 import type { RequestRecord, RouterConfig } from '../router-contract.js';
 import { checkEndpoint } from './endpoint-check.js';
 import { sseToGeminiArray, wantsGeminiArray } from './gemini-array.js';
 import { internalErrorMessage } from './internal-error.js';
 import { protocolError } from './protocol-error.js';
 import { requestIdOf } from './request-id.js';
+import type { Readiness } from './readiness.js';
 import { ResponseStore } from './response-store.js';
 
 const ALL_SCHEMES: readonly AuthScheme[] = ['bearer', 'x-api-key', 'x-goog-api-key', 'query-key'];
@@ -34,6 +36,12 @@ export interface GatewayHandlerOptions {
   accessLogOnWrite?: boolean;
   /** The routes (to tell how many fallbacks a request took); default none. */
   routes?: RouterConfig['routes'];
+  /** Told each request's start, stream and end (the metrics); default none. */
+  observer?: GatewayObserver;
+  /** Served at `GET /metrics` (unless on a port of their own: then leave this out). */
+  metrics?: Pick<GatewayMetrics, 'contentType' | 'text'>;
+  /** Checks of `GET /health/ready`; default none (always ready). */
+  readiness?: Readiness;
 }
 
 /** The gateway's handler, and where its server and router report how each request went. */
@@ -72,6 +80,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
   const responses = options.responses ?? new ResponseStore();
   const accessLog = createAccessLog(logger);
   const routes = options.routes ?? [];
+  const observer = options.observer;
   /** Calls whose reply is being written (`accessLogOnWrite`), by reply. */
   const unwritten = new WeakMap<object, CallLog>();
   /**
@@ -89,12 +98,17 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     if (routed.get(call.requestId) === call) routed.delete(call.requestId);
     const entry = call.record ? Object.assign(call.entry, recordFields(call.record, routes)) : call.entry;
     accessLog(entry);
+    observer?.ended(entry, call.streamed);
   };
 
   /** Serves one call under its request id; anything it throws is answered by the caller. */
   const serve = async (request: RouterRequest, call: CallLog): Promise<RouterReply> => {
     const { url, requestId } = call;
-    if (url.pathname === '/health') return call.finish({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' });
+    if (url.pathname === '/health' || url.pathname === '/health/live') return call.finish({ status: 200, headers: { ...JSON_TYPE }, body: '{"status":"ok"}' });
+    if (url.pathname === '/health/ready') return call.finish(readinessReply(options.readiness?.failing() ?? []));
+    if (url.pathname === '/metrics' && options.metrics && (request.method === 'GET' || request.method === 'HEAD')) {
+      return call.finish({ status: 200, headers: { 'content-type': options.metrics.contentType }, body: request.method === 'HEAD' ? null : await options.metrics.text() });
+    }
     if (url.pathname === '/api/hello') return call.finish({ status: 200, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: request.method === 'HEAD' ? null : 'ok' });
     const endpoint = checkEndpoint(request.method, url, request.headers);
     call.protocol = endpoint.protocol;
@@ -126,7 +140,10 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     const url = request.parsedUrl ?? URL.parse(request.url);
     if (!url) {
       // A URL that does not parse (a server handing over a bad one): it names no resource.
-      accessLog({ requestId, method: request.method, status: 400 });
+      const entry: AccessEntry = { requestId, method: request.method, status: 400 };
+      accessLog(entry);
+      observer?.started();
+      observer?.ended(entry, false);
       const reply = protocolError(undefined, 400, 'the request URL is not a valid URL');
       reply.headers['x-request-id'] = requestId;
       return reply;
@@ -136,8 +153,13 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       url,
       started,
       logged: false,
+      streamed: false,
       finish: (reply) => {
         reply.headers['x-request-id'] = requestId;
+        if (observer && reply.body !== null && typeof reply.body !== 'string') {
+          call.streamed = true;
+          observer.streaming();
+        }
         call.entry = { requestId, method: request.method, path: redactUrl(url), protocol: call.protocol, status: reply.status };
         if (options.accessLogOnWrite) unwritten.set(reply, call);
         else {
@@ -147,6 +169,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
         return reply;
       },
     };
+    observer?.started();
     try {
       return await serve(request, call);
     } catch (error) {
@@ -192,10 +215,20 @@ interface CallLog {
   /** The router's record, for a routed call. */
   record?: RequestRecord;
   logged: boolean;
+  /** Its answer is a stream (counted in the open streams). */
+  streamed: boolean;
   /** Waiting for a late record (see {@link RECORD_WAIT_MS}). */
   waitTimer?: ReturnType<typeof setTimeout>;
   /** Stamps the request id on the reply and writes (or readies) the access-log line. */
   finish(reply: RouterReply): RouterReply;
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** `GET /health/ready`: 200 when every check passes, else 503 naming the failing ones. */
+function readinessReply(failing: readonly string[]): RouterReply {
+  if (failing.length === 0) return { status: 200, headers: { ...JSON_TYPE }, body: '{"status":"ready"}' };
+  return { status: 503, headers: { ...JSON_TYPE }, body: JSON.stringify({ status: 'unavailable', failing }) };
 }
 
 function isCreateResponse(url: URL): boolean {

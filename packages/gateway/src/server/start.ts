@@ -6,7 +6,10 @@ import { toRouterConfig } from '../config/load.js';
 import { type Ledger, openLedger } from '../ledger/ledger.js';
 import { createLogger } from '../logger.js';
 import { logOutcome } from '../outcome-log.js';
+import { createMetrics, knownModels } from '../metrics.js';
 import { logUpstreamFailures } from '../upstream-failure-log.js';
+import { serveMetrics } from './metrics-server.js';
+import { Readiness } from './readiness.js';
 import type { RouterConfig } from '../router-contract.js';
 import { createUndiciTransport } from '../transport.js';
 import { clientProtocolOf } from './client-protocol.js';
@@ -35,6 +38,10 @@ export interface StartGatewayOptions {
 export interface Gateway {
   url: string;
   port: number;
+  /** Where `GET /metrics` is served when `metrics.port` is set (else on {@link url}). */
+  metricsUrl?: string;
+  /** The checks of `GET /health/ready`: add one for a store the gateway depends on. */
+  readiness: Readiness;
   /** Stops accepting, drains in-flight requests, flushes the ledger, closes upstream pools. */
   close(): Promise<void>;
 }
@@ -52,9 +59,14 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       onError: (error) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'usage ledger failed; requests continue without it'),
     });
   }
+  const plainRouterConfig = toRouterConfig(config);
+  const metrics = config.metrics === false ? undefined : await createMetrics(knownModels(plainRouterConfig.routes, config.metrics.models));
+  let draining = false;
+  const readiness = new Readiness();
+  readiness.add({ name: 'draining', ready: () => !draining });
   const routerConfig: RouterConfig = {
-    ...toRouterConfig(config),
-    transport: logUpstreamFailures(transport, config.upstreams, logger),
+    ...plainRouterConfig,
+    transport: logUpstreamFailures(transport, config.upstreams, logger, metrics),
     hooks: {
       // One line per request with warnings or a failure, from the record: never one per warning.
       onRequestEnd: (record) => {
@@ -65,8 +77,12 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     },
   };
   const router = (options.createRouter ?? createRouter)(routerConfig);
+  const separateMetrics = config.metrics !== false && config.metrics.port !== undefined;
   const handler: GatewayHandler = createGatewayHandler({
     routes: routerConfig.routes,
+    observer: metrics,
+    metrics: separateMetrics ? undefined : metrics,
+    readiness,
     router,
     keys: config.keys,
     logger,
@@ -84,16 +100,21 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     onWritten: (reply, status) => handler.written(reply, status),
     onEnded: (reply, firstByteAt) => handler.ended(reply, firstByteAt),
   });
-  logger.info({ url: server.url, upstreams: Object.keys(config.upstreams) }, 'listening');
+  const metricsServer = metrics && config.metrics !== false && config.metrics.port !== undefined ? await serveMetrics(metrics, config.metrics.port, config.metrics.host) : undefined;
+  logger.info({ url: server.url, upstreams: Object.keys(config.upstreams), ...(metricsServer && { metricsUrl: metricsServer.url }) }, 'listening');
   return {
     url: server.url,
     port: server.port,
+    ...(metricsServer && { metricsUrl: metricsServer.url }),
+    readiness,
     async close() {
+      draining = true;
       const cut = setTimeout(() => server.server.closeAllConnections(), options.drainMs ?? 10_000);
       cut.unref();
       await server.close();
       clearTimeout(cut);
       ledger?.close();
+      await metricsServer?.close();
       await closeTransport();
     },
   };
