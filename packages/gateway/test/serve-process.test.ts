@@ -24,7 +24,9 @@ it('serve prints its address, answers /health, writes its buffered logs and exit
   expect(await exited).toBe(0);
   expect(stderr()).not.toContain('k-123');
   const entries = stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
-  expect(entries.map((entry) => entry.msg)).toEqual(['listening', 'request']);
+  // Then the shutdown's lines (issue 20): nothing was in flight, nothing cut.
+  expect(entries.map((entry) => entry.msg)).toEqual(['listening', 'request', 'draining', 'closed']);
+  expect(entries[2]).toMatchObject({ requests: 0, drainMs: 10_000 });
   expect(entries[1]).toMatchObject({ method: 'GET', path: '/health', status: 200 });
   expect(stdout()).not.toContain('k-123');
 }, 20_000);

@@ -82,6 +82,8 @@ export const GatewayConfigSchema = v.strictObject({
   requestDeadlineMs: v.optional(PositiveInteger),
   warningsHeader: v.optional(v.boolean()),
   maxBodyBytes: v.optional(PositiveInteger, 32 * 1024 * 1024),
+  /** Milliseconds a shutdown lets in-flight requests finish before cutting them (the gateway's default: 10,000). */
+  drainMs: v.optional(NonNegativeInteger),
   log: v.optional(v.strictObject({ level: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])) }), {}),
   /**
    * Prometheus metrics at `GET /metrics`: on the gateway's port (default), or on `port` (and

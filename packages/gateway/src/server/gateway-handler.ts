@@ -55,10 +55,12 @@ export interface GatewayHandler extends ReplyHandler {
   ended(reply: RouterReply | Response, firstByteAt: number | undefined): void;
   /** The router's record of a request it served (its `onRequestEnd` hook): model, upstream, tokens. */
   recorded(record: RequestRecord): void;
+  /** Serves later requests with another router, keys and routes (a config reload); calls in flight keep theirs. */
+  update(next: Pick<GatewayHandlerOptions, 'router' | 'keys' | 'routes'>): void;
 }
 
 /**
- * Longest wait, after a routed answer is over, for the router's record before the access line is
+ * Longest wait, after a routed stream is over, for the router's record before the access line is
  * written without it. The record comes at once (the router finishes a request as its stream ends);
  * this bounds a wrapper that ends its stream later than it stopped writing.
  */
@@ -76,10 +78,11 @@ export function keyIdOf(key: string, keys: readonly string[]): string {
  * around it, stored Responses (`GET /v1/responses/{id}`) and Gemini's JSON array streams.
  */
 export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHandler {
-  const { router, keys, logger } = options;
+  const { logger } = options;
+  let { router, keys } = options;
   const responses = options.responses ?? new ResponseStore();
   const accessLog = createAccessLog(logger);
-  const routes = options.routes ?? [];
+  let routes = options.routes ?? [];
   const observer = options.observer;
   /** Calls whose reply is being written (`accessLogOnWrite`), by reply. */
   const unwritten = new WeakMap<object, CallLog>();
@@ -156,9 +159,9 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       streamed: false,
       finish: (reply) => {
         reply.headers['x-request-id'] = requestId;
-        if (observer && reply.body !== null && typeof reply.body !== 'string') {
+        if (reply.body !== null && typeof reply.body !== 'string') {
           call.streamed = true;
-          observer.streaming();
+          observer?.streaming();
         }
         call.entry = { requestId, method: request.method, path: redactUrl(url), protocol: call.protocol, status: reply.status };
         if (options.accessLogOnWrite) unwritten.set(reply, call);
@@ -190,8 +193,15 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       const now = performance.now();
       if (firstByteAt !== undefined) call.entry.ttfbMs = Math.round(firstByteAt - call.started);
       call.entry.ms = Math.round(now - call.started);
-      if (call.record || routed.get(call.requestId) !== call) logCall(call);
+      // The router records a whole answer before returning it, a stream as it ends: only a
+      // stream's record can still be on its way.
+      if (call.record || !call.streamed || routed.get(call.requestId) !== call) logCall(call);
       else call.waitTimer = setTimeout(() => logCall(call), RECORD_WAIT_MS).unref();
+    },
+    update(next: Pick<GatewayHandlerOptions, 'router' | 'keys' | 'routes'>): void {
+      router = next.router;
+      keys = next.keys;
+      routes = next.routes ?? [];
     },
     recorded(record: RequestRecord): void {
       const call = routed.get(record.requestId);

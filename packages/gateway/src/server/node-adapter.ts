@@ -55,6 +55,14 @@ export interface NodeServer {
   port: number;
   /** Stops accepting connections and resolves once in-flight requests have finished. */
   close(): Promise<void>;
+  /** Requests being served: read, answered or written. */
+  inFlight(): number;
+  /**
+   * Cancels every request in flight with `reason`, as a client that went away would, but with
+   * the connection kept: a handler that turns an `LlmError` reason into an answer (the router
+   * ends a stream with its protocol's error event) still writes it. Returns how many it cut.
+   */
+  cutInFlight(reason: unknown): number;
 }
 
 /**
@@ -64,15 +72,17 @@ export interface NodeServer {
  */
 export async function serveNode(handler: NodeHandler, options: ServeNodeOptions = {}): Promise<NodeServer> {
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
-  let active = 0;
+  /** Each request in flight's cancel (aborted when its client goes away, or by `cutInFlight`). */
+  const active = new Set<CancelSource>();
   const server = createServer((req, res) => {
-    active += 1;
+    const cancel = new CancelSource();
+    active.add(cancel);
     res.once('close', () => {
-      active -= 1;
+      active.delete(cancel);
     });
     // Nothing a request does may end the process: whatever escapes `handle` ends this one
     // answer (a bare 500, or the socket cut mid-answer) and is reported.
-    handle(handler, req, res, maxBodyBytes, options).catch((error: unknown) => void lastResort(error, res, options));
+    handle(handler, req, res, maxBodyBytes, options, cancel).catch((error: unknown) => void lastResort(error, res, options));
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -89,7 +99,7 @@ export async function serveNode(handler: NodeHandler, options: ServeNodeOptions 
       new Promise<void>((resolve) => {
         // Drain: once no response is in flight, cut the remaining (keep-alive) connections.
         const sweep = setInterval(() => {
-          if (active === 0) server.closeAllConnections();
+          if (active.size === 0) server.closeAllConnections();
           else server.closeIdleConnections();
         }, 25);
         server.close(() => {
@@ -98,12 +108,16 @@ export async function serveNode(handler: NodeHandler, options: ServeNodeOptions 
         });
         server.closeIdleConnections();
       }),
+    inFlight: () => active.size,
+    cutInFlight(reason) {
+      for (const cancel of active) cancel.abort(reason);
+      return active.size;
+    },
   };
 }
 
-async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, options: ServeNodeOptions): Promise<void> {
+async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, options: ServeNodeOptions, disconnect: CancelSource): Promise<void> {
   const url = requestUrlOf(req.url);
-  const disconnect = new CancelSource();
   res.on('close', () => {
     if (!res.writableFinished) disconnect.abort(new Error('client disconnected'));
   });
