@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { type AccessEntry, createAccessLog, recordFields } from '../access-log.js';
 import { redactUrl } from '../logger.js';
 import type { GatewayMetrics, GatewayObserver } from '../metrics.js';
+import type { GatewayTracing, RequestTrace } from '../tracing.js';
 import type { RequestRecord, RouterConfig } from '../router-contract.js';
 import { checkEndpoint } from './endpoint-check.js';
 import { sseToGeminiArray, wantsGeminiArray } from './gemini-array.js';
@@ -42,6 +43,8 @@ export interface GatewayHandlerOptions {
   metrics?: Pick<GatewayMetrics, 'contentType' | 'text'>;
   /** Checks of `GET /health/ready`; default none (always ready). */
   readiness?: Readiness;
+  /** A span per request (OpenTelemetry); default none. */
+  tracing?: Pick<GatewayTracing, 'start' | 'within' | 'end'>;
 }
 
 /** The gateway's handler, and where its server and router report how each request went. */
@@ -84,6 +87,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
   const accessLog = createAccessLog(logger);
   let routes = options.routes ?? [];
   const observer = options.observer;
+  const tracing = options.tracing;
   /** Calls whose reply is being written (`accessLogOnWrite`), by reply. */
   const unwritten = new WeakMap<object, CallLog>();
   /**
@@ -102,6 +106,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     const entry = call.record ? Object.assign(call.entry, recordFields(call.record, routes)) : call.entry;
     accessLog(entry);
     observer?.ended(entry, call.streamed);
+    if (call.trace) tracing?.end(call.trace, entry);
   };
 
   /** Serves one call under its request id; anything it throws is answered by the caller. */
@@ -173,12 +178,19 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       },
     };
     observer?.started();
+    if (!tracing) return serveOrFail(request, call);
+    call.trace = tracing.start(request.method, url.pathname, request.headers);
+    return tracing.within(call.trace, () => serveOrFail(request, call));
+  };
+
+  /** Serves a call; whatever it throws is answered 500 naming the request id only. */
+  const serveOrFail = async (request: RouterRequest, call: CallLog): Promise<RouterReply> => {
     try {
       return await serve(request, call);
     } catch (error) {
       // The client learns the request id only; the log line under it has the detail.
-      logger.error({ requestId, err: describeError(error) }, 'request failed inside the gateway');
-      return call.finish(protocolError(call.protocol, 500, internalErrorMessage(requestId)));
+      logger.error({ requestId: call.requestId, err: describeError(error) }, 'request failed inside the gateway');
+      return call.finish(protocolError(call.protocol, 500, internalErrorMessage(call.requestId)));
     }
   };
   return Object.assign(handler, {
@@ -227,6 +239,8 @@ interface CallLog {
   logged: boolean;
   /** Its answer is a stream (counted in the open streams). */
   streamed: boolean;
+  /** Its span, when tracing is on. */
+  trace?: RequestTrace;
   /** Waiting for a late record (see {@link RECORD_WAIT_MS}). */
   waitTimer?: ReturnType<typeof setTimeout>;
   /** Stamps the request id on the reply and writes (or readies) the access-log line. */

@@ -1,5 +1,6 @@
 import { LlmError, describeError } from '@llm/core';
 import { MemoryStateStore, type ReplyHandler, createRouter } from '@llm/router';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
 import { toRouterConfig } from '../config/load.js';
@@ -10,7 +11,8 @@ import { createMetrics, knownModels } from '../metrics.js';
 import { logUpstreamFailures } from '../upstream-failure-log.js';
 import { serveMetrics } from './metrics-server.js';
 import { Readiness } from './readiness.js';
-import type { RouterConfig } from '../router-contract.js';
+import type { RouterConfig, Transport } from '../router-contract.js';
+import { createTracing } from '../tracing.js';
 import { createUndiciTransport } from '../transport.js';
 import { clientProtocolOf } from './client-protocol.js';
 import { type GatewayHandler, createGatewayHandler } from './gateway-handler.js';
@@ -30,6 +32,8 @@ export interface StartGatewayOptions {
   logger?: Logger;
   /** The router factory; default: `createRouter` from @llm/router. */
   createRouter?: CreateRouter;
+  /** Spans go here instead of `config.tracing`'s endpoint, tracing on (tests: the SDK's in-memory exporter). */
+  spanExporter?: SpanExporter;
   /** Milliseconds `close()` waits for in-flight requests before cutting them; overrides `config.drainMs` (default {@link DEFAULT_DRAIN_MS}). */
   drainMs?: number;
 }
@@ -67,7 +71,7 @@ export const DEFAULT_DRAIN_MS = 10_000;
 export const CUT_GRACE_MS = 1_000;
 
 /** The config keys a reload cannot apply: they shape the server, not the requests. */
-const RESTART_KEYS = ['listen', 'ledger', 'metrics', 'maxBodyBytes', 'drainMs'] as const;
+const RESTART_KEYS = ['listen', 'ledger', 'metrics', 'tracing', 'maxBodyBytes', 'drainMs'] as const;
 
 /** Starts the gateway server for a validated config. */
 export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
@@ -81,6 +85,8 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     });
   }
   const metrics = config.metrics === false ? undefined : await createMetrics(knownModels(toRouterConfig(config).routes, config.metrics.models));
+  const tracingConfig = config.tracing ?? (options.spanExporter && { endpoint: 'http://unused.invalid' });
+  const tracing = tracingConfig ? await createTracing(tracingConfig, options.spanExporter) : undefined;
   let draining = false;
   const readiness = new Readiness();
   readiness.add({ name: 'draining', ready: () => !draining });
@@ -88,11 +94,12 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   // turns outlive a reload.
   const stateStore = new MemoryStateStore();
 
+  const traced = (base: Transport, upstreams: GatewayConfig['upstreams']): Transport => (tracing ? tracing.transport(base, upstreams) : base);
   /** The router and routes of a config: what a reload replaces. */
   const routing = (next: GatewayConfig) => {
     const routerConfig: RouterConfig = {
       ...toRouterConfig(next),
-      transport: logUpstreamFailures(transport, next.upstreams, logger, metrics),
+      transport: traced(logUpstreamFailures(transport, next.upstreams, logger, metrics), next.upstreams),
       stateStore,
       hooks: {
         // One line per request with warnings or a failure, from the record: never one per warning.
@@ -111,6 +118,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     ...routing(config),
     observer: metrics,
     metrics: separateMetrics ? undefined : metrics,
+    tracing,
     readiness,
     logger,
     onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record }),
@@ -152,6 +160,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     clearTimeout(grace);
     ledger?.close();
     await metricsServer?.close();
+    await tracing?.shutdown();
     await closeTransport();
     logger.info('closed');
   };
