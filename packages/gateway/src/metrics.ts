@@ -57,6 +57,7 @@ export async function createMetrics(models: ReadonlySet<string>): Promise<Gatewa
   const openStreams = new prom.Gauge({ name: 'llm_gateway_open_streams', help: 'Streamed answers being written.', registers });
   const attempts = new prom.Counter({ name: 'llm_gateway_upstream_attempts_total', help: 'Upstream API calls, retries and fallbacks included.', labelNames: ['upstream'], registers });
   const failures = new prom.Counter({ name: 'llm_gateway_upstream_failures_total', help: 'Failed upstream API calls, by reason: the status (429, 5xx), error (no answer) or timeout.', labelNames: ['upstream', 'reason'], registers });
+  const errors = new prom.Counter({ name: 'llm_gateway_request_errors_total', help: 'Requests that failed, or streams that ended with an error event, by error kind (timeout, upstream, rate_limit...).', labelNames: ['protocol', 'upstream', 'kind'], registers });
   const fallbacks = new prom.Counter({ name: 'llm_gateway_fallbacks_total', help: "Upstreams of a route tried and left before the one that answered, by the one that answered.", labelNames: ['upstream'], registers });
   const modelLabel = (model: string | undefined) => (model === undefined ? NONE : models.has(model) ? model : OTHER_MODEL);
   return {
@@ -77,6 +78,8 @@ export async function createMetrics(models: ReadonlySet<string>): Promise<Gatewa
       if (entry.outputTokens !== undefined) tokens.inc({ upstream, model, kind: 'output' }, entry.outputTokens);
       if (entry.cachedTokens !== undefined) tokens.inc({ upstream, model, kind: 'cached' }, entry.cachedTokens);
       if (entry.fallbacks) fallbacks.inc({ upstream }, entry.fallbacks);
+      // Kinds are the router's closed list (LlmErrorKind): a bounded label.
+      if (entry.errorKind !== undefined) errors.inc({ protocol, upstream, kind: entry.errorKind });
     },
     attempt: (upstream) => attempts.inc({ upstream }),
     attemptFailed: (upstream, reason) => failures.inc({ upstream, reason }),

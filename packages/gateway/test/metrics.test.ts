@@ -82,6 +82,7 @@ describe('metrics', () => {
       'llm_gateway_upstream_failures_total{upstream="down",reason="503"} 6',
       'llm_gateway_fallbacks_total{upstream="chat"} 2',
     ]);
+    expect(lines(text, ['llm_gateway_request_errors_total'])).toEqual(['llm_gateway_request_errors_total{protocol="openai-chat",upstream="down",kind="overloaded"} 1']);
     expect(lines(text, ['llm_gateway_request_duration_seconds_count', 'llm_gateway_time_to_first_byte_seconds_count'])).toEqual([
       'llm_gateway_request_duration_seconds_count{protocol="openai-chat",upstream="chat"} 3',
       'llm_gateway_request_duration_seconds_count{protocol="openai-chat",upstream="down"} 1',
