@@ -22,6 +22,9 @@ export default defineConfig([
     ...common,
     entry: ['src/cli.ts'],
     noExternal: [/^(?!yaml$)/],
+    // Still one file: a dynamic import (prom-client, loaded only with metrics on) is inlined, and
+    // its module evaluated only when imported, instead of becoming a chunk file beside the bin.
+    splitting: false,
     // Bundled CommonJS code calls `require`: an ES module has none unless it makes one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     metafile: true,

@@ -10,8 +10,13 @@ export type { ClientKey } from './config/client-keys.js';
 export { GatewayConfigSchema } from './config/schema.js';
 export type { GatewayConfig } from './config/schema.js';
 
-export { startGateway } from './server/start.js';
+export { CUT_GRACE_MS, DEFAULT_DRAIN_MS, startGateway } from './server/start.js';
 export type { CreateRouter, Gateway, StartGatewayOptions } from './server/start.js';
+export { Readiness } from './server/readiness.js';
+export type { ReadinessCheck } from './server/readiness.js';
+export type { AccessEntry } from './access-log.js';
+export type { GatewayMetrics, GatewayObserver } from './metrics.js';
+export type { GatewayTracing, RequestTrace, TracingConfig } from './tracing.js';
 export { serveNode } from './server/node-adapter.js';
 export type { NodeHandler, NodeServer, ServeNodeOptions } from './server/node-adapter.js';
 export { IncomingCall } from './server/incoming-call.js';

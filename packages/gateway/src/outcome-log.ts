@@ -8,7 +8,8 @@ const MAX_WARNING_TEXT = 256;
 /**
  * Logs how a request ended beyond its access line, in at most one line: a failure with its
  * internal detail (`errorDetail`: never sent to the client) at `error` for a 5xx and `warn`
- * otherwise, else translation warnings at `warn`: the warnings the router kept (its
+ * otherwise, else translation warnings at `debug` (a client's every request may carry the same
+ * ones: at `warn` they outnumbered the access lines): the warnings the router kept (its
  * `maxWarningsPerRequest`, 100 by default) and the count it dropped. A request with neither
  * logs nothing here.
  */
@@ -26,7 +27,7 @@ export function logOutcome(logger: Logger, record: RequestRecord): void {
     entry.warnings = record.warnings.map(loggedWarning);
     entry.warningsDropped = record.warningsDropped ?? 0;
   }
-  if (!failed) logger.warn(entry, 'translation warnings');
+  if (!failed) logger.debug(entry, 'translation warnings');
   else if (record.status >= 500) logger.error(entry, 'request failed');
   else logger.warn(entry, 'request failed');
 }

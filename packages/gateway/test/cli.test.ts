@@ -97,10 +97,12 @@ describe('llm-gateway CLI', () => {
     const tuned: Array<[Record<string, string | undefined>, number]> = [];
     const run = { ...io(), env: { HOME: '/h' } };
     let stop: (() => Promise<void>) | undefined;
-    const tuneServeProcess = (env: Record<string, string | undefined>) => tuned.push([env, run.stdout.length]);
+    const tuneServeProcess = (env: Record<string, string | undefined>) => tuned.push([env, run.stderr.length]);
     const done = runCli(['serve', '--config', join(dir, 'c.yaml'), '--port', '0'], { ...run, tuneServeProcess, onRunning: (s) => (stop = s) });
-    await expect.poll(() => run.stdout.length).toBe(1);
-    expect(run.stdout[0]).toMatch(/^llm-gateway listening on http:\/\/127\.0\.0\.1:\d+$/);
+    // The banner goes to stderr: stdout carries JSON log lines only.
+    await expect.poll(() => run.stderr.length).toBe(1);
+    expect(run.stderr[0]).toMatch(/^llm-gateway listening on http:\/\/127\.0\.0\.1:\d+$/);
+    expect(run.stdout).toEqual([]);
     await stop?.();
     expect(await done).toBe(0);
     // Once, before the address line.

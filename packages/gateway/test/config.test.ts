@@ -41,6 +41,7 @@ describe('parseConfig', () => {
       policies: {},
       maxBodyBytes: 33554432,
       log: {},
+      metrics: {},
     });
     // claude-* targets gpt-4.1, but asking for gpt-4.1 by name reaches anthropic: not listed.
     expect(toRouterConfig(config)).toEqual({ upstreams: config.upstreams, routes: config.routes, policies: {}, models: [] });

@@ -15,7 +15,8 @@ const lines: string[] = [];
 beforeAll(async () => {
   chat = await startMockUpstream({ protocol: 'openai-chat' });
   const config = parseConfig(JSON.stringify({ upstreams: { chat: { protocol: 'openai-chat', baseUrl: chat.baseUrl } }, routes: [{ match: '*', upstream: 'chat' }], ledger: false }));
-  gateway = await startGateway(config, { port: 0, logger: createLogger('info', { write: (line: string) => lines.push(line) }) });
+  // At debug: translation warnings are logged at debug only (issue 20: at warn they outnumbered the access lines).
+  gateway = await startGateway(config, { port: 0, logger: createLogger('debug', { write: (line: string) => lines.push(line) }) });
 });
 afterAll(async () => {
   await gateway.close();
@@ -43,7 +44,7 @@ describe('request outcome logs', () => {
     expect(entries().map((entry) => `${entry.requestId} ${entry.msg}`).sort()).toEqual(['health request', 'many-keys request', 'many-keys translation warnings']);
     expect(lines.join('').length).toBeLessThan(32 * 1024);
     const warned = entries().find((entry) => entry.msg === 'translation warnings');
-    expect(warned).toMatchObject({ level: 40, requestId: 'many-keys', status: 200, upstream: 'chat', warningsDropped: 99_900 });
+    expect(warned).toMatchObject({ level: 20, requestId: 'many-keys', status: 200, upstream: 'chat', warningsDropped: 99_900 });
     const warnings = warned?.warnings as { code: string; path: string }[];
     expect(warnings).toHaveLength(100);
     expect(warnings[0]).toMatchObject({ code: 'dropped-field', path: 'metadata.k0' });

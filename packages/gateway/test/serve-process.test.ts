@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { startListening } from './helpers/listening-process.js';
+import { slowClaudeStream } from './helpers/slow-claude.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,7 +24,9 @@ it('serve prints its address, answers /health, writes its buffered logs and exit
   expect(await exited).toBe(0);
   expect(stderr()).not.toContain('k-123');
   const entries = stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
-  expect(entries.map((entry) => entry.msg)).toEqual(['listening', 'request']);
+  // Then the shutdown's lines (issue 20): nothing was in flight, nothing cut.
+  expect(entries.map((entry) => entry.msg)).toEqual(['listening', 'request', 'draining', 'closed']);
+  expect(entries[2]).toMatchObject({ requests: 0, drainMs: 10_000 });
   expect(entries[1]).toMatchObject({ method: 'GET', path: '/health', status: 200 });
   expect(stdout()).not.toContain('k-123');
 }, 20_000);
@@ -31,32 +34,7 @@ it('serve prints its address, answers /health, writes its buffered logs and exit
 it('on SIGINT, drains an in-flight stream to its end before exiting 0, and refuses new connections', async () => {
   const { serveNode } = await import('../src/server/node-adapter.js');
   // A slow Claude upstream: one text delta every 40 ms, 15 of them.
-  const encoder = new TextEncoder();
-  const event = (type: string, data: object) => encoder.encode(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  const upstream = await serveNode(async () => {
-    let sent = 0;
-    let timer: NodeJS.Timeout | undefined;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(event('message_start', { message: { id: 'msg_slow', type: 'message', role: 'assistant', model: 'claude-slow', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } } }));
-        controller.enqueue(event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }));
-        timer = setInterval(() => {
-          sent += 1;
-          controller.enqueue(event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: `${sent} ` } }));
-          if (sent < 15) return;
-          clearInterval(timer);
-          controller.enqueue(event('content_block_stop', { index: 0 }));
-          controller.enqueue(event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 15 } }));
-          controller.enqueue(event('message_stop', {}));
-          controller.close();
-        }, 40);
-      },
-      cancel() {
-        clearInterval(timer);
-      },
-    });
-    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-  });
+  const upstream = await serveNode(async () => slowClaudeStream({ deltas: 15, everyMs: 40, usage: { input_tokens: 3, output_tokens: 1 } }));
   const dir = mkdtempSync(join(tmpdir(), 'serve-'));
   const config = join(dir, 'gateway.yaml');
   writeFileSync(config, `upstreams: { a: { protocol: claude, baseUrl: "${upstream.url}", apiKey: x } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\nlog: { level: warn }\n`);

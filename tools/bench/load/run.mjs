@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import { answerText, clientBody, loadPeerPayloads } from './payloads.mjs';
 import { exited, procStat, sampler, sleep, startPinned, stop, waitPort } from './proc.mjs';
 import { markdown } from './report.mjs';
-import { targets as allTargets } from './targets.mjs';
+import { OTLP_SINK_PORT, targets as allTargets } from './targets.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../../..');
@@ -49,7 +49,8 @@ execFileSync('taskset', ['-a', '-cp', RIG_CPU, String(process.pid)], { stdio: 'i
 const cli = join(REPO, 'packages/gateway/dist/cli.js');
 if (!existsSync(cli)) throw new Error(`${cli} missing: build first (the "load" script runs turbo build)`);
 const peer = await loadPeerPayloads(PEERS_SCRIPTS);
-const defs = allTargets({ repo: REPO, peersScripts: PEERS_SCRIPTS, peersDir: PEERS_DIR, work: OUT, upstream: UPSTREAM })
+const MAIN_CLI = arg('main-cli', '');
+const defs = allTargets({ repo: REPO, peersScripts: PEERS_SCRIPTS, peersDir: PEERS_DIR, work: OUT, upstream: UPSTREAM, mainCli: MAIN_CLI || undefined })
   .filter((t) => !ONLY || ONLY.split(',').includes(t.name));
 
 const started = new Set();
@@ -181,8 +182,11 @@ const save = () => writeFileSync(join(OUT, 'results.json'), JSON.stringify(resul
 const available = (t) => !t.requires || existsSync(t.requires);
 
 let mock = start({ cmd: process.execPath, args: [join(PEERS_SCRIPTS, 'mock-upstream.mjs'), `--port=${MOCK_PORT}`] }, RIG_CPU, 'mock');
+// The traced targets' collector, on the rig's CPU like the mock.
+const sink = defs.some((t) => t.otlpSink) ? start({ cmd: process.execPath, args: [join(HERE, 'otlp-sink.mjs'), `--port=${OTLP_SINK_PORT}`] }, RIG_CPU, 'otlp-sink') : undefined;
 try {
   await waitPort(MOCK_PORT);
+  if (sink) await waitPort(OTLP_SINK_PORT);
   console.log(`load run: ${DURATION} s per run, c=${CONC}; logs and results in ${OUT}`);
   for (const t of defs) {
     if (!available(t)) {

@@ -12,8 +12,14 @@ const PATHS = { 'openai-chat': '/v1/chat/completions', 'openai-responses': '/v1/
 const UPSTREAM_PATHS = { ...PATHS, gemini: `/v1beta/models/${MODEL.gemini}:` };
 const GATEWAY_PORT = 9600;
 
-/** The gateway's config for one pair: a single route from the client's model to the upstream. */
-export function gatewayConfig(dir, name, upstreamProtocol, upstream, lean, port = GATEWAY_PORT) {
+/** Where the traced gateway exports its spans (load/otlp-sink.mjs, started by run.mjs when needed). */
+export const OTLP_SINK_PORT = 9110;
+
+/**
+ * The gateway's config for one pair: a single route from the client's model to the upstream.
+ * `extra` adds config keys (`metrics`, `tracing`): issue 20's observability variants.
+ */
+export function gatewayConfig(dir, name, upstreamProtocol, upstream, lean, port = GATEWAY_PORT, extra = {}) {
   const file = join(dir, `${name}.json`);
   const config = {
     listen: { host: '127.0.0.1', port },
@@ -23,6 +29,7 @@ export function gatewayConfig(dir, name, upstreamProtocol, upstream, lean, port 
     // As users run it: usage ledger on, one JSON access-log line per request. "lean" turns both off.
     ledger: lean ? false : { path: join(dir, `${name}.db`) },
     log: { level: lean ? 'warn' : 'info' },
+    ...extra,
   };
   writeFileSync(file, JSON.stringify(config, null, 2));
   return file;
@@ -31,18 +38,27 @@ export function gatewayConfig(dir, name, upstreamProtocol, upstream, lean, port 
 /**
  * @param {{ repo: string, peersScripts: string, peersDir: string, work: string, upstream: string }} where
  */
-export function targets({ repo, peersScripts, peersDir, work, upstream }) {
+export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli }) {
   const node = (args, extra = {}) => ({ cmd: process.execPath, args, ...extra });
   const cli = join(repo, 'packages/gateway/dist/cli.js');
-  const gateway = (client, up, lean = false) => {
-    const name = `gateway${lean ? '-lean' : ''}-${short(client)}-${short(up)}`;
+  const gateway = (client, up, lean = false, variant = { prefix: 'gateway', bin: cli, extra: {} }) => {
+    const name = `${variant.prefix}${lean ? '-lean' : ''}-${short(client)}-${short(up)}`;
     return {
       name, kind: 'gateway', pair: `${short(client)}->${short(up)}`, client, port: GATEWAY_PORT,
       path: PATHS[client], model: `client-${MODEL[client]}`, headers: {},
-      start: () => node([cli, 'serve', '--config', gatewayConfig(work, name, up, upstream, lean)]),
+      start: () => node([variant.bin, 'serve', '--config', gatewayConfig(work, name, up, upstream, lean, GATEWAY_PORT, variant.extra)]),
       expectUpstream: UPSTREAM_PATHS[up],
+      ...(variant.requires && { requires: variant.requires }),
+      ...(variant.otlpSink && { otlpSink: true }),
     };
   };
+  // Issue 20's cost, side by side: main's build (`--main-cli=`), this build with metrics off
+  // (the richer access line alone), as users run it (metrics on), and with tracing on too.
+  const observability = [
+    ...(mainCli ? [gateway('openai-chat', 'openai-chat', false, { prefix: 'main-gateway', bin: mainCli, extra: {}, requires: mainCli })] : []),
+    gateway('openai-chat', 'openai-chat', false, { prefix: 'gateway-quiet', bin: cli, extra: { metrics: false } }),
+    gateway('openai-chat', 'openai-chat', false, { prefix: 'gateway-traced', bin: cli, extra: { tracing: { endpoint: `http://127.0.0.1:${OTLP_SINK_PORT}/v1/traces` } }, otlpSink: true }),
+  ];
   const floor = (port, mode, up) => ({
     name: `yardstick-${mode}`, kind: 'yardstick', pair: `chat->${short(up)}`, client: 'openai-chat', port,
     path: PATHS['openai-chat'], model: MODEL['openai-chat'], headers: {},
@@ -68,6 +84,7 @@ export function targets({ repo, peersScripts, peersDir, work, upstream }) {
     floor(9201, 'json', 'openai-chat'),
     floor(9203, 'oa2an', 'claude'),
     gateway('openai-chat', 'openai-chat'),
+    ...observability,
     gateway('openai-chat', 'openai-responses'),
     gateway('openai-responses', 'openai-chat'),
     gateway('openai-chat', 'openai-responses', true),

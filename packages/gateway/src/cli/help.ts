@@ -9,7 +9,7 @@ export const HELP: Record<CommandName | 'main', string> = {
 Usage: llm-gateway <command> [options]
 
 Commands:
-  serve      --config <file> [--port N] [--host H]   start the gateway
+  serve      --config <file> [--port N] [--host H] [--drain-ms N] [--watch-config]   start the gateway
   serve      --mock [--port N] [--host H]            the gateway in front of four mock upstreams
   mock       --protocol <id> [--port N]              run the deterministic mock upstream
   translate  --from <id> --to <id> [--kind request|response|stream] [--model M] [file]
@@ -17,14 +17,19 @@ Commands:
 
 Protocols: openai-chat, openai-responses, claude, gemini.
 Run llm-gateway <command> --help for details; llm-gateway --version prints the version.`,
-  serve: `Usage: llm-gateway serve --config <file> [--port N] [--host H]
+  serve: `Usage: llm-gateway serve --config <file> [--port N] [--host H] [--drain-ms N] [--watch-config]
        llm-gateway serve --mock [--port N] [--host H]
 
 Starts the gateway with a YAML or JSON config (\${VAR} expands from the environment).
 --mock starts it instead in front of four mock upstreams (one per protocol, routed by model
 family), with no keys and no ledger, and prints ready-to-paste settings for curl, the SDKs,
 Claude Code, Codex and Gemini CLI on stderr; it runs until stopped.
-Prints the address when ready; SIGINT / SIGTERM drain in-flight streams, then exit.
+Prints the address (on stderr) when ready; stdout carries the JSON log lines only.
+SIGINT / SIGTERM drain in-flight requests for --drain-ms (config drainMs; default 10000), then
+cut the rest (a stream ends with its protocol's error event) and exit.
+SIGHUP reloads the config file (keys, upstreams, routes, policies, log level) without dropping a
+request in flight; an invalid file is logged and the running config kept. --watch-config also
+reloads when the file changes.
 Runs WebAssembly (undici's HTTP parser) on V8's baseline tier only: 5-10 MB less resident
 after traffic, for about 3% more CPU per request. LLM_GATEWAY_WASM_TIER_UP=1 keeps V8's default tiering.
 Upstream proxy: HTTPS_PROXY (https upstreams), HTTP_PROXY (http ones, and https ones without
@@ -49,7 +54,7 @@ Timeouts (milliseconds):
                                                 stream with its protocol's error event
   requestDeadlineMs: 1800000                    whole request, retries and stream included
   transport body idle backstop: the longest streamIdleTimeoutMs + 5000
-  shutdown drain: 10000 before in-flight streams are cut`,
+  drainMs: 10000 (or --drain-ms)                 shutdown drain before in-flight requests are cut`,
   mock: `Usage: llm-gateway mock --protocol <id> [--port N] [--host H] [--workdir DIR]
 
 Runs the embedded deterministic mock upstream for one protocol. It validates requests like the

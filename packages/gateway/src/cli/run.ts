@@ -7,6 +7,7 @@ import { loadConfigFile } from '../config/load.js';
 import { formatUsage, parseSince, usageReport } from '../ledger/report.js';
 import { startMockUpstream } from '../mock/server.js';
 import { startGateway } from '../server/start.js';
+import { reloadOnSignal } from './config-reload.js';
 import { type TranslateKind, translate } from '../translate.js';
 import { HELP, type CommandName, COMMANDS } from './help.js';
 import { startPlayground } from './mock-playground.js';
@@ -86,6 +87,13 @@ function portFlag(value: string | undefined): number | undefined {
   return port;
 }
 
+function drainFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`--drain-ms: expected a whole number of milliseconds, got "${value}"`);
+  return ms;
+}
+
 /** Waits for SIGINT / SIGTERM (or the test's stop), then runs `stop`. */
 function untilStopped(io: CliIo, stop: () => Promise<void>): Promise<number> {
   return new Promise((resolve) => {
@@ -103,7 +111,18 @@ function untilStopped(io: CliIo, stop: () => Promise<void>): Promise<number> {
 
 const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promise<number>> = {
   async serve(args, io) {
-    const { values } = parseArgs({ args, options: { config: { type: 'string', short: 'c' }, port: { type: 'string', short: 'p' }, host: { type: 'string' }, mock: { type: 'boolean' } }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: {
+        config: { type: 'string', short: 'c' },
+        port: { type: 'string', short: 'p' },
+        host: { type: 'string' },
+        mock: { type: 'boolean' },
+        'drain-ms': { type: 'string' },
+        'watch-config': { type: 'boolean' },
+      },
+      strict: true,
+    });
     if (values.mock) {
       if (values.config) throw new UsageError('--mock serves its own config: leave out --config');
       const playground = await startPlayground({ port: portFlag(values.port), host: values.host });
@@ -111,12 +130,18 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
       io.err(playground.settings);
       return untilStopped(io, () => playground.close());
     }
-    if (!values.config) throw new UsageError('--config <file> (or --mock) is required');
-    const config = loadConfigFile(values.config, io.env);
+    const configPath = values.config;
+    if (!configPath) throw new UsageError('--config <file> (or --mock) is required');
+    const config = loadConfigFile(configPath, io.env);
     io.tuneServeProcess?.(io.env);
-    const gateway = await startGateway(config, { port: portFlag(values.port), host: values.host });
-    io.out(`llm-gateway listening on ${gateway.url}`);
-    return untilStopped(io, () => gateway.close());
+    const gateway = await startGateway(config, { port: portFlag(values.port), host: values.host, drainMs: drainFlag(values['drain-ms']) });
+    const stopReloading = reloadOnSignal(gateway, () => loadConfigFile(configPath, io.env), { watchFile: values['watch-config'] ? configPath : undefined });
+    // stdout carries the JSON log lines only (`| jq`): the banner goes to stderr.
+    io.err(`llm-gateway listening on ${gateway.url}`);
+    return untilStopped(io, () => {
+      stopReloading();
+      return gateway.close();
+    });
   },
   async mock(args, io) {
     const { values } = parseArgs({ args, options: { protocol: { type: 'string' }, port: { type: 'string', short: 'p' }, host: { type: 'string' }, workdir: { type: 'string' } }, strict: true });

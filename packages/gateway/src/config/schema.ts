@@ -93,7 +93,19 @@ export const GatewayConfigSchema = v.strictObject({
   requestDeadlineMs: v.optional(PositiveInteger),
   warningsHeader: v.optional(v.boolean()),
   maxBodyBytes: v.optional(PositiveInteger, 32 * 1024 * 1024),
+  /** OpenTelemetry traces exported over OTLP/HTTP (none by default: the SDK is then never loaded). */
+  tracing: v.optional(v.strictObject({ endpoint: Url, headers: v.optional(v.record(v.string(), v.string())), serviceName: v.optional(v.string()) })),
+  /** Milliseconds a shutdown lets in-flight requests finish before cutting them (the gateway's default: 10,000). */
+  drainMs: v.optional(NonNegativeInteger),
   log: v.optional(v.strictObject({ level: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])) }), {}),
+  /**
+   * Prometheus metrics at `GET /metrics`: on the gateway's port (default), or on `port` (and
+   * `host`, default 127.0.0.1) only; `models` adds names to the model label's known set. `false`: none.
+   */
+  metrics: v.optional(
+    v.union([v.literal(false), v.strictObject({ port: v.optional(Port), host: v.optional(v.string()), models: v.optional(v.array(v.string())) })]),
+    {},
+  ),
 });
 
 /** A validated gateway config. */

@@ -2,14 +2,17 @@ import { type AuthScheme, type ProtocolId, describeError, readCredential } from 
 import type { ReplyHandler, RouterReply, RouterRequest } from '@llm/router';
 import type { Logger } from 'pino';
 import { type ClientKey, unnamedKeyLabel } from '../config/client-keys.js';
-import { type AccessEntry, createAccessLog } from '../access-log.js';
+import { type AccessEntry, createAccessLog, recordFields } from '../access-log.js';
 import { redactUrl } from '../logger.js';
-import type { RequestRecord } from '../router-contract.js';
+import type { GatewayMetrics, GatewayObserver } from '../metrics.js';
+import type { GatewayTracing, RequestTrace } from '../tracing.js';
+import type { RequestRecord, RouterConfig } from '../router-contract.js';
 import { checkEndpoint } from './endpoint-check.js';
 import { sseToGeminiArray, wantsGeminiArray } from './gemini-array.js';
 import { internalErrorMessage } from './internal-error.js';
 import { protocolError } from './protocol-error.js';
 import { requestIdOf } from './request-id.js';
+import type { Readiness } from './readiness.js';
 import { ResponseStore } from './response-store.js';
 
 const ALL_SCHEMES: readonly AuthScheme[] = ['bearer', 'x-api-key', 'x-goog-api-key', 'query-key'];
@@ -32,13 +35,39 @@ export interface GatewayHandlerOptions {
    * false: the line is written when the answer is ready.
    */
   accessLogOnWrite?: boolean;
+  /** The routes (to tell how many fallbacks a request took); default none. */
+  routes?: RouterConfig['routes'];
+  /** Told each request's start, stream and end (the metrics); default none. */
+  observer?: GatewayObserver;
+  /** Served at `GET /metrics` (unless on a port of their own: then leave this out). */
+  metrics?: Pick<GatewayMetrics, 'contentType' | 'text'>;
+  /** Checks of `GET /health/ready`; default none (always ready). */
+  readiness?: Readiness;
+  /** A span per request (OpenTelemetry); default none. */
+  tracing?: Pick<GatewayTracing, 'start' | 'within' | 'end'>;
 }
 
-/** The gateway's handler, and where its server reports what it wrote. */
+/** The gateway's handler, and where its server and router report how each request went. */
 export interface GatewayHandler extends ReplyHandler {
   /** The head of `reply` went out with `status` (see `GatewayHandlerOptions.accessLogOnWrite`). */
   written(reply: RouterReply | Response, status: number): void;
+  /**
+   * `reply` is over, its first byte out at `firstByteAt` (`performance.now()`): with
+   * `accessLogOnWrite`, its access line is written now (or once the router's record arrives).
+   */
+  ended(reply: RouterReply | Response, firstByteAt: number | undefined): void;
+  /** The router's record of a request it served (its `onRequestEnd` hook): model, upstream, tokens. */
+  recorded(record: RequestRecord): void;
+  /** Serves later requests with another router, keys and routes (a config reload); calls in flight keep theirs. */
+  update(next: Pick<GatewayHandlerOptions, 'router' | 'keys' | 'routes'>): void;
 }
+
+/**
+ * Longest wait, after a routed stream is over, for the router's record before the access line is
+ * written without it. The record comes at once (the router finishes a request as its stream ends);
+ * this bounds a wrapper that ends its stream later than it stopped writing.
+ */
+export const RECORD_WAIT_MS = 1000;
 
 /** Each accepted key and the label it is known by (its name, else a hash prefix). */
 function keyLabels(keys: readonly (string | ClientKey)[]): Map<string, string> {
@@ -59,17 +88,43 @@ export function keyIdOf(key: string, keys: readonly (string | ClientKey)[]): str
  * around it, stored Responses (`GET /v1/responses/{id}`) and Gemini's JSON array streams.
  */
 export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHandler {
-  const { router, logger } = options;
-  const labels = keyLabels(options.keys);
+  const { logger } = options;
+  let { router } = options;
+  let labels = keyLabels(options.keys);
   const responses = options.responses ?? new ResponseStore();
   const accessLog = createAccessLog(logger);
-  /** Access lines waiting for the status their reply was written with (`accessLogOnWrite`). */
-  const unwritten = new WeakMap<object, AccessEntry>();
+  let routes = options.routes ?? [];
+  const observer = options.observer;
+  const tracing = options.tracing;
+  /** Calls whose reply is being written (`accessLogOnWrite`), by reply. */
+  const unwritten = new WeakMap<object, CallLog>();
+  /**
+   * Routed calls not yet logged, by request id, for the router's record. Ids come from clients
+   * (`x-request-id`): a second call under a live id takes the slot, and the first is logged
+   * without its record.
+   */
+  const routed = new Map<string, CallLog>();
+
+  /** Writes the call's access line, once, with its record's fields when it came. */
+  const logCall = (call: CallLog): void => {
+    if (call.logged || !call.entry) return;
+    call.logged = true;
+    if (call.waitTimer) clearTimeout(call.waitTimer);
+    if (routed.get(call.requestId) === call) routed.delete(call.requestId);
+    const entry = call.record ? Object.assign(call.entry, recordFields(call.record, routes)) : call.entry;
+    accessLog(entry);
+    observer?.ended(entry, call.streamed);
+    if (call.trace) tracing?.end(call.trace, entry);
+  };
 
   /** Serves one call under its request id; anything it throws is answered by the caller. */
   const serve = async (request: RouterRequest, call: CallLog): Promise<RouterReply> => {
     const { url, requestId } = call;
-    if (url.pathname === '/health') return call.finish({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' });
+    if (url.pathname === '/health' || url.pathname === '/health/live') return call.finish({ status: 200, headers: { ...JSON_TYPE }, body: '{"status":"ok"}' });
+    if (url.pathname === '/health/ready') return call.finish(readinessReply(options.readiness?.failing() ?? []));
+    if (url.pathname === '/metrics' && options.metrics && (request.method === 'GET' || request.method === 'HEAD')) {
+      return call.finish({ status: 200, headers: { 'content-type': options.metrics.contentType }, body: request.method === 'HEAD' ? null : await options.metrics.text() });
+    }
     if (url.pathname === '/api/hello') return call.finish({ status: 200, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: request.method === 'HEAD' ? null : 'ok' });
     const endpoint = checkEndpoint(request.method, url, request.headers);
     call.protocol = endpoint.protocol;
@@ -88,6 +143,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     const stored = protocol === 'openai-responses' && request.method === 'GET' ? storedResponse(responses, url, keyId) : undefined;
     if (stored) return call.finish(stored);
     const array = protocol === 'gemini' && wantsGeminiArray(url);
+    routed.set(requestId, call);
     let reply = await router(routedRequest(request, requestId, keyId, array ? withAltSse(url) : url));
     if (array) reply = sseToGeminiArray(reply);
     else if (protocol === 'openai-responses' && request.method === 'POST' && isCreateResponse(url)) reply = responses.capture(reply, keyId);
@@ -100,7 +156,10 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     const url = request.parsedUrl ?? URL.parse(request.url);
     if (!url) {
       // A URL that does not parse (a server handing over a bad one): it names no resource.
-      accessLog({ requestId, method: request.method, status: 400 });
+      const entry: AccessEntry = { requestId, method: request.method, status: 400 };
+      accessLog(entry);
+      observer?.started();
+      observer?.ended(entry, false);
       const reply = protocolError(undefined, 400, 'the request URL is not a valid URL');
       reply.headers['x-request-id'] = requestId;
       return reply;
@@ -109,28 +168,67 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       requestId,
       url,
       started,
+      logged: false,
+      streamed: false,
       finish: (reply) => {
         reply.headers['x-request-id'] = requestId;
-        const entry: AccessEntry = { requestId, method: request.method, path: redactUrl(url), status: reply.status, ms: Math.round(performance.now() - started), protocol: call.protocol };
-        if (options.accessLogOnWrite) unwritten.set(reply, entry);
-        else accessLog(entry);
+        if (reply.body !== null && typeof reply.body !== 'string') {
+          call.streamed = true;
+          observer?.streaming();
+        }
+        call.entry = { requestId, method: request.method, path: redactUrl(url), protocol: call.protocol, status: reply.status };
+        if (options.accessLogOnWrite) unwritten.set(reply, call);
+        else {
+          call.entry.ms = Math.round(performance.now() - started);
+          logCall(call);
+        }
         return reply;
       },
     };
+    observer?.started();
+    if (!tracing) return serveOrFail(request, call);
+    call.trace = tracing.start(request.method, url.pathname, request.headers);
+    return tracing.within(call.trace, () => serveOrFail(request, call));
+  };
+
+  /** Serves a call; whatever it throws is answered 500 naming the request id only. */
+  const serveOrFail = async (request: RouterRequest, call: CallLog): Promise<RouterReply> => {
     try {
       return await serve(request, call);
     } catch (error) {
       // The client learns the request id only; the log line under it has the detail.
-      logger.error({ requestId, err: describeError(error) }, 'request failed inside the gateway');
-      return call.finish(protocolError(call.protocol, 500, internalErrorMessage(requestId)));
+      logger.error({ requestId: call.requestId, err: describeError(error) }, 'request failed inside the gateway');
+      return call.finish(protocolError(call.protocol, 500, internalErrorMessage(call.requestId)));
     }
   };
   return Object.assign(handler, {
     written(reply: RouterReply | Response, status: number): void {
-      const entry = unwritten.get(reply);
-      if (!entry) return;
+      const call = unwritten.get(reply);
+      if (call?.entry) call.entry.status = status;
+    },
+    ended(reply: RouterReply | Response, firstByteAt: number | undefined): void {
+      const call = unwritten.get(reply);
+      if (!call?.entry) return;
       unwritten.delete(reply);
-      accessLog(entry.status === status ? entry : { ...entry, status });
+      const now = performance.now();
+      if (firstByteAt !== undefined) call.entry.ttfbMs = Math.round(firstByteAt - call.started);
+      call.entry.ms = Math.round(now - call.started);
+      // The router records a whole answer before returning it, a stream as it ends: only a
+      // stream's record can still be on its way.
+      if (call.record || !call.streamed || routed.get(call.requestId) !== call) logCall(call);
+      else call.waitTimer = setTimeout(() => logCall(call), RECORD_WAIT_MS).unref();
+    },
+    update(next: Pick<GatewayHandlerOptions, 'router' | 'keys' | 'routes'>): void {
+      router = next.router;
+      labels = keyLabels(next.keys);
+      routes = next.routes ?? [];
+    },
+    recorded(record: RequestRecord): void {
+      const call = routed.get(record.requestId);
+      if (!call) return;
+      call.record = record;
+      // Already over (its record was late): log now. Else the end of its answer logs it.
+      if (call.waitTimer) logCall(call);
     },
   });
 }
@@ -139,10 +237,30 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
 interface CallLog {
   readonly requestId: string;
   readonly url: URL;
+  /** `performance.now()` at arrival. */
   readonly started: number;
   protocol?: ProtocolId;
-  /** Stamps the request id on the reply and writes the access-log line. */
+  /** The access line, from the answer on. */
+  entry?: AccessEntry;
+  /** The router's record, for a routed call. */
+  record?: RequestRecord;
+  logged: boolean;
+  /** Its answer is a stream (counted in the open streams). */
+  streamed: boolean;
+  /** Its span, when tracing is on. */
+  trace?: RequestTrace;
+  /** Waiting for a late record (see {@link RECORD_WAIT_MS}). */
+  waitTimer?: ReturnType<typeof setTimeout>;
+  /** Stamps the request id on the reply and writes (or readies) the access-log line. */
   finish(reply: RouterReply): RouterReply;
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** `GET /health/ready`: 200 when every check passes, else 503 naming the failing ones. */
+function readinessReply(failing: readonly string[]): RouterReply {
+  if (failing.length === 0) return { status: 200, headers: { ...JSON_TYPE }, body: '{"status":"ready"}' };
+  return { status: 503, headers: { ...JSON_TYPE }, body: JSON.stringify({ status: 'unavailable', failing }) };
 }
 
 function isCreateResponse(url: URL): boolean {

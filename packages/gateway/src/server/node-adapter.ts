@@ -34,6 +34,17 @@ export interface ServeNodeOptions {
    * written (the socket was cut). Not called for answers the handler never gave (it threw).
    */
   onWritten?(answer: RouterReply | Response, status: number): void;
+  /**
+   * Told once a handler's answer is over (its last byte written, the stream stopped, or the
+   * socket cut), after {@link onWritten}, with the `performance.now()` its first byte went out at
+   * (undefined: none did). Not called for answers the handler never gave.
+   */
+  onEnded?(answer: RouterReply | Response, firstByteAt: number | undefined): void;
+}
+
+/** When the first byte of an answer went out (`performance.now()`), filled in as it is written. */
+interface WriteTiming {
+  firstByteAt?: number;
 }
 
 /** A running server. */
@@ -44,6 +55,14 @@ export interface NodeServer {
   port: number;
   /** Stops accepting connections and resolves once in-flight requests have finished. */
   close(): Promise<void>;
+  /** Requests being served: read, answered or written. */
+  inFlight(): number;
+  /**
+   * Cancels every request in flight with `reason`, as a client that went away would, but with
+   * the connection kept: a handler that turns an `LlmError` reason into an answer (the router
+   * ends a stream with its protocol's error event) still writes it. Returns how many it cut.
+   */
+  cutInFlight(reason: unknown): number;
 }
 
 /**
@@ -53,15 +72,17 @@ export interface NodeServer {
  */
 export async function serveNode(handler: NodeHandler, options: ServeNodeOptions = {}): Promise<NodeServer> {
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
-  let active = 0;
+  /** Each request in flight's cancel (aborted when its client goes away, or by `cutInFlight`). */
+  const active = new Set<CancelSource>();
   const server = createServer((req, res) => {
-    active += 1;
+    const cancel = new CancelSource();
+    active.add(cancel);
     res.once('close', () => {
-      active -= 1;
+      active.delete(cancel);
     });
     // Nothing a request does may end the process: whatever escapes `handle` ends this one
     // answer (a bare 500, or the socket cut mid-answer) and is reported.
-    handle(handler, req, res, maxBodyBytes, options).catch((error: unknown) => void lastResort(error, res, options));
+    handle(handler, req, res, maxBodyBytes, options, cancel).catch((error: unknown) => void lastResort(error, res, options));
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -78,7 +99,7 @@ export async function serveNode(handler: NodeHandler, options: ServeNodeOptions 
       new Promise<void>((resolve) => {
         // Drain: once no response is in flight, cut the remaining (keep-alive) connections.
         const sweep = setInterval(() => {
-          if (active === 0) server.closeAllConnections();
+          if (active.size === 0) server.closeAllConnections();
           else server.closeIdleConnections();
         }, 25);
         server.close(() => {
@@ -87,17 +108,22 @@ export async function serveNode(handler: NodeHandler, options: ServeNodeOptions 
         });
         server.closeIdleConnections();
       }),
+    inFlight: () => active.size,
+    cutInFlight(reason) {
+      for (const cancel of active) cancel.abort(reason);
+      return active.size;
+    },
   };
 }
 
-async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, options: ServeNodeOptions): Promise<void> {
+async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, options: ServeNodeOptions, disconnect: CancelSource): Promise<void> {
   const url = requestUrlOf(req.url);
-  const disconnect = new CancelSource();
   res.on('close', () => {
     if (!res.writableFinished) disconnect.abort(new Error('client disconnected'));
   });
   let answer: RouterReply | Response;
   let written: ((status: number) => void) | undefined;
+  let handled: RouterReply | Response | undefined;
   try {
     // The body reaches the handler inside the call only, never in a local (nor a promise kept in
     // one): V8 keeps a suspended async function's locals alive until the answer is written, long
@@ -106,22 +132,26 @@ async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerRes
       body === null ? tooLargeReply(url, options.tooLarge) : handler(new IncomingCall(req.method ?? 'GET', url, req.headers, body, disconnect)),
     );
     const onWritten = options.onWritten;
-    const handled = answer;
-    if (onWritten) written = (status) => onWritten(handled, status);
+    const given = answer;
+    handled = given;
+    if (onWritten) written = (status) => onWritten(given, status);
   } catch (error) {
     if (disconnect.aborted) return;
     options.onError?.(error, undefined);
     answer = internalErrorReply(url, undefined, options);
   }
   const reply = isWebResponse(answer) ? replyOf(answer) : answer;
+  const timing: WriteTiming = {};
   try {
-    await writeReply(reply, res, req.method === 'HEAD', options, url, written);
+    await writeReply(reply, res, req.method === 'HEAD', options, url, written, timing);
   } catch (error) {
     // Failures after the head are handled inside: this one came first (an unreadable body).
     // (Not `written?.(lastResort(...))`: an optional call skips its arguments when there is no callee.)
     const status = lastResort(error, res, options);
+    if (status !== 0) timing.firstByteAt ??= performance.now();
     written?.(status);
   }
+  if (handled && options.onEnded) options.onEnded(handled, timing.firstByteAt);
 }
 
 /** The 500 of a failed request, as the server's option builds it; a fixed one if that fails too. */
@@ -257,10 +287,19 @@ function requestIdOf(reply: OutgoingReply): string | undefined {
 }
 
 /** `written`: told the status the client got, once the head is written (see `ServeNodeOptions.onWritten`). */
-async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boolean, options: ServeNodeOptions, url?: URL, written?: (status: number) => void): Promise<void> {
+async function writeReply(
+  reply: OutgoingReply,
+  res: ServerResponse,
+  head: boolean,
+  options: ServeNodeOptions,
+  url?: URL,
+  written?: (status: number) => void,
+  timing: WriteTiming = {},
+): Promise<void> {
   const { headers, body } = reply;
   if (body === null || typeof body === 'string') {
     const status = writeWhole(reply, body, res, head, options) ? reply.status : writeUnwritable(reply, res, head, options, url);
+    if (status !== 0) timing.firstByteAt = performance.now();
     written?.(status);
     return;
   }
@@ -270,6 +309,7 @@ async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boole
   if (!writeHead(res, reply, options)) {
     stop();
     const status = writeUnwritable(reply, res, head, options, url);
+    if (status !== 0) timing.firstByteAt = performance.now();
     written?.(status);
     return;
   }
@@ -277,6 +317,7 @@ async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boole
   if (head) {
     stop();
     res.end();
+    timing.firstByteAt = performance.now();
     return;
   }
   if (String(headers['content-type']).startsWith('text/event-stream')) res.flushHeaders();
@@ -285,7 +326,9 @@ async function writeReply(reply: OutgoingReply, res: ServerResponse, head: boole
     for (;;) {
       const { done, value } = await chunks.next();
       if (done || res.destroyed) break;
-      if (!res.write(value)) await drained(res);
+      const flushed = res.write(value);
+      timing.firstByteAt ??= performance.now();
+      if (!flushed) await drained(res);
     }
     res.end();
   } catch (error) {

@@ -1,15 +1,21 @@
-import { describeError } from '@llm/core';
-import { type ReplyHandler, createRouter } from '@llm/router';
+import { LlmError, describeError } from '@llm/core';
+import { MemoryStateStore, type ReplyHandler, createRouter } from '@llm/router';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
 import { toRouterConfig } from '../config/load.js';
 import { type Ledger, openLedger } from '../ledger/ledger.js';
 import { createLogger } from '../logger.js';
 import { logOutcome } from '../outcome-log.js';
-import type { RouterConfig } from '../router-contract.js';
+import { createMetrics, knownModels } from '../metrics.js';
+import { logUpstreamFailures } from '../upstream-failure-log.js';
+import { serveMetrics } from './metrics-server.js';
+import { Readiness } from './readiness.js';
+import type { RouterConfig, Transport } from '../router-contract.js';
+import { createTracing } from '../tracing.js';
 import { createUndiciTransport } from '../transport.js';
 import { clientProtocolOf } from './client-protocol.js';
-import { createGatewayHandler } from './gateway-handler.js';
+import { type GatewayHandler, createGatewayHandler } from './gateway-handler.js';
 import { serveNode } from './node-adapter.js';
 import { internalErrorMessage } from './internal-error.js';
 import { refuseOpenRelay } from './open-relay.js';
@@ -27,7 +33,9 @@ export interface StartGatewayOptions {
   logger?: Logger;
   /** The router factory; default: `createRouter` from @llm/router. */
   createRouter?: CreateRouter;
-  /** Milliseconds `close()` waits for in-flight streams before cutting them (default 10,000). */
+  /** Spans go here instead of `config.tracing`'s endpoint, tracing on (tests: the SDK's in-memory exporter). */
+  spanExporter?: SpanExporter;
+  /** Milliseconds `close()` waits for in-flight requests before cutting them; overrides `config.drainMs` (default {@link DEFAULT_DRAIN_MS}). */
   drainMs?: number;
 }
 
@@ -35,40 +43,86 @@ export interface StartGatewayOptions {
 export interface Gateway {
   url: string;
   port: number;
-  /** Stops accepting, drains in-flight requests, flushes the ledger, closes upstream pools. */
+  /** Where `GET /metrics` is served when `metrics.port` is set (else on {@link url}). */
+  metricsUrl?: string;
+  /** The checks of `GET /health/ready`: add one for a store the gateway depends on. */
+  readiness: Readiness;
+  /**
+   * Serves later requests under the config `load` gives: client keys, upstreams, routes,
+   * policies, log level. Requests in flight finish under the config they started with. `listen`,
+   * `ledger`, `metrics`, `maxBodyBytes` and `drainMs` take a restart (the `config reloaded` line
+   * names those that changed). When `load` throws (an invalid file), the error is logged
+   * (`config reload failed`) and the running config kept. False when it was kept.
+   */
+  reload(load: () => GatewayConfig): boolean;
+  /**
+   * Stops accepting and drains: in-flight requests get `drainMs` to finish, then are cut (streams
+   * end with their protocol's error event); then flushes the ledger and closes upstream pools.
+   * Logs `draining`, `cut` (if any) and `closed`, each with its count of `requests`.
+   */
   close(): Promise<void>;
 }
 
 /** The headers the server's own answers (413, 500) pick a protocol by: none, the path decides. */
 const NO_HEADERS = { get: () => null };
 
+/** How long `close()` lets in-flight requests finish before cutting them, by default. */
+export const DEFAULT_DRAIN_MS = 10_000;
+/** How long a cut request has to write its error event before its connection is closed. */
+export const CUT_GRACE_MS = 1_000;
+
+/** The config keys a reload cannot apply: they shape the server, not the requests. */
+const RESTART_KEYS = ['listen', 'ledger', 'metrics', 'tracing', 'maxBodyBytes', 'drainMs'] as const;
+
 /** Starts the gateway server for a validated config. */
 export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
   const host = options.host ?? config.listen.host ?? '127.0.0.1';
   refuseOpenRelay(host, config.keys.length, config.allowOpen);
   const logger = options.logger ?? createLogger(config.log.level);
-  const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: transportBodyIdleTimeoutMs(config) });
+  const backstopMs = transportBodyIdleTimeoutMs(config);
+  const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: backstopMs });
   let ledger: Ledger | undefined;
   if (config.ledger) {
     ledger = openLedger(config.ledger.path, {
       onError: (error) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'usage ledger failed; requests continue without it'),
     });
   }
-  const routerConfig: RouterConfig = {
-    ...toRouterConfig(config),
-    transport,
-    hooks: {
-      // One line per request with warnings or a failure, from the record: never one per warning.
-      onRequestEnd: (record) => {
-        ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record });
-        logOutcome(logger, record);
+  const metrics = config.metrics === false ? undefined : await createMetrics(knownModels(toRouterConfig(config).routes, config.metrics.models));
+  const tracingConfig = config.tracing ?? (options.spanExporter && { endpoint: 'http://unused.invalid' });
+  const tracing = tracingConfig ? await createTracing(tracingConfig, options.spanExporter) : undefined;
+  let draining = false;
+  const readiness = new Readiness();
+  readiness.add({ name: 'draining', ready: () => !draining });
+  // One store of conversation state for every router a reload builds: `previous_response_id`
+  // turns outlive a reload.
+  const stateStore = new MemoryStateStore();
+
+  const traced = (base: Transport, upstreams: GatewayConfig['upstreams']): Transport => (tracing ? tracing.transport(base, upstreams) : base);
+  /** The router and routes of a config: what a reload replaces. */
+  const routing = (next: GatewayConfig) => {
+    const routerConfig: RouterConfig = {
+      ...toRouterConfig(next),
+      transport: traced(logUpstreamFailures(transport, next.upstreams, logger, metrics), next.upstreams),
+      stateStore,
+      hooks: {
+        // One line per request with warnings or a failure, from the record: never one per warning.
+        onRequestEnd: (record) => {
+          ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record });
+          logOutcome(logger, record);
+          handler.recorded(record);
+        },
       },
-    },
+    };
+    return { router: (options.createRouter ?? createRouter)(routerConfig), routes: routerConfig.routes, keys: next.keys };
   };
-  const router = (options.createRouter ?? createRouter)(routerConfig);
-  const handler = createGatewayHandler({
-    router,
-    keys: config.keys,
+
+  const separateMetrics = config.metrics !== false && config.metrics.port !== undefined;
+  const handler: GatewayHandler = createGatewayHandler({
+    ...routing(config),
+    observer: metrics,
+    metrics: separateMetrics ? undefined : metrics,
+    tracing,
+    readiness,
     logger,
     onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record }),
     accessLogOnWrite: true,
@@ -82,18 +136,63 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     onError: (error, requestId) => logger.error({ requestId, err: describeError(error) }, 'request failed in the server'),
     // The access line records what the client got: a 500 when node refused the answer's head.
     onWritten: (reply, status) => handler.written(reply, status),
+    onEnded: (reply, firstByteAt) => handler.ended(reply, firstByteAt),
   });
-  logger.info({ url: server.url, upstreams: Object.keys(config.upstreams) }, 'listening');
+  const metricsServer = metrics && config.metrics !== false && config.metrics.port !== undefined ? await serveMetrics(metrics, config.metrics.port, config.metrics.host) : undefined;
+  logger.info({ url: server.url, upstreams: Object.keys(config.upstreams), ...(metricsServer && { metricsUrl: metricsServer.url }) }, 'listening');
+  const drainMs = options.drainMs ?? config.drainMs ?? DEFAULT_DRAIN_MS;
+  let running = config;
+  let closing: Promise<void> | undefined;
+
+  const drainAndClose = async (): Promise<void> => {
+    draining = true;
+    logger.info({ requests: server.inFlight(), drainMs }, 'draining');
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const cut = setTimeout(() => {
+      // Cut as the request deadline does (a `timeout`: the kind the router ends a stream with as
+      // it is): each stream ends with its protocol's error event, each request still waiting for
+      // its upstream gets an error answer. One that still hangs after the grace loses its connection.
+      const requests = server.cutInFlight(new LlmError({ kind: 'timeout', message: `the gateway is shutting down: its drain time of ${drainMs} ms passed` }));
+      logger.warn({ requests }, 'cut');
+      grace = setTimeout(() => server.server.closeAllConnections(), CUT_GRACE_MS);
+      grace.unref();
+    }, drainMs);
+    cut.unref();
+    await server.close();
+    clearTimeout(cut);
+    clearTimeout(grace);
+    ledger?.close();
+    await metricsServer?.close();
+    await tracing?.shutdown();
+    await closeTransport();
+    logger.info('closed');
+  };
+
   return {
     url: server.url,
     port: server.port,
-    async close() {
-      const cut = setTimeout(() => server.server.closeAllConnections(), options.drainMs ?? 10_000);
-      cut.unref();
-      await server.close();
-      clearTimeout(cut);
-      ledger?.close();
-      await closeTransport();
+    ...(metricsServer && { metricsUrl: metricsServer.url }),
+    readiness,
+    reload(load) {
+      let next: GatewayConfig;
+      try {
+        next = load();
+      } catch (error) {
+        logger.error({ err: error instanceof Error ? error.message : String(error) }, 'config reload failed; the running config is kept');
+        return false;
+      }
+      const needRestart: string[] = RESTART_KEYS.filter((key) => JSON.stringify(next[key]) !== JSON.stringify(running[key]));
+      // The upstream pool's body timeout is a backstop behind the longest stream idle timeout.
+      if (transportBodyIdleTimeoutMs(next) > backstopMs) needRestart.push('upstreams.*.streamIdleTimeoutMs');
+      handler.update(routing(next));
+      if (next.log.level !== running.log.level && next.log.level !== undefined) logger.level = next.log.level;
+      running = next;
+      logger.info({ upstreams: Object.keys(next.upstreams), routes: next.routes.length, ...(needRestart.length > 0 && { needRestart }) }, 'config reloaded');
+      return true;
+    },
+    close() {
+      closing ??= drainAndClose();
+      return closing;
     },
   };
 }

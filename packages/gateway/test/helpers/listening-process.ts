@@ -22,14 +22,18 @@ export function startListening(args: string[], options: { cwd: string; env?: Nod
   let stderr = '';
   return new Promise((resolve, reject) => {
     const check = () => {
-      const url = /listening on (http:\/\/[^\s)]+)/.exec(stdout)?.[1];
+      // The banner is on stderr (stdout carries JSON log lines only); a mock prints on stdout.
+      const url = /listening on (http:\/\/[^\s)]+)/.exec(stderr + stdout)?.[1];
       if (url) resolve({ url, child, exited, stdout: () => stdout, stderr: () => stderr });
     };
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       check();
     });
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      check();
+    });
     void exited.then((code) => reject(new Error(`exited (${code}) before listening:\n${stdout}${stderr}`)));
   });
 }

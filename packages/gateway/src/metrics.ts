@@ -1,0 +1,95 @@
+import type { AccessEntry } from './access-log.js';
+import type { RouterConfig } from './router-contract.js';
+
+/** Label value of a field a request did not have (no upstream, no model: `/health`, a 401). */
+const NONE = 'none';
+/** Label value of a model name outside the known set: model names are client input. */
+export const OTHER_MODEL = 'other';
+
+/** Request duration buckets, seconds: a short completion to a long agent stream. */
+const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+/** Time-to-first-byte buckets, seconds. */
+const FIRST_BYTE_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** Why an upstream attempt failed, as a label: its status (`429`, `503`...), `error` or `timeout`. */
+export type AttemptFailure = string;
+
+/** What the gateway tells its metrics (the handler and the transport call these). */
+export interface GatewayObserver {
+  /** A request arrived. */
+  started(): void;
+  /** A request's answer is streaming (counted in open streams until {@link ended}). */
+  streaming(): void;
+  /** A request is over: its access line's fields. `streamed` when {@link streaming} was called. */
+  ended(entry: AccessEntry, streamed: boolean): void;
+  /** An upstream API attempt went out. */
+  attempt(upstream: string): void;
+  /** An upstream API attempt failed (see {@link AttemptFailure}). */
+  attemptFailed(upstream: string, reason: AttemptFailure): void;
+}
+
+/** The model names a metric may carry: the routes' exact names and targets, and `extra`. */
+export function knownModels(routes: RouterConfig['routes'], extra: readonly string[] = []): Set<string> {
+  const known = new Set(extra);
+  for (const route of routes) {
+    if (route.model !== undefined) known.add(route.model);
+    if (!/[*?]/.test(route.match)) known.add(route.match);
+  }
+  return known;
+}
+
+/**
+ * The gateway's Prometheus metrics, in a registry of their own (never prom-client's global one:
+ * two gateways in one process, or an embedding application, keep theirs apart). Label values are
+ * bounded: protocols and statuses by nature, upstreams by the config, models by
+ * {@link knownModels} (any other name is `other`).
+ */
+export async function createMetrics(models: ReadonlySet<string>): Promise<GatewayMetrics> {
+  // Loaded only when metrics are on: prom-client costs ~100 ms to load.
+  const prom = await import('prom-client');
+  const registry = new prom.Registry();
+  const registers = [registry];
+  const requests = new prom.Counter({ name: 'llm_gateway_requests_total', help: 'Requests served, by client protocol, upstream, model (sent upstream) and status.', labelNames: ['protocol', 'upstream', 'model', 'status'], registers });
+  const duration = new prom.Histogram({ name: 'llm_gateway_request_duration_seconds', help: 'Time from a request to the end of its answer (a stream\'s last byte).', labelNames: ['protocol', 'upstream'], buckets: DURATION_BUCKETS, registers });
+  const firstByte = new prom.Histogram({ name: 'llm_gateway_time_to_first_byte_seconds', help: 'Time from a request to the first byte of its answer (a stream\'s first event: time to first token).', labelNames: ['protocol', 'upstream'], buckets: FIRST_BYTE_BUCKETS, registers });
+  const tokens = new prom.Counter({ name: 'llm_gateway_tokens_total', help: 'Tokens as upstreams reported them, by kind (input includes cached).', labelNames: ['upstream', 'model', 'kind'], registers });
+  const inFlight = new prom.Gauge({ name: 'llm_gateway_requests_in_flight', help: 'Requests being served.', registers });
+  const openStreams = new prom.Gauge({ name: 'llm_gateway_open_streams', help: 'Streamed answers being written.', registers });
+  const attempts = new prom.Counter({ name: 'llm_gateway_upstream_attempts_total', help: 'Upstream API calls, retries and fallbacks included.', labelNames: ['upstream'], registers });
+  const failures = new prom.Counter({ name: 'llm_gateway_upstream_failures_total', help: 'Failed upstream API calls, by reason: the status (429, 5xx), error (no answer) or timeout.', labelNames: ['upstream', 'reason'], registers });
+  const errors = new prom.Counter({ name: 'llm_gateway_request_errors_total', help: 'Requests that failed, or streams that ended with an error event, by error kind (timeout, upstream, rate_limit...).', labelNames: ['protocol', 'upstream', 'kind'], registers });
+  const fallbacks = new prom.Counter({ name: 'llm_gateway_fallbacks_total', help: "Upstreams of a route tried and left before the one that answered, by the one that answered.", labelNames: ['upstream'], registers });
+  const modelLabel = (model: string | undefined) => (model === undefined ? NONE : models.has(model) ? model : OTHER_MODEL);
+  return {
+    contentType: registry.contentType,
+    text: () => registry.metrics(),
+    started: () => inFlight.inc(),
+    streaming: () => openStreams.inc(),
+    ended(entry, streamed) {
+      inFlight.dec();
+      if (streamed) openStreams.dec();
+      const protocol = entry.protocol ?? NONE;
+      const upstream = entry.upstream ?? NONE;
+      const model = modelLabel(entry.upstreamModel);
+      requests.inc({ protocol, upstream, model, status: String(entry.status) });
+      if (entry.ms !== undefined) duration.observe({ protocol, upstream }, entry.ms / 1000);
+      if (entry.ttfbMs !== undefined) firstByte.observe({ protocol, upstream }, entry.ttfbMs / 1000);
+      if (entry.inputTokens !== undefined) tokens.inc({ upstream, model, kind: 'input' }, entry.inputTokens);
+      if (entry.outputTokens !== undefined) tokens.inc({ upstream, model, kind: 'output' }, entry.outputTokens);
+      if (entry.cachedTokens !== undefined) tokens.inc({ upstream, model, kind: 'cached' }, entry.cachedTokens);
+      if (entry.fallbacks) fallbacks.inc({ upstream }, entry.fallbacks);
+      // Kinds are the router's closed list (LlmErrorKind): a bounded label.
+      if (entry.errorKind !== undefined) errors.inc({ protocol, upstream, kind: entry.errorKind });
+    },
+    attempt: (upstream) => attempts.inc({ upstream }),
+    attemptFailed: (upstream, reason) => failures.inc({ upstream, reason }),
+  };
+}
+
+/** The metrics: a {@link GatewayObserver} and their Prometheus text. */
+export interface GatewayMetrics extends GatewayObserver {
+  /** The exposition format's content type. */
+  readonly contentType: string;
+  /** Every metric in the Prometheus text format. */
+  text(): Promise<string>;
+}

@@ -1,0 +1,161 @@
+import type { AsyncLocalStorage } from 'node:async_hooks';
+import type { Span, SpanContext, Tracer } from '@opentelemetry/api';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { HeaderReader, ProtocolId } from '@llm/core';
+import type { AccessEntry } from './access-log.js';
+import type { Transport, UpstreamConfig } from './router-contract.js';
+
+/** The config's `tracing`: where spans are exported (OTLP over HTTP, JSON). */
+export interface TracingConfig {
+  /** The OTLP/HTTP traces URL, e.g. `http://127.0.0.1:4318/v1/traces`. */
+  endpoint: string;
+  /** Headers sent with each export (an API key of the collector). */
+  headers?: Record<string, string>;
+  /** `service.name` of the spans (default `llm-gateway`). */
+  serviceName?: string;
+}
+
+/** One request's trace: its span, and what its upstream attempts are children of. */
+export interface RequestTrace {
+  readonly span: Span;
+  readonly context: SpanContext;
+}
+
+/** What the gateway's handler and transport ask of tracing (see {@link createTracing}). */
+export interface GatewayTracing {
+  /** Starts a request's span, a child of the client's `traceparent` when it sent a valid one. */
+  start(method: string, path: string, headers: HeaderReader): RequestTrace;
+  /** Runs `serve` with `trace` as the request its upstream attempts belong to. */
+  within<T>(trace: RequestTrace, serve: () => T): T;
+  /** Ends a request's span with its access line's fields. */
+  end(trace: RequestTrace, entry: AccessEntry): void;
+  /** The transport with a span per upstream attempt, its `traceparent` sent upstream. */
+  transport(transport: Transport, upstreams: Readonly<Record<string, UpstreamConfig>>): Transport;
+  /** Exports what is buffered and stops. */
+  shutdown(): Promise<void>;
+}
+
+/** `gen_ai.provider.name` (and the older `gen_ai.system`) of each upstream protocol. */
+const PROVIDER: Readonly<Record<ProtocolId, string>> = {
+  'openai-chat': 'openai',
+  'openai-responses': 'openai',
+  claude: 'anthropic',
+  gemini: 'gcp.gemini',
+};
+
+/** Milliseconds between exports of finished spans (the SDK's batch default). */
+const EXPORT_DELAY_MS = 5_000;
+
+/**
+ * Tracing with OpenTelemetry: a SERVER span per request and a CLIENT span per upstream attempt
+ * (retries and fallbacks each get one), with the GenAI semantic conventions, exported over
+ * OTLP/HTTP in batches. The SDK is loaded here only, when tracing is configured: with tracing
+ * off the gateway loads none of it and pays nothing.
+ *
+ * Which request an upstream attempt belongs to travels in an `AsyncLocalStorage` (the router
+ * does not tell its transport): on Node 20 that makes each promise of a traced request cost
+ * more, measured in tools/bench (README).
+ */
+export async function createTracing(config: TracingConfig, exporter?: SpanExporter): Promise<GatewayTracing> {
+  const [api, sdk, core, resources, async] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/resources'),
+    import('node:async_hooks'),
+  ]);
+  const spanExporter = exporter ?? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url: config.endpoint, headers: config.headers });
+  const processor = exporter ? new sdk.SimpleSpanProcessor(spanExporter) : new sdk.BatchSpanProcessor(spanExporter, { scheduledDelayMillis: EXPORT_DELAY_MS });
+  const provider = new sdk.BasicTracerProvider({
+    resource: resources.resourceFromAttributes({ 'service.name': config.serviceName ?? 'llm-gateway' }),
+    spanProcessors: [processor],
+  });
+  const tracer: Tracer = provider.getTracer('@llm/gateway');
+  const current: AsyncLocalStorage<RequestTrace> = new async.AsyncLocalStorage();
+
+  return {
+    start(method, path, headers) {
+      const parentHeader = headers.get('traceparent');
+      const parent = parentHeader === null ? undefined : core.parseTraceParent(parentHeader);
+      if (parent) {
+        const state = headers.get('tracestate');
+        if (state !== null) parent.traceState = new core.TraceState(state);
+        parent.isRemote = true;
+      }
+      const parentContext = parent ? api.trace.setSpanContext(api.ROOT_CONTEXT, parent) : api.ROOT_CONTEXT;
+      const span = tracer.startSpan(`${method} ${path}`, { kind: api.SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } }, parentContext);
+      return { span, context: span.spanContext() };
+    },
+    within: (trace, serve) => current.run(trace, serve),
+    end(trace, entry) {
+      const { span } = trace;
+      span.setAttribute('http.response.status_code', entry.status);
+      span.setAttribute('llm_gateway.request_id', entry.requestId);
+      if (entry.protocol !== undefined) span.setAttribute('llm_gateway.client_protocol', entry.protocol);
+      if (entry.clientModel !== undefined) {
+        // A generation: named and described as the GenAI conventions say.
+        span.updateName(`chat ${entry.clientModel}`);
+        span.setAttribute('gen_ai.operation.name', 'chat');
+        span.setAttribute('gen_ai.request.model', entry.clientModel);
+      }
+      if (entry.upstreamModel !== undefined) span.setAttribute('gen_ai.response.model', entry.upstreamModel);
+      if (entry.upstream !== undefined) span.setAttribute('llm_gateway.upstream', entry.upstream);
+      if (entry.fallbacks !== undefined) span.setAttribute('llm_gateway.fallbacks', entry.fallbacks);
+      if (entry.inputTokens !== undefined) span.setAttribute('gen_ai.usage.input_tokens', entry.inputTokens);
+      if (entry.outputTokens !== undefined) span.setAttribute('gen_ai.usage.output_tokens', entry.outputTokens);
+      if (entry.errorKind !== undefined) {
+        span.setAttribute('error.type', entry.errorKind);
+        span.setStatus({ code: api.SpanStatusCode.ERROR });
+      }
+      span.end();
+    },
+    transport(transport, upstreams) {
+      const bases = Object.entries(upstreams)
+        .map(([name, upstream]) => ({ name, upstream, base: upstream.baseUrl.replace(/\/+$/, '') }))
+        .sort((a, b) => b.base.length - a.base.length);
+      return (request) => {
+        const trace = current.getStore();
+        if (!trace || request.purpose === 'media') return transport(request);
+        const target = bases.find(({ base }) => request.url.startsWith(base));
+        const url = URL.parse(request.url);
+        const span = tracer.startSpan(
+          'chat',
+          {
+            kind: api.SpanKind.CLIENT,
+            attributes: {
+              'gen_ai.operation.name': 'chat',
+              ...(target && { 'gen_ai.provider.name': PROVIDER[target.upstream.protocol], 'gen_ai.system': PROVIDER[target.upstream.protocol], 'llm_gateway.upstream': target.name }),
+              ...(url && { 'server.address': url.hostname, 'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)) }),
+              'http.request.method': request.method,
+            },
+          },
+          api.trace.setSpanContext(api.ROOT_CONTEXT, trace.context),
+        );
+        const { traceId, spanId, traceFlags, traceState } = span.spanContext();
+        // The attempt's own span is the upstream's parent. A view of the request, not a copy of
+        // the router's object (its `signal` getter and `cancel` stay as they are).
+        const headers: Record<string, string> = { ...request.headers, traceparent: `00-${traceId}-${spanId}-0${traceFlags.toString(16)}` };
+        if (traceState) headers.tracestate = traceState.serialize();
+        const traced = Object.assign(Object.create(request) as typeof request, { headers });
+        return transport(traced).then(
+          (response) => {
+            span.setAttribute('http.response.status_code', response.status);
+            if (response.status >= 400) {
+              span.setAttribute('error.type', String(response.status));
+              span.setStatus({ code: api.SpanStatusCode.ERROR });
+            }
+            span.end();
+            return response;
+          },
+          (error: unknown) => {
+            span.setAttribute('error.type', error instanceof Error ? error.name : 'error');
+            span.setStatus({ code: api.SpanStatusCode.ERROR });
+            span.end();
+            throw error;
+          },
+        );
+      };
+    },
+    shutdown: () => provider.shutdown(),
+  };
+}

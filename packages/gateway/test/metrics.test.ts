@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config/load.js';
+import { createLogger } from '../src/logger.js';
+import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
+import { type NodeServer, serveNode } from '../src/server/node-adapter.js';
+import { type Gateway, startGateway } from '../src/server/start.js';
+
+// Issue 20: `GET /metrics` in Prometheus text, values after known traffic through the mocks.
+let chat: MockUpstream;
+let down: NodeServer;
+let gateway: Gateway;
+
+const config = (metrics: unknown) =>
+  parseConfig(
+    JSON.stringify({
+      upstreams: {
+        down: { protocol: 'openai-chat', baseUrl: `${down.url}/v1` },
+        chat: { protocol: 'openai-chat', baseUrl: chat.baseUrl },
+      },
+      routes: [
+        { match: 'broken', upstream: 'down' },
+        { match: 'free-*', upstream: 'chat' },
+        { match: '*', upstream: ['down', 'chat'], model: 'gpt-4.1' },
+      ],
+      maxRetries: 1,
+      retryBaseDelayMs: 1,
+      ledger: false,
+      metrics,
+    }).replace('"retryBaseDelayMs":1,', ''),
+  );
+
+beforeAll(async () => {
+  chat = await startMockUpstream({ protocol: 'openai-chat' });
+  down = await serveNode(async () => new Response('{"error":{"message":"down","type":"server_error"}}', { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '0' } }));
+  gateway = await startGateway(config({ models: ['listed-model'] }), { port: 0, logger: createLogger('silent') });
+});
+afterAll(async () => {
+  await gateway.close();
+  await Promise.all([chat.close(), down.close()]);
+});
+
+async function chatCall(url: string, model: string, stream = false): Promise<number> {
+  const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model, stream, messages: [{ role: 'user', content: 'hello there' }] }) });
+  await res.text();
+  return res.status;
+}
+
+/** The metric lines of `names` (no comments), as exposed. */
+function lines(text: string, names: readonly string[]): string[] {
+  return text.split('\n').filter((line) => names.some((name) => line.startsWith(`${name}{`) || line.startsWith(`${name} `)));
+}
+
+describe('metrics', () => {
+  it('counts requests, tokens, upstream attempts, failures and fallbacks after known traffic, with bounded model labels', async () => {
+    expect(await chatCall(gateway.url, 'my-model')).toBe(200);
+    expect(await chatCall(gateway.url, 'my-model', true)).toBe(200);
+    expect(await chatCall(gateway.url, 'free-whatever')).toBe(200);
+    expect(await chatCall(gateway.url, 'broken')).toBe(503);
+    expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
+    const res = await fetch(`${gateway.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const text = await res.text();
+    expect(lines(text, ['llm_gateway_requests_total'])).toEqual([
+      'llm_gateway_requests_total{protocol="openai-chat",upstream="chat",model="gpt-4.1",status="200"} 2',
+      // A glob route without a model sends the client's name: not a label value.
+      'llm_gateway_requests_total{protocol="openai-chat",upstream="chat",model="other",status="200"} 1',
+      'llm_gateway_requests_total{protocol="openai-chat",upstream="down",model="broken",status="503"} 1',
+      'llm_gateway_requests_total{protocol="none",upstream="none",model="none",status="200"} 1',
+    ]);
+    expect(lines(text, ['llm_gateway_tokens_total'])).toEqual([
+      // The streamed call asked for no usage (no `stream_options.include_usage`): only the other one counts.
+      'llm_gateway_tokens_total{upstream="chat",model="gpt-4.1",kind="input"} 3',
+      'llm_gateway_tokens_total{upstream="chat",model="gpt-4.1",kind="output"} 5',
+      'llm_gateway_tokens_total{upstream="chat",model="other",kind="input"} 3',
+      'llm_gateway_tokens_total{upstream="chat",model="other",kind="output"} 5',
+    ]);
+    // Two requests fell over from `down` (one try and one retry each), `broken` tried it twice too.
+    expect(lines(text, ['llm_gateway_upstream_attempts_total', 'llm_gateway_upstream_failures_total', 'llm_gateway_fallbacks_total'])).toEqual([
+      'llm_gateway_upstream_attempts_total{upstream="down"} 6',
+      'llm_gateway_upstream_attempts_total{upstream="chat"} 3',
+      'llm_gateway_upstream_failures_total{upstream="down",reason="503"} 6',
+      'llm_gateway_fallbacks_total{upstream="chat"} 2',
+    ]);
+    expect(lines(text, ['llm_gateway_request_errors_total'])).toEqual(['llm_gateway_request_errors_total{protocol="openai-chat",upstream="down",kind="overloaded"} 1']);
+    expect(lines(text, ['llm_gateway_request_duration_seconds_count', 'llm_gateway_time_to_first_byte_seconds_count'])).toEqual([
+      'llm_gateway_request_duration_seconds_count{protocol="openai-chat",upstream="chat"} 3',
+      'llm_gateway_request_duration_seconds_count{protocol="openai-chat",upstream="down"} 1',
+      'llm_gateway_request_duration_seconds_count{protocol="none",upstream="none"} 1',
+      'llm_gateway_time_to_first_byte_seconds_count{protocol="openai-chat",upstream="chat"} 3',
+      'llm_gateway_time_to_first_byte_seconds_count{protocol="openai-chat",upstream="down"} 1',
+      'llm_gateway_time_to_first_byte_seconds_count{protocol="none",upstream="none"} 1',
+    ]);
+    // The scrape itself is in flight while it is answered; no stream is open.
+    expect(lines(text, ['llm_gateway_requests_in_flight', 'llm_gateway_open_streams'])).toEqual(['llm_gateway_requests_in_flight 1', 'llm_gateway_open_streams 0']);
+  });
+
+  it('serves /health/ready: 200, or 503 naming each failing check', async () => {
+    const ready = await fetch(`${gateway.url}/health/ready`);
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready' }]);
+    let storeUp = true;
+    gateway.readiness.add({ name: 'store', ready: () => storeUp });
+    gateway.readiness.add({
+      name: 'throwing',
+      ready: () => {
+        if (!storeUp) throw new Error('check failed');
+        return true;
+      },
+    });
+    storeUp = false;
+    const down = await fetch(`${gateway.url}/health/ready`);
+    expect([down.status, await down.json()]).toEqual([503, { status: 'unavailable', failing: ['store', 'throwing'] }]);
+    storeUp = true;
+    expect((await fetch(`${gateway.url}/health/ready`)).status).toBe(200);
+  });
+
+  it('serves /metrics on a port of its own when configured, and not on the gateway port', async () => {
+    const own = await startGateway(config({ port: 0 }), { port: 0, logger: createLogger('silent') });
+    try {
+      expect(own.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(`${own.url}/metrics`)).status).toBe(404);
+      const res = await fetch(`${own.metricsUrl}/metrics`);
+      expect(res.status).toBe(200);
+      expect(lines(await res.text(), ['llm_gateway_requests_total'])).toEqual(['llm_gateway_requests_total{protocol="none",upstream="none",model="none",status="404"} 1']);
+      expect((await fetch(`${own.metricsUrl}/other`)).status).toBe(404);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('has no /metrics with `metrics: false`', async () => {
+    const off = await startGateway(config(false), { port: 0, logger: createLogger('silent') });
+    try {
+      expect((await fetch(`${off.url}/metrics`)).status).toBe(404);
+      expect(off.metricsUrl).toBeUndefined();
+    } finally {
+      await off.close();
+    }
+  });
+});

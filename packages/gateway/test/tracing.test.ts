@@ -1,0 +1,157 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config/load.js';
+import { createLogger } from '../src/logger.js';
+import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
+import { type NodeServer, serveNode } from '../src/server/node-adapter.js';
+import { type Gateway, startGateway } from '../src/server/start.js';
+import { startListening } from './helpers/listening-process.js';
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// Issue 20: OpenTelemetry traces with the GenAI conventions, the client's traceparent continued
+// and propagated upstream; tested with the SDK's in-memory exporter.
+let chat: MockUpstream;
+let down: NodeServer;
+let gateway: Gateway;
+const exporter = new InMemorySpanExporter();
+/** The `traceparent` each call to the failing upstream carried. */
+const seenUpstream: (string | undefined)[] = [];
+
+const CLIENT_TRACE = '0af7651916cd43dd8448eb211c80319c';
+const CLIENT_SPAN = 'b7ad6b7169203331';
+
+beforeAll(async () => {
+  chat = await startMockUpstream({ protocol: 'openai-chat' });
+  down = await serveNode(async (request) => {
+    seenUpstream.push(request.headers.get('traceparent') ?? undefined);
+    return new Response('{"error":{"message":"down","type":"server_error"}}', { status: 503, headers: { 'content-type': 'application/json' } });
+  });
+  const config = parseConfig(
+    JSON.stringify({
+      upstreams: { down: { protocol: 'openai-chat', baseUrl: `${down.url}/v1` }, chat: { protocol: 'openai-chat', baseUrl: chat.baseUrl } },
+      routes: [{ match: '*', upstream: ['down', 'chat'], model: 'gpt-4.1' }],
+      maxRetries: 0,
+      ledger: false,
+      metrics: false,
+    }),
+  );
+  gateway = await startGateway(config, { port: 0, logger: createLogger('silent'), spanExporter: exporter });
+});
+afterAll(async () => {
+  await gateway.close();
+  await Promise.all([chat.close(), down.close()]);
+});
+
+/** What a test checks of a span: its name, kind, ids and attributes. */
+function view(span: ReadableSpan) {
+  return { name: span.name, kind: span.kind, traceId: span.spanContext().traceId, parent: span.parentSpanContext?.spanId, status: span.status.code, attributes: span.attributes };
+}
+
+describe('tracing', () => {
+  it('makes a server span per request under the client traceparent and a client span per upstream attempt, sending each attempt its own traceparent', async () => {
+    exporter.reset();
+    const res = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01`, 'x-request-id': 'traced' },
+      body: JSON.stringify({ model: 'my-model', messages: [{ role: 'user', content: 'hello there' }] }),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+    await expect.poll(() => exporter.getFinishedSpans().length).toBe(3);
+    const [downAttempt, chatAttempt, request] = exporter.getFinishedSpans();
+    const requestId = request!.spanContext().spanId;
+    const port = (url: string) => Number(new URL(url).port);
+    expect(view(request!)).toEqual({
+      name: 'chat my-model',
+      kind: 1, // SERVER
+      traceId: CLIENT_TRACE,
+      parent: CLIENT_SPAN,
+      status: 0,
+      attributes: {
+        'http.request.method': 'POST',
+        'url.path': '/v1/chat/completions',
+        'http.response.status_code': 200,
+        'llm_gateway.request_id': 'traced',
+        'llm_gateway.client_protocol': 'openai-chat',
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.model': 'my-model',
+        'gen_ai.response.model': 'gpt-4.1',
+        'llm_gateway.upstream': 'chat',
+        'llm_gateway.fallbacks': 1,
+        'gen_ai.usage.input_tokens': 3,
+        'gen_ai.usage.output_tokens': 5,
+      },
+    });
+    expect(view(downAttempt!)).toEqual({
+      name: 'chat',
+      kind: 2, // CLIENT
+      traceId: CLIENT_TRACE,
+      parent: requestId,
+      status: 2, // ERROR
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'openai',
+        'gen_ai.system': 'openai',
+        'llm_gateway.upstream': 'down',
+        'server.address': '127.0.0.1',
+        'server.port': port(down.url),
+        'http.request.method': 'POST',
+        'http.response.status_code': 503,
+        'error.type': '503',
+      },
+    });
+    expect(view(chatAttempt!)).toMatchObject({ name: 'chat', kind: 2, traceId: CLIENT_TRACE, parent: requestId, status: 0, attributes: { 'llm_gateway.upstream': 'chat', 'http.response.status_code': 200, 'server.port': port(chat.url) } });
+    // The upstream saw the attempt's span as its parent, in the client's trace.
+    expect(seenUpstream.at(-1)).toBe(`00-${CLIENT_TRACE}-${downAttempt!.spanContext().spanId}-01`);
+  });
+
+  it('starts a new trace without a traceparent (or with an invalid one), and ends non-generation requests plainly', async () => {
+    exporter.reset();
+    await (await fetch(`${gateway.url}/health`, { headers: { traceparent: 'garbage' } })).text();
+    await expect.poll(() => exporter.getFinishedSpans().length).toBe(1);
+    const [health] = exporter.getFinishedSpans();
+    expect(view(health!)).toMatchObject({ name: 'GET /health', kind: 1, parent: undefined, attributes: { 'http.request.method': 'GET', 'url.path': '/health', 'http.response.status_code': 200 } });
+    expect(health!.spanContext().traceId).not.toBe(CLIENT_TRACE);
+  });
+
+  // In a served process: vitest resolves OpenTelemetry's ES builds, whose extensionless imports
+  // Node refuses; Node itself loads their CommonJS builds, as the gateway does in production.
+  it('exports over OTLP/HTTP to the configured endpoint, flushed on SIGTERM', async () => {
+    const received: { path: string; contentType: string | null; key: string | null; body: string }[] = [];
+    const receiver = await serveNode(async (request) => {
+      received.push({ path: request.parsedUrl.pathname, contentType: request.headers.get('content-type'), key: request.headers.get('x-collector-key'), body: await request.text() });
+      return new Response('{}', { headers: { 'content-type': 'application/json' } });
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'otlp-'));
+    const file = join(dir, 'gateway.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        upstreams: { chat: { protocol: 'openai-chat', baseUrl: chat.baseUrl } },
+        routes: [{ match: '*', upstream: 'chat' }],
+        ledger: false,
+        metrics: false,
+        tracing: { endpoint: `${receiver.url}/v1/traces`, headers: { 'x-collector-key': 'c-1' }, serviceName: 'gw-test' },
+      }),
+    );
+    const { url, child, exited } = await startListening(['--import', 'tsx', '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', file, '--port', '0'], { cwd: packageDir });
+    try {
+      const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm-1', messages: [{ role: 'user', content: 'hi' }] }) });
+      await res.text();
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      await receiver.close();
+    }
+    expect(received.map(({ path, contentType, key }) => ({ path, contentType, key }))).toEqual([{ path: '/v1/traces', contentType: 'application/json', key: 'c-1' }]);
+    const body = JSON.parse(received[0]!.body) as { resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: { name: string }[] }[] }[] };
+    const resource = body.resourceSpans[0]!;
+    expect(resource.resource.attributes.find((attribute) => attribute.key === 'service.name')?.value.stringValue).toBe('gw-test');
+    expect(resource.scopeSpans.flatMap((scope) => scope.spans.map((span) => span.name)).sort()).toEqual(['chat', 'chat m-1']);
+  }, 20_000);
+});
