@@ -183,12 +183,29 @@ export interface StateStore {
  * documented in the router README.
  */
 export interface PolicyConfig {
+  /** Accept a message `content` written as `{text}`, `{content: string}` or `{content: [blocks]}` (else 400). */
+  lenientContent?: boolean;
   stripSystemReminders?: boolean;
+  /** Join the text blocks of a system message with this separator (`true`: a blank line) instead of gluing them. */
+  joinSystemText?: boolean | string;
   toolChoiceNoneAfterToolResults?: boolean;
-  dedupeHistoryReplay?: boolean;
-  loopGuard?: boolean;
-  readOnlyTools?: { allow: string[] } | false;
+  /** `true`: drop an immediate repeat; `answered`: also drop any user text already answered. */
+  dedupeHistoryReplay?: boolean | 'answered';
+  /** Drop plain user text sent in the same turn as tool results (it may be a new instruction: off by default). */
+  dropTextBesideToolResults?: boolean;
+  /** `true`: instruct after a repeated call; `up-front`: also in the system prompt of every request with tools. */
+  loopGuard?: boolean | 'up-front';
+  readOnlyTools?: ReadOnlyToolsConfig | false;
   contextStrategy?: 'minimal' | 'full' | 'tool' | 'adaptive';
+}
+
+/** The read-only intent policy: which tools stay, and the words that decide (defaults in the README). */
+export interface ReadOnlyToolsConfig {
+  allow: string[];
+  /** Words marking a read-only request (default `DEFAULT_READ_WORDS`). */
+  readWords?: string[];
+  /** Words marking a change, which win over read words (default `DEFAULT_WRITE_WORDS`). */
+  writeWords?: string[];
 }
 
 /** Everything `createHandler` needs. */

@@ -5,7 +5,7 @@ import { checkCapabilities } from './capabilities.js';
 import { heldBody, stringField, type HeldBody } from './client-body.js';
 import type { UpstreamConfig, UpstreamResponse } from './config.js';
 import { fetchMediaUrls, inlineFetchedMedia, mediaUrlsToFetch, type FetchedMedia } from './media-fetch.js';
-import { applyPolicies, hasActivePolicies } from './policies.js';
+import { applyPolicies, hasActivePolicies, normaliseMessageContent } from './policies.js';
 import type { RouterReply, RouterRequest } from './reply.js';
 import type { RouterCall } from './request-record.js';
 import { mintResponseId } from './response-state.js';
@@ -29,6 +29,7 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
   // GC (and promoted) for as long as the upstream takes to answer. `held` is emptied before the
   // last upstream call; another upstream may still need it until then.
   const held: HeldBody = heldBody(await request.text(), call.clientCodec.id);
+  if (config.policies?.lenientContent && held.body) normaliseMessageContent(held.body);
   const clientModel = match.model ?? stringField(held.body, 'model');
   if (!clientModel) throw new LlmError({ kind: 'invalid_request', message: 'model: required', path: 'model' });
   call.record.clientModel = clientModel;
