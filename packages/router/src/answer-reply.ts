@@ -14,6 +14,7 @@ import {
 } from '@llm/core';
 import type { Bridge, BridgeAnswers } from './bridge.js';
 import type { RequestRecord, UpstreamConfig, UpstreamResponse } from './config.js';
+import { estimateTokensOfBytes } from './endpoints.js';
 import type { RouterReply } from './reply.js';
 import type { RouterCall } from './request-record.js';
 import type { RouterRuntime } from './router-runtime.js';
@@ -62,8 +63,13 @@ export async function answerReply(runtime: RouterRuntime, call: RouterCall, answ
       // goes on). Passed-through bytes stay the upstream's own to the end.
       if (!via.sameProtocol) upstreamChunks.cancel();
     };
-    const onEnd = () => calls.finish(call, { status: 200, usage: remember.usage(), ...streamFailureFields(failure) });
-    const chunks = answers.streamChunks(upstreamChunks, { onEvent, includeUsage, onEnd });
+    let usageEstimated = false;
+    const estimateUsage = runtime.config.policies?.estimateStreamUsage
+      ? { inputTokens: estimateTokensOfBytes(answered.attempt.payload.length), onEstimated: () => (usageEstimated = true) }
+      : undefined;
+    const onEnd = () =>
+      calls.finish(call, { status: 200, usage: remember.usage(), ...(usageEstimated ? { usageEstimated } : {}), ...streamFailureFields(failure) });
+    const chunks = answers.streamChunks(upstreamChunks, { onEvent, includeUsage, onEnd, estimateUsage });
     return withRetrievable(calls.respond(call, chunks, 200, { ...SSE_HEADERS }), stored);
   }
   // A whole JSON answer: asked for, from an upstream that cannot stream, or sent instead of the stream asked for.

@@ -77,6 +77,8 @@ export interface RequestRecord {
   status: number;
   stream: boolean;
   usage?: LlmUsage;
+  /** True when `usage` is the router's estimate (`policies.estimateStreamUsage`), not the upstream's report. */
+  usageEstimated?: boolean;
   /** Milliseconds from receiving the request to the first byte sent to the client. */
   firstByteMs?: number;
   /** Milliseconds from receiving the request to the end of the answer. */
@@ -197,6 +199,11 @@ export interface PolicyConfig {
   loopGuard?: boolean | 'up-front';
   readOnlyTools?: ReadOnlyToolsConfig | false;
   contextStrategy?: 'minimal' | 'full' | 'tool' | 'adaptive';
+  /**
+   * A translated stream whose upstream reported no usage gets an estimate (input from the upstream
+   * body's size, output from the streamed text) instead of zeros; the record says `usageEstimated`.
+   */
+  estimateStreamUsage?: boolean;
 }
 
 /** The read-only intent policy: which tools stay, and the words that decide (defaults in the README). */

@@ -16,6 +16,11 @@ export function modelList(codec: Pick<Codec, 'endpoints'>, routes: readonly Rout
  * Answers carry `x-llm-token-count: estimate`.
  */
 export function estimateTokens(bodyText: string): number {
-  return Math.ceil(new TextEncoder().encode(bodyText).length / 3);
+  return estimateTokensOfBytes(new TextEncoder().encode(bodyText).length);
+}
+
+/** {@link estimateTokens} of a body already encoded: `bytes` long. */
+export function estimateTokensOfBytes(bytes: number): number {
+  return Math.ceil(bytes / 3);
 }
 

@@ -20,7 +20,8 @@ export interface PolicyContext {
 
 /**
  * True when some canonical policy is switched on (an empty `policies: {}` changes nothing, so it
- * keeps the fast path). `lenientContent` is not one: it rewrites the client's body before decoding.
+ * keeps the fast path). `lenientContent` and `estimateStreamUsage` are not canonical rewrites: one
+ * rewrites the client's body before decoding, the other the answer's stream.
  */
 export function hasActivePolicies(policies: PolicyConfig | undefined): boolean {
   if (!policies) return false;

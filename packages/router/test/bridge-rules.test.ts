@@ -212,3 +212,55 @@ describe('read-only intent words', () => {
     expect(DEFAULT_WRITE_WORDS.slice(0, 4)).toEqual(['edit', 'update', '修改', '写']);
   });
 });
+
+describe('streaming usage estimate', () => {
+  const chunk = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-up', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  // An OpenAI-compatible upstream that ignores stream_options.include_usage.
+  const noUsage = `${chunk({ role: 'assistant', content: '' })}${chunk({ content: 'Hello 世界' })}${chunk({}, 'stop')}data: [DONE]\n\n`;
+  const claudeStream = JSON.stringify({ model: 'claude-x', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+
+  async function streamed(policies: PolicyConfig | undefined, upstreamText: string) {
+    const records: { usage?: unknown; usageEstimated?: boolean }[] = [];
+    let sentBytes = 0;
+    const config: RouterConfig = {
+      upstreams: { up: { protocol: 'openai-chat', baseUrl: 'http://up.test/v1', apiKey: 'k' } },
+      routes: [{ match: '*', upstream: 'up', model: 'gpt-up' }],
+      transport: async (request) => {
+        sentBytes = (request.body as Uint8Array).length;
+        return new Response(upstreamText, { headers: { 'content-type': 'text/event-stream' } });
+      },
+      hooks: { onRequestEnd: (record) => records.push(record) },
+    };
+    if (policies) config.policies = policies;
+    const response = await createHandler(config)(
+      new Request('http://router.test/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body: claudeStream }),
+    );
+    const text = await response.text();
+    const delta = text.split('\n').find((line) => line.startsWith('data: {"type":"message_delta"'));
+    return { delta: JSON.parse(delta?.slice(6) ?? 'null') as { usage: unknown }, record: records[0], sentBytes };
+  }
+
+  it('off (the default): the client gets the zeros the upstream implied, the record no usage', async () => {
+    const { delta, record } = await streamed(undefined, noUsage);
+    expect(delta.usage).toEqual({ input_tokens: 0, output_tokens: 0 });
+    expect(record?.usage).toBeUndefined();
+    expect(record?.usageEstimated).toBeUndefined();
+  });
+
+  it('on: input from the upstream body size, output one token per three UTF-8 bytes streamed; the record says estimated', async () => {
+    const { delta, record, sentBytes } = await streamed({ estimateStreamUsage: true }, noUsage);
+    const input = Math.ceil(sentBytes / 3);
+    // 'Hello 世界': 6 ASCII bytes + 2 three-byte characters = 12 bytes -> 4 tokens.
+    expect(delta.usage).toEqual({ input_tokens: input, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 4 });
+    expect(record?.usage).toEqual({ inputTokens: input, outputTokens: 4, totalTokens: input + 4 });
+    expect(record?.usageEstimated).toBe(true);
+  });
+
+  it('on, with usage reported: the upstream`s numbers pass unchanged and nothing is marked', async () => {
+    const usage = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-up', choices: [], usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } })}\n\n`;
+    const { delta, record } = await streamed({ estimateStreamUsage: true }, noUsage.replace('data: [DONE]', `${usage}data: [DONE]`));
+    expect(delta.usage).toEqual({ input_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 3 });
+    expect(record?.usageEstimated).toBeUndefined();
+  });
+});
