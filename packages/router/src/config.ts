@@ -1,3 +1,4 @@
+import type { RequestDiagnostics } from './diagnostics.js';
 import type { MediaFetchConfig } from './media-fetch.js';
 import type { AuthScheme, CancelSignal, Codec, HeaderReader, LlmRequest, LlmResponse, LlmUsage, LlmWarning, ProtocolId } from '@llm/core';
 
@@ -77,6 +78,8 @@ export interface RequestRecord {
   status: number;
   stream: boolean;
   usage?: LlmUsage;
+  /** Route rule, upstream calls and tool traffic, when `RouterConfig.diagnostics` is on. */
+  diagnostics?: RequestDiagnostics;
   /** True when `usage` is the router's estimate (`policies.estimateStreamUsage`), not the upstream's report. */
   usageEstimated?: boolean;
   /** Milliseconds from receiving the request to the first byte sent to the client. */
@@ -267,6 +270,12 @@ export interface RouterConfig {
    */
   requestDeadlineMs?: number;
   hooks?: RouterHooks;
+  /**
+   * Collect `RequestRecord.diagnostics` for a debug log line (default false): the route rule,
+   * upstream status and calls, tool-call and tool-result previews (capped, secrets masked). Costs
+   * a decoded request and answer even between same-protocol ends, so leave it off in production.
+   */
+  diagnostics?: boolean;
   /** Hook points for custom canonical rewrites, run after the built-in policies. */
   transformRequest?(request: LlmRequest, context: { clientProtocol: ProtocolId; upstream: string }): LlmRequest;
   transformResponse?(response: LlmResponse, context: { clientProtocol: ProtocolId; upstream: string }): LlmResponse;

@@ -21,6 +21,8 @@ export { DEFAULT_REQUEST_DEADLINE_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from './t
 export { DEFAULT_MAX_WARNINGS_PER_REQUEST, MAX_WARNINGS_HEADER_BYTES, warningsHeaderValue } from './warnings.js';
 export type { MemoryStateStoreOptions } from './state-store.js';
 export { checkCapabilities } from './capabilities.js';
+export { DIAGNOSTIC_PREVIEW_CHARS, diagnosticPreview } from './diagnostics.js';
+export type { RequestDiagnostics } from './diagnostics.js';
 export {
   DEFAULT_READ_WORDS,
   DEFAULT_WRITE_WORDS,
