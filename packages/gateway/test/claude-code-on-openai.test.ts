@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load.js';
@@ -16,9 +19,9 @@ import { type RecordingUpstream, startRecordingUpstream } from './helpers/record
 const README_CONFIG = /## Claude Code on OpenAI\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readFileSync(new URL('../README.md', import.meta.url), 'utf8'))?.[1] ?? '';
 
 /** The README's config against the recording upstream, `policies` changed by `overrides`. */
-function readmeConfig(baseUrl: string, overrides: Record<string, unknown>) {
+function readmeConfig(baseUrl: string, overrides: Record<string, unknown>, ledger: { path: string } | false = false) {
   const config = parseConfig(README_CONFIG, { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: 'sk-upstream' });
-  return { ...config, policies: { ...config.policies, ...overrides }, ledger: false as const, maxRetries: 0 };
+  return { ...config, policies: { ...config.policies, ...overrides }, ledger, maxRetries: 0 };
 }
 
 const REMINDER = '<system-reminder>\nThe date is 2026-11-25.\n</system-reminder>\n';
@@ -46,11 +49,16 @@ interface Setup {
   client: Anthropic;
 }
 
-function gatewayWith(overrides: Record<string, unknown> = {}): Setup {
+interface SetupOptions {
+  ledger?: { path: string };
+  withoutStreamUsage?: boolean;
+}
+
+function gatewayWith(overrides: Record<string, unknown> = {}, options: SetupOptions = {}): Setup {
   const setup = {} as Setup;
   beforeAll(async () => {
-    setup.upstream = await startRecordingUpstream('openai-chat');
-    setup.gateway = await startGateway(readmeConfig(setup.upstream.baseUrl, overrides), { port: 0, logger: createLogger('silent') });
+    setup.upstream = await startRecordingUpstream('openai-chat', { withoutStreamUsage: options.withoutStreamUsage });
+    setup.gateway = await startGateway(readmeConfig(setup.upstream.baseUrl, overrides, options.ledger ?? false), { port: 0, logger: createLogger('silent') });
     setup.client = new Anthropic({ apiKey: 'unused', baseURL: setup.gateway.url, maxRetries: 0 });
   });
   afterAll(async () => {
@@ -101,6 +109,7 @@ describe('Claude Code on OpenAI: the validation experiments through the gateway'
       dropTextBesideToolResults: false,
       loopGuard: 'up-front',
       readOnlyTools: { allow: ['Read', 'Grep'] },
+      estimateStreamUsage: true,
     });
   });
 
@@ -227,5 +236,26 @@ describe('E2 mixed turn (tool_result + text) for both settings of dropTextBeside
     const answer = await dropping.client.messages.create(request(mixed));
     expect(answer.content).toEqual([{ type: 'text', text: `Tool said: ${README}` }]);
     expect(dropping.upstream.received).toEqual([upstreamSaw(TOOL_LOOP, { stream: false, tools: READ_TOOLS, tool_choice: 'none' })]);
+  });
+});
+
+describe('streaming usage from an upstream that reports none', () => {
+  const ledgerPath = join(mkdtempSync(join(tmpdir(), 'claude-on-openai-')), 'usage.db');
+  const setup = gatewayWith({}, { ledger: { path: ledgerPath }, withoutStreamUsage: true });
+
+  it('the client gets an estimate, not zeros; the ledger row is marked estimated', async () => {
+    const stream = setup.client.messages.stream(request([asked, readCall, readResult()]));
+    const message = await stream.finalMessage();
+    const sentBytes = Buffer.byteLength(JSON.stringify(setup.upstream.received.at(-1)));
+    const output = Math.ceil(Buffer.byteLength(`Tool said: ${README}`) / 3);
+    expect(message.usage).toEqual({ input_tokens: Math.ceil(sentBytes / 3), output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+    // Closing flushes the ledger; afterAll then has no gateway to close.
+    await setup.gateway.close();
+    setup.gateway = undefined as unknown as Gateway;
+    const db = new Database(ledgerPath, { readonly: true });
+    expect(db.prepare('SELECT stream, input_tokens, output_tokens, usage_estimated FROM requests').all()).toEqual([
+      { stream: 1, input_tokens: Math.ceil(sentBytes / 3), output_tokens: output, usage_estimated: 1 },
+    ]);
+    db.close();
   });
 });

@@ -55,6 +55,7 @@ const Policies = v.strictObject({
     ]),
   ),
   contextStrategy: v.optional(v.picklist(['minimal', 'full', 'tool', 'adaptive'])),
+  estimateStreamUsage: v.optional(v.boolean()),
 });
 
 
