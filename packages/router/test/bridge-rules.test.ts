@@ -90,6 +90,31 @@ describe('R1 lenient content (before decoding)', () => {
   });
 });
 
+describe('R1 lenient content on count-tokens calls', () => {
+  it('the upstream`s own count gets the normalised body', async () => {
+    const seen: unknown[] = [];
+    const handler = createHandler({
+      upstreams: { up: { protocol: 'claude', baseUrl: 'http://up.test', apiKey: 'k' } },
+      routes: [{ match: '*', upstream: 'up', model: 'claude-up' }],
+      countTokens: 'upstream',
+      policies: { lenientContent: true },
+      transport: async (request) => {
+        seen.push(JSON.parse(String(request.body)));
+        return new Response('{"input_tokens":5}', { headers: { 'content-type': 'application/json' } });
+      },
+    });
+    const response = await handler(
+      new Request('http://router.test/v1/messages/count_tokens', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model: 'claude-x', messages: [{ role: 'user', content: { text: 'hi' } }] }),
+      }),
+    );
+    expect(await response.json()).toEqual({ input_tokens: 5 });
+    expect(seen).toEqual([{ model: 'claude-up', messages: [{ role: 'user', content: 'hi' }] }]);
+  });
+});
+
 describe('R2 system text', () => {
   it('system reminders are stripped from system text too; a system message left empty goes', () => {
     const out = run({ model: 'm', messages: [system(`You are an agent.\n${REMINDER}`, REMINDER), system(REMINDER), user('hi')] }, { stripSystemReminders: true });
