@@ -40,8 +40,13 @@ describe('request outcome logs', () => {
     ]);
     expect(big.status).toBe(200);
     expect(health.status).toBe(200);
-    // Three lines in all: the big request's access line and warnings line, /health's access line.
-    expect(entries().map((entry) => `${entry.requestId} ${entry.msg}`).sort()).toEqual(['health request', 'many-keys request', 'many-keys translation warnings']);
+    // Four lines in all: the big request's access, warnings and (at debug) diagnostics lines, /health's access line.
+    expect(entries().map((entry) => `${entry.requestId} ${entry.msg}`).sort()).toEqual([
+      'health request',
+      'many-keys diagnostics',
+      'many-keys request',
+      'many-keys translation warnings',
+    ]);
     expect(lines.join('').length).toBeLessThan(32 * 1024);
     const warned = entries().find((entry) => entry.msg === 'translation warnings');
     expect(warned).toMatchObject({ level: 20, requestId: 'many-keys', status: 200, upstream: 'chat', warningsDropped: 99_900 });

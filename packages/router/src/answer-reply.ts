@@ -13,7 +13,9 @@ import {
   type ProtocolId,
 } from '@llm/core';
 import type { Bridge, BridgeAnswers } from './bridge.js';
+import { noteAnswer, streamedToolCalls } from './diagnostics.js';
 import type { RequestRecord, UpstreamConfig, UpstreamResponse } from './config.js';
+import { estimateTokensOfBytes } from './endpoints.js';
 import type { RouterReply } from './reply.js';
 import type { RouterCall } from './request-record.js';
 import type { RouterRuntime } from './router-runtime.js';
@@ -46,6 +48,8 @@ export async function answerReply(runtime: RouterRuntime, call: RouterCall, answ
   const { response, via, answers, upstream, upstreamCodec, deadline } = answered;
   const { upstreamStreams, includeUsage, stored, kept, clientStream } = answered.attempt;
   const remember = rememberer(runtime, kept, answered.ownership);
+  const diagnostics = call.record.diagnostics;
+  const toolCalls = diagnostics ? streamedToolCalls(diagnostics) : undefined;
   if (clientStream && upstreamStreams && !isJsonAnswer(response)) {
     // An iterable body when the transport has one: no Web stream per streamed answer.
     const upstreamChunks = watchChunks(
@@ -56,14 +60,22 @@ export async function answerReply(runtime: RouterRuntime, call: RouterCall, answ
     let failure: LlmError | undefined;
     const onEvent = (event: LlmStreamEvent): void => {
       remember.onEvent(event);
+      toolCalls?.onEvent(event);
       if (event.type !== 'error') return;
       failure = event.error;
       // A translated answer is over: stop reading the upstream (a stream that did not decode
       // goes on). Passed-through bytes stay the upstream's own to the end.
       if (!via.sameProtocol) upstreamChunks.cancel();
     };
-    const onEnd = () => calls.finish(call, { status: 200, usage: remember.usage(), ...streamFailureFields(failure) });
-    const chunks = answers.streamChunks(upstreamChunks, { onEvent, includeUsage, onEnd });
+    let usageEstimated = false;
+    const estimateUsage = runtime.config.policies?.estimateStreamUsage
+      ? { inputTokens: estimateTokensOfBytes(answered.attempt.payload.length), onEstimated: () => (usageEstimated = true) }
+      : undefined;
+    const onEnd = () => {
+      toolCalls?.end();
+      calls.finish(call, { status: 200, usage: remember.usage(), ...(usageEstimated ? { usageEstimated } : {}), ...streamFailureFields(failure) });
+    };
+    const chunks = answers.streamChunks(upstreamChunks, { onEvent, includeUsage, onEnd, estimateUsage });
     return withRetrievable(calls.respond(call, chunks, 200, { ...SSE_HEADERS }), stored);
   }
   // A whole JSON answer: asked for, from an upstream that cannot stream, or sent instead of the stream asked for.
@@ -76,11 +88,20 @@ export async function answerReply(runtime: RouterRuntime, call: RouterCall, answ
   if (clientStream) {
     let events: ReadableStream<Uint8Array>;
     try {
-      events = answers.responseToStream(json, { onEvent: remember.onEvent });
+      const onEvent = toolCalls
+        ? (event: LlmStreamEvent) => {
+            remember.onEvent(event);
+            toolCalls.onEvent(event);
+          }
+        : remember.onEvent;
+      events = answers.responseToStream(json, { onEvent });
     } catch (error) {
       return calls.respondError(call, error, via);
     }
-    const onEnd = () => calls.finish(call, { status: 200, usage: remember.usage() });
+    const onEnd = () => {
+      toolCalls?.end();
+      calls.finish(call, { status: 200, usage: remember.usage() });
+    };
     return withRetrievable(calls.respond(call, stepIterable(chunksOf(events), passThroughStep<Uint8Array>(), { onEnd }), 200, { ...SSE_HEADERS }), stored);
   }
   let decoded: LlmResponse | undefined;
@@ -88,6 +109,14 @@ export async function answerReply(runtime: RouterRuntime, call: RouterCall, answ
     decoded = canonical;
   });
   remember.onResponse(json, upstreamCodec, decoded?.usage);
+  // A same-protocol answer passes undecoded: decoded here for the debug line only.
+  if (diagnostics) {
+    try {
+      noteAnswer(diagnostics, decoded ?? upstreamCodec.response.decode(json));
+    } catch {
+      // The client has its answer; a debug line never fails a request.
+    }
+  }
   calls.finish(call, { status: 200, usage: remember.usage() });
   return withRetrievable(calls.respond(call, JSON.stringify(out), 200, { 'content-type': 'application/json' }), stored);
 }

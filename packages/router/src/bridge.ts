@@ -31,6 +31,7 @@ import { fixRequestForTarget } from './request-fixes.js';
 import { fixToolCallFinish, fixToolCallFinishStep } from './response-fixes.js';
 import { sealResponse, sealStep } from './seal-state.js';
 import { serializeBlocksStep } from './serialize-blocks.js';
+import { streamUsageEstimateStep, type StreamUsageEstimate } from './policies/stream-usage-estimate.js';
 import { passThroughErrorText, type StartEvent } from './pass-through-end.js';
 import { StreamFailure, guardStream, type GuardedInput, type StreamGuard } from './stream-guard.js';
 import { adaptTools, restoreToolCalls, restoreToolStep, type ToolAdaptation } from './tool-adaptation.js';
@@ -102,6 +103,8 @@ export interface BridgeStreamOptions {
   onEvent?: (event: LlmStreamEvent) => void;
   /** Include usage where the client protocol makes it optional. */
   includeUsage?: boolean;
+  /** Estimate usage the upstream does not report (translated streams only; see `streamUsageEstimateStep`). */
+  estimateUsage?: StreamUsageEstimate;
 }
 
 /**
@@ -284,6 +287,7 @@ class AnswerTranslators implements BridgeAnswers {
     const guard = guardStream(pipeSteps(sseDecoder(), upstream.stream.decoder(this.shared.context())), upstream.id);
     let events = pipeSteps(pipeSteps(guard, fixToolCallFinishStep()), restoreToolStep(this.adaptation));
     if (options.answerId !== undefined) events = pipeSteps(events, answerIdStep(options.answerId));
+    if (streamOptions?.estimateUsage) events = pipeSteps(events, streamUsageEstimateStep(streamOptions.estimateUsage));
     return { guard, events: streamOptions?.onEvent ? pipeSteps(events, tapStep(streamOptions.onEvent)) : events };
   }
 

@@ -1,3 +1,4 @@
+import type { RequestDiagnostics } from './diagnostics.js';
 import type { MediaFetchConfig } from './media-fetch.js';
 import type { AuthScheme, CancelSignal, Codec, HeaderReader, LlmRequest, LlmResponse, LlmUsage, LlmWarning, ProtocolId } from '@llm/core';
 
@@ -77,6 +78,10 @@ export interface RequestRecord {
   status: number;
   stream: boolean;
   usage?: LlmUsage;
+  /** Route rule, upstream calls and tool traffic, when `RouterConfig.diagnostics` is on. */
+  diagnostics?: RequestDiagnostics;
+  /** True when `usage` is the router's estimate (`policies.estimateStreamUsage`), not the upstream's report. */
+  usageEstimated?: boolean;
   /** Milliseconds from receiving the request to the first byte sent to the client. */
   firstByteMs?: number;
   /** Milliseconds from receiving the request to the end of the answer. */
@@ -183,12 +188,34 @@ export interface StateStore {
  * documented in the router README.
  */
 export interface PolicyConfig {
+  /** Accept a message `content` written as `{text}`, `{content: string}` or `{content: [blocks]}` (else 400). */
+  lenientContent?: boolean;
   stripSystemReminders?: boolean;
+  /** Join the text blocks of a system message with this separator (`true`: a blank line) instead of gluing them. */
+  joinSystemText?: boolean | string;
   toolChoiceNoneAfterToolResults?: boolean;
-  dedupeHistoryReplay?: boolean;
-  loopGuard?: boolean;
-  readOnlyTools?: { allow: string[] } | false;
+  /** `true`: drop an immediate repeat; `answered`: also drop any user text already answered. */
+  dedupeHistoryReplay?: boolean | 'answered';
+  /** Drop plain user text sent in the same turn as tool results (it may be a new instruction: off by default). */
+  dropTextBesideToolResults?: boolean;
+  /** `true`: instruct after a repeated call; `up-front`: also in the system prompt of every request with tools. */
+  loopGuard?: boolean | 'up-front';
+  readOnlyTools?: ReadOnlyToolsConfig | false;
   contextStrategy?: 'minimal' | 'full' | 'tool' | 'adaptive';
+  /**
+   * A translated stream whose upstream reported no usage gets an estimate (input from the upstream
+   * body's size, output from the streamed text) instead of zeros; the record says `usageEstimated`.
+   */
+  estimateStreamUsage?: boolean;
+}
+
+/** The read-only intent policy: which tools stay, and the words that decide (defaults in the README). */
+export interface ReadOnlyToolsConfig {
+  allow: string[];
+  /** Words marking a read-only request (default `DEFAULT_READ_WORDS`). */
+  readWords?: string[];
+  /** Words marking a change, which win over read words (default `DEFAULT_WRITE_WORDS`). */
+  writeWords?: string[];
 }
 
 /** Everything `createHandler` needs. */
@@ -248,6 +275,12 @@ export interface RouterConfig {
    */
   requestDeadlineMs?: number;
   hooks?: RouterHooks;
+  /**
+   * Collect `RequestRecord.diagnostics` for a debug log line (default false): the route rule,
+   * upstream status and calls, tool-call and tool-result previews (capped, secrets masked). Costs
+   * a decoded request and answer even between same-protocol ends, so leave it off in production.
+   */
+  diagnostics?: boolean;
   /** Hook points for custom canonical rewrites, run after the built-in policies. */
   transformRequest?(request: LlmRequest, context: { clientProtocol: ProtocolId; upstream: string }): LlmRequest;
   transformResponse?(response: LlmResponse, context: { clientProtocol: ProtocolId; upstream: string }): LlmResponse;

@@ -1,6 +1,7 @@
 import type { HeaderReader, HttpRequestMatch } from '@llm/core';
 import { parseBody } from './client-body.js';
 import { estimateTokens } from './endpoints.js';
+import { normaliseMessageContent } from './policies.js';
 import type { RouterReply, RouterRequest } from './reply.js';
 import type { RouterCall } from './request-record.js';
 import { resolveRoute } from './routing.js';
@@ -16,6 +17,8 @@ export async function countTokens(runtime: RouterRuntime, call: RouterCall, matc
   const text = await request.text();
   // A body that is no JSON object is the client's error, whoever counts (no estimate of garbage).
   const body = parseBody(text, call.clientCodec.id);
+  // The upstream's own count gets the body the generate call would decode.
+  if (runtime.config.policies?.lenientContent) normaliseMessageContent(body);
   const counted = runtime.config.countTokens === 'upstream' ? await countUpstream(runtime, call, match, body, request.headers) : undefined;
   if (counted) return counted;
   runtime.calls.finish(call, { status: 200 });

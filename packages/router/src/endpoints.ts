@@ -18,6 +18,11 @@ export function modelList(codec: Pick<Codec, 'endpoints'>, ids: readonly string[
  * Answers carry `x-llm-token-count: estimate`.
  */
 export function estimateTokens(bodyText: string): number {
-  return Math.ceil(new TextEncoder().encode(bodyText).length / 3);
+  return estimateTokensOfBytes(new TextEncoder().encode(bodyText).length);
+}
+
+/** {@link estimateTokens} of a body already encoded: `bytes` long. */
+export function estimateTokensOfBytes(bytes: number): number {
+  return Math.ceil(bytes / 3);
 }
 

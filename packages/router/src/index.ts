@@ -21,7 +21,16 @@ export { DEFAULT_REQUEST_DEADLINE_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from './t
 export { DEFAULT_MAX_WARNINGS_PER_REQUEST, MAX_WARNINGS_HEADER_BYTES, warningsHeaderValue } from './warnings.js';
 export type { MemoryStateStoreOptions } from './state-store.js';
 export { checkCapabilities } from './capabilities.js';
-export { LOOP_GUARD_INSTRUCTION, applyPolicies } from './policies.js';
+export { DIAGNOSTIC_PREVIEW_CHARS, diagnosticPreview } from './diagnostics.js';
+export type { RequestDiagnostics } from './diagnostics.js';
+export {
+  DEFAULT_READ_WORDS,
+  DEFAULT_WRITE_WORDS,
+  LOOP_GUARD_INSTRUCTION,
+  UP_FRONT_LOOP_GUARD_INSTRUCTION,
+  applyPolicies,
+  normaliseMessageContent,
+} from './policies.js';
 export { answerEveryCall, fixRequestForTarget, mergeSameRoleTurns, NO_RESULT_OUTPUT, orderToolResults } from './request-fixes.js';
 export { fixToolCallFinish, fixToolCallFinishStream } from './response-fixes.js';
 export { sealContent, sealResponse, sealStream } from './seal-state.js';
@@ -32,6 +41,7 @@ export type { FetchedMedia, MediaFetchConfig, MediaToFetch } from './media-fetch
 export { isInternalHost } from './internal-hosts.js';
 export type {
   PolicyConfig,
+  ReadOnlyToolsConfig,
   RequestRecord,
   RouteRule,
   RouterConfig,

@@ -2,10 +2,11 @@ import { LlmError, describeError, type Codec, type HttpRequestMatch, type LlmMes
 import { answerReply } from './answer-reply.js';
 import { bridge, type Bridge, type BridgeAnswers } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
+import { noteToolResults, startDiagnostics } from './diagnostics.js';
 import { heldBody, stringField, type HeldBody } from './client-body.js';
 import type { UpstreamConfig, UpstreamResponse } from './config.js';
 import { fetchMediaUrls, inlineFetchedMedia, mediaUrlsToFetch, type FetchedMedia } from './media-fetch.js';
-import { applyPolicies, hasActivePolicies } from './policies.js';
+import { applyPolicies, hasActivePolicies, normaliseMessageContent } from './policies.js';
 import type { RouterReply, RouterRequest } from './reply.js';
 import type { RouterCall } from './request-record.js';
 import { mintResponseId } from './response-state.js';
@@ -29,11 +30,14 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
   // GC (and promoted) for as long as the upstream takes to answer. `held` is emptied before the
   // last upstream call; another upstream may still need it until then.
   const held: HeldBody = heldBody(await request.text(), call.clientCodec.id);
+  if (config.policies?.lenientContent && held.body) normaliseMessageContent(held.body);
   const clientModel = match.model ?? stringField(held.body, 'model');
   if (!clientModel) throw new LlmError({ kind: 'invalid_request', message: 'model: required', path: 'model' });
   call.record.clientModel = clientModel;
   const route = resolveRoute(config.routes, clientModel);
   if (!route) throw new LlmError({ kind: 'not_found', message: `no route for model ${clientModel}` });
+  const diagnostics = config.diagnostics ? startDiagnostics(route.rule.match) : undefined;
+  if (diagnostics) call.record.diagnostics = diagnostics;
   const clientId = call.clientCodec.id;
   // A client whose protocol stores answers by id (Responses) continues them by `previous_response_id`.
   const clientStores = call.clientCodec.traits.storesResponses;
@@ -99,11 +103,13 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
         retryBaseDelayMs: config.retryBaseDelayMs ?? 500,
         maxRetryDelayMs: config.maxRetryDelayMs ?? 30_000,
         signal: deadline,
+        onAttempt: diagnostics ? () => diagnostics.attempts++ : undefined,
       });
     } catch (error) {
       if (hasNext && !deadline.aborted && LlmError.isInstance(error)) continue;
       return calls.respondError(call, error, via);
     }
+    if (diagnostics) diagnostics.upstreamStatus = response.status;
     if (!isOkStatus(response.status)) {
       if (hasNext && isRetryableStatus(response.status)) {
         await response.body?.cancel().catch(() => undefined);
@@ -150,7 +156,7 @@ function attemptBridge(runtime: RouterRuntime, call: RouterCall, name: string, u
   const { history, media, answerId } = extras;
   const streamingUpstream = upstream.capabilities?.streaming !== false;
   const needsCanonical =
-    Boolean(hasActivePolicies(config.policies) || config.transformRequest || upstream.capabilities || history || media?.size) ||
+    Boolean(hasActivePolicies(config.policies) || config.transformRequest || config.diagnostics || upstream.capabilities || history || media?.size) ||
     (call.clientCodec.traits.storesResponses && !upstreamCodec.traits.storesResponses);
   const transformRequest = needsCanonical
     ? (canonical: LlmRequest): LlmRequest => {
@@ -161,6 +167,7 @@ function attemptBridge(runtime: RouterRuntime, call: RouterCall, name: string, u
         out = applyPolicies(out, config.policies, { target: upstream.protocol });
         if (config.transformRequest) out = config.transformRequest(out, { clientProtocol: clientId, upstream: name });
         checkCapabilities(out, upstream.capabilities, name);
+        if (call.record.diagnostics) noteToolResults(call.record.diagnostics, out.messages);
         if (!streamingUpstream) out.stream = false;
         return out;
       }

@@ -21,6 +21,8 @@ export interface UpstreamCallOptions {
    * then throws.
    */
   signal?: CancelSignal;
+  /** Called before each call to the upstream (retries included). */
+  onAttempt?(): void;
 }
 
 /** A 2xx status. */
@@ -43,6 +45,7 @@ export function isRetryableStatus(status: number): boolean {
  */
 export async function callUpstream(options: UpstreamCallOptions): Promise<UpstreamResponse> {
   for (let attempt = 0; ; attempt++) {
+    options.onAttempt?.();
     // One cancel per attempt, fired by the timeout or by the client (cheaper than AbortSignal.any).
     const cancel = new CancelSource();
     let timedOut = false;

@@ -42,13 +42,23 @@ const Route = v.strictObject({
   model: v.optional(v.string()),
 });
 
+/** The router's opt-in policies (its README documents each). */
 const Policies = v.strictObject({
+  lenientContent: v.optional(v.boolean()),
   stripSystemReminders: v.optional(v.boolean()),
+  joinSystemText: v.optional(v.union([v.boolean(), v.string()])),
   toolChoiceNoneAfterToolResults: v.optional(v.boolean()),
-  dedupeHistoryReplay: v.optional(v.boolean()),
-  loopGuard: v.optional(v.boolean()),
-  readOnlyTools: v.optional(v.union([v.literal(false), v.strictObject({ allow: v.array(v.string()) })])),
+  dedupeHistoryReplay: v.optional(v.union([v.boolean(), v.literal('answered')])),
+  dropTextBesideToolResults: v.optional(v.boolean()),
+  loopGuard: v.optional(v.union([v.boolean(), v.literal('up-front')])),
+  readOnlyTools: v.optional(
+    v.union([
+      v.literal(false),
+      v.strictObject({ allow: v.array(v.string()), readWords: v.optional(v.array(v.string())), writeWords: v.optional(v.array(v.string())) }),
+    ]),
+  ),
   contextStrategy: v.optional(v.picklist(['minimal', 'full', 'tool', 'adaptive'])),
+  estimateStreamUsage: v.optional(v.boolean()),
 });
 
 

@@ -54,13 +54,14 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS requests (
   output_tokens INTEGER,
   first_byte_ms REAL,
   total_ms REAL NOT NULL,
-  error_kind TEXT
+  error_kind TEXT,
+  usage_estimated INTEGER
 );
 CREATE INDEX IF NOT EXISTS requests_time ON requests(time);`;
 
 const COLUMNS = ['time', 'request_id', 'key_id', 'client_protocol', 'upstream', 'upstream_protocol', 'client_model',
   'upstream_model', 'status', 'stream', 'input_tokens', 'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'output_tokens',
-  'first_byte_ms', 'total_ms', 'error_kind'];
+  'first_byte_ms', 'total_ms', 'error_kind', 'usage_estimated'];
 
 /** The writer's page cache in KiB: room for the b-trees' right edges and a batch's pages. */
 export const WRITER_CACHE_KIB = 1024;
@@ -104,6 +105,7 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
     const database = db;
     configureWriter(database);
     database.exec(SCHEMA);
+    addUsageEstimatedColumn(database);
     const insertOne = database.prepare(insertOf(1));
     const insertBlock = database.prepare(insertOf(ROWS_PER_STATEMENT));
     const block = ROWS_PER_STATEMENT * width;
@@ -178,6 +180,15 @@ function pushValues(queue: Value[], row: LedgerRow): void {
     row.time, r.requestId, row.keyId ?? null, r.clientProtocol, r.upstream ?? null, r.upstreamProtocol ?? null,
     r.clientModel ?? null, r.upstreamModel ?? null, r.status, r.stream ? 1 : 0,
     u?.inputTokens ?? null, u?.cacheReadTokens ?? null, u?.cacheWriteTokens ?? null, u?.reasoningTokens ?? null, u?.outputTokens ?? null,
-    r.firstByteMs ?? null, r.totalMs, r.errorKind ?? null,
+    r.firstByteMs ?? null, r.totalMs, r.errorKind ?? null, r.usageEstimated ? 1 : null,
   );
+}
+
+/**
+ * A ledger file made before `usage_estimated` existed gets the column (null in its old rows):
+ * 1 marks token counts the router estimated for a stream whose upstream reported none.
+ */
+function addUsageEstimatedColumn(db: SqliteDatabase): void {
+  const columns = db.prepare('PRAGMA table_info(requests)').all() as { name: string }[];
+  if (!columns.some((column) => column.name === 'usage_estimated')) db.exec('ALTER TABLE requests ADD COLUMN usage_estimated INTEGER');
 }

@@ -4,6 +4,7 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
 import { toRouterConfig } from '../config/load.js';
+import { logDiagnostics } from '../diagnostics-log.js';
 import { type Ledger, openLedger } from '../ledger/ledger.js';
 import { createLogger } from '../logger.js';
 import { logOutcome } from '../outcome-log.js';
@@ -104,11 +105,14 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       ...toRouterConfig(next),
       transport: traced(logUpstreamFailures(transport, next.upstreams, logger, metrics), next.upstreams),
       stateStore,
+      // Per-request diagnostics (route decision, tool-call previews) cost a decode: debug only.
+      diagnostics: logger.isLevelEnabled('debug'),
       hooks: {
         // One line per request with warnings or a failure, from the record: never one per warning.
         onRequestEnd: (record) => {
           ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record });
           logOutcome(logger, record);
+          logDiagnostics(logger, record);
           handler.recorded(record);
         },
       },
