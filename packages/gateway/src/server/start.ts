@@ -188,8 +188,9 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       const needRestart: string[] = RESTART_KEYS.filter((key) => JSON.stringify(next[key]) !== JSON.stringify(running[key]));
       // The upstream pool's body timeout is a backstop behind the longest stream idle timeout.
       if (transportBodyIdleTimeoutMs(next) > backstopMs) needRestart.push('upstreams.*.streamIdleTimeoutMs');
-      handler.update(routing(next));
+      // The level first: the new router's diagnostics follow it.
       if (next.log.level !== running.log.level && next.log.level !== undefined) logger.level = next.log.level;
+      handler.update(routing(next));
       running = next;
       logger.info({ upstreams: Object.keys(next.upstreams), routes: next.routes.length, ...(needRestart.length > 0 && { needRestart }) }, 'config reloaded');
       return true;
