@@ -2,13 +2,8 @@ import {
   bytesToBase64,
   citationSpan,
   collectUnknown,
-  invalid,
   joinPath,
-  readObject,
-  readOptionalString,
-  readString,
   reportLoss,
-  setExtensions,
   type CodecContext,
   type LlmAudioPart,
   type LlmCitation,
@@ -18,7 +13,8 @@ import {
   type LlmRefusalPart,
   type LlmTextPart,
 } from '@llm/core';
-import { PROTOCOL, ownBag, writeBack } from './ext.js';
+import { dataUrl, parseDataUrl, type WireHolder } from '@llm/core/kit';
+import { PROTOCOL, ext, invalidAt, read } from './protocol.js';
 
 /** A canonical part a message content part becomes. */
 export type DecodedContentPart = LlmTextPart | LlmImagePart | LlmFilePart | LlmAudioPart | LlmRefusalPart;
@@ -29,7 +25,6 @@ const IMAGE_KNOWN = new Set(['type', 'image_url', 'file_id', 'detail']);
 const FILE_KNOWN = new Set(['type', 'file_id', 'file_data', 'file_url', 'filename']);
 const AUDIO_KNOWN = new Set(['type', 'input_audio']);
 const REFUSAL_KNOWN = new Set(['type', 'refusal']);
-const DATA_URL = /^data:([^;,]+);base64,/;
 
 /**
  * Decodes one message content part (`input_text`, `output_text`, `input_image`, `input_file`,
@@ -37,18 +32,18 @@ const DATA_URL = /^data:([^;,]+);base64,/;
  * so that same-protocol encodes are exact.
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
  */
-export function decodeContentPart(wire: unknown, parent: string, key: number): DecodedContentPart {
-  const part = readObject(wire, parent, key, PROTOCOL);
+export function decodeContentPart(holder: WireHolder, key: number, parent: string): DecodedContentPart {
+  const part = read.object(holder, key, parent);
   const type = part.type;
   switch (type) {
     case 'input_text': {
-      const out: LlmTextPart = { type: 'text', text: readString(part, 'text', joinPath(parent, key), PROTOCOL) };
-      setExtensions(out, PROTOCOL, collectUnknown(part, TEXT_KNOWN));
+      const out: LlmTextPart = { type: 'text', text: read.string(part, 'text', joinPath(parent, key)) };
+      ext.keep(out, collectUnknown(part, TEXT_KNOWN));
       return out;
     }
     case 'output_text': {
       const path = joinPath(parent, key);
-      const out: LlmTextPart = { type: 'text', text: readString(part, 'text', path, PROTOCOL) };
+      const out: LlmTextPart = { type: 'text', text: read.string(part, 'text', path) };
       const unknown = collectUnknown(part, OUTPUT_TEXT_KNOWN);
       if (Array.isArray(part.annotations) && part.annotations.length > 0) {
         out.citations = part.annotations.map(citationOf);
@@ -56,21 +51,21 @@ export function decodeContentPart(wire: unknown, parent: string, key: number): D
       // `collectUnknown` made `unknown` for this part alone: extended in place, not copied.
       const bag: Record<string, unknown> = unknown ?? {};
       bag.$type = 'output_text';
-      setExtensions(out, PROTOCOL, bag);
+      ext.keep(out, bag);
       return out;
     }
     case 'refusal': {
       const out: LlmRefusalPart = {
         type: 'refusal',
-        text: readString(part, 'refusal', joinPath(parent, key), PROTOCOL),
+        text: read.string(part, 'refusal', joinPath(parent, key)),
       };
-      setExtensions(out, PROTOCOL, collectUnknown(part, REFUSAL_KNOWN));
+      ext.keep(out, collectUnknown(part, REFUSAL_KNOWN));
       return out;
     }
     case 'input_image': {
       const path = joinPath(parent, key);
-      const url = readOptionalString(part, 'image_url', path, PROTOCOL);
-      const fileId = readOptionalString(part, 'file_id', path, PROTOCOL);
+      const url = read.optionalString(part, 'image_url', path);
+      const fileId = read.optionalString(part, 'file_id', path);
       const out: LlmImagePart = {
         type: 'image',
         source:
@@ -78,22 +73,23 @@ export function decodeContentPart(wire: unknown, parent: string, key: number): D
             ? { kind: 'url', url }
             : { kind: 'file', fileId: fileId ?? '', provider: PROTOCOL },
       };
-      const detail = readOptionalString(part, 'detail', path, PROTOCOL);
+      const detail = read.optionalString(part, 'detail', path);
       if (detail !== undefined) out.detail = detail as NonNullable<LlmImagePart['detail']>;
       const unknown = collectUnknown(part, IMAGE_KNOWN);
-      setExtensions(out, PROTOCOL, url === undefined && fileId === undefined ? { ...unknown, $noSource: true } : unknown);
+      ext.keep(out, url === undefined && fileId === undefined ? { ...unknown, $noSource: true } : unknown);
       return out;
     }
     case 'input_file': {
       const path = joinPath(parent, key);
-      const fileId = readOptionalString(part, 'file_id', path, PROTOCOL);
-      const data = readOptionalString(part, 'file_data', path, PROTOCOL);
-      const fileUrl = readOptionalString(part, 'file_url', path, PROTOCOL);
+      const fileId = read.optionalString(part, 'file_id', path);
+      const data = read.optionalString(part, 'file_data', path);
+      const fileUrl = read.optionalString(part, 'file_url', path);
       const unknown: Record<string, unknown> = { ...collectUnknown(part, FILE_KNOWN) };
       let source: LlmFilePart['source'];
       if (data !== undefined) {
-        const match = DATA_URL.exec(data);
-        if (match?.[1]) source = { kind: 'base64', mediaType: match[1], data: data.slice(match[0].length) };
+        // Only a data URL with a media type and no parameters is said as one again on encode.
+        const url = parseDataUrl(data);
+        if (url?.mediaType && !url.parameters) source = { kind: 'base64', mediaType: url.mediaType, data: url.data };
         else {
           source = { kind: 'base64', mediaType: 'application/octet-stream', data };
           unknown.$rawData = true;
@@ -104,28 +100,28 @@ export function decodeContentPart(wire: unknown, parent: string, key: number): D
         source = { kind: 'file', fileId, provider: PROTOCOL };
         if (fileUrl !== undefined) unknown.file_url = fileUrl;
       } else if (fileUrl !== undefined) source = { kind: 'url', url: fileUrl };
-      else return invalidPart(path, 'file_id, file_data or file_url', part);
+      else return invalidAt(path, 'file_id, file_data or file_url', part);
       const out: LlmFilePart = { type: 'file', source };
-      const filename = readOptionalString(part, 'filename', path, PROTOCOL);
+      const filename = read.optionalString(part, 'filename', path);
       if (filename !== undefined) out.filename = filename;
-      setExtensions(out, PROTOCOL, unknown);
+      ext.keep(out, unknown);
       return out;
     }
     case 'input_audio': {
       const path = joinPath(parent, key);
-      const audio = readObject(part.input_audio, path, 'input_audio', PROTOCOL);
+      const audio = read.object(part, 'input_audio', path);
       const inner = joinPath(path, 'input_audio');
-      const format = readString(audio, 'format', inner, PROTOCOL);
+      const format = read.string(audio, 'format', inner);
       const out: LlmAudioPart = {
         type: 'audio',
-        source: { kind: 'base64', mediaType: `audio/${format}`, data: readString(audio, 'data', inner, PROTOCOL) },
+        source: { kind: 'base64', mediaType: `audio/${format}`, data: read.string(audio, 'data', inner) },
         format,
       };
-      setExtensions(out, PROTOCOL, collectUnknown(part, AUDIO_KNOWN));
+      ext.keep(out, collectUnknown(part, AUDIO_KNOWN));
       return out;
     }
     default:
-      return invalidPart(
+      return invalidAt(
         joinPath(parent, key),
         '"input_text", "output_text", "refusal", "input_image", "input_file" or "input_audio" as type',
         type,
@@ -133,9 +129,6 @@ export function decodeContentPart(wire: unknown, parent: string, key: number): D
   }
 }
 
-function invalidPart(path: string, expected: string, got: unknown): never {
-  return invalid(path, undefined, expected, got, PROTOCOL);
-}
 
 function citationOf(annotation: unknown): LlmCitation {
   const value = (typeof annotation === 'object' && annotation !== null ? annotation : {}) as Record<string, unknown>;
@@ -173,7 +166,7 @@ export function encodeContentPart(
   path: string,
   context: CodecContext | undefined,
 ): Record<string, unknown> | undefined {
-  const bag = ownBag(part);
+  const bag = ext.bag(part);
   switch (part.type) {
     case 'text': {
       const wireType = output || bag?.$type === 'output_text' ? 'output_text' : 'input_text';
@@ -181,12 +174,12 @@ export function encodeContentPart(
       if (wireType === 'output_text' && bag?.annotations === undefined) {
         out.annotations = part.citations ? part.citations.map((citation) => annotationOf(citation, part.text)) : [];
       }
-      writeBack(out, bag);
+      ext.writeRest(out, part);
       return out;
     }
     case 'refusal': {
       const out: Record<string, unknown> = { type: 'refusal', refusal: part.text };
-      writeBack(out, bag);
+      ext.writeRest(out, part);
       return out;
     }
     case 'image': {
@@ -194,7 +187,7 @@ export function encodeContentPart(
       const source = part.source;
       if (!bag?.$noSource) {
         if (source.kind === 'url') out.image_url = source.url;
-        else if (source.kind === 'base64') out.image_url = `data:${source.mediaType};base64,${source.data}`;
+        else if (source.kind === 'base64') out.image_url = dataUrl(source.mediaType, source.data);
         else if (source.kind === 'file') out.file_id = source.fileId;
         else {
           reportLoss(context, { code: 'dropped-part', path, message: 'a text image source has no Responses form', protocol: PROTOCOL });
@@ -203,18 +196,18 @@ export function encodeContentPart(
       }
       if (part.detail !== undefined) out.detail = part.detail;
       else if (bag === undefined) out.detail = 'auto';
-      writeBack(out, bag);
+      ext.writeRest(out, part);
       return out;
     }
     case 'file': {
       const out: Record<string, unknown> = { type: 'input_file' };
       const source = part.source;
-      if (source.kind === 'base64') out.file_data = bag?.$rawData ? source.data : `data:${source.mediaType};base64,${source.data}`;
+      if (source.kind === 'base64') out.file_data = bag?.$rawData ? source.data : dataUrl(source.mediaType, source.data);
       else if (source.kind === 'file') out.file_id = source.fileId;
       else if (source.kind === 'url') out.file_url = source.url;
-      else out.file_data = `data:text/plain;base64,${bytesToBase64(new TextEncoder().encode(source.text))}`;
+      else out.file_data = dataUrl('text/plain', bytesToBase64(new TextEncoder().encode(source.text)));
       if (part.filename !== undefined) out.filename = part.filename;
-      writeBack(out, bag);
+      ext.writeRest(out, part);
       return out;
     }
     case 'audio': {
@@ -224,7 +217,7 @@ export function encodeContentPart(
       }
       const format = part.format ?? part.source.mediaType.replace(/^audio\//, '');
       const out: Record<string, unknown> = { type: 'input_audio', input_audio: { data: part.source.data, format } };
-      writeBack(out, bag);
+      ext.writeRest(out, part);
       return out;
     }
     default:

@@ -1,16 +1,8 @@
 import {
   collectUnknown,
-  invalid,
   isStrictResponseFormat,
-  readObject,
-  readOptionalBoolean,
-  readOptionalInteger,
-  readOptionalNumber,
-  readOptionalString,
-  readString,
   reportCacheHints,
   reportLoss,
-  setExtensions,
   strictResponseSchema,
   type CodecContext,
   type LlmMessage,
@@ -21,7 +13,7 @@ import {
 } from '@llm/core';
 import { type AdditionalToolsItem, isLifted, rebuildAdditionalTools, type LiftedTools } from './additional-tools.js';
 import { decodeLogprobsInclude, encodeLogprobsInclude } from './logprobs.js';
-import { PROTOCOL, ownBag, writeBack } from './ext.js';
+import { PROTOCOL, ext, read } from './protocol.js';
 import { decodeInput } from './items-decode.js';
 import { encodeMessages } from './items-encode.js';
 import { decodeToolChoice, decodeTools, encodeToolChoice, encodeTools } from './tools.js';
@@ -61,39 +53,39 @@ const VERBOSITIES = new Set(['low', 'medium', 'high']);
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
 export function decodeRequest(wire: unknown, _context?: CodecContext): LlmRequest {
-  const body = readObject(wire, '', undefined, PROTOCOL);
+  const body = read.body(wire);
   const messages: LlmMessage[] = [];
   const bag: Record<string, unknown> = collectUnknown(body, KNOWN) ?? {};
-  const instructions = readOptionalString(body, 'instructions', '', PROTOCOL);
+  const instructions = read.optionalString(body, 'instructions', '');
   if (instructions !== undefined) messages.push({ role: 'system', content: [{ type: 'text', text: instructions }] });
   else if (body.instructions === null) bag.instructions = null;
   const lifted: LiftedTools = { tools: [], items: [] };
-  if (body.input !== undefined) decodeInput(body.input, messages, lifted);
+  if (body.input !== undefined) decodeInput(body, messages, lifted);
   else bag.$noInput = true;
-  const request: LlmRequest = { model: readOptionalString(body, 'model', '', PROTOCOL) ?? '', messages };
+  const request: LlmRequest = { model: read.optionalString(body, 'model', '') ?? '', messages };
   if (body.model === undefined) bag.$noModel = true;
-  if (body.tools !== undefined) request.tools = decodeTools(body.tools);
+  if (body.tools !== undefined) request.tools = decodeTools(body, '');
   if (lifted.items.length > 0) {
     if (body.tools === undefined) bag.$noTools = true;
     request.tools = [...(request.tools ?? []), ...lifted.tools];
     bag.$additionalTools = lifted.items;
   }
   if (body.tool_choice !== undefined) {
-    const choice = decodeToolChoice(body.tool_choice);
+    const choice = decodeToolChoice(body);
     if (choice) request.toolChoice = choice;
     else bag.tool_choice = body.tool_choice;
   }
-  copyNullable(body, bag, request, 'parallel_tool_calls', 'parallelToolCalls', readOptionalBoolean);
-  copyNullable(body, bag, request, 'max_output_tokens', 'maxOutputTokens', readOptionalInteger);
-  copyNullable(body, bag, request, 'max_tool_calls', 'maxToolCalls', readOptionalInteger);
-  copyNullable(body, bag, request, 'store', 'store', readOptionalBoolean);
-  copyNullable(body, bag, request, 'stream', 'stream', readOptionalBoolean);
-  copyNullable(body, bag, request, 'previous_response_id', 'previousResponseId', readOptionalString);
-  copyNullable(body, bag, request, 'safety_identifier', 'user', readOptionalString);
-  copyNullable(body, bag, request, 'prompt_cache_key', 'promptCacheKey', readOptionalString);
-  copyNullable(body, bag, request, 'service_tier', 'serviceTier', readOptionalString);
-  const temperature = readOptionalNumber(body, 'temperature', '', PROTOCOL);
-  const topP = readOptionalNumber(body, 'top_p', '', PROTOCOL);
+  copyNullable(body, bag, request, 'parallel_tool_calls', 'parallelToolCalls', read.optionalBoolean);
+  copyNullable(body, bag, request, 'max_output_tokens', 'maxOutputTokens', read.optionalInteger);
+  copyNullable(body, bag, request, 'max_tool_calls', 'maxToolCalls', read.optionalInteger);
+  copyNullable(body, bag, request, 'store', 'store', read.optionalBoolean);
+  copyNullable(body, bag, request, 'stream', 'stream', read.optionalBoolean);
+  copyNullable(body, bag, request, 'previous_response_id', 'previousResponseId', read.optionalString);
+  copyNullable(body, bag, request, 'safety_identifier', 'user', read.optionalString);
+  copyNullable(body, bag, request, 'prompt_cache_key', 'promptCacheKey', read.optionalString);
+  copyNullable(body, bag, request, 'service_tier', 'serviceTier', read.optionalString);
+  const temperature = read.optionalNumber(body, 'temperature', '');
+  const topP = read.optionalNumber(body, 'top_p', '');
   if (temperature !== undefined || topP !== undefined) {
     request.sampling = {};
     if (temperature !== undefined) request.sampling.temperature = temperature;
@@ -101,24 +93,24 @@ export function decodeRequest(wire: unknown, _context?: CodecContext): LlmReques
   }
   if (body.temperature === null) bag.temperature = null;
   if (body.top_p === null) bag.top_p = null;
-  const top = readOptionalInteger(body, 'top_logprobs', '', PROTOCOL);
+  const top = read.optionalInteger(body, 'top_logprobs', '');
   if (top !== undefined) request.logprobs = { top };
   else if (body.top_logprobs === null) bag.top_logprobs = null;
   decodeLogprobsInclude(request, bag);
   if (body.metadata !== undefined && body.metadata !== null) {
-    const metadata = readObject(body.metadata, '', 'metadata', PROTOCOL);
-    for (const key in metadata) if (typeof metadata[key] !== 'string') invalid('metadata', key, 'a string', metadata[key], PROTOCOL);
+    const metadata = read.object(body, 'metadata', '');
+    for (const key in metadata) if (typeof metadata[key] !== 'string') read.invalid(metadata, key, 'metadata', 'a string');
     request.metadata = metadata as Record<string, string>;
   } else if (body.metadata === null) bag.metadata = null;
-  if (body.reasoning !== undefined && body.reasoning !== null) decodeReasoningConfig(body.reasoning, request, bag);
+  if (body.reasoning !== undefined && body.reasoning !== null) decodeReasoningConfig(body, request, bag);
   else if (body.reasoning === null) bag.reasoning = null;
-  if (body.text !== undefined && body.text !== null) decodeTextConfig(body.text, request, bag);
+  if (body.text !== undefined && body.text !== null) decodeTextConfig(body, request, bag);
   else if (body.text === null) bag.text = null;
-  setExtensions(request, PROTOCOL, bag);
+  ext.keep(request, bag);
   return request;
 }
 
-type Reader<T> = (object: Record<string, unknown>, key: string, parent: string, protocol?: typeof PROTOCOL) => T | undefined;
+type Reader<T> = (holder: Record<string, unknown>, key: string, parent: string) => T | undefined;
 
 function copyNullable<K extends keyof LlmRequest, T extends LlmRequest[K]>(
   body: Record<string, unknown>,
@@ -126,55 +118,55 @@ function copyNullable<K extends keyof LlmRequest, T extends LlmRequest[K]>(
   request: LlmRequest,
   key: string,
   field: K,
-  read: Reader<T>,
+  readValue: Reader<T>,
 ): void {
-  const value = read(body, key, '', PROTOCOL);
+  const value = readValue(body, key, '');
   if (value !== undefined) request[field] = value as LlmRequest[K];
   else if (body[key] === null) bag[key] = null;
 }
 
-function decodeReasoningConfig(wire: unknown, request: LlmRequest, bag: Record<string, unknown>): void {
-  const reasoning = readObject(wire, '', 'reasoning', PROTOCOL);
+function decodeReasoningConfig(body: Record<string, unknown>, request: LlmRequest, bag: Record<string, unknown>): void {
+  const reasoning = read.object(body, 'reasoning', '');
   const config: LlmReasoningConfig = {};
   const rest: Record<string, unknown> = collectUnknown(reasoning, new Set(['effort', 'summary'])) ?? {};
-  const effort = readOptionalString(reasoning, 'effort', 'reasoning', PROTOCOL);
+  const effort = read.optionalString(reasoning, 'effort', 'reasoning');
   if (effort !== undefined) {
-    if (!EFFORTS.has(effort)) invalid('reasoning', 'effort', 'a reasoning effort', effort, PROTOCOL);
+    if (!EFFORTS.has(effort)) read.invalid(reasoning, 'effort', 'reasoning', 'a reasoning effort');
     config.effort = effort as LlmReasoningEffort;
   } else if (reasoning.effort === null) rest.effort = null;
-  const summary = readOptionalString(reasoning, 'summary', 'reasoning', PROTOCOL);
+  const summary = read.optionalString(reasoning, 'summary', 'reasoning');
   if (summary !== undefined) {
-    if (!SUMMARIES.has(summary)) invalid('reasoning', 'summary', '"auto", "concise" or "detailed"', summary, PROTOCOL);
+    if (!SUMMARIES.has(summary)) read.invalid(reasoning, 'summary', 'reasoning', '"auto", "concise" or "detailed"');
     config.summary = summary as NonNullable<LlmReasoningConfig['summary']>;
   } else if (reasoning.summary === null) rest.summary = null;
   request.reasoning = config;
   if (Object.keys(rest).length > 0) bag.$reasoning = rest;
 }
 
-function decodeTextConfig(wire: unknown, request: LlmRequest, bag: Record<string, unknown>): void {
-  const text = readObject(wire, '', 'text', PROTOCOL);
+function decodeTextConfig(body: Record<string, unknown>, request: LlmRequest, bag: Record<string, unknown>): void {
+  const text = read.object(body, 'text', '');
   const rest: Record<string, unknown> = collectUnknown(text, new Set(['format', 'verbosity'])) ?? {};
-  const verbosity = readOptionalString(text, 'verbosity', 'text', PROTOCOL);
+  const verbosity = read.optionalString(text, 'verbosity', 'text');
   if (verbosity !== undefined) {
-    if (!VERBOSITIES.has(verbosity)) invalid('text', 'verbosity', '"low", "medium" or "high"', verbosity, PROTOCOL);
+    if (!VERBOSITIES.has(verbosity)) read.invalid(text, 'verbosity', 'text', '"low", "medium" or "high"');
     request.verbosity = verbosity as NonNullable<LlmRequest['verbosity']>;
   } else if (text.verbosity === null) rest.verbosity = null;
   if (text.format !== undefined) {
-    const format = readObject(text.format, 'text', 'format', PROTOCOL);
-    const type = readString(format, 'type', 'text.format', PROTOCOL);
+    const format = read.object(text, 'format', 'text');
+    const type = read.string(format, 'type', 'text.format');
     let decoded: LlmResponseFormat | undefined;
     if (type === 'text' && Object.keys(format).length === 1) decoded = { type: 'text' };
     else if (type === 'json_object' && Object.keys(format).length === 1) decoded = { type: 'json' };
     else if (type === 'json_schema') {
-      const schema = readObject(format.schema, 'text.format', 'schema', PROTOCOL);
+      const schema = read.object(format, 'schema', 'text.format');
       const known = new Set(['type', 'schema', 'name', 'description', 'strict']);
       if (!collectUnknown(format, known)) {
         const out: Extract<LlmResponseFormat, { type: 'json-schema' }> = { type: 'json-schema', schema };
-        const name = readOptionalString(format, 'name', 'text.format', PROTOCOL);
+        const name = read.optionalString(format, 'name', 'text.format');
         if (name !== undefined) out.name = name;
-        const description = readOptionalString(format, 'description', 'text.format', PROTOCOL);
+        const description = read.optionalString(format, 'description', 'text.format');
         if (description !== undefined) out.description = description;
-        const strict = readOptionalBoolean(format, 'strict', 'text.format', PROTOCOL);
+        const strict = read.optionalBoolean(format, 'strict', 'text.format');
         if (strict !== undefined) out.strict = strict;
         if (format.strict === null || format.description === null || format.name === null) decoded = undefined;
         else decoded = out;
@@ -192,7 +184,7 @@ function decodeTextConfig(wire: unknown, request: LlmRequest, bag: Record<string
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
 export function encodeRequest(request: LlmRequest, context?: CodecContext): OpenAIResponsesRequest {
-  const bag = ownBag(request);
+  const bag = ext.bag(request);
   const body: Record<string, unknown> = {};
   if (!bag?.$noModel) body.model = request.model;
   const additional = bag?.$additionalTools as AdditionalToolsItem[] | undefined;
@@ -228,7 +220,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
     if (request.reasoning.effort !== undefined) reasoning.effort = request.reasoning.effort;
     else if (request.reasoning.enabled === false) reasoning.effort = 'none';
     if (request.reasoning.summary !== undefined) reasoning.summary = request.reasoning.summary;
-    writeBack(reasoning, bag?.$reasoning as Record<string, unknown> | undefined);
+    Object.assign(reasoning, bag?.$reasoning);
     body.reasoning = reasoning;
   }
   const textRest = bag?.$text as Record<string, unknown> | undefined;
@@ -259,7 +251,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
       }
     }
     if (request.verbosity !== undefined) text.verbosity = request.verbosity;
-    writeBack(text, textRest);
+    Object.assign(text, textRest);
     body.text = text;
   }
   if (request.store !== undefined) body.store = request.store;
@@ -271,7 +263,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
   if (request.serviceTier !== undefined) body.service_tier = request.serviceTier;
   // Responses has no breakpoints: every canonical hint is reported, none written.
   reportCacheHints(request, context, PROTOCOL, 'Responses has no cache breakpoints (OpenAI caches prompt prefixes automatically)');
-  writeBack(body, bag);
+  ext.writeRest(body, request);
   encodeLogprobsInclude(request, body);
   return body as OpenAIResponsesRequest;
 }

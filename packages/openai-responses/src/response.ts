@@ -2,19 +2,13 @@ import {
   collectUnknown,
   isJsonObject,
   joinPath,
-  readArray,
-  readObject,
-  readOptionalInteger,
-  readOptionalString,
-  readString,
-  setExtensions,
   type CodecContext,
   type LlmAssistantContent,
   type LlmChoice,
   type LlmResponse,
 } from '@llm/core';
 import { decodeAnswerLogprobs, encodeAnswerLogprobs } from './logprobs.js';
-import { PROTOCOL, ownBag, writeBack } from './ext.js';
+import { PROTOCOL, ext, read } from './protocol.js';
 import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
 import { decodeAssistantItem } from './items-decode.js';
 import { encodeAssistantParts } from './items-encode.js';
@@ -43,24 +37,24 @@ export function answerFault(wire: unknown): string | undefined {
 }
 
 export function decodeResponse(wire: unknown, _context?: CodecContext): LlmResponse {
-  const body = readObject(wire, '', undefined, PROTOCOL);
+  const body = read.body(wire);
   return decodeResponseObject(body, '');
 }
 
 /** Decodes a response object found at `path` (a stream event's `response`). */
 export function decodeResponseObject(body: Record<string, unknown>, path: string): LlmResponse {
-  const model = readOptionalString(body, 'model', path, PROTOCOL) ?? '';
-  const output = readArray(body.output ?? [], path, 'output', PROTOCOL);
+  const model = read.optionalString(body, 'model', path) ?? '';
+  const output = read.optionalArray(body, 'output', path) ?? [];
   const outputPath = joinPath(path, 'output');
   const content: LlmAssistantContent[] = [];
   for (let index = 0; index < output.length; index++) {
-    const item = readObject(output[index], outputPath, index, PROTOCOL);
+    const item = read.object(output, index, outputPath);
     for (const part of decodeAssistantItem(item, joinPath(outputPath, index))) {
       if (part.type === 'reasoning' && model) part.origin = { protocol: PROTOCOL, model };
       content.push(part);
     }
   }
-  const status = readOptionalString(body, 'status', path, PROTOCOL);
+  const status = read.optionalString(body, 'status', path);
   const incomplete = body.incomplete_details;
   const reason =
     typeof incomplete === 'object' && incomplete !== null && typeof (incomplete as { reason?: unknown }).reason === 'string'
@@ -69,11 +63,11 @@ export function decodeResponseObject(body: Record<string, unknown>, path: string
   const finish = decodeFinishReason(status, reason, content);
   const choice: LlmChoice = { index: 0, content, finishReason: finish.reason, rawFinishReason: finish.raw };
   decodeAnswerLogprobs(content, choice);
-  const response: LlmResponse = { id: readString(body, 'id', path, PROTOCOL), model, choices: [choice] };
-  const created = readOptionalInteger(body, 'created_at', path, PROTOCOL);
+  const response: LlmResponse = { id: read.string(body, 'id', path), model, choices: [choice] };
+  const created = read.optionalInteger(body, 'created_at', path);
   if (created !== undefined) response.created = created;
-  if (body.usage !== undefined && body.usage !== null) response.usage = decodeUsage(body.usage, joinPath(path, 'usage'));
-  const tier = readOptionalString(body, 'service_tier', path, PROTOCOL);
+  if (body.usage !== undefined && body.usage !== null) response.usage = decodeUsage(body, path);
+  const tier = read.optionalString(body, 'service_tier', path);
   if (tier !== undefined) response.serviceTier = tier;
   const bag: Record<string, unknown> = collectUnknown(body, KNOWN) ?? {};
   if (body.usage === null) bag.usage = null;
@@ -84,7 +78,7 @@ export function decodeResponseObject(body: Record<string, unknown>, path: string
   if (body.created_at === null) bag.created_at = null;
   // An empty bag still says "came from Responses": encode then adds no defaults of its own.
   if (Object.keys(bag).length === 0) bag.$own = true;
-  setExtensions(response, PROTOCOL, bag);
+  ext.keep(response, bag);
   return response;
 }
 
@@ -95,7 +89,7 @@ export function decodeResponseObject(body: Record<string, unknown>, path: string
  * @see https://platform.openai.com/docs/api-reference/responses/object
  */
 export function encodeResponse(response: LlmResponse, context?: CodecContext): OpenAIResponsesResponse {
-  const bag = ownBag(response);
+  const bag = ext.bag(response);
   const choice = response.choices[0];
   const output: unknown[] = [];
   const { status, incomplete } = encodeFinishReason(choice?.finishReason, choice?.rawFinishReason);
@@ -124,6 +118,6 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): O
   if (!bag) body.parallel_tool_calls = true;
   if (!bag) body.tool_choice = 'auto';
   if (!bag) body.tools = [];
-  writeBack(body, bag);
+  ext.writeRest(body, response);
   return body as unknown as OpenAIResponsesResponse;
 }

@@ -1,7 +1,6 @@
 import {
   collectUnknown,
   LlmError,
-  checkParsedDepth,
   invalidUpstream,
   streamEndedEarly,
   upstreamDecodeFailure,
@@ -13,7 +12,8 @@ import {
   type StreamOptions,
 } from '@llm/core';
 import { logprobsFromWire } from './logprobs.js';
-import { PROTOCOL } from './ext.js';
+import { readSseJson } from '@llm/core/kit';
+import { PROTOCOL, ext } from './protocol.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeAssistantItem, MESSAGE_KNOWN } from './items-decode.js';
 import { callItemName } from './namespaces.js';
@@ -45,7 +45,7 @@ interface ItemState {
    * Message: the first part, finished but left open until `output_item.done`, whose item fields
    * (final `status`) it carries as `$item`.
    */
-  first?: { block: number; ext: Record<string, unknown> };
+  first?: { block: number; bag: Record<string, unknown> };
 }
 
 /** State of the Responses SSE -> canonical events decoder. */
@@ -89,19 +89,13 @@ export function decodeEnd(state: DecodeState, out: Out): void {
 /** Handles one SSE event. Never throws: bad input becomes an `error` event. */
 export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   if (state.done) return;
-  let payload: unknown;
-  try {
-    payload = JSON.parse(sse.data);
-  } catch (error) {
-    return fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
-  }
-  if (typeof payload !== 'object' || payload === null) return fail(state, out, invalidUpstream(PROTOCOL, 'stream event'));
+  const { payload, error } = readSseJson(PROTOCOL, sse.data, 'stream event');
+  if (error) return fail(state, out, error);
   // Every event names its type; an unknown type is skipped (events are added over time), but an
   // event without one is not this protocol's.
-  if (typeof (payload as Wire).type !== 'string') return fail(state, out, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }));
+  if (typeof payload.type !== 'string') return fail(state, out, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }));
   try {
-    checkParsedDepth(sse.data, payload);
-    decodeEvent(state, payload as Wire, out);
+    decodeEvent(state, payload, out);
   } catch (error) {
     fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
   }
@@ -155,20 +149,20 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
       const contentIndex = event.content_index as number;
       const block = item?.parts?.get(contentIndex);
       if (!item || block === undefined) return;
-      const part = decodeContentPart(event.part, 'part', 0);
-      const ext: Record<string, unknown> = { ...part.extensions?.[PROTOCOL] };
+      const part = decodeContentPart([event.part], 0, 'part');
+      const bag: Record<string, unknown> = { ...ext.bag(part) };
       state.kinds.push(part);
       if (part.type === 'text' && part.citations) {
         for (const citation of part.citations) out.enqueue({ type: 'citation', index: block, citation });
       }
       // The part's token logprobs go as their own event (one source, not also the part's bag).
-      if (part.type === 'text' && Array.isArray(ext.logprobs) && ext.logprobs.length > 0) {
-        out.enqueue({ type: 'logprobs', index: block, logprobs: logprobsFromWire(ext.logprobs as Record<string, unknown>[]) });
-        delete ext.logprobs;
+      if (part.type === 'text' && Array.isArray(bag.logprobs) && bag.logprobs.length > 0) {
+        out.enqueue({ type: 'logprobs', index: block, logprobs: logprobsFromWire(bag.logprobs as Record<string, unknown>[]) });
+        delete bag.logprobs;
       }
       item.parts?.delete(contentIndex);
-      if (contentIndex === 0) item.first = { block, ext };
-      else out.enqueue({ type: 'block-end', index: block, extensions: { [PROTOCOL]: ext } });
+      if (contentIndex === 0) item.first = { block, bag };
+      else out.enqueue({ type: 'block-end', index: block, extensions: { [PROTOCOL]: bag } });
       return;
     }
     case 'response.reasoning_summary_part.added': {
@@ -260,7 +254,7 @@ function itemDone(state: DecodeState, event: Wire, out: Out): void {
     } else if (part.type === 'tool-call' && !entry.argsSeen && typeof part.arguments === 'string' && part.arguments !== '') {
       out.enqueue({ type: 'tool-args-delta', index: entry.block, json: part.arguments });
     }
-    out.enqueue({ type: 'block-end', index: entry.block, extensions: { [PROTOCOL]: { ...part.extensions?.[PROTOCOL] } } });
+    out.enqueue({ type: 'block-end', index: entry.block, extensions: { [PROTOCOL]: { ...ext.bag(part) } } });
     return;
   }
   if (entry?.type === 'message' && (entry.first || (entry.parts && entry.parts.size > 0))) {
@@ -289,8 +283,8 @@ function startReasoning(entry: ItemState, format: 'summary' | 'full', out: Out):
 /** Ends a message item's open blocks; the first part gets the item's fields as `$item`. */
 function closeMessage(entry: ItemState, fields: Record<string, unknown> | undefined, out: Out): void {
   if (entry.first) {
-    const ext = fields ? { ...entry.first.ext, $item: fields } : entry.first.ext;
-    out.enqueue({ type: 'block-end', index: entry.first.block, extensions: { [PROTOCOL]: ext } });
+    const bag = fields ? { ...entry.first.bag, $item: fields } : entry.first.bag;
+    out.enqueue({ type: 'block-end', index: entry.first.block, extensions: { [PROTOCOL]: bag } });
     entry.first = undefined;
   }
   for (const block of entry.parts?.values() ?? []) out.enqueue({ type: 'block-end', index: block });
@@ -318,7 +312,7 @@ function terminal(state: DecodeState, event: Wire, out: Out): void {
   const finish = decodeFinishReason(status, typeof incomplete?.reason === 'string' ? incomplete.reason : undefined, state.kinds);
   const done: Extract<LlmStreamEvent, { type: 'finish' }> = { type: 'finish', reason: finish.reason, rawReason: finish.raw };
   if (response.usage && typeof response.usage === 'object') {
-    const usage: LlmUsage = decodeUsage(response.usage, 'response.usage');
+    const usage: LlmUsage = decodeUsage(response, 'response');
     done.usage = usage;
   }
   state.done = true;

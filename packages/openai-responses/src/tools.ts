@@ -1,21 +1,14 @@
 import {
   collectUnknown,
-  invalid,
   isStrictTool,
   joinPath,
-  readArray,
-  readObject,
-  readOptionalBoolean,
-  readOptionalString,
-  readString,
   reportLoss,
-  setExtensions,
   strictToolParameters,
   type CodecContext,
   type LlmTool,
   type LlmToolChoice,
 } from '@llm/core';
-import { PROTOCOL, ownBag, writeBack } from './ext.js';
+import { PROTOCOL, ext, read } from './protocol.js';
 import { qualifiedName, splitQualifiedName } from './namespaces.js';
 import { decodeCodeInterpreter, encodeCodeInterpreter } from './code-interpreter.js';
 import { decodeWebSearchTool, encodeWebSearchTool, isWebSearchType } from './web-search.js';
@@ -29,22 +22,22 @@ const CUSTOM_KNOWN = new Set(['type', 'name', 'description', 'format']);
  * (web-search.ts, code-interpreter.ts), and other built-ins kept whole as provider tools.
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools
  */
-export function decodeTools(wire: unknown, parent = ''): LlmTool[] {
+export function decodeTools(holder: Record<string, unknown>, parent: string): LlmTool[] {
   const out: LlmTool[] = [];
   const path = joinPath(parent, 'tools');
-  readArray(wire, parent, 'tools', PROTOCOL).forEach((entry, index) => {
-    const tool = readObject(entry, path, index, PROTOCOL);
+  const tools = read.array(holder, 'tools', parent);
+  tools.forEach((_, index) => {
+    const tool = read.object(tools, index, path);
     const toolPath = joinPath(path, index);
-    const type = readString(tool, 'type', toolPath, PROTOCOL);
+    const type = read.string(tool, 'type', toolPath);
     if (type === 'namespace' && Array.isArray(tool.tools) && tool.tools.length > 0 && tool.tools.every(isFunctionOrCustom)) {
       const group = collectUnknown(tool, NAMESPACE_KNOWN) ?? {};
-      const name = readString(tool, 'name', toolPath, PROTOCOL);
+      const name = read.string(tool, 'name', toolPath);
       const members = tool.tools as Record<string, unknown>[];
       members.forEach((member, at) => {
         const decoded = decodeTool(member, joinPath(joinPath(toolPath, 'tools'), at), member.type as string);
         decoded.name = qualifiedName(name, decoded.name);
-        const bag = { ...ownBag(decoded), $namespace: group };
-        setExtensions(decoded, PROTOCOL, bag);
+        ext.mark(decoded, 'namespace', group);
         out.push(decoded);
       });
       return;
@@ -62,25 +55,25 @@ function isFunctionOrCustom(tool: unknown): boolean {
 
 function decodeTool(tool: Record<string, unknown>, path: string, type: string): LlmTool {
   if (type === 'function') {
-    const out: LlmTool = { type: 'function', name: readString(tool, 'name', path, PROTOCOL) };
-    const description = readOptionalString(tool, 'description', path, PROTOCOL);
+    const out: LlmTool = { type: 'function', name: read.string(tool, 'name', path) };
+    const description = read.optionalString(tool, 'description', path);
     if (description !== undefined) out.description = description;
     const bag: Record<string, unknown> = collectUnknown(tool, FUNCTION_KNOWN) ?? {};
     if (tool.parameters === null) bag.parameters = null;
-    else if (tool.parameters !== undefined) out.parameters = readObject(tool.parameters, path, 'parameters', PROTOCOL);
-    const strict = readOptionalBoolean(tool, 'strict', path, PROTOCOL);
+    else if (tool.parameters !== undefined) out.parameters = read.object(tool, 'parameters', path);
+    const strict = read.optionalBoolean(tool, 'strict', path);
     if (strict !== undefined) out.strict = strict;
     else if (tool.strict === null) bag.strict = null;
     if (tool.description === null) bag.description = null;
-    setExtensions(out, PROTOCOL, bag);
+    ext.keep(out, bag);
     return out;
   }
   if (type === 'custom') {
-    const out: LlmTool = { type: 'custom', name: readString(tool, 'name', path, PROTOCOL) };
-    const description = readOptionalString(tool, 'description', path, PROTOCOL);
+    const out: LlmTool = { type: 'custom', name: read.string(tool, 'name', path) };
+    const description = read.optionalString(tool, 'description', path);
     if (description !== undefined) out.description = description;
     if (tool.format !== undefined) out.format = tool.format;
-    setExtensions(out, PROTOCOL, collectUnknown(tool, CUSTOM_KNOWN));
+    ext.keep(out, collectUnknown(tool, CUSTOM_KNOWN));
     return out;
   }
   if (isWebSearchType(type)) return decodeWebSearchTool(tool);
@@ -97,7 +90,7 @@ export function encodeTools(tools: readonly LlmTool[], context: CodecContext | u
   const out: unknown[] = [];
   let group: { name: string; tools: unknown[] } | undefined;
   tools.forEach((tool, index) => {
-    const bag = ownBag(tool);
+    const bag = ext.bag(tool);
     const namespace = bag?.$namespace as Record<string, unknown> | undefined;
     const split = namespace && (tool.type === 'function' || tool.type === 'custom') ? splitQualifiedName(tool.name) : undefined;
     if (namespace && split?.namespace !== undefined) {
@@ -124,7 +117,7 @@ function encodeTool(tool: LlmTool, bag: Record<string, unknown> | undefined, ind
       if (isStrictTool(tool, context)) {
         wire.parameters = strictToolParameters(tool, index, context);
         wire.strict = true;
-        writeBack(wire, bag);
+        ext.writeRest(wire, tool);
         // A kept `strict: null` must not undo it.
         wire.strict = true;
         return wire;
@@ -134,14 +127,14 @@ function encodeTool(tool: LlmTool, bag: Record<string, unknown> | undefined, ind
       // Responses defaults to strict schemas; say false unless the tool asked for strict.
       if (tool.strict !== undefined) wire.strict = tool.strict;
       else if (!bag) wire.strict = false;
-      writeBack(wire, bag);
+      ext.writeRest(wire, tool);
       return wire;
     }
     case 'custom': {
       const wire: Record<string, unknown> = { type: 'custom', name: tool.name };
       if (tool.description !== undefined) wire.description = tool.description;
       if (tool.format !== undefined) wire.format = tool.format;
-      writeBack(wire, bag);
+      ext.writeRest(wire, tool);
       return wire;
     }
     case 'web_search':
@@ -163,15 +156,16 @@ function encodeTool(tool: LlmTool, bag: Record<string, unknown> | undefined, ind
  * `tool_choice` -> canonical. Forms with no canonical meaning (hosted-tool forcing, `mcp`) return
  * `undefined` and the caller keeps the wire value.
  */
-export function decodeToolChoice(wire: unknown): LlmToolChoice | undefined {
+export function decodeToolChoice(body: Record<string, unknown>): LlmToolChoice | undefined {
+  const wire = body.tool_choice;
   if (wire === 'auto' || wire === 'none' || wire === 'required') return { type: wire };
-  if (typeof wire === 'string') return invalid('', 'tool_choice', '"auto", "none", "required" or an object', wire, PROTOCOL);
-  const choice = readObject(wire, '', 'tool_choice', PROTOCOL);
+  if (typeof wire === 'string') return read.invalid(body, 'tool_choice', '', '"auto", "none", "required" or an object');
+  const choice = read.object(body, 'tool_choice', '');
   if ((choice.type === 'function' || choice.type === 'custom') && Object.keys(choice).length === 2) {
-    return { type: 'tool', name: readString(choice, 'name', 'tool_choice', PROTOCOL) };
+    return { type: 'tool', name: read.string(choice, 'name', 'tool_choice') };
   }
   if (choice.type === 'allowed_tools' && Object.keys(choice).length === 3 && (choice.mode === 'auto' || choice.mode === 'required')) {
-    const tools = readArray(choice.tools, 'tool_choice', 'tools', PROTOCOL);
+    const tools = read.array(choice, 'tools', 'tool_choice');
     const names: string[] = [];
     for (const tool of tools) {
       if (typeof tool !== 'object' || tool === null) return undefined;
