@@ -1,6 +1,7 @@
 import { collectUnknown, joinPath, type CodecContext, type LlmTool } from '@llm/core';
 import { ext } from './protocol.js';
-import { decodeTools, encodeTools } from './tools.js';
+import { decodeTools } from './tools-decode.js';
+import { encodeTools } from './tools-encode.js';
 
 /**
  * `additional_tools` input items (Codex declares its tools this way, `role: "developer"`, often

@@ -13,7 +13,7 @@ import {
 import { PROTOCOL, ext, invalidAt, read } from './protocol.js';
 import { liftAdditionalTools, type LiftedTools } from './additional-tools.js';
 import { callItemName } from './namespaces.js';
-import { decodeContentPart } from './parts.js';
+import { decodeContentPart } from './parts-decode.js';
 
 /** Built-in items the assistant side produces (kept whole as provider parts). */
 const ASSISTANT_ITEMS = new Set([

@@ -14,7 +14,7 @@ import {
 } from '@llm/core';
 import { PROTOCOL, ext } from './protocol.js';
 import { callNameFields } from './namespaces.js';
-import { encodeContentPart } from './parts.js';
+import { encodeContentPart } from './parts-encode.js';
 
 /** What canonical messages become: `instructions` (leading system messages) and `input`. */
 export interface EncodedInput {

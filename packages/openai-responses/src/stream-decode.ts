@@ -17,7 +17,7 @@ import { PROTOCOL, ext } from './protocol.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeAssistantItem, MESSAGE_KNOWN } from './items-decode.js';
 import { callItemName } from './namespaces.js';
-import { decodeContentPart } from './parts.js';
+import { decodeContentPart } from './parts-decode.js';
 import { decodeUsage } from './usage.js';
 
 type Out = Pick<TransformStreamDefaultController<LlmStreamEvent>, 'enqueue'>;
@@ -60,7 +60,7 @@ export interface DecodeState {
 }
 
 /** A fresh decoder state. */
-export function createDecodeState(): DecodeState {
+export function createDecodeState(_options: StreamOptions = {}): DecodeState {
   return { started: false, done: false, nextBlock: 0, items: new Map(), kinds: [] };
 }
 
@@ -72,9 +72,24 @@ export function createDecodeState(): DecodeState {
  * skipped: the finished item arrives whole in `output_item.done`.
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
-export function streamDecoder(_options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
-  const state = createDecodeState();
+export function streamDecoder(options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
+  const state = createDecodeState(options);
   return { transform: (event, out) => decodeStep(state, event, out), flush: (out) => decodeEnd(state, out) };
+}
+
+/** Handles one SSE event. Never throws: bad input becomes an `error` event. */
+export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
+  if (state.done) return;
+  const { payload, error } = readSseJson(PROTOCOL, sse.data, 'stream event');
+  if (error) return fail(state, error, out);
+  // Every event names its type; an unknown type is skipped (events are added over time), but an
+  // event without one is not this protocol's.
+  if (typeof payload.type !== 'string') return fail(state, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }), out);
+  try {
+    decodeEvent(state, payload, out);
+  } catch (error) {
+    fail(state, upstreamDecodeFailure(PROTOCOL, 'stream event', error), out);
+  }
 }
 
 /**
@@ -83,25 +98,10 @@ export function streamDecoder(_options: StreamOptions = {}): StreamStep<SseEvent
  * (a function call cut mid-arguments is never handed on as complete).
  */
 export function decodeEnd(state: DecodeState, out: Out): void {
-  if (!state.done) fail(state, out, streamEndedEarly(PROTOCOL, 'response.completed'));
+  if (!state.done) fail(state, streamEndedEarly(PROTOCOL, 'response.completed'), out);
 }
 
-/** Handles one SSE event. Never throws: bad input becomes an `error` event. */
-export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
-  if (state.done) return;
-  const { payload, error } = readSseJson(PROTOCOL, sse.data, 'stream event');
-  if (error) return fail(state, out, error);
-  // Every event names its type; an unknown type is skipped (events are added over time), but an
-  // event without one is not this protocol's.
-  if (typeof payload.type !== 'string') return fail(state, out, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }));
-  try {
-    decodeEvent(state, payload, out);
-  } catch (error) {
-    fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
-  }
-}
-
-function fail(state: DecodeState, out: Out, error: LlmError): void {
+function fail(state: DecodeState, error: LlmError, out: Out): void {
   state.done = true;
   out.enqueue({ type: 'error', error });
 }
@@ -195,7 +195,7 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
     case 'response.failed':
       return terminal(state, event, out);
     case 'error':
-      return fail(state, out, streamError(event));
+      return fail(state, streamError(event), out);
     default:
       // Progress events (`*.in_progress`, `*.searching`, `.done` of texts, `keepalive`, ...).
       return;
@@ -297,7 +297,7 @@ function terminal(state: DecodeState, event: Wire, out: Out): void {
   // events between were lost (a proxy that cuts a stream and ends it), so the call must not be
   // closed as complete. `.incomplete` (say `max_output_tokens`) and `.failed` tell the client the
   // output was cut, so their open items close under that finish.
-  if (event.type === 'response.completed' && hasOpenCall(state)) return fail(state, out, streamEndedEarly(PROTOCOL, 'response.output_item.done'));
+  if (event.type === 'response.completed' && hasOpenCall(state)) return fail(state, streamEndedEarly(PROTOCOL, 'response.output_item.done'), out);
   if (!state.started) decodeEvent(state, { type: 'response.created', response }, out);
   for (const entry of state.items.values()) {
     startReasoning(entry, 'summary', out);
@@ -306,7 +306,7 @@ function terminal(state: DecodeState, event: Wire, out: Out): void {
   }
   state.items.clear();
   // A failed response that no `error` event announced still carries its error: pass it on.
-  if (event.type === 'response.failed' && typeof response.error === 'object' && response.error !== null) return fail(state, out, streamError({ error: response.error }));
+  if (event.type === 'response.failed' && typeof response.error === 'object' && response.error !== null) return fail(state, streamError({ error: response.error }), out);
   const incomplete = response.incomplete_details as Wire | null | undefined;
   const status = typeof response.status === 'string' ? response.status : event.type === 'response.completed' ? 'completed' : undefined;
   const finish = decodeFinishReason(status, typeof incomplete?.reason === 'string' ? incomplete.reason : undefined, state.kinds);
