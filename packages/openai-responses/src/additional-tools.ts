@@ -1,6 +1,7 @@
-import { collectUnknown, getExtensions, joinPath, setExtensions, type CodecContext, type LlmTool } from '@llm/core';
-import { PROTOCOL } from './ext.js';
-import { decodeTools, encodeTools } from './tools.js';
+import { collectUnknown, joinPath, type CodecContext, type LlmTool } from '@llm/core';
+import { ext } from './protocol.js';
+import { decodeTools } from './tools-decode.js';
+import { encodeTools } from './tools-encode.js';
 
 /**
  * `additional_tools` input items (Codex declares its tools this way, `role: "developer"`, often
@@ -27,8 +28,8 @@ export interface LiftedTools {
 /** Lifts one `additional_tools` item at `input[index]`, standing before message `at`. */
 export function liftAdditionalTools(item: Record<string, unknown>, index: number, at: number, lifted: LiftedTools): void {
   const ordinal = lifted.items.length;
-  const tools = decodeTools(item.tools, joinPath('input', index));
-  for (const tool of tools) setExtensions(tool, PROTOCOL, { ...getExtensions(tool, PROTOCOL), $additional: ordinal });
+  const tools = decodeTools(item, joinPath('input', index));
+  for (const tool of tools) ext.mark(tool, 'additional', ordinal);
   lifted.tools.push(...tools);
   lifted.items.push({ at, item: collectUnknown(item, TOOLS_KEY) ?? {} });
 }
@@ -37,13 +38,13 @@ const TOOLS_KEY = new Set(['tools']);
 
 /** True for a tool lifted from an `additional_tools` item. */
 export function isLifted(tool: LlmTool): boolean {
-  return getExtensions(tool, PROTOCOL)?.$additional !== undefined;
+  return ext.marker(tool, 'additional') !== undefined;
 }
 
 /** The remembered items, rebuilt with their lifted tools, for the input encoder to place. */
 export function rebuildAdditionalTools(items: readonly AdditionalToolsItem[], tools: readonly LlmTool[] | undefined, context: CodecContext | undefined): { at: number; item: unknown }[] {
   return items.map(({ at, item }, ordinal) => {
-    const own = (tools ?? []).filter((tool) => getExtensions(tool, PROTOCOL)?.$additional === ordinal);
+    const own = (tools ?? []).filter((tool) => ext.marker(tool, 'additional') === ordinal);
     return { at, item: { ...item, tools: encodeTools(own, context) } };
   });
 }

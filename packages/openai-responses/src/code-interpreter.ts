@@ -1,5 +1,5 @@
-import { CODE_EXECUTION_TOOL_NAME, collectUnknown, reportForeignToolFields, setExtensions, type CodecContext, type LlmCodeExecutionTool } from '@llm/core';
-import { PROTOCOL, ownBag, writeBack } from './ext.js';
+import { CODE_EXECUTION_TOOL_NAME, collectUnknown, reportForeignToolFields, type CodecContext, type LlmCodeExecutionTool } from '@llm/core';
+import { PROTOCOL, ext } from './protocol.js';
 
 type Wire = Record<string, unknown>;
 
@@ -16,7 +16,7 @@ export function decodeCodeInterpreter(wire: Wire): LlmCodeExecutionTool {
   const container = wire.container as Wire | undefined;
   const automatic = typeof container === 'object' && container !== null && container.type === 'auto' && Object.keys(container).length === 1;
   if (!automatic) bag.container = container;
-  setExtensions(tool, PROTOCOL, bag);
+  ext.keep(tool, bag);
   return tool;
 }
 
@@ -24,7 +24,7 @@ export function decodeCodeInterpreter(wire: Wire): LlmCodeExecutionTool {
 export function encodeCodeInterpreter(tool: LlmCodeExecutionTool, path: string, context: CodecContext | undefined): Wire {
   reportForeignToolFields(tool, path, PROTOCOL, context);
   const out: Wire = { type: 'code_interpreter', container: { type: 'auto' } };
-  writeBack(out, ownBag(tool));
+  ext.writeRest(out, tool);
   if (out.container === undefined) delete out.container;
   return out;
 }

@@ -1,5 +1,5 @@
 import { LlmError, errorKindForStatus, retryAfterFromHeaders, upstreamErrorMessage, type LlmErrorKind } from '@llm/core';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 import type { OpenAIResponsesErrorBody } from './wire-types.js';
 
 /** Wire `type` / `code` values with a more precise meaning than the status. */

@@ -1,5 +1,5 @@
 import { applyAuth, decodeUrlComponent, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 
 const SCHEMES: readonly AuthScheme[] = ['bearer'];
 

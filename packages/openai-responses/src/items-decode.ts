@@ -1,12 +1,6 @@
 import {
   collectUnknown,
-  invalid,
   joinPath,
-  parseJsonAt,
-  readArray,
-  readObject,
-  readString,
-  setExtensions,
   type LlmAssistantContent,
   type LlmMessage,
   type LlmProviderPart,
@@ -16,10 +10,10 @@ import {
   type LlmToolResultPart,
   type LlmUserContent,
 } from '@llm/core';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL, ext, invalidAt, read } from './protocol.js';
 import { liftAdditionalTools, type LiftedTools } from './additional-tools.js';
 import { callItemName } from './namespaces.js';
-import { decodeContentPart } from './parts.js';
+import { decodeContentPart } from './parts-decode.js';
 
 /** Built-in items the assistant side produces (kept whole as provider parts). */
 const ASSISTANT_ITEMS = new Set([
@@ -53,23 +47,24 @@ const CUSTOM_CALL_KNOWN = new Set(['type', 'call_id', 'name', 'namespace', 'inpu
 const OUTPUT_KNOWN = new Set(['type', 'call_id', 'output']);
 
 /** `input` (a string or items) -> canonical messages, after the `instructions` message if any. */
-export function decodeInput(input: unknown, messages: LlmMessage[], lifted: LiftedTools): void {
+export function decodeInput(body: Record<string, unknown>, messages: LlmMessage[], lifted: LiftedTools): void {
+  const input = body.input;
   if (typeof input === 'string') {
     messages.push({ role: 'user', content: [{ type: 'text', text: input }], stringContent: true });
     return;
   }
-  const items = readArray(input, '', 'input', PROTOCOL);
-  for (let index = 0; index < items.length; index++) decodeInputItem(items[index], index, messages, lifted);
+  const items = read.array(body, 'input', '');
+  for (let index = 0; index < items.length; index++) decodeInputItem(items, index, messages, lifted);
 }
 
-function decodeInputItem(wire: unknown, index: number, messages: LlmMessage[], lifted: LiftedTools): void {
-  const item = readObject(wire, 'input', index, PROTOCOL);
+function decodeInputItem(items: unknown[], index: number, messages: LlmMessage[], lifted: LiftedTools): void {
+  const item = read.object(items, index, 'input');
   const type = item.type;
   if (type === undefined || type === 'message') {
     decodeMessageItem(item, index, messages);
     return;
   }
-  if (typeof type !== 'string') return invalid(joinPath('input', index), 'type', 'a string', type, PROTOCOL);
+  if (typeof type !== 'string') return read.invalid(item, 'type', joinPath('input', index), 'a string');
   if (type === 'additional_tools' && Array.isArray(item.tools)) {
     liftAdditionalTools(item, index, messages.length, lifted);
     return;
@@ -88,7 +83,7 @@ function decodeInputItem(wire: unknown, index: number, messages: LlmMessage[], l
   if (type === 'reasoning' || type === 'function_call' || type === 'custom_tool_call' || ASSISTANT_ITEMS.has(type)) {
     // Arguments sent back in the input must be JSON text (answers are not checked: cut-off
     // arguments are still the model's answer); '' is accepted for calls without parameters.
-    if (type === 'function_call' && typeof item.arguments === 'string' && item.arguments !== '') parseJsonAt(item.arguments, `${path}.arguments`, PROTOCOL);
+    if (type === 'function_call' && typeof item.arguments === 'string' && item.arguments !== '') read.json(item, 'arguments', path);
     assistantTail(messages).push(decodeAssistantItem(item, path)[0] as LlmAssistantContent);
     return;
   }
@@ -112,7 +107,7 @@ function decodeMessageItem(item: Record<string, unknown>, index: number, message
   const rest = collectUnknown(item, MESSAGE_KNOWN) ?? {};
   const content = item.content;
   const stringContent = typeof content === 'string';
-  const wireParts: unknown[] = stringContent ? [] : readArray(content, path, 'content', PROTOCOL);
+  const wireParts: unknown[] = stringContent ? [] : read.array(item, 'content', path);
   const contentPath = joinPath(path, 'content');
   switch (role) {
     case 'assistant': {
@@ -124,15 +119,15 @@ function decodeMessageItem(item: Record<string, unknown>, index: number, message
     case 'user': {
       const parts: LlmUserContent[] = stringContent
         ? [{ type: 'text', text: content as string }]
-        : wireParts.map((part, key) => {
-            const decoded = decodeContentPart(part, contentPath, key);
-            if (decoded.type === 'refusal') return invalid(contentPath, key, 'a user content part', 'refusal', PROTOCOL);
+        : wireParts.map((_, key) => {
+            const decoded = decodeContentPart(wireParts, key, contentPath);
+            if (decoded.type === 'refusal') return invalidAt(joinPath(contentPath, key), 'a user content part', 'refusal');
             return decoded;
           });
       const message: LlmMessage = { role: 'user', content: parts };
       if (stringContent) message.stringContent = true;
       rest.$item = true;
-      setExtensions(message, PROTOCOL, rest);
+      ext.keep(message, rest);
       messages.push(message);
       return;
     }
@@ -140,21 +135,21 @@ function decodeMessageItem(item: Record<string, unknown>, index: number, message
     case 'developer': {
       const parts = stringContent
         ? [{ type: 'text' as const, text: content as string }]
-        : wireParts.map((part, key) => {
-            const decoded = decodeContentPart(part, contentPath, key);
-            if (decoded.type !== 'text') return invalid(contentPath, key, 'a text part', decoded.type, PROTOCOL);
+        : wireParts.map((_, key) => {
+            const decoded = decodeContentPart(wireParts, key, contentPath);
+            if (decoded.type !== 'text') return invalidAt(joinPath(contentPath, key), 'a text part', decoded.type);
             return decoded;
           });
       const message: LlmMessage = { role: 'system', content: parts };
       if (role === 'developer') message.developer = true;
       rest.$item = true;
       if (stringContent) rest.$string = true;
-      setExtensions(message, PROTOCOL, rest);
+      ext.keep(message, rest);
       messages.push(message);
       return;
     }
     default:
-      return invalid(path, 'role', '"user", "assistant", "system" or "developer"', role, PROTOCOL);
+      return read.invalid(item, 'role', path, '"user", "assistant", "system" or "developer"');
   }
 }
 
@@ -168,20 +163,17 @@ export function decodeAssistantMessage(item: Record<string, unknown>, path: stri
   const fields = collectUnknown(item, MESSAGE_KNOWN) ?? {};
   if (typeof content === 'string') {
     const part: LlmAssistantContent = { type: 'text', text: content };
-    setExtensions(part, PROTOCOL, { $item: fields, $string: true });
+    ext.keep(part, { $item: fields, $string: true });
     return [part];
   }
-  const wireParts = readArray(content, path, 'content', PROTOCOL);
+  const wireParts = read.array(item, 'content', path);
   if (wireParts.length === 0) return [providerPart(item)];
   const contentPath = joinPath(path, 'content');
   const parts: LlmAssistantContent[] = [];
-  for (let key = 0; key < wireParts.length; key++) parts.push(decodeContentPart(wireParts[key], contentPath, key));
+  for (let key = 0; key < wireParts.length; key++) parts.push(decodeContentPart(wireParts, key, contentPath));
   const first = parts[0] as LlmAssistantContent;
   // The first part's own bag (made by its decoder for it alone) takes the item's fields.
-  const extensions = (first.extensions ??= {});
-  const own = extensions[PROTOCOL];
-  if (own) own.$item = fields;
-  else extensions[PROTOCOL] = { $item: fields };
+  ext.mark(first, 'item', fields);
   return parts;
 }
 
@@ -195,22 +187,22 @@ export function decodeAssistantItem(item: Record<string, unknown>, path: string)
     case 'function_call': {
       const part: LlmToolCallPart = {
         type: 'tool-call',
-        id: readString(item, 'call_id', path, PROTOCOL),
-        name: callItemName(item, readString(item, 'name', path, PROTOCOL)),
-        arguments: readString(item, 'arguments', path, PROTOCOL),
+        id: read.string(item, 'call_id', path),
+        name: callItemName(item, read.string(item, 'name', path)),
+        arguments: read.string(item, 'arguments', path),
       };
-      setExtensions(part, PROTOCOL, collectUnknown(item, FUNCTION_CALL_KNOWN));
+      ext.keep(part, collectUnknown(item, FUNCTION_CALL_KNOWN));
       return [part];
     }
     case 'custom_tool_call': {
       const part: LlmToolCallPart = {
         type: 'tool-call',
-        id: readString(item, 'call_id', path, PROTOCOL),
-        name: callItemName(item, readString(item, 'name', path, PROTOCOL)),
-        arguments: readString(item, 'input', path, PROTOCOL),
+        id: read.string(item, 'call_id', path),
+        name: callItemName(item, read.string(item, 'name', path)),
+        arguments: read.string(item, 'input', path),
         freeform: true,
       };
-      setExtensions(part, PROTOCOL, collectUnknown(item, CUSTOM_CALL_KNOWN));
+      ext.keep(part, collectUnknown(item, CUSTOM_CALL_KNOWN));
       return [part];
     }
     default:
@@ -224,8 +216,8 @@ export function decodeAssistantItem(item: Record<string, unknown>, path: string)
  * the summaries are kept in `$summary`. Structure the text cannot say is kept in the bag.
  */
 function decodeReasoning(item: Record<string, unknown>, path: string): LlmReasoningPart {
-  const summary = item.summary === undefined ? undefined : readArray(item.summary, path, 'summary', PROTOCOL);
-  const content = item.content === undefined || item.content === null ? undefined : readArray(item.content, path, 'content', PROTOCOL);
+  const summary = item.summary === undefined ? undefined : read.array(item, 'summary', path);
+  const content = read.optionalArray(item, 'content', path);
   const part: LlmReasoningPart = { type: 'reasoning', text: '' };
   const bag: Record<string, unknown> = collectUnknown(item, REASONING_KNOWN) ?? {};
   if (content !== undefined) {
@@ -247,7 +239,7 @@ function decodeReasoning(item: Record<string, unknown>, path: string): LlmReason
   if (typeof encrypted === 'string') part.signature = encrypted;
   else if (encrypted !== undefined) bag.encrypted_content = encrypted;
   part.origin = { protocol: PROTOCOL };
-  setExtensions(part, PROTOCOL, bag);
+  ext.keep(part, bag);
   return part;
 }
 
@@ -260,9 +252,9 @@ function hasExtraKeys(value: unknown): boolean {
 function joinTexts(parts: unknown[], path: string): string {
   let text = '';
   for (let index = 0; index < parts.length; index++) {
-    const part = readObject(parts[index], path, index, PROTOCOL);
+    const part = read.object(parts, index, path);
     if (index > 0) text += '\n\n';
-    text += readString(part, 'text', joinPath(path, index), PROTOCOL);
+    text += read.string(part, 'text', joinPath(path, index));
   }
   return text;
 }
@@ -272,18 +264,18 @@ function decodeToolOutput(item: Record<string, unknown>, path: string): LlmToolR
   let content: LlmToolResultPart['content'];
   if (typeof output === 'string') content = output;
   else {
-    const list = readArray(output, path, 'output', PROTOCOL);
+    const list = read.array(item, 'output', path);
     const outputPath = joinPath(path, 'output');
-    content = list.map((part, key) => {
-      const decoded = decodeContentPart(part, outputPath, key);
-      if (decoded.type === 'refusal') return invalid(outputPath, key, 'a tool output part', 'refusal', PROTOCOL);
+    content = list.map((_, key) => {
+      const decoded = decodeContentPart(list, key, outputPath);
+      if (decoded.type === 'refusal') return invalidAt(joinPath(outputPath, key), 'a tool output part', 'refusal');
       return decoded as LlmToolResultContent;
     });
   }
-  const part: LlmToolResultPart = { type: 'tool-result', toolCallId: readString(item, 'call_id', path, PROTOCOL), content };
+  const part: LlmToolResultPart = { type: 'tool-result', toolCallId: read.string(item, 'call_id', path), content };
   const rest = collectUnknown(item, OUTPUT_KNOWN) ?? {};
   if (item.type === 'custom_tool_call_output') rest.$custom = true;
-  setExtensions(part, PROTOCOL, rest);
+  ext.keep(part, rest);
   return part;
 }
 

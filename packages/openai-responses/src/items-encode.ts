@@ -12,9 +12,9 @@ import {
   type LlmReasoningPart,
   type LlmToolResultPart,
 } from '@llm/core';
-import { PROTOCOL, ownBag, writeBack } from './ext.js';
+import { PROTOCOL, ext } from './protocol.js';
 import { callNameFields } from './namespaces.js';
-import { encodeContentPart } from './parts.js';
+import { encodeContentPart } from './parts-encode.js';
 
 /** What canonical messages become: `instructions` (leading system messages) and `input`. */
 export interface EncodedInput {
@@ -39,7 +39,7 @@ export function encodeMessages(messages: readonly LlmMessage[], context: CodecCo
   let instructions: string | undefined;
   while (start < messages.length) {
     const message = messages[start] as LlmMessage;
-    if (message.role !== 'system' || ownBag(message)?.$item) break;
+    if (message.role !== 'system' || ext.bag(message)?.$item) break;
     const text = textOf(message.content);
     instructions = instructions === undefined ? text : `${instructions}\n\n${text}`;
     if (start > 0) {
@@ -73,7 +73,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
   switch (message.role) {
     case 'system':
     case 'user': {
-      const bag = ownBag(message);
+      const bag = ext.bag(message);
       const item: Record<string, unknown> = {};
       if (!bag) item.type = 'message';
       item.role = message.role === 'system' ? (message.developer ? 'developer' : 'system') : 'user';
@@ -97,12 +97,12 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
           return;
         }
         item.content = content;
-        writeBack(item, bag);
+        ext.writeRest(item, message);
         out.push(item);
         for (const value of providers) out.push(value);
         return;
       }
-      writeBack(item, bag);
+      ext.writeRest(item, message);
       out.push(item);
       return;
     }
@@ -142,7 +142,7 @@ export function encodeAssistantParts(
   parts.forEach((part, index) => {
     const partPath = joinPath(joinPath(path, 'content'), index);
     if (part.type === 'text' || part.type === 'refusal') {
-      const bag = ownBag(part);
+      const bag = ext.bag(part);
       const fields = bag?.$item as Record<string, unknown> | undefined;
       if (!message || fields) {
         const item: Record<string, unknown> = {};
@@ -182,13 +182,13 @@ export function encodeAssistantParts(
         return;
       }
       case 'tool-call': {
-        const bag = ownBag(part);
+        const bag = ext.bag(part);
         const item: Record<string, unknown> = part.freeform
           ? { type: 'custom_tool_call', call_id: part.id, ...callNameFields(part.name), input: toolArgumentsText(part.arguments) }
           : { type: 'function_call', call_id: part.id, ...callNameFields(part.name), arguments: toolArgumentsText(part.arguments) };
         if (!bag && defaults?.idFor) item.id = defaults.idFor(part.freeform ? 'ctc' : 'fc', index);
         if (!bag && defaults?.status) item.status = defaults.status;
-        writeBack(item, bag);
+        ext.writeRest(item, part);
         out.push(item);
         return;
       }
@@ -220,7 +220,7 @@ function encodeReasoning(part: LlmReasoningPart, path: string, context: CodecCon
     reportLoss(context, { ...opaqueStateWarning(path, { foreign: part.origin, target: { protocol: PROTOCOL } }), protocol: PROTOCOL });
     return undefined;
   }
-  const bag = ownBag(part);
+  const bag = ext.bag(part);
   if (part.id === undefined && bag?.id === undefined) {
     reportLoss(context, { code: 'dropped-part', path, message: 'reasoning without a Responses item id cannot be replayed', protocol: PROTOCOL });
     return undefined;
@@ -234,7 +234,7 @@ function encodeReasoning(part: LlmReasoningPart, path: string, context: CodecCon
 
 /** The wire `reasoning` item of a reasoning part (no origin checks). */
 export function reasoningItem(part: LlmReasoningPart): Record<string, unknown> {
-  const bag = ownBag(part);
+  const bag = ext.bag(part);
   const item: Record<string, unknown> = { type: 'reasoning' };
   if (part.id !== undefined) item.id = part.id;
   if (bag?.$summary !== undefined) item.summary = bag.$summary;
@@ -244,12 +244,12 @@ export function reasoningItem(part: LlmReasoningPart): Record<string, unknown> {
   if (bag?.$content !== undefined) item.content = bag.$content;
   else if (part.format === 'full' && part.text !== '') item.content = [{ type: 'reasoning_text', text: part.text }];
   if (part.signature !== undefined) item.encrypted_content = part.signature;
-  writeBack(item, bag);
+  ext.writeRest(item, part);
   return item;
 }
 
 function encodeToolResult(part: LlmToolResultPart, path: string, context: CodecContext | undefined): Record<string, unknown> {
-  const bag = ownBag(part);
+  const bag = ext.bag(part);
   const item: Record<string, unknown> = { type: bag?.$custom ? 'custom_tool_call_output' : 'function_call_output', call_id: part.toolCallId };
   if (typeof part.content === 'string') item.output = part.content;
   else {
@@ -269,7 +269,7 @@ function encodeToolResult(part: LlmToolResultPart, path: string, context: CodecC
   if (part.isError) {
     reportLoss(context, { code: 'dropped-field', path: `${path}.isError`, message: 'Responses tool outputs have no error flag', protocol: PROTOCOL });
   }
-  writeBack(item, bag);
+  ext.writeRest(item, part);
   return item;
 }
 

@@ -1,5 +1,5 @@
 import type { LlmAssistantContent, LlmChoice, LlmRequest, LlmTokenLogprob } from '@llm/core';
-import { PROTOCOL, ownBag } from './ext.js';
+import { PROTOCOL, ext } from './protocol.js';
 
 type Wire = Record<string, unknown>;
 
@@ -29,7 +29,7 @@ export function encodeLogprobsInclude(request: LlmRequest, body: Wire): void {
   if (request.logprobs === undefined) return;
   const include = Array.isArray(body.include) ? [...(body.include as unknown[])] : [];
   if (include.includes(LOGPROBS_INCLUDE)) return;
-  const at = ownBag(request)?.$logprobsAt;
+  const at = ext.bag(request)?.$logprobsAt;
   include.splice(typeof at === 'number' ? at : include.length, 0, LOGPROBS_INCLUDE);
   body.include = include;
 }
@@ -42,7 +42,7 @@ export function encodeLogprobsInclude(request: LlmRequest, body: Wire): void {
 export function decodeAnswerLogprobs(content: readonly LlmAssistantContent[], choice: LlmChoice): void {
   let tokens: LlmTokenLogprob[] | undefined;
   for (const part of content) {
-    const list = part.type === 'text' ? ownBag(part)?.logprobs : undefined;
+    const list = part.type === 'text' ? ext.bag(part)?.logprobs : undefined;
     if (!Array.isArray(list)) continue;
     (tokens ??= []).push(...logprobsFromWire(list as Wire[]));
   }
@@ -53,7 +53,7 @@ export function decodeAnswerLogprobs(content: readonly LlmAssistantContent[], ch
 
 /** Canonical logprobs of an answer from elsewhere -> `logprobs` on its first `output_text` part. */
 export function encodeAnswerLogprobs(choice: LlmChoice, output: readonly unknown[]): void {
-  if (!choice.logprobs || ownBag(choice)?.$partLogprobs) return;
+  if (!choice.logprobs || ext.bag(choice)?.$partLogprobs) return;
   for (const item of output as Wire[]) {
     if (item.type !== 'message' || !Array.isArray(item.content)) continue;
     const part = (item.content as Wire[]).find((entry) => entry.type === 'output_text');

@@ -1,7 +1,6 @@
 import {
   collectUnknown,
   LlmError,
-  checkParsedDepth,
   invalidUpstream,
   streamEndedEarly,
   upstreamDecodeFailure,
@@ -13,11 +12,12 @@ import {
   type StreamOptions,
 } from '@llm/core';
 import { logprobsFromWire } from './logprobs.js';
-import { PROTOCOL } from './ext.js';
+import { readSseJson } from '@llm/core/kit';
+import { PROTOCOL, ext } from './protocol.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeAssistantItem, MESSAGE_KNOWN } from './items-decode.js';
 import { callItemName } from './namespaces.js';
-import { decodeContentPart } from './parts.js';
+import { decodeContentPart } from './parts-decode.js';
 import { decodeUsage } from './usage.js';
 
 type Out = Pick<TransformStreamDefaultController<LlmStreamEvent>, 'enqueue'>;
@@ -45,7 +45,7 @@ interface ItemState {
    * Message: the first part, finished but left open until `output_item.done`, whose item fields
    * (final `status`) it carries as `$item`.
    */
-  first?: { block: number; ext: Record<string, unknown> };
+  first?: { block: number; bag: Record<string, unknown> };
 }
 
 /** State of the Responses SSE -> canonical events decoder. */
@@ -60,7 +60,7 @@ export interface DecodeState {
 }
 
 /** A fresh decoder state. */
-export function createDecodeState(): DecodeState {
+export function createDecodeState(_options: StreamOptions = {}): DecodeState {
   return { started: false, done: false, nextBlock: 0, items: new Map(), kinds: [] };
 }
 
@@ -72,9 +72,24 @@ export function createDecodeState(): DecodeState {
  * skipped: the finished item arrives whole in `output_item.done`.
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
-export function streamDecoder(_options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
-  const state = createDecodeState();
+export function streamDecoder(options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
+  const state = createDecodeState(options);
   return { transform: (event, out) => decodeStep(state, event, out), flush: (out) => decodeEnd(state, out) };
+}
+
+/** Handles one SSE event. Never throws: bad input becomes an `error` event. */
+export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
+  if (state.done) return;
+  const { payload, error } = readSseJson(PROTOCOL, sse.data, 'stream event');
+  if (error) return fail(state, error, out);
+  // Every event names its type; an unknown type is skipped (events are added over time), but an
+  // event without one is not this protocol's.
+  if (typeof payload.type !== 'string') return fail(state, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }), out);
+  try {
+    decodeEvent(state, payload, out);
+  } catch (error) {
+    fail(state, upstreamDecodeFailure(PROTOCOL, 'stream event', error), out);
+  }
 }
 
 /**
@@ -83,31 +98,10 @@ export function streamDecoder(_options: StreamOptions = {}): StreamStep<SseEvent
  * (a function call cut mid-arguments is never handed on as complete).
  */
 export function decodeEnd(state: DecodeState, out: Out): void {
-  if (!state.done) fail(state, out, streamEndedEarly(PROTOCOL, 'response.completed'));
+  if (!state.done) fail(state, streamEndedEarly(PROTOCOL, 'response.completed'), out);
 }
 
-/** Handles one SSE event. Never throws: bad input becomes an `error` event. */
-export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
-  if (state.done) return;
-  let payload: unknown;
-  try {
-    payload = JSON.parse(sse.data);
-  } catch (error) {
-    return fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
-  }
-  if (typeof payload !== 'object' || payload === null) return fail(state, out, invalidUpstream(PROTOCOL, 'stream event'));
-  // Every event names its type; an unknown type is skipped (events are added over time), but an
-  // event without one is not this protocol's.
-  if (typeof (payload as Wire).type !== 'string') return fail(state, out, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }));
-  try {
-    checkParsedDepth(sse.data, payload);
-    decodeEvent(state, payload as Wire, out);
-  } catch (error) {
-    fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
-  }
-}
-
-function fail(state: DecodeState, out: Out, error: LlmError): void {
+function fail(state: DecodeState, error: LlmError, out: Out): void {
   state.done = true;
   out.enqueue({ type: 'error', error });
 }
@@ -155,20 +149,20 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
       const contentIndex = event.content_index as number;
       const block = item?.parts?.get(contentIndex);
       if (!item || block === undefined) return;
-      const part = decodeContentPart(event.part, 'part', 0);
-      const ext: Record<string, unknown> = { ...part.extensions?.[PROTOCOL] };
+      const part = decodeContentPart([event.part], 0, 'part');
+      const bag: Record<string, unknown> = { ...ext.bag(part) };
       state.kinds.push(part);
       if (part.type === 'text' && part.citations) {
         for (const citation of part.citations) out.enqueue({ type: 'citation', index: block, citation });
       }
       // The part's token logprobs go as their own event (one source, not also the part's bag).
-      if (part.type === 'text' && Array.isArray(ext.logprobs) && ext.logprobs.length > 0) {
-        out.enqueue({ type: 'logprobs', index: block, logprobs: logprobsFromWire(ext.logprobs as Record<string, unknown>[]) });
-        delete ext.logprobs;
+      if (part.type === 'text' && Array.isArray(bag.logprobs) && bag.logprobs.length > 0) {
+        out.enqueue({ type: 'logprobs', index: block, logprobs: logprobsFromWire(bag.logprobs as Record<string, unknown>[]) });
+        delete bag.logprobs;
       }
       item.parts?.delete(contentIndex);
-      if (contentIndex === 0) item.first = { block, ext };
-      else out.enqueue({ type: 'block-end', index: block, extensions: { [PROTOCOL]: ext } });
+      if (contentIndex === 0) item.first = { block, bag };
+      else out.enqueue({ type: 'block-end', index: block, extensions: { [PROTOCOL]: bag } });
       return;
     }
     case 'response.reasoning_summary_part.added': {
@@ -201,7 +195,7 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
     case 'response.failed':
       return terminal(state, event, out);
     case 'error':
-      return fail(state, out, streamError(event));
+      return fail(state, streamError(event), out);
     default:
       // Progress events (`*.in_progress`, `*.searching`, `.done` of texts, `keepalive`, ...).
       return;
@@ -260,7 +254,7 @@ function itemDone(state: DecodeState, event: Wire, out: Out): void {
     } else if (part.type === 'tool-call' && !entry.argsSeen && typeof part.arguments === 'string' && part.arguments !== '') {
       out.enqueue({ type: 'tool-args-delta', index: entry.block, json: part.arguments });
     }
-    out.enqueue({ type: 'block-end', index: entry.block, extensions: { [PROTOCOL]: { ...part.extensions?.[PROTOCOL] } } });
+    out.enqueue({ type: 'block-end', index: entry.block, extensions: { [PROTOCOL]: { ...ext.bag(part) } } });
     return;
   }
   if (entry?.type === 'message' && (entry.first || (entry.parts && entry.parts.size > 0))) {
@@ -289,8 +283,8 @@ function startReasoning(entry: ItemState, format: 'summary' | 'full', out: Out):
 /** Ends a message item's open blocks; the first part gets the item's fields as `$item`. */
 function closeMessage(entry: ItemState, fields: Record<string, unknown> | undefined, out: Out): void {
   if (entry.first) {
-    const ext = fields ? { ...entry.first.ext, $item: fields } : entry.first.ext;
-    out.enqueue({ type: 'block-end', index: entry.first.block, extensions: { [PROTOCOL]: ext } });
+    const bag = fields ? { ...entry.first.bag, $item: fields } : entry.first.bag;
+    out.enqueue({ type: 'block-end', index: entry.first.block, extensions: { [PROTOCOL]: bag } });
     entry.first = undefined;
   }
   for (const block of entry.parts?.values() ?? []) out.enqueue({ type: 'block-end', index: block });
@@ -303,7 +297,7 @@ function terminal(state: DecodeState, event: Wire, out: Out): void {
   // events between were lost (a proxy that cuts a stream and ends it), so the call must not be
   // closed as complete. `.incomplete` (say `max_output_tokens`) and `.failed` tell the client the
   // output was cut, so their open items close under that finish.
-  if (event.type === 'response.completed' && hasOpenCall(state)) return fail(state, out, streamEndedEarly(PROTOCOL, 'response.output_item.done'));
+  if (event.type === 'response.completed' && hasOpenCall(state)) return fail(state, streamEndedEarly(PROTOCOL, 'response.output_item.done'), out);
   if (!state.started) decodeEvent(state, { type: 'response.created', response }, out);
   for (const entry of state.items.values()) {
     startReasoning(entry, 'summary', out);
@@ -312,13 +306,13 @@ function terminal(state: DecodeState, event: Wire, out: Out): void {
   }
   state.items.clear();
   // A failed response that no `error` event announced still carries its error: pass it on.
-  if (event.type === 'response.failed' && typeof response.error === 'object' && response.error !== null) return fail(state, out, streamError({ error: response.error }));
+  if (event.type === 'response.failed' && typeof response.error === 'object' && response.error !== null) return fail(state, streamError({ error: response.error }), out);
   const incomplete = response.incomplete_details as Wire | null | undefined;
   const status = typeof response.status === 'string' ? response.status : event.type === 'response.completed' ? 'completed' : undefined;
   const finish = decodeFinishReason(status, typeof incomplete?.reason === 'string' ? incomplete.reason : undefined, state.kinds);
   const done: Extract<LlmStreamEvent, { type: 'finish' }> = { type: 'finish', reason: finish.reason, rawReason: finish.raw };
   if (response.usage && typeof response.usage === 'object') {
-    const usage: LlmUsage = decodeUsage(response.usage, 'response.usage');
+    const usage: LlmUsage = decodeUsage(response, 'response');
     done.usage = usage;
   }
   state.done = true;

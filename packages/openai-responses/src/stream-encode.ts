@@ -13,12 +13,12 @@ import {
 } from '@llm/core';
 import { encodeError } from './errors.js';
 import { logprobsToWire } from './logprobs.js';
-import { annotationOf } from './parts.js';
-import { PROTOCOL } from './ext.js';
+import { annotationOf } from './parts-encode.js';
+import { PROTOCOL } from './protocol.js';
 import { reasoningItem } from './items-encode.js';
 import { callNameFields } from './namespaces.js';
 import { missingRefusal } from './refusal.js';
-import { encodeResponse } from './response.js';
+import { encodeResponse } from './response-encode.js';
 
 type Out = Pick<TransformStreamDefaultController<SseEvent>, 'enqueue'>;
 type Wire = Record<string, unknown>;
@@ -89,16 +89,7 @@ export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStream
   return { transform: (event, out) => encodeStep(state, event, out), flush: (out) => encodeEnd(state, out) };
 }
 
-/**
- * End of input: a stream that stopped with neither a `finish` nor an `error` ends as a failed
- * one (`error`, then `response.failed` holding only the items that were finished), never as
- * `response.completed`.
- */
-export function encodeEnd(state: EncodeState, out: Out): void {
-  if (!state.finished) failed(state, unfinishedStreamError(), out);
-}
-
-function emit(state: EncodeState, out: Out, payload: Wire): void {
+function emit(state: EncodeState, payload: Wire, out: Out): void {
   payload.sequence_number = state.sequence++;
   out.enqueue({ event: payload.type as string, data: JSON.stringify(payload) });
 }
@@ -123,9 +114,13 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       if (!item) return;
       openReasoningPart(state, item, out);
       item.text += event.text;
-      emit(state, out, item.full
-        ? { type: 'response.reasoning_text.delta', item_id: item.itemId, output_index: item.outputIndex, content_index: 0, delta: event.text }
-        : { type: 'response.reasoning_summary_text.delta', item_id: item.itemId, output_index: item.outputIndex, summary_index: 0, delta: event.text });
+      emit(
+        state,
+        item.full
+          ? { type: 'response.reasoning_text.delta', item_id: item.itemId, output_index: item.outputIndex, content_index: 0, delta: event.text }
+          : { type: 'response.reasoning_summary_text.delta', item_id: item.itemId, output_index: item.outputIndex, summary_index: 0, delta: event.text },
+        out,
+      );
       return;
     }
     case 'reasoning-signature': {
@@ -137,12 +132,12 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       const item = state.open.get(event.index);
       if (!item) return;
       item.text += event.json;
-      emit(state, out, {
+      emit(state, {
         type: item.freeform ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta',
         item_id: item.itemId,
         output_index: item.outputIndex,
         delta: event.json,
-      });
+      }, out);
       return;
     }
     case 'citation': {
@@ -170,6 +165,15 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
   }
 }
 
+/**
+ * End of input: a stream that stopped with neither a `finish` nor an `error` ends as a failed
+ * one (`error`, then `response.failed` holding only the items that were finished), never as
+ * `response.completed`.
+ */
+export function encodeEnd(state: EncodeState, out: Out): void {
+  if (!state.finished) failed(state, unfinishedStreamError(), out);
+}
+
 function snapshot(state: EncodeState, status: string): Wire {
   return {
     id: state.id,
@@ -193,8 +197,8 @@ function start(state: EncodeState, event: Extract<LlmStreamEvent, { type: 'start
   state.base = state.id.replace(/^resp_/, '');
   state.model = event.model ?? '';
   state.created = event.created ?? Math.floor(Date.now() / 1000);
-  emit(state, out, { type: 'response.created', response: snapshot(state, 'in_progress') });
-  emit(state, out, { type: 'response.in_progress', response: snapshot(state, 'in_progress') });
+  emit(state, { type: 'response.created', response: snapshot(state, 'in_progress') }, out);
+  emit(state, { type: 'response.in_progress', response: snapshot(state, 'in_progress') }, out);
 }
 
 function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out: Out): void {
@@ -204,25 +208,25 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
     case 'refusal': {
       const item: OpenItem = { kind: block.kind, outputIndex, itemId: `msg_${state.base}_${index}`, text: '' };
       state.open.set(index, item);
-      emit(state, out, {
+      emit(state, {
         type: 'response.output_item.added',
         output_index: outputIndex,
         item: { id: item.itemId, type: 'message', status: 'in_progress', content: [], role: 'assistant' },
-      });
-      emit(state, out, {
+      }, out);
+      emit(state, {
         type: 'response.content_part.added',
         item_id: item.itemId,
         output_index: outputIndex,
         content_index: 0,
         part: block.kind === 'refusal' ? { type: 'refusal', refusal: '' } : { type: 'output_text', annotations: [], text: '' },
-      });
+      }, out);
       return;
     }
     case 'reasoning': {
       const item: OpenItem = { kind: 'reasoning', outputIndex, itemId: block.id ?? `rs_${state.base}_${index}`, text: '', full: block.format === 'full' };
       if (block.signature !== undefined) item.signature = block.signature;
       state.open.set(index, item);
-      emit(state, out, { type: 'response.output_item.added', output_index: outputIndex, item: { id: item.itemId, type: 'reasoning', summary: [] } });
+      emit(state, { type: 'response.output_item.added', output_index: outputIndex, item: { id: item.itemId, type: 'reasoning', summary: [] } }, out);
       return;
     }
     case 'tool_call': {
@@ -236,13 +240,13 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
         freeform: block.freeform === true,
       };
       state.open.set(index, item);
-      emit(state, out, {
+      emit(state, {
         type: 'response.output_item.added',
         output_index: outputIndex,
         item: block.freeform
           ? { id: item.itemId, type: 'custom_tool_call', status: 'in_progress', call_id: block.id, ...callNameFields(block.name), input: '' }
           : { id: item.itemId, type: 'function_call', status: 'in_progress', call_id: block.id, ...callNameFields(block.name), arguments: '' },
-      });
+      }, out);
       return;
     }
     case 'part': {
@@ -252,10 +256,10 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
         return;
       }
       state.open.set(index, { kind: 'part', outputIndex, itemId: '', text: '' });
-      emit(state, out, { type: 'response.output_item.added', output_index: outputIndex, item: part.value });
+      emit(state, { type: 'response.output_item.added', output_index: outputIndex, item: part.value }, out);
       state.output.push(part.value);
       state.open.delete(index);
-      emit(state, out, { type: 'response.output_item.done', output_index: outputIndex, item: part.value });
+      emit(state, { type: 'response.output_item.done', output_index: outputIndex, item: part.value }, out);
       return;
     }
     default: {
@@ -267,22 +271,26 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
 
 function textDelta(state: EncodeState, item: OpenItem, text: string, out: Out): void {
   item.text += text;
-  emit(state, out, {
+  emit(state, {
     type: item.kind === 'refusal' ? 'response.refusal.delta' : 'response.output_text.delta',
     item_id: item.itemId,
     output_index: item.outputIndex,
     content_index: 0,
     delta: text,
     ...(item.kind === 'refusal' ? {} : { logprobs: [] }),
-  });
+  }, out);
 }
 
 function openReasoningPart(state: EncodeState, item: OpenItem, out: Out): void {
   if (item.partOpen) return;
   item.partOpen = true;
-  emit(state, out, item.full
-    ? { type: 'response.content_part.added', item_id: item.itemId, output_index: item.outputIndex, content_index: 0, part: { type: 'reasoning_text', text: '' } }
-    : { type: 'response.reasoning_summary_part.added', item_id: item.itemId, output_index: item.outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' } });
+  emit(
+    state,
+    item.full
+      ? { type: 'response.content_part.added', item_id: item.itemId, output_index: item.outputIndex, content_index: 0, part: { type: 'reasoning_text', text: '' } }
+      : { type: 'response.reasoning_summary_part.added', item_id: item.itemId, output_index: item.outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' } },
+    out,
+  );
 }
 
 function blockEnd(state: EncodeState, index: number, out: Out): void {
@@ -296,23 +304,23 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
     case 'refusal': {
       // Citations are ranges of the whole text: their annotations go out once it is known.
       const annotations = item.citations?.map((citation) => annotationOf(citation, item.text)) ?? [];
-      annotations.forEach((annotation, at) => emit(state, out, { type: 'response.output_text.annotation.added', ...base, content_index: 0, annotation_index: at, annotation }));
+      annotations.forEach((annotation, at) => emit(state, { type: 'response.output_text.annotation.added', ...base, content_index: 0, annotation_index: at, annotation }, out));
       const logprobs = item.logprobs ? logprobsToWire(item.logprobs) : undefined;
       const part = item.kind === 'refusal' ? { type: 'refusal', refusal: item.text } : { type: 'output_text', annotations, text: item.text, ...(logprobs ? { logprobs } : {}) };
-      if (item.kind === 'refusal') emit(state, out, { type: 'response.refusal.done', ...base, content_index: 0, refusal: item.text });
-      else emit(state, out, { type: 'response.output_text.done', ...base, content_index: 0, text: item.text, logprobs: logprobs ?? [] });
-      emit(state, out, { type: 'response.content_part.done', ...base, content_index: 0, part });
+      if (item.kind === 'refusal') emit(state, { type: 'response.refusal.done', ...base, content_index: 0, refusal: item.text }, out);
+      else emit(state, { type: 'response.output_text.done', ...base, content_index: 0, text: item.text, logprobs: logprobs ?? [] }, out);
+      emit(state, { type: 'response.content_part.done', ...base, content_index: 0, part }, out);
       done = { id: item.itemId, type: 'message', status: 'completed', content: [part], role: 'assistant' };
       break;
     }
     case 'reasoning': {
       if (item.partOpen) {
         if (item.full) {
-          emit(state, out, { type: 'response.reasoning_text.done', ...base, content_index: 0, text: item.text });
-          emit(state, out, { type: 'response.content_part.done', ...base, content_index: 0, part: { type: 'reasoning_text', text: item.text } });
+          emit(state, { type: 'response.reasoning_text.done', ...base, content_index: 0, text: item.text }, out);
+          emit(state, { type: 'response.content_part.done', ...base, content_index: 0, part: { type: 'reasoning_text', text: item.text } }, out);
         } else {
-          emit(state, out, { type: 'response.reasoning_summary_text.done', ...base, summary_index: 0, text: item.text });
-          emit(state, out, { type: 'response.reasoning_summary_part.done', ...base, summary_index: 0, part: { type: 'summary_text', text: item.text } });
+          emit(state, { type: 'response.reasoning_summary_text.done', ...base, summary_index: 0, text: item.text }, out);
+          emit(state, { type: 'response.reasoning_summary_part.done', ...base, summary_index: 0, part: { type: 'summary_text', text: item.text } }, out);
         }
       }
       const reasoning: Parameters<typeof reasoningItem>[0] = { type: 'reasoning', text: item.text, id: item.itemId, format: item.full ? 'full' : 'summary' };
@@ -322,10 +330,10 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
     }
     case 'tool_call':
       if (item.freeform) {
-        emit(state, out, { type: 'response.custom_tool_call_input.done', ...base, input: item.text });
+        emit(state, { type: 'response.custom_tool_call_input.done', ...base, input: item.text }, out);
         done = { id: item.itemId, type: 'custom_tool_call', status: 'completed', call_id: item.callId, ...callNameFields(item.name), input: item.text };
       } else {
-        emit(state, out, { type: 'response.function_call_arguments.done', ...base, name: callNameFields(item.name).name, arguments: item.text });
+        emit(state, { type: 'response.function_call_arguments.done', ...base, name: callNameFields(item.name).name, arguments: item.text }, out);
         done = { id: item.itemId, type: 'function_call', status: 'completed', call_id: item.callId, ...callNameFields(item.name), arguments: item.text };
       }
       break;
@@ -333,7 +341,7 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
       return;
   }
   state.output.push(done);
-  emit(state, out, { type: 'response.output_item.done', output_index: item.outputIndex, item: done });
+  emit(state, { type: 'response.output_item.done', output_index: item.outputIndex, item: done }, out);
 }
 
 function finish(state: EncodeState, out: Out): void {
@@ -358,17 +366,17 @@ function finish(state: EncodeState, out: Out): void {
   body.output = state.output;
   const status = body.status as string;
   const type = status === 'incomplete' ? 'response.incomplete' : status === 'failed' ? 'response.failed' : 'response.completed';
-  emit(state, out, { type, response: body });
+  emit(state, { type, response: body }, out);
 }
 
 function failed(state: EncodeState, error: LlmError, out: Out): void {
   if (!state.started) start(state, { type: 'start' }, out);
   state.finished = true;
   const wire = encodeError(error).body.error;
-  emit(state, out, { type: 'error', code: wire.code ?? wire.type, message: wire.message, param: wire.param });
+  emit(state, { type: 'error', code: wire.code ?? wire.type, message: wire.message, param: wire.param }, out);
   const body = snapshot(state, 'failed');
   body.error = { code: error.kind === 'rate_limit' ? 'rate_limit_exceeded' : 'server_error', message: error.message };
   body.output = state.output;
-  emit(state, out, { type: 'response.failed', response: body });
+  emit(state, { type: 'response.failed', response: body }, out);
 }
 

@@ -1,5 +1,5 @@
-import { readObject, readOptionalInteger, type LlmUsage } from '@llm/core';
-import { PROTOCOL } from './ext.js';
+import { joinPath, type LlmUsage } from '@llm/core';
+import { PROTOCOL, read } from './protocol.js';
 
 /**
  * Responses usage -> canonical. `input_tokens` already includes cached tokens and
@@ -7,29 +7,30 @@ import { PROTOCOL } from './ext.js';
  * object is kept in `raw` when re-deriving it would not give it back exactly.
  * @see https://platform.openai.com/docs/api-reference/responses/object#responses/object-usage
  */
-export function decodeUsage(wire: unknown, path: string): LlmUsage {
-  const usage = readObject(wire, path, undefined, PROTOCOL);
+export function decodeUsage(holder: Record<string, unknown>, parent: string): LlmUsage {
+  const usage = read.object(holder, 'usage', parent);
+  const path = joinPath(parent, 'usage');
   const out: LlmUsage = {
-    inputTokens: readOptionalInteger(usage, 'input_tokens', path, PROTOCOL) ?? 0,
-    outputTokens: readOptionalInteger(usage, 'output_tokens', path, PROTOCOL) ?? 0,
+    inputTokens: read.optionalInteger(usage, 'input_tokens', path) ?? 0,
+    outputTokens: read.optionalInteger(usage, 'output_tokens', path) ?? 0,
   };
-  const total = readOptionalInteger(usage, 'total_tokens', path, PROTOCOL);
+  const total = read.optionalInteger(usage, 'total_tokens', path);
   if (total !== undefined) out.totalTokens = total;
   const input = usage.input_tokens_details;
   if (input !== undefined && input !== null) {
-    const details = readObject(input, path, 'input_tokens_details', PROTOCOL);
-    const cached = readOptionalInteger(details, 'cached_tokens', `${path}.input_tokens_details`, PROTOCOL);
+    const details = read.object(usage, 'input_tokens_details', path);
+    const cached = read.optionalInteger(details, 'cached_tokens', `${path}.input_tokens_details`);
     if (cached !== undefined) out.cacheReadTokens = cached;
-    const written = readOptionalInteger(details, 'cache_write_tokens', `${path}.input_tokens_details`, PROTOCOL);
+    const written = read.optionalInteger(details, 'cache_write_tokens', `${path}.input_tokens_details`);
     if (written !== undefined) out.cacheWriteTokens = written;
   }
   const output = usage.output_tokens_details;
   if (output !== undefined && output !== null) {
-    const details = readObject(output, path, 'output_tokens_details', PROTOCOL);
-    const reasoning = readOptionalInteger(details, 'reasoning_tokens', `${path}.output_tokens_details`, PROTOCOL);
+    const details = read.object(usage, 'output_tokens_details', path);
+    const reasoning = read.optionalInteger(details, 'reasoning_tokens', `${path}.output_tokens_details`);
     if (reasoning !== undefined) out.reasoningTokens = reasoning;
   }
-  if (!sameJson(encodeDerived(out), usage)) out.raw = { protocol: PROTOCOL, usage: wire };
+  if (!sameJson(encodeDerived(out), usage)) out.raw = { protocol: PROTOCOL, usage };
   return out;
 }
 

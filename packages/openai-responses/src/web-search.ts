@@ -3,14 +3,13 @@ import {
   collectUnknown,
   domainList,
   reportWebSearchSettings,
-  setExtensions,
   userLocationFromWire,
   userLocationToWire,
   type CodecContext,
   type LlmWebSearchTool,
   type WebSearchSetting,
 } from '@llm/core';
-import { PROTOCOL, ownBag, writeBack } from './ext.js';
+import { PROTOCOL, ext } from './protocol.js';
 
 type Wire = Record<string, unknown>;
 
@@ -47,13 +46,13 @@ export function decodeWebSearchTool(wire: Wire): LlmWebSearchTool {
     if (location) tool.userLocation = location;
     if (!exact || !location) bag.user_location = wire.user_location;
   }
-  setExtensions(tool, PROTOCOL, bag);
+  ext.keep(tool, bag);
   return tool;
 }
 
 /** The canonical hosted tool -> `web_search` (or the type it came as); what it lacks is reported. */
 export function encodeWebSearchTool(tool: LlmWebSearchTool, path: string, context: CodecContext | undefined): Wire {
-  const bag = ownBag(tool);
+  const bag = ext.bag(tool);
   const type = typeof bag?.$type === 'string' ? bag.$type : 'web_search';
   const preview = type.startsWith('web_search_preview');
   reportWebSearchSettings(tool, path, preview ? PREVIEW_SETTINGS : SETTINGS, PROTOCOL, context);
@@ -61,6 +60,6 @@ export function encodeWebSearchTool(tool: LlmWebSearchTool, path: string, contex
   if (tool.allowedDomains !== undefined && !preview) out.filters = { allowed_domains: tool.allowedDomains };
   if (tool.contextSize !== undefined) out.search_context_size = tool.contextSize;
   if (tool.userLocation !== undefined) out.user_location = { type: 'approximate', ...userLocationToWire(tool.userLocation) };
-  writeBack(out, bag);
+  ext.writeRest(out, tool);
   return out;
 }

@@ -246,6 +246,18 @@ describe('request.decode', () => {
   });
 });
 
+describe('request: unmodelled members of reasoning and text', () => {
+  it('round trip exactly, names starting with $ included (they are wire fields, not bookkeeping)', () => {
+    const wire = {
+      model: 'gpt-5',
+      input: 'hi',
+      reasoning: { effort: 'low', context: 'keep', $x: 1 },
+      text: { verbosity: 'low', $y: 2 },
+    };
+    expect(openaiResponses.request.encode(openaiResponses.request.decode(wire))).toEqual(wire);
+  });
+});
+
 describe('request.decode rejects bad input with a JSON path', () => {
   const cases: Array<[unknown, string]> = [
     [null, '$'],

@@ -32,6 +32,8 @@ describe('upstream answers that do not decode (issue 17)', () => {
     ['a JSON number', '5', undefined],
     ['JSON null', 'null', undefined],
     ['a JSON string', '"upstream text"', undefined],
+    // Not an object, so not an event at all (before the kit's SSE preamble: "at type").
+    ['a JSON array', '[{"type":"response.created"}]', undefined],
   ])('an event that is %s ends the stream with the shared stable error (detail only in the cause)', async (_label, data, cause) => {
     const events = await decode([{ event: undefined, data, id: undefined }]);
     expect(events).toHaveLength(1);

@@ -1,0 +1,27 @@
+import { invalid } from '@llm/core';
+import { extensionKit, wireReader } from '@llm/core/kit';
+
+/** This codec's protocol id. */
+export const PROTOCOL = 'openai-responses' as const;
+
+/** Wire readers that name this protocol in their errors. */
+export const read = wireReader(PROTOCOL);
+
+/**
+ * This codec's extension bag. Its bookkeeping marks (keys starting with `$`, never written to
+ * the wire):
+ * - `$item`: on a part, the fields of the message item it opened (`id`, `status`, `phase`, `type`).
+ * - `$string`: the message item's content was a bare string.
+ * - `$input`: a system message that was an `input` item, not `instructions`.
+ * - `$summary` / `$content`: a reasoning item's summary / content arrays when the canonical text
+ *   cannot say them exactly.
+ */
+export const ext = extensionKit(PROTOCOL);
+
+/**
+ * The "expected X, got Y" error at `path` for a value other than the one at that path (a part
+ * judged by its `type`), which `read.invalid` cannot name.
+ */
+export function invalidAt(path: string, expected: string, got: unknown): never {
+  return invalid(path, undefined, expected, got, PROTOCOL);
+}
