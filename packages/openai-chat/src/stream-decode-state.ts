@@ -2,7 +2,7 @@ import type { LlmError, LlmFinishReason, LlmStreamEvent, LlmUsage } from '@llm/c
 import { invalidUpstream, isJsonObject, streamEndedEarly, upstreamDecodeFailure } from '@llm/core';
 import { decodeError } from './error.js';
 import { decodeChoiceFinish } from './finish-reason.js';
-import { PROTOCOL } from './internal.js';
+import { PROTOCOL } from './protocol.js';
 import { decodeLogprobs } from './response-decode.js';
 import { decodeUsage } from './usage.js';
 
@@ -208,7 +208,7 @@ export function decodeChunk(state: ChatDecodeState, emit: Emit, chunk: unknown):
       if (isJsonObject(wire.logprobs) && choice.open?.kind === 'text') {
         let logprobs: ReturnType<typeof decodeLogprobs> | undefined;
         try {
-          logprobs = decodeLogprobs(wire.logprobs, 'logprobs');
+          logprobs = decodeLogprobs(wire, 'logprobs', '');
         } catch {
           // Malformed logprobs are not worth ending the stream for.
         }
@@ -229,7 +229,7 @@ export function decodeChunk(state: ChatDecodeState, emit: Emit, chunk: unknown):
   }
   if (isJsonObject(chunk.usage)) {
     try {
-      state.usage = decodeUsage(chunk.usage, 'usage');
+      state.usage = decodeUsage(chunk, 'usage', '');
     } catch (error) {
       failStream(state, emit, upstreamDecodeFailure(P, 'stream chunk', error));
       return;

@@ -1,6 +1,6 @@
 import type { LlmStreamEvent, SseEvent, StreamOptions, StreamStep } from '@llm/core';
-import { checkParsedDepth, upstreamDecodeFailure } from '@llm/core';
-import { PROTOCOL } from './internal.js';
+import { readSseJson } from '@llm/core/kit';
+import { PROTOCOL } from './protocol.js';
 import { createDecodeState, decodeChunk, endInput, endStream, failStream } from './stream-decode-state.js';
 
 /**
@@ -20,15 +20,9 @@ export function streamDecoder(_options?: StreamOptions): StreamStep<SseEvent, Ll
         return;
       }
       if (data === '') return;
-      let chunk: unknown;
-      try {
-        chunk = JSON.parse(data);
-        checkParsedDepth(data, chunk);
-      } catch (error) {
-        failStream(state, controller, upstreamDecodeFailure(PROTOCOL, 'stream chunk', error));
-        return;
-      }
-      decodeChunk(state, controller, chunk);
+      const { payload, error } = readSseJson(PROTOCOL, data, 'stream chunk');
+      if (error) failStream(state, controller, error);
+      else decodeChunk(state, controller, payload);
     },
     flush: (controller) => endInput(state, controller),
   };

@@ -3,7 +3,7 @@ import { reportLoss, unfinishedStreamError } from '@llm/core';
 import { completionCreated, completionId } from './answer-identity.js';
 import { encodeError } from './error.js';
 import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
-import { PROTOCOL } from './internal.js';
+import { PROTOCOL } from './protocol.js';
 import { encodeLogprobs } from './response-encode.js';
 import { encodeUsage } from './usage.js';
 
