@@ -1,6 +1,6 @@
 import type { CodecContext, LlmCacheHint, WithExtensions } from '@llm/core';
-import { cacheHintFromWire, getExtensions, reportLoss } from '@llm/core';
-import { PROTOCOL } from './internal.js';
+import { cacheHintFromWire, reportLoss } from '@llm/core';
+import { PROTOCOL, ext } from './protocol.js';
 
 /**
  * `cache_control` on a content part or a tool: not OpenAI's, but the OpenRouter / LiteLLM
@@ -20,7 +20,7 @@ export function decodeCacheControl(wire: Record<string, unknown>, target: { cach
  * Chat form (OpenAI caches prompt prefixes automatically): reported, not written.
  */
 export function reportForeignCache(target: WithExtensions & { cache?: LlmCacheHint }, path: string, context: CodecContext | undefined): void {
-  if (target.cache === undefined || getExtensions(target, PROTOCOL)?.cache_control !== undefined) return;
+  if (target.cache === undefined || ext.bag(target)?.cache_control !== undefined) return;
   reportLoss(context, {
     code: 'dropped-field',
     path: `${path}.cache`,

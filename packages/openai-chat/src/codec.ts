@@ -1,7 +1,7 @@
 import { answerDecoder, requestDecoder, streamTranscoders, type Codec, type CodecEndpoints, type CodecTraits } from '@llm/core';
 import { decodeError, encodeError } from './error.js';
 import { http } from './http.js';
-import { PROTOCOL } from './internal.js';
+import { PROTOCOL } from './protocol.js';
 import { decodeRequest } from './request-decode.js';
 import { encodeRequest } from './request-encode.js';
 import { answerFault, decodeResponse } from './response-decode.js';

@@ -1,6 +1,6 @@
 import { LlmError, errorKindForStatus, isJsonObject, retryAfterFromHeaders, upstreamErrorMessage } from '@llm/core';
 import type { LlmErrorKind } from '@llm/core';
-import { PROTOCOL } from './internal.js';
+import { PROTOCOL } from './protocol.js';
 import type { OpenAIChatError } from './wire-types.js';
 
 const P = PROTOCOL;

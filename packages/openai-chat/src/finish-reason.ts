@@ -1,6 +1,6 @@
 import type { CodecContext, LlmFinishReason } from '@llm/core';
 import { reportLoss } from '@llm/core';
-import { PROTOCOL } from './internal.js';
+import { PROTOCOL } from './protocol.js';
 
 /** Wire `finish_reason` -> canonical. @see https://platform.openai.com/docs/api-reference/chat/object */
 export function decodeFinishReason(raw: string): LlmFinishReason {

@@ -1,6 +1,6 @@
 import type { HttpBinding, HttpTarget, HttpTargetOptions } from '@llm/core';
 import { applyAuth, joinUrl, readCredential } from '@llm/core';
-import { PROTOCOL } from './internal.js';
+import { PROTOCOL } from './protocol.js';
 
 const SCHEMES = ['bearer'] as const;
 

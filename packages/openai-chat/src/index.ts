@@ -1,10 +1,10 @@
 // @llm/openai-chat: the OpenAI Chat Completions codec.
 export { openaiChat } from './codec.js';
 export { REFUSAL_FALLBACK_TEXT } from './finish-reason.js';
-export { decodeChunk, createDecodeState, endInput, endStream } from './stream-decode-state.js';
-export { encodeEvent, createEncodeState, endEncode } from './stream-encode-state.js';
-export type { ChatDecodeState } from './stream-decode-state.js';
-export type { ChatEncodeState } from './stream-encode-state.js';
+export { createDecodeState, decodeEnd, decodeStep } from './stream-decode.js';
+export { createEncodeState, encodeEnd, encodeStep } from './stream-encode.js';
+export type { ChatDecodeState } from './stream-decode.js';
+export type { ChatEncodeState } from './stream-encode.js';
 export type {
   OpenAIChatAnnotation,
   OpenAIChatChunk,

@@ -7,18 +7,10 @@ import type {
   LlmToolResultContent,
   LlmUserContent,
 } from '@llm/core';
-import {
-  invalid,
-  joinPath,
-  parseJsonAt,
-  readArray,
-  readObject,
-  readOptionalString,
-  readString,
-  setExtensions,
-} from '@llm/core';
+import { joinPath } from '@llm/core';
+import { parseDataUrl, type DataUrl } from '@llm/core/kit';
 import { decodeCacheControl } from './cache-control.js';
-import { PROTOCOL, collectRest, mark, parseDataUrl } from './internal.js';
+import { PROTOCOL, ext, read } from './protocol.js';
 
 const P = PROTOCOL;
 const TEXT_KEYS = new Set(['type', 'text']);
@@ -42,22 +34,31 @@ const ASSISTANT_KEYS = new Set([
 ]);
 const CALL_KEYS = new Set(['id', 'type', 'function', 'custom']);
 const DETAILS = ['auto', 'low', 'high', 'original'] as const;
+/** A file part with neither `file_id` nor `file_data`: its error says "got nothing", `null` included. */
+const NEITHER_FILE_FIELD: Record<string, unknown> = {};
+
+/** A base64 `data:` URL with no parameters, the form Chat sends; any other stays a URL / raw data. */
+function plainDataUrl(url: string): DataUrl | undefined {
+  const parsed = parseDataUrl(url);
+  return parsed && parsed.parameters === '' ? parsed : undefined;
+}
 
 /** A `type: "text"` part. */
 export function decodeTextPart(wire: Record<string, unknown>, path: string): LlmTextPart {
-  const part: LlmTextPart = { type: 'text', text: readString(wire, 'text', path, P) };
+  const part: LlmTextPart = { type: 'text', text: read.string(wire, 'text', path) };
   decodeCacheControl(wire, part);
-  setExtensions(part, P, collectRest(wire, TEXT_KEYS));
+  ext.keep(part, ext.rest(wire, TEXT_KEYS));
   return part;
 }
 
 /** Text-only content (system, developer, tool): a string or text parts. */
-function decodeTextParts(value: unknown, path: string): LlmTextPart[] {
-  const items = readArray(value, path, undefined, P);
+function decodeTextParts(holder: Record<string, unknown>, key: string, parent: string): LlmTextPart[] {
+  const items = read.array(holder, key, parent);
+  const path = joinPath(parent, key);
   const parts: LlmTextPart[] = [];
   for (let i = 0; i < items.length; i++) {
-    const item = readObject(items[i], path, i, P);
-    if (item.type !== 'text') invalid(joinPath(path, i), 'type', '"text"', item.type, P);
+    const item = read.object(items, i, path);
+    if (item.type !== 'text') read.invalid(item, 'type', joinPath(path, i), '"text"');
     parts.push(decodeTextPart(item, joinPath(path, i)));
   }
   return parts;
@@ -72,83 +73,83 @@ export function decodeUserPart(wire: Record<string, unknown>, path: string): Llm
     case 'text':
       return decodeTextPart(wire, path);
     case 'image_url': {
-      const image = readObject(wire.image_url, path, 'image_url', P);
-      const url = readString(image, 'url', joinPath(path, 'image_url'), P);
-      const parsed = parseDataUrl(url);
+      const image = read.object(wire, 'image_url', path);
+      const url = read.string(image, 'url', joinPath(path, 'image_url'));
+      const parsed = plainDataUrl(url);
       const part: LlmUserContent = {
         type: 'image',
         source: parsed ? { kind: 'base64', mediaType: parsed.mediaType, data: parsed.data } : { kind: 'url', url },
       };
       const detail = image.detail;
       if (detail !== undefined && detail !== null) {
-        if (!(DETAILS as readonly unknown[]).includes(detail)) invalid(joinPath(path, 'image_url'), 'detail', 'an image detail', detail, P);
+        if (!(DETAILS as readonly unknown[]).includes(detail)) read.invalid(image, 'detail', joinPath(path, 'image_url'), 'an image detail');
         part.detail = detail as (typeof DETAILS)[number];
       }
       decodeCacheControl(wire, part);
-      setExtensions(part, P, collectRest(wire, IMAGE_KEYS));
+      ext.keep(part, ext.rest(wire, IMAGE_KEYS));
       return part;
     }
     case 'input_audio': {
-      const audio = readObject(wire.input_audio, path, 'input_audio', P);
+      const audio = read.object(wire, 'input_audio', path);
       const inner = joinPath(path, 'input_audio');
-      const format = readString(audio, 'format', inner, P);
+      const format = read.string(audio, 'format', inner);
       const part: LlmUserContent = {
         type: 'audio',
-        source: { kind: 'base64', mediaType: `audio/${format}`, data: readString(audio, 'data', inner, P) },
+        source: { kind: 'base64', mediaType: `audio/${format}`, data: read.string(audio, 'data', inner) },
         format,
       };
       decodeCacheControl(wire, part);
-      setExtensions(part, P, collectRest(wire, AUDIO_KEYS));
+      ext.keep(part, ext.rest(wire, AUDIO_KEYS));
       return part;
     }
     case 'file': {
-      const file = readObject(wire.file, path, 'file', P);
+      const file = read.object(wire, 'file', path);
       const inner = joinPath(path, 'file');
-      const fileId = readOptionalString(file, 'file_id', inner, P);
-      const fileData = readOptionalString(file, 'file_data', inner, P);
-      const filename = readOptionalString(file, 'filename', inner, P);
+      const fileId = read.optionalString(file, 'file_id', inner);
+      const fileData = read.optionalString(file, 'file_data', inner);
+      const filename = read.optionalString(file, 'filename', inner);
       let part: LlmUserContent;
       if (fileId !== undefined) {
         part = { type: 'file', source: { kind: 'file', fileId, provider: P } };
       } else if (fileData !== undefined) {
-        const parsed = parseDataUrl(fileData);
+        const parsed = plainDataUrl(fileData);
         part = {
           type: 'file',
           source: parsed
             ? { kind: 'base64', mediaType: parsed.mediaType, data: parsed.data }
             : { kind: 'base64', mediaType: 'application/octet-stream', data: fileData },
         };
-        if (!parsed) mark(part, 'rawData', true);
+        if (!parsed) ext.mark(part, 'rawData', true);
       } else {
-        return invalid(inner, 'file_id', 'a string (or file_data)', undefined, P);
+        return read.invalid(NEITHER_FILE_FIELD, 'file_id', inner, 'a string (or file_data)');
       }
       if (filename !== undefined) part.filename = filename;
       decodeCacheControl(wire, part);
-      setExtensions(part, P, collectRest(wire, FILE_KEYS));
+      ext.keep(part, ext.rest(wire, FILE_KEYS));
       return part;
     }
     default:
-      return invalid(path, 'type', '"text", "image_url", "input_audio" or "file"', wire.type, P);
+      return read.invalid(wire, 'type', path, '"text", "image_url", "input_audio" or "file"');
   }
 }
 
 /** A tool call of an assistant message. */
 function decodeToolCall(wire: Record<string, unknown>, path: string): LlmToolCallPart {
-  const id = readString(wire, 'id', path, P);
+  const id = read.string(wire, 'id', path);
   let part: LlmToolCallPart;
   if (wire.type === 'custom') {
-    const custom = readObject(wire.custom, path, 'custom', P);
+    const custom = read.object(wire, 'custom', path);
     const inner = joinPath(path, 'custom');
-    part = { type: 'tool-call', id, name: readString(custom, 'name', inner, P), arguments: readString(custom, 'input', inner, P), freeform: true };
+    part = { type: 'tool-call', id, name: read.string(custom, 'name', inner), arguments: read.string(custom, 'input', inner), freeform: true };
   } else if (wire.type === 'function' || wire.type === undefined) {
-    const fn = readObject(wire.function, path, 'function', P);
+    const fn = read.object(wire, 'function', path);
     const inner = joinPath(path, 'function');
-    part = { type: 'tool-call', id, name: readString(fn, 'name', inner, P), arguments: readString(fn, 'arguments', inner, P) };
-    if (wire.type === undefined) mark(part, 'noType', true);
+    part = { type: 'tool-call', id, name: read.string(fn, 'name', inner), arguments: read.string(fn, 'arguments', inner) };
+    if (wire.type === undefined) ext.mark(part, 'noType', true);
   } else {
-    return invalid(path, 'type', '"function" or "custom"', wire.type, P);
+    return read.invalid(wire, 'type', path, '"function" or "custom"');
   }
-  setExtensions(part, P, collectRest(wire, CALL_KEYS));
+  ext.keep(part, ext.rest(wire, CALL_KEYS));
   return part;
 }
 
@@ -162,10 +163,10 @@ function decodeToolCall(wire: Record<string, unknown>, path: string): LlmToolCal
 export function decodeAssistantContent(wire: Record<string, unknown>, path: string, target: LlmAssistantMessage): void {
   const content: LlmAssistantContent[] = target.content;
   for (const field of ['reasoning_content', 'reasoning'] as const) {
-    const text = readOptionalString(wire, field, path, P);
+    const text = read.optionalString(wire, field, path);
     if (text === undefined) continue;
     const part: LlmAssistantContent = { type: 'reasoning', text, origin: { protocol: P } };
-    if (field === 'reasoning') mark(part, 'field', field);
+    if (field === 'reasoning') ext.mark(part, 'field', field);
     content.push(part);
   }
   const value = wire.content;
@@ -173,43 +174,38 @@ export function decodeAssistantContent(wire: Record<string, unknown>, path: stri
     content.push({ type: 'text', text: value });
     target.stringContent = true;
   } else if (value !== undefined && value !== null) {
-    const items = readArray(value, path, 'content', P);
+    const items = read.array(wire, 'content', path);
     const inner = joinPath(path, 'content');
     for (let i = 0; i < items.length; i++) {
-      const item = readObject(items[i], inner, i, P);
+      const item = read.object(items, i, inner);
       if (item.type === 'text') content.push(decodeTextPart(item, joinPath(inner, i)));
       else if (item.type === 'refusal') {
-        const part: LlmAssistantContent = { type: 'refusal', text: readString(item, 'refusal', joinPath(inner, i), P) };
-        setExtensions(part, P, collectRest(item, REFUSAL_KEYS));
-        mark(part, 'inContent', true);
+        const part: LlmAssistantContent = { type: 'refusal', text: read.string(item, 'refusal', joinPath(inner, i)) };
+        ext.keep(part, ext.rest(item, REFUSAL_KEYS));
+        ext.mark(part, 'inContent', true);
         content.push(part);
-      } else invalid(joinPath(inner, i), 'type', '"text" or "refusal"', item.type, P);
+      } else read.invalid(item, 'type', joinPath(inner, i), '"text" or "refusal"');
     }
   }
-  const refusal = readOptionalString(wire, 'refusal', path, P);
+  const refusal = read.optionalString(wire, 'refusal', path);
   if (refusal !== undefined) content.push({ type: 'refusal', text: refusal });
   const calls = wire.tool_calls;
   if (calls !== undefined && calls !== null) {
-    const items = readArray(calls, path, 'tool_calls', P);
+    const items = read.array(wire, 'tool_calls', path);
     const inner = joinPath(path, 'tool_calls');
-    for (let i = 0; i < items.length; i++) content.push(decodeToolCall(readObject(items[i], inner, i, P), joinPath(inner, i)));
+    for (let i = 0; i < items.length; i++) content.push(decodeToolCall(read.object(items, i, inner), joinPath(inner, i)));
   }
   const legacy = wire.function_call;
   if (legacy !== undefined && legacy !== null) {
-    const fn = readObject(legacy, path, 'function_call', P);
+    const fn = read.object(wire, 'function_call', path);
     const inner = joinPath(path, 'function_call');
-    const name = readString(fn, 'name', inner, P);
-    const part: LlmToolCallPart = { type: 'tool-call', id: name, name, arguments: readString(fn, 'arguments', inner, P) };
-    mark(part, 'legacy', true);
+    const name = read.string(fn, 'name', inner);
+    const part: LlmToolCallPart = { type: 'tool-call', id: name, name, arguments: read.string(fn, 'arguments', inner) };
+    ext.mark(part, 'legacy', true);
     content.push(part);
   }
 }
 
-/**
- * One request message. `system` / `developer` become system messages, `tool` and legacy
- * `function` become tool messages.
- * @see https://platform.openai.com/docs/api-reference/chat/create
- */
 /**
  * Function-call arguments a client sends back in its history must be JSON text (answers are not
  * checked: a model's cut-off arguments are still its answer). An empty string is accepted: some
@@ -219,26 +215,31 @@ function checkCallArguments(wire: Record<string, unknown>, path: string): void {
   const calls = wire.tool_calls;
   if (Array.isArray(calls)) {
     for (let i = 0; i < calls.length; i++) {
-      const call = calls[i] as { type?: unknown; function?: { arguments?: unknown } };
-      const text = call.type === 'custom' ? undefined : call.function?.arguments;
-      if (typeof text === 'string' && text !== '') checkJson(text, () => `${joinPath(joinPath(path, 'tool_calls'), i)}.function.arguments`);
+      const call = calls[i] as { type?: unknown; function?: Record<string, unknown> };
+      const fn = call.type === 'custom' ? undefined : call.function;
+      if (fn && typeof fn.arguments === 'string' && fn.arguments !== '') checkJson(fn, () => `${joinPath(joinPath(path, 'tool_calls'), i)}.function`);
     }
   }
-  const legacy = (wire.function_call as { arguments?: unknown } | null | undefined)?.arguments;
-  if (typeof legacy === 'string' && legacy !== '') checkJson(legacy, () => `${path}.function_call.arguments`);
+  const legacy = wire.function_call as Record<string, unknown> | null | undefined;
+  if (legacy && typeof legacy.arguments === 'string' && legacy.arguments !== '') checkJson(legacy, () => `${path}.function_call`);
 }
 
-/** Throws invalid_request when `text` is not JSON; the path is only built on failure (hot path). */
-function checkJson(text: string, path: () => string): void {
+/** Throws invalid_request when `holder.arguments` is not JSON; the path is only built on failure (hot path). */
+function checkJson(holder: Record<string, unknown>, parent: () => string): void {
   try {
-    JSON.parse(text);
+    JSON.parse(holder.arguments as string);
   } catch {
-    parseJsonAt(text, path(), P);
+    read.json(holder, 'arguments', parent());
   }
 }
 
-export function decodeMessage(value: unknown, parent: string, index: number): LlmMessage {
-  const wire = readObject(value, parent, index, P);
+/**
+ * One request message. `system` / `developer` become system messages, `tool` and legacy
+ * `function` become tool messages.
+ * @see https://platform.openai.com/docs/api-reference/chat/create
+ */
+export function decodeMessage(holder: readonly unknown[], index: number, parent: string): LlmMessage {
+  const wire = read.object(holder, index, parent);
   const path = joinPath(parent, index);
   const role = wire.role;
   switch (role) {
@@ -248,12 +249,12 @@ export function decodeMessage(value: unknown, parent: string, index: number): Ll
       if (role === 'developer') message.developer = true;
       if (typeof wire.content === 'string') message.content.push({ type: 'text', text: wire.content });
       else {
-        message.content = decodeTextParts(wire.content, joinPath(path, 'content'));
-        mark(message, 'array', true);
+        message.content = decodeTextParts(wire, 'content', path);
+        ext.mark(message, 'array', true);
       }
-      const name = readOptionalString(wire, 'name', path, P);
+      const name = read.optionalString(wire, 'name', path);
       if (name !== undefined) message.name = name;
-      setExtensions(message, P, collectRest(wire, SYSTEM_KEYS));
+      ext.keep(message, ext.rest(wire, SYSTEM_KEYS));
       return message;
     }
     case 'user': {
@@ -262,44 +263,44 @@ export function decodeMessage(value: unknown, parent: string, index: number): Ll
         message.content.push({ type: 'text', text: wire.content });
         message.stringContent = true;
       } else {
-        const items = readArray(wire.content, path, 'content', P);
+        const items = read.array(wire, 'content', path);
         const inner = joinPath(path, 'content');
-        for (let i = 0; i < items.length; i++) message.content.push(decodeUserPart(readObject(items[i], inner, i, P), joinPath(inner, i)));
+        for (let i = 0; i < items.length; i++) message.content.push(decodeUserPart(read.object(items, i, inner), joinPath(inner, i)));
       }
-      const name = readOptionalString(wire, 'name', path, P);
+      const name = read.optionalString(wire, 'name', path);
       if (name !== undefined) message.name = name;
-      setExtensions(message, P, collectRest(wire, USER_KEYS));
+      ext.keep(message, ext.rest(wire, USER_KEYS));
       return message;
     }
     case 'assistant': {
       const message: LlmAssistantMessage = { role: 'assistant', content: [] };
       decodeAssistantContent(wire, path, message);
       checkCallArguments(wire, path);
-      const name = readOptionalString(wire, 'name', path, P);
+      const name = read.optionalString(wire, 'name', path);
       if (name !== undefined) message.name = name;
-      setExtensions(message, P, collectRest(wire, ASSISTANT_KEYS));
+      ext.keep(message, ext.rest(wire, ASSISTANT_KEYS));
       return message;
     }
     case 'tool': {
-      const toolCallId = readString(wire, 'tool_call_id', path, P);
+      const toolCallId = read.string(wire, 'tool_call_id', path);
       const content: string | LlmToolResultContent[] =
-        typeof wire.content === 'string' ? wire.content : decodeTextParts(wire.content, joinPath(path, 'content'));
+        typeof wire.content === 'string' ? wire.content : decodeTextParts(wire, 'content', path);
       const message: LlmMessage = { role: 'tool', content: [{ type: 'tool-result', toolCallId, content }] };
-      setExtensions(message, P, collectRest(wire, TOOL_KEYS));
+      ext.keep(message, ext.rest(wire, TOOL_KEYS));
       return message;
     }
     case 'function': {
-      const name = readString(wire, 'name', path, P);
-      const text = readOptionalString(wire, 'content', path, P);
+      const name = read.string(wire, 'name', path);
+      const text = read.optionalString(wire, 'content', path);
       const message: LlmMessage = {
         role: 'tool',
         content: [{ type: 'tool-result', toolCallId: name, toolName: name, content: text ?? '' }],
       };
-      setExtensions(message, P, collectRest(wire, FUNCTION_MSG_KEYS));
-      mark(message, 'function', true);
+      ext.keep(message, ext.rest(wire, FUNCTION_MSG_KEYS));
+      ext.mark(message, 'function', true);
       return message;
     }
     default:
-      return invalid(path, 'role', 'a message role', role, P);
+      return read.invalid(wire, 'role', path, 'a message role');
   }
 }

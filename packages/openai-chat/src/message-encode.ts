@@ -7,8 +7,9 @@ import type {
   LlmToolResultPart,
 } from '@llm/core';
 import { joinPath, opaqueStateWarning, reportLoss, textOf, toolArgumentsText } from '@llm/core';
+import { dataUrl } from '@llm/core/kit';
 import { reportForeignCache } from './cache-control.js';
-import { PROTOCOL, dataUrl, marker, writeRest } from './internal.js';
+import { PROTOCOL, ext } from './protocol.js';
 
 const P = PROTOCOL;
 type Wire = Record<string, unknown>;
@@ -16,7 +17,7 @@ type Wire = Record<string, unknown>;
 function textPart(part: LlmTextPart, path: string, context: CodecContext | undefined): Wire {
   const out: Wire = { type: 'text', text: part.text };
   reportForeignCache(part, path, context);
-  writeRest(out, part);
+  ext.writeRest(out, part);
   return out;
 }
 
@@ -38,7 +39,7 @@ function encodeUserPart(part: LlmPart, path: string, context: CodecContext | und
       if (part.detail !== undefined) image.detail = part.detail;
       const out: Wire = { type: 'image_url', image_url: image };
       reportForeignCache(part, path, context);
-      writeRest(out, part);
+      ext.writeRest(out, part);
       return out;
     }
     case 'audio': {
@@ -50,7 +51,7 @@ function encodeUserPart(part: LlmPart, path: string, context: CodecContext | und
       const format = part.format ?? source.mediaType.replace(/^audio\/(x-)?/, '').replace('mpeg', 'mp3');
       const out: Wire = { type: 'input_audio', input_audio: { data: source.data, format } };
       reportForeignCache(part, path, context);
-      writeRest(out, part);
+      ext.writeRest(out, part);
       return out;
     }
     case 'file': {
@@ -63,7 +64,7 @@ function encodeUserPart(part: LlmPart, path: string, context: CodecContext | und
         }
         file.file_id = source.fileId;
       } else if (source.kind === 'base64') {
-        file.file_data = marker(part, 'rawData') ? source.data : dataUrl(source.mediaType, source.data);
+        file.file_data = ext.marker(part, 'rawData') ? source.data : dataUrl(source.mediaType, source.data);
       } else if (source.kind === 'text') {
         return { type: 'text', text: source.text };
       } else {
@@ -73,7 +74,7 @@ function encodeUserPart(part: LlmPart, path: string, context: CodecContext | und
       if (part.filename !== undefined) file.filename = part.filename;
       const out: Wire = { type: 'file', file };
       reportForeignCache(part, path, context);
-      writeRest(out, part);
+      ext.writeRest(out, part);
       return out;
     }
     default:
@@ -97,9 +98,9 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
         else text = (text ?? '') + part.text;
         break;
       case 'refusal':
-        if (marker(part, 'inContent')) {
+        if (ext.marker(part, 'inContent')) {
           const wire: Wire = { type: 'refusal', refusal: part.text };
-          writeRest(wire, part);
+          ext.writeRest(wire, part);
           (parts ??= []).push(wire);
         } else refusal = (refusal ?? '') + part.text;
         break;
@@ -109,20 +110,20 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
           reportLoss(context, { ...opaqueStateWarning(joinPath(joinPath(path, 'content'), i), { foreign: part.origin!, target: { protocol: P } }), protocol: P });
         }
         if (part.redacted || (part.text === '' && part.signature !== undefined)) break;
-        const field = marker(part, 'field') === 'reasoning' ? 'reasoning' : 'reasoning_content';
+        const field = ext.marker(part, 'field') === 'reasoning' ? 'reasoning' : 'reasoning_content';
         out[field] = typeof out[field] === 'string' ? (out[field] as string) + part.text : part.text;
         break;
       }
       case 'tool-call': {
-        if (marker(part, 'legacy')) {
+        if (ext.marker(part, 'legacy')) {
           out.function_call = { name: part.name, arguments: toolArgumentsText(part.arguments) };
           break;
         }
         const call: Wire = part.freeform
           ? { id: part.id, type: 'custom', custom: { name: part.name, input: toolArgumentsText(part.arguments) } }
           : { id: part.id, type: 'function', function: { name: part.name, arguments: toolArgumentsText(part.arguments) } };
-        if (marker(part, 'noType')) delete call.type;
-        writeRest(call, part);
+        if (ext.marker(part, 'noType')) delete call.type;
+        ext.writeRest(call, part);
         (calls ??= []).push(call);
         break;
       }
@@ -136,7 +137,7 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
   if (refusal !== undefined) out.refusal = refusal;
   if (calls !== undefined) out.tool_calls = calls;
   if (message.name !== undefined) out.name = message.name;
-  writeRest(out, message);
+  ext.writeRest(out, message);
   return out;
 }
 
@@ -162,13 +163,13 @@ export function encodeMessage(message: LlmMessage, path: string, out: Wire[], co
     case 'system': {
       const wire: Wire = { role: message.developer ? 'developer' : 'system' };
       const content = joinPath(path, 'content');
-      if (marker(message, 'array')) wire.content = message.content.map((part, i) => textPart(part, joinPath(content, i), context));
+      if (ext.marker(message, 'array')) wire.content = message.content.map((part, i) => textPart(part, joinPath(content, i), context));
       else {
         for (let i = 0; i < message.content.length; i++) reportForeignCache(message.content[i]!, joinPath(content, i), context);
         wire.content = textOf(message.content);
       }
       if (message.name !== undefined) wire.name = message.name;
-      writeRest(wire, message);
+      ext.writeRest(wire, message);
       out.push(wire);
       return;
     }
@@ -185,7 +186,7 @@ export function encodeMessage(message: LlmMessage, path: string, out: Wire[], co
         wire.content = parts;
       }
       if (message.name !== undefined) wire.name = message.name;
-      writeRest(wire, message);
+      ext.writeRest(wire, message);
       out.push(wire);
       return;
     }
@@ -193,7 +194,7 @@ export function encodeMessage(message: LlmMessage, path: string, out: Wire[], co
       out.push(encodeAssistant(message, path, context));
       return;
     case 'tool': {
-      const legacy = marker(message, 'function') === true;
+      const legacy = ext.marker(message, 'function') === true;
       for (let i = 0; i < message.content.length; i++) {
         const part = message.content[i]!;
         const partPath = joinPath(joinPath(path, 'content'), i);
@@ -205,7 +206,7 @@ export function encodeMessage(message: LlmMessage, path: string, out: Wire[], co
           ? { role: 'function', name: part.toolName ?? part.toolCallId, content: toolResultContent(part, partPath, context) }
           : { role: 'tool', tool_call_id: part.toolCallId, content: toolResultContent(part, partPath, context) };
         if (part.isError) reportLoss(context, { code: 'dropped-field', path: partPath, message: 'openai-chat tool results have no error flag', protocol: P });
-        if (message.content.length === 1) writeRest(wire, message);
+        if (message.content.length === 1) ext.writeRest(wire, message);
         out.push(wire);
       }
       return;

@@ -1,7 +1,7 @@
 import type { CodecContext, LlmRequest, LlmTool, LlmToolChoice } from '@llm/core';
-import { choiceWithoutHostedTools, getExtensions, isStrictResponseFormat, isStrictTool, joinPath, reportLoss, strictResponseSchema, strictToolParameters } from '@llm/core';
+import { choiceWithoutHostedTools, isStrictResponseFormat, isStrictTool, joinPath, reportLoss, strictResponseSchema, strictToolParameters } from '@llm/core';
 import { reportForeignCache } from './cache-control.js';
-import { PROTOCOL, marker } from './internal.js';
+import { PROTOCOL, ext } from './protocol.js';
 import { encodeMessage } from './message-encode.js';
 import { encodeWebSearchOptions, keepsEmptyTools } from './web-search-options.js';
 import type { OpenAIChatRequest } from './wire-types.js';
@@ -22,16 +22,16 @@ function encodeTool(tool: LlmTool, index: number, context: CodecContext | undefi
         if (tool.parameters !== undefined) fn.parameters = tool.parameters;
         if (tool.strict !== undefined) fn.strict = tool.strict;
       }
-      Object.assign(fn, marker(tool, 'function'));
+      Object.assign(fn, ext.marker(tool, 'function'));
       reportForeignCache(tool, path, context);
-      return { type: 'function', function: fn, ...getExtensions(tool, P) };
+      return { type: 'function', function: fn, ...ext.bag(tool) };
     }
     case 'custom': {
       const custom: Wire = { name: tool.name };
       if (tool.description !== undefined) custom.description = tool.description;
       if (tool.format !== undefined) custom.format = tool.format;
-      Object.assign(custom, marker(tool, 'function'));
-      return { type: 'custom', custom, ...getExtensions(tool, P) };
+      Object.assign(custom, ext.marker(tool, 'function'));
+      return { type: 'custom', custom, ...ext.bag(tool) };
     }
     case 'web_search':
       return undefined; // `web_search_options`, see web-search-options.ts
@@ -76,17 +76,17 @@ function encodeToolChoice(choice: LlmToolChoice, tools: LlmTool[] | undefined): 
  */
 export function encodeRequest(request: LlmRequest, context?: CodecContext): OpenAIChatRequest {
   const out: Wire = {};
-  const bag = getExtensions(request, P);
+  const bag = ext.bag(request);
   if (bag) for (const key in bag) if (key.charCodeAt(0) !== 36) out[key] = bag[key];
   out.model = request.model;
   const messages: Wire[] = [];
   for (let i = 0; i < request.messages.length; i++) encodeMessage(request.messages[i]!, joinPath('messages', i), messages, context);
   out.messages = messages;
   if (request.maxOutputTokens !== undefined) {
-    if (marker(request, 'legacyMax')) out.max_tokens = request.maxOutputTokens;
+    if (ext.marker(request, 'legacyMax')) out.max_tokens = request.maxOutputTokens;
     else {
       out.max_completion_tokens = request.maxOutputTokens;
-      const legacy = marker(request, 'maxTokens');
+      const legacy = ext.marker(request, 'maxTokens');
       if (legacy !== undefined) out.max_tokens = legacy;
     }
   }
@@ -100,7 +100,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
     if (sampling.logitBias !== undefined) out.logit_bias = sampling.logitBias;
     if (sampling.topK !== undefined) reportLoss(context, { code: 'dropped-field', path: 'sampling.topK', message: 'openai-chat has no top_k', protocol: P });
   }
-  if (request.stop !== undefined) out.stop = marker(request, 'stopString') && request.stop.length === 1 ? request.stop[0] : request.stop;
+  if (request.stop !== undefined) out.stop = ext.marker(request, 'stopString') && request.stop.length === 1 ? request.stop[0] : request.stop;
   if (request.candidateCount !== undefined) out.n = request.candidateCount;
   if (request.logprobs !== undefined) {
     out.logprobs = true;
@@ -126,7 +126,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
     else {
       const schema: Wire = { name: format.name ?? 'response' };
       if (format.description !== undefined) schema.description = format.description;
-      const withSchema = !marker(request, 'noSchema');
+      const withSchema = !ext.marker(request, 'noSchema');
       if (withSchema && isStrictResponseFormat(format, context)) {
         schema.schema = strictResponseSchema(format, context);
         schema.strict = true;
@@ -159,10 +159,10 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
   if (request.serviceTier !== undefined) out.service_tier = request.serviceTier;
   if (request.promptCacheKey !== undefined) out.prompt_cache_key = request.promptCacheKey;
   if (request.user !== undefined) {
-    if (marker(request, 'legacyUser')) out.user = request.user;
+    if (ext.marker(request, 'legacyUser')) out.user = request.user;
     else {
       out.safety_identifier = request.user;
-      const user = marker(request, 'user');
+      const user = ext.marker(request, 'user');
       if (user !== undefined) out.user = user;
     }
   }

@@ -2,7 +2,7 @@ import type { CodecContext, LlmChoice, LlmResponse, LlmTokenLogprob } from '@llm
 import { citationSpan, joinPath, opaqueStateWarning, reportLoss, toolArgumentsText } from '@llm/core';
 import { completionCreated, completionId } from './answer-identity.js';
 import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
-import { PROTOCOL, marker, writeRest } from './internal.js';
+import { PROTOCOL, ext } from './protocol.js';
 import { encodeUsage } from './usage.js';
 import type { OpenAIChatResponse, OpenAIChatTokenLogprob } from './wire-types.js';
 
@@ -57,19 +57,19 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
           reportLoss(context, { ...opaqueStateWarning(joinPath(path, i), { foreign: part.origin ?? { protocol: P }, target: { protocol: P } }), protocol: P });
           break;
         }
-        const field = marker(part, 'field') === 'reasoning' ? 'reasoning' : 'reasoning_content';
+        const field = ext.marker(part, 'field') === 'reasoning' ? 'reasoning' : 'reasoning_content';
         message[field] = typeof message[field] === 'string' ? (message[field] as string) + part.text : part.text;
         break;
       }
       case 'tool-call': {
-        if (marker(part, 'legacy')) {
+        if (ext.marker(part, 'legacy')) {
           message.function_call = { name: part.name, arguments: toolArgumentsText(part.arguments) };
           break;
         }
         const call: Wire = part.freeform
           ? { id: part.id, type: 'custom', custom: { name: part.name, input: toolArgumentsText(part.arguments) } }
           : { id: part.id, type: 'function', function: { name: part.name, arguments: toolArgumentsText(part.arguments) } };
-        writeRest(call, part);
+        ext.writeRest(call, part);
         (calls ??= []).push(call);
         break;
       }
@@ -77,15 +77,15 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
         reportLoss(context, { code: 'dropped-part', path: joinPath(path, i), message: `a ${part.type} part has no openai-chat response form`, protocol: P });
     }
   }
-  if (content !== null || !marker(choice, 'noContent')) message.content = content;
-  if (refusal !== null || !marker(choice, 'noRefusal')) message.refusal = refusal;
+  if (content !== null || !ext.marker(choice, 'noContent')) message.content = content;
+  if (refusal !== null || !ext.marker(choice, 'noRefusal')) message.refusal = refusal;
   if (calls) message.tool_calls = calls;
-  const markedAnnotations = marker(choice, 'annotations');
+  const markedAnnotations = ext.marker(choice, 'annotations');
   if (annotations) message.annotations = annotations;
   else if (markedAnnotations !== undefined) message.annotations = markedAnnotations;
-  const rest = marker(choice, 'message') as Wire | undefined;
+  const rest = ext.marker(choice, 'message') as Wire | undefined;
   if (rest) Object.assign(message, rest);
-  const role = marker(choice, 'role');
+  const role = ext.marker(choice, 'role');
   if (role === null) delete message.role;
   else if (role !== undefined) message.role = role;
   return message;
@@ -97,7 +97,7 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
  */
 export function encodeResponse(response: LlmResponse, context?: CodecContext): OpenAIChatResponse {
   const out: Wire = { id: completionId(response.id), object: 'chat.completion', created: completionCreated(response.created), model: response.model };
-  const object = marker(response, 'object');
+  const object = ext.marker(response, 'object');
   if (object === null) delete out.object;
   else if (object !== undefined) out.object = object;
   const choices: Wire[] = new Array(response.choices.length);
@@ -113,16 +113,16 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): O
       message,
       finish_reason: finish,
       logprobs: choice.logprobs
-        ? { content: encodeLogprobs(choice.logprobs), refusal: marker(choice, 'refusalLogprobs') ?? null }
+        ? { content: encodeLogprobs(choice.logprobs), refusal: ext.marker(choice, 'refusalLogprobs') ?? null }
         : null,
     };
-    if (!choice.logprobs && marker(choice, 'noLogprobs')) delete wire.logprobs;
-    writeRest(wire, choice);
+    if (!choice.logprobs && ext.marker(choice, 'noLogprobs')) delete wire.logprobs;
+    ext.writeRest(wire, choice);
     choices[i] = wire;
   }
   out.choices = choices;
   if (response.usage) out.usage = encodeUsage(response.usage);
   if (response.serviceTier !== undefined) out.service_tier = response.serviceTier;
-  writeRest(out, response);
+  ext.writeRest(out, response);
   return out as unknown as OpenAIChatResponse;
 }

@@ -1,5 +1,67 @@
-import type { LlmStreamEvent, SseEvent, StreamOptions, StreamStep } from '@llm/core';
-import { createEncodeState, encodeEvent, endEncode } from './stream-encode-state.js';
+import type { CodecContext, LlmStreamEvent, LlmUsage, SseEvent, StepOutput, StreamOptions, StreamStep } from '@llm/core';
+import { reportLoss, unfinishedStreamError } from '@llm/core';
+import { completionCreated, completionId } from './answer-identity.js';
+import { encodeError } from './error.js';
+import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
+import { PROTOCOL } from './protocol.js';
+import { encodeLogprobs } from './response-encode.js';
+import { encodeUsage } from './usage.js';
+
+const P = PROTOCOL;
+type Out = StepOutput<SseEvent>;
+type Wire = Record<string, unknown>;
+
+/** What an open canonical block maps to on the wire. */
+interface BlockState {
+  choice: number;
+  kind: 'text' | 'refusal' | 'reasoning' | 'tool_call' | 'part';
+  /** Wire `tool_calls[].index` of a tool-call block. */
+  toolIndex: number;
+  freeform: boolean;
+}
+
+/** State of one stream encode. */
+export interface ChatEncodeState {
+  id: string;
+  model: string;
+  created: number;
+  serviceTier: string | undefined;
+  /** `system_fingerprint` from the start event's extensions, repeated on every chunk as the API does. */
+  fingerprint: string | undefined;
+  includeUsage: boolean;
+  blocks: Map<number, BlockState>;
+  /** Choices whose role delta was sent. */
+  roleSent: Set<number>;
+  /** Choices that sent content or refusal text (a refusal without either gets the fallback text). */
+  spoke: Set<number>;
+  /** Next wire tool index per choice. */
+  toolCount: Map<number, number>;
+  usage: LlmUsage | undefined;
+  /** A `finish` was encoded: only then does the stream end with `[DONE]`. */
+  finished: boolean;
+  ended: boolean;
+  context: CodecContext | undefined;
+}
+
+/** A fresh state: the answer's id (`options.id`, else minted), the usage chunk when `options.includeUsage`. */
+export function createEncodeState(options: StreamOptions = {}): ChatEncodeState {
+  return {
+    id: completionId(options.id),
+    model: '',
+    created: completionCreated(undefined),
+    serviceTier: undefined,
+    fingerprint: undefined,
+    includeUsage: options.includeUsage === true,
+    blocks: new Map(),
+    roleSent: new Set(),
+    spoke: new Set(),
+    toolCount: new Map(),
+    usage: undefined,
+    finished: false,
+    ended: false,
+    context: options,
+  };
+}
 
 /**
  * Canonical stream events -> Chat Completions SSE events (`chat.completion.chunk` payloads, the
@@ -8,9 +70,145 @@ import { createEncodeState, encodeEvent, endEncode } from './stream-encode-state
  * @see https://platform.openai.com/docs/api-reference/chat/streaming
  */
 export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStreamEvent, SseEvent> {
-  const state = createEncodeState(options.id, options.includeUsage === true, options);
+  const state = createEncodeState(options);
   return {
-    transform: (event, out) => encodeEvent(state, out, event),
-    flush: (out) => endEncode(state, out),
+    transform: (event, out) => encodeStep(state, event, out),
+    flush: (out) => encodeEnd(state, out),
   };
+}
+
+function chunk(state: ChatEncodeState, choices: Wire[]): Wire {
+  const out: Wire = { id: state.id, object: 'chat.completion.chunk', created: state.created, model: state.model, choices };
+  if (state.serviceTier !== undefined) out.service_tier = state.serviceTier;
+  if (state.fingerprint !== undefined) out.system_fingerprint = state.fingerprint;
+  return out;
+}
+
+function send(payload: Wire, out: Out): void {
+  out.enqueue({ data: JSON.stringify(payload) } as SseEvent);
+}
+
+/** Sends one delta for `choice`, adding the role on the choice's first chunk. */
+function sendDelta(state: ChatEncodeState, choice: number, delta: Wire, out: Out, extra?: Wire): void {
+  if (!state.roleSent.has(choice)) {
+    state.roleSent.add(choice);
+    delta = { role: 'assistant', ...delta };
+  }
+  const wire: Wire = { index: choice, delta, finish_reason: null };
+  if (extra) Object.assign(wire, extra);
+  send(chunk(state, [wire]), out);
+}
+
+/**
+ * One canonical event -> zero or more chunks.
+ * @see https://platform.openai.com/docs/api-reference/chat/streaming
+ */
+export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: Out): void {
+  if (state.ended) return;
+  switch (event.type) {
+    case 'start':
+      // An empty id is none: the fresh one made with the state stays.
+      if (event.id) state.id = event.id;
+      if (event.model !== undefined) state.model = event.model;
+      if (event.created !== undefined) state.created = event.created;
+      state.serviceTier = event.serviceTier;
+      {
+        const fingerprint = event.extensions?.[P]?.system_fingerprint;
+        if (typeof fingerprint === 'string') state.fingerprint = fingerprint;
+      }
+      return;
+    case 'block-start': {
+      const choice = event.choice ?? 0;
+      const block = event.block;
+      if (block.kind === 'tool_call') {
+        const toolIndex = state.toolCount.get(choice) ?? 0;
+        state.toolCount.set(choice, toolIndex + 1);
+        state.blocks.set(event.index, { choice, kind: 'tool_call', toolIndex, freeform: block.freeform === true });
+        const call: Wire = block.freeform
+          ? { index: toolIndex, id: block.id, type: 'custom', custom: { name: block.name, input: '' } }
+          : { index: toolIndex, id: block.id, type: 'function', function: { name: block.name, arguments: '' } };
+        sendDelta(state, choice, { tool_calls: [call] }, out);
+        return;
+      }
+      if (block.kind === 'part') {
+        reportLoss(state.context, { code: 'dropped-part', path: `blocks[${event.index}]`, message: `a ${block.part.type} part has no openai-chat stream form`, protocol: P });
+      }
+      state.blocks.set(event.index, { choice, kind: block.kind, toolIndex: -1, freeform: false });
+      if (!state.roleSent.has(choice) && block.kind === 'text') sendDelta(state, choice, { content: '' }, out);
+      return;
+    }
+    case 'text-delta':
+    case 'reasoning-delta': {
+      const block = state.blocks.get(event.index);
+      if (!block) return;
+      const field = block.kind === 'refusal' ? 'refusal' : block.kind === 'reasoning' ? 'reasoning_content' : 'content';
+      if (field !== 'reasoning_content' && event.text !== '') state.spoke.add(block.choice);
+      sendDelta(state, block.choice, { [field]: event.text }, out);
+      return;
+    }
+    case 'tool-args-delta': {
+      const block = state.blocks.get(event.index);
+      if (block?.kind !== 'tool_call') return;
+      const call: Wire = block.freeform
+        ? { index: block.toolIndex, custom: { input: event.json } }
+        : { index: block.toolIndex, function: { arguments: event.json } };
+      sendDelta(state, block.choice, { tool_calls: [call] }, out);
+      return;
+    }
+    case 'logprobs': {
+      const block = state.blocks.get(event.index);
+      if (!block) return;
+      sendDelta(state, block.choice, {}, out, { logprobs: { content: encodeLogprobs(event.logprobs), refusal: null } });
+      return;
+    }
+    case 'reasoning-signature':
+      reportLoss(state.context, { code: 'foreign-state', path: `blocks[${event.index}]`, message: 'openai-chat streams carry no reasoning signatures', protocol: P });
+      return;
+    case 'citation':
+      reportLoss(state.context, { code: 'dropped-field', path: `blocks[${event.index}]`, message: 'openai-chat streams carry no citations', protocol: P });
+      return;
+    case 'block-end':
+      state.blocks.delete(event.index);
+      return;
+    case 'usage':
+      state.usage = event.usage;
+      return;
+    case 'finish': {
+      const choice = event.choice ?? 0;
+      state.finished = true;
+      if (event.usage) state.usage = event.usage;
+      const finish = encodeFinishReason(event.reason, event.rawReason, state.context, choice === 0 ? 'finish' : `finish[${choice}]`);
+      // As response-encode does: a refusal that said nothing still says it refused.
+      if (event.reason === 'refusal' && finish === 'content_filter' && !state.spoke.has(choice)) sendDelta(state, choice, { refusal: REFUSAL_FALLBACK_TEXT }, out);
+      const delta: Wire = state.roleSent.has(choice) ? {} : { role: 'assistant', content: '' };
+      state.roleSent.add(choice);
+      send(chunk(state, [{ index: choice, delta, finish_reason: finish }]), out);
+      return;
+    }
+    case 'error':
+      state.ended = true;
+      send(encodeError(event.error).body as unknown as Wire, out);
+      return;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * Ends the stream: the usage-only chunk (when asked for) and `[DONE]`. Input that stopped with
+ * neither a `finish` nor an `error` was cut: it ends with an error chunk and no `[DONE]`, as a
+ * mid-stream error does, so no client reads the silence as a normal end.
+ */
+export function encodeEnd(state: ChatEncodeState, out: Out): void {
+  if (state.ended) return;
+  if (!state.finished) return encodeStep(state, { type: 'error', error: unfinishedStreamError() }, out);
+  state.ended = true;
+  if (state.includeUsage && state.usage) {
+    const last = chunk(state, []);
+    last.usage = encodeUsage(state.usage);
+    send(last, out);
+  }
+  out.enqueue({ data: '[DONE]' } as SseEvent);
 }

@@ -1,45 +1,46 @@
 import type { LlmUsage } from '@llm/core';
-import { isJsonObject, readObject, readOptionalInteger } from '@llm/core';
-import { PROTOCOL } from './internal.js';
+import { isJsonObject, joinPath } from '@llm/core';
+import { PROTOCOL, read } from './protocol.js';
 
 const P = PROTOCOL;
 const KNOWN = new Set(['prompt_tokens', 'completion_tokens', 'total_tokens', 'prompt_tokens_details', 'completion_tokens_details']);
 
 /**
- * Wire usage -> canonical (`prompt_tokens` already includes cached tokens, `completion_tokens`
+ * Wire usage `holder[key]` -> canonical (`prompt_tokens` already includes cached tokens, `completion_tokens`
  * reasoning tokens: https://platform.openai.com/docs/api-reference/chat/object). Zero sub-counts
  * are kept so they are written back.
  */
-export function decodeUsage(value: unknown, path: string): LlmUsage {
-  const wire = readObject(value, path, undefined, P);
+export function decodeUsage(holder: Record<string, unknown>, key: string, parent: string): LlmUsage {
+  const wire = read.object(holder, key, parent);
+  const path = joinPath(parent, key);
   const usage: LlmUsage = {
-    inputTokens: readOptionalInteger(wire, 'prompt_tokens', path, P) ?? 0,
-    outputTokens: readOptionalInteger(wire, 'completion_tokens', path, P) ?? 0,
+    inputTokens: read.optionalInteger(wire, 'prompt_tokens', path) ?? 0,
+    outputTokens: read.optionalInteger(wire, 'completion_tokens', path) ?? 0,
   };
-  const total = readOptionalInteger(wire, 'total_tokens', path, P);
+  const total = read.optionalInteger(wire, 'total_tokens', path);
   if (total !== undefined) usage.totalTokens = total;
   const prompt = wire.prompt_tokens_details;
   if (prompt !== undefined && prompt !== null) {
-    const details = readObject(prompt, path, 'prompt_tokens_details', P);
+    const details = read.object(wire, 'prompt_tokens_details', path);
     const inner = `${path}.prompt_tokens_details`;
-    const cached = readOptionalInteger(details, 'cached_tokens', inner, P);
+    const cached = read.optionalInteger(details, 'cached_tokens', inner);
     if (cached !== undefined) usage.cacheReadTokens = cached;
-    const audio = readOptionalInteger(details, 'audio_tokens', inner, P);
+    const audio = read.optionalInteger(details, 'audio_tokens', inner);
     if (audio !== undefined) usage.audioInputTokens = audio;
-    const write = readOptionalInteger(details, 'cache_write_tokens', inner, P);
+    const write = read.optionalInteger(details, 'cache_write_tokens', inner);
     if (write !== undefined) usage.cacheWriteTokens = write;
   }
   const completion = wire.completion_tokens_details;
   if (completion !== undefined && completion !== null) {
-    const details = readObject(completion, path, 'completion_tokens_details', P);
+    const details = read.object(wire, 'completion_tokens_details', path);
     const inner = `${path}.completion_tokens_details`;
-    const reasoning = readOptionalInteger(details, 'reasoning_tokens', inner, P);
+    const reasoning = read.optionalInteger(details, 'reasoning_tokens', inner);
     if (reasoning !== undefined) usage.reasoningTokens = reasoning;
-    const audio = readOptionalInteger(details, 'audio_tokens', inner, P);
+    const audio = read.optionalInteger(details, 'audio_tokens', inner);
     if (audio !== undefined) usage.audioOutputTokens = audio;
-    const accepted = readOptionalInteger(details, 'accepted_prediction_tokens', inner, P);
+    const accepted = read.optionalInteger(details, 'accepted_prediction_tokens', inner);
     if (accepted !== undefined) usage.acceptedPredictionTokens = accepted;
-    const rejected = readOptionalInteger(details, 'rejected_prediction_tokens', inner, P);
+    const rejected = read.optionalInteger(details, 'rejected_prediction_tokens', inner);
     if (rejected !== undefined) usage.rejectedPredictionTokens = rejected;
   }
   // Keep the wire object when it holds more than we model (xAI `num_sources_used`, null details).

@@ -2,14 +2,13 @@ import {
   WEB_SEARCH_TOOL_NAME,
   reportLoss,
   reportWebSearchSettings,
-  setExtensions,
   userLocationFromWire,
   userLocationToWire,
   type CodecContext,
   type LlmTool,
   type LlmWebSearchTool,
 } from '@llm/core';
-import { PROTOCOL, collectRest, mark, marker, writeRest } from './internal.js';
+import { PROTOCOL, ext } from './protocol.js';
 
 type Wire = Record<string, unknown>;
 
@@ -27,7 +26,7 @@ export function decodeWebSearchOptions(value: unknown, hadTools: boolean): LlmWe
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const wire = value as Wire;
   const tool: LlmWebSearchTool = { type: 'web_search', name: WEB_SEARCH_TOOL_NAME };
-  const bag: Wire = collectRest(wire, KNOWN) ?? {};
+  const bag: Wire = ext.rest(wire, KNOWN) ?? {};
   const size = wire.search_context_size;
   if (typeof size === 'string' && CONTEXT_SIZES.has(size)) tool.contextSize = size as NonNullable<LlmWebSearchTool['contextSize']>;
   else if (size != null) bag.search_context_size = size;
@@ -39,8 +38,8 @@ export function decodeWebSearchOptions(value: unknown, hadTools: boolean): LlmWe
     if (decoded) tool.userLocation = decoded;
     if (!decoded || !exact || !outerExact) bag.user_location = location;
   }
-  setExtensions(tool, PROTOCOL, bag);
-  if (hadTools) mark(tool, 'tools', true);
+  ext.keep(tool, bag);
+  if (hadTools) ext.mark(tool, 'tools', true);
   return tool;
 }
 
@@ -63,7 +62,7 @@ export function encodeWebSearchOptions(tools: readonly LlmTool[], context: Codec
     out = {};
     if (tool.contextSize !== undefined) out.search_context_size = tool.contextSize;
     if (tool.userLocation !== undefined) out.user_location = { type: 'approximate', approximate: userLocationToWire(tool.userLocation) };
-    writeRest(out, tool);
+    ext.writeRest(out, tool);
   }
   return out;
 }
@@ -77,5 +76,5 @@ export function encodeWebSearchOptions(tools: readonly LlmTool[], context: Codec
 export function keepsEmptyTools(tools: readonly LlmTool[]): boolean {
   if (tools.length === 0) return true;
   const search = tools.find((tool) => tool.type === 'web_search');
-  return search !== undefined && marker(search, 'tools') === true;
+  return search !== undefined && ext.marker(search, 'tools') === true;
 }

@@ -24,6 +24,13 @@ const CASES: Array<[label: string, body: unknown, path: string, message: string]
   ['temperature a string', { model: 'm', messages: [user], temperature: 'hot' }, 'temperature', 'temperature: expected a number, got "hot"'],
   ['tool_choice a number', { model: 'm', messages: [user], tool_choice: 7 }, 'tool_choice', 'tool_choice: expected an object, got 7'],
   ['json_schema format without schema', { model: 'm', messages: [user], response_format: { type: 'json_schema' } }, 'response_format.json_schema', 'response_format.json_schema: expected an object, got nothing'],
+  ['file part with neither id nor data', { model: 'm', messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: null } }] }] }, 'messages[0].content[0].file.file_id', 'messages[0].content[0].file.file_id: expected a string (or file_data), got nothing'],
+  ['system part not text', { model: 'm', messages: [{ role: 'system', content: [{ type: 'image_url' }] }] }, 'messages[0].content[0].type', 'messages[0].content[0].type: expected "text", got "image_url"'],
+  ['stop item a number', { model: 'm', messages: [user], stop: ['a', 2] }, 'stop[1]', 'stop[1]: expected a string, got 2'],
+  ['tool parameters an array', { model: 'm', messages: [user], tools: [{ type: 'function', function: { name: 'f', parameters: [] } }] }, 'tools[0].function.parameters', 'tools[0].function.parameters: expected an object, got an array'],
+  ['allowed_tools mode', { model: 'm', messages: [user], tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'any', tools: [] } } }, 'tool_choice.allowed_tools.mode', 'tool_choice.allowed_tools.mode: expected "auto" or "required", got "any"'],
+  ['allowed tool not an object', { model: 'm', messages: [user], tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [3] } } }, 'tool_choice.allowed_tools.tools[0]', 'tool_choice.allowed_tools.tools[0]: expected an object, got 3'],
+  ['reasoning_effort unknown', { model: 'm', messages: [user], reasoning_effort: 'extreme' }, 'reasoning_effort', 'reasoning_effort: expected a reasoning effort, got "extreme"'],
 ];
 
 describe('request.decode rejects bad input with the JSON path', () => {

@@ -5,7 +5,7 @@ import { LlmError, accumulateEvents, collectSse, encodeSse, responseToEvents } f
 import { byteAtATime, collect, runTransform, splitAt, splitOffsets, streamOf, utf8 } from '@llm/test-utils';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { openaiChat } from '../src/index.js';
+import { createDecodeState, createEncodeState, decodeEnd, decodeStep, encodeEnd, encodeStep, openaiChat } from '../src/index.js';
 
 const P = 'openai-chat';
 const head = { id: 'chatcmpl-9', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-4o', system_fingerprint: 'fp_1' };
@@ -334,5 +334,35 @@ describe('stream encode, judged by the openai SDK', () => {
       ['foreign-state', 'blocks[0]'],
       ['dropped-field', 'blocks[1]'],
     ]);
+  });
+});
+
+describe('exported stream steps', () => {
+  it('decode with (state, sse, out) and end with (state, out), as the codec\'s decoder does', async () => {
+    const events: LlmStreamEvent[] = [];
+    const out = { enqueue: (event: LlmStreamEvent) => void events.push(event) };
+    const state = createDecodeState();
+    for (const sse of await collectSse(streamOf([utf8(RAW)]))) decodeStep(state, sse, out);
+    decodeEnd(state, out);
+    expect(events).toEqual(EXPECTED);
+  });
+
+  it('encode with (state, event, out) and end with (state, out), as the codec\'s encoder does', async () => {
+    const chunks: { data: string }[] = [];
+    const out = { enqueue: (sse: { data: string }) => void chunks.push(sse) };
+    const state = createEncodeState({ includeUsage: true });
+    for (const event of EXPECTED) encodeStep(state, event, out);
+    encodeEnd(state, out);
+    expect(JSON.parse(chunks[0]!.data)).toEqual({
+      ...head,
+      choices: [{ index: 0, delta: { role: 'assistant', reasoning_content: 'Think' }, finish_reason: null }],
+    });
+    expect(JSON.parse(chunks.at(-2)!.data)).toEqual({
+      ...head,
+      choices: [],
+      usage: { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29, prompt_tokens_details: { cached_tokens: 0 } },
+    });
+    expect(chunks.at(-1)).toEqual({ data: '[DONE]' });
+    expect(chunks).toEqual(await runTransform(openaiChat.stream.encode({ includeUsage: true }), EXPECTED));
   });
 });
