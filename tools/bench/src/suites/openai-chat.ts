@@ -1,7 +1,7 @@
 // @llm/openai-chat: request decode+encode (agent-shaped, 2 KB / 50 KB / 500 KB) and a
 // 1,000-chunk stream decode+encode, as ratios to JSON.parse + JSON.stringify of the same bytes.
 import type { LlmStreamEvent, SseEvent } from '@llm/core';
-import { createDecodeState, createEncodeState, decodeChunk, encodeEvent, openaiChat } from '@llm/openai-chat';
+import { createDecodeState, createEncodeState, decodeStep, encodeStep, openaiChat } from '@llm/openai-chat';
 import type { BenchCase } from '../harness.js';
 import { agentTools, type ArrivedEvent, loopTurns, REQUEST_SIZES, streamCase, systemPrompt } from '../workloads.js';
 
@@ -44,10 +44,10 @@ export function cases(): BenchCase[] {
   list.push(
     streamCase('openai-chat stream 1,000 chunks decode+encode', arrived, () => {
       const decoded = createDecodeState();
-      const encoded = createEncodeState('chatcmpl-1', false, undefined);
+      const encoded = createEncodeState({ id: 'chatcmpl-1' });
       const sink = { enqueue: (_event: SseEvent) => undefined };
-      const forward = { enqueue: (event: LlmStreamEvent) => encodeEvent(encoded, sink, event) };
-      return (event) => decodeChunk(decoded, forward, JSON.parse(event.data));
+      const forward = { enqueue: (event: LlmStreamEvent) => encodeStep(encoded, event, sink) };
+      return (event) => decodeStep(decoded, event, forward);
     }),
   );
   return list;
