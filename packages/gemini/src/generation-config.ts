@@ -1,7 +1,5 @@
 import {
   effortToBudget,
-  invalid,
-  readObject,
   reportLoss,
   toGeminiJsonSchema,
   type CodecContext,
@@ -9,8 +7,8 @@ import {
   type LlmReasoningEffort,
   type LlmRequest,
 } from '@llm/core';
-import { PROTOCOL } from './ext.js';
-import { field, unknownFields } from './read.js';
+import { PROTOCOL, read } from './protocol.js';
+import { camel, field, unknownFields } from './read.js';
 import { fromCheckedGeminiSchema } from './schema.js';
 
 type Wire = Record<string, unknown>;
@@ -38,15 +36,16 @@ const LEVELS: Readonly<Record<string, LlmReasoningEffort>> = { MINIMAL: 'minimal
 function number(config: Wire, name: string): number | undefined {
   const value = field(config, name);
   if (value === undefined) return undefined;
-  return typeof value === 'number' && Number.isFinite(value) ? value : invalid('generationConfig', name, 'a number', value, PROTOCOL);
+  // `null` is refused too (optionalNumber would read it as absent).
+  return typeof value === 'number' && Number.isFinite(value) ? value : read.invalid(camel(config, name), name, 'generationConfig', 'a number');
 }
 
 /**
  * `generationConfig` -> the canonical request fields it sets. Returns the fields kept for the
  * round trip (responseModalities, mediaResolution, speechConfig, ... and spelling details).
  */
-export function decodeGenerationConfig(value: unknown, request: LlmRequest): Wire | undefined {
-  const config = readObject(value, '', 'generationConfig', PROTOCOL);
+export function decodeGenerationConfig(body: Wire, request: LlmRequest): Wire | undefined {
+  const config = read.object(camel(body, 'generationConfig'), 'generationConfig', '');
   let kept = unknownFields(config, KNOWN);
   const sampling: NonNullable<LlmRequest['sampling']> = {};
   const temperature = number(config, 'temperature');
@@ -68,7 +67,7 @@ export function decodeGenerationConfig(value: unknown, request: LlmRequest): Wir
   if (maxOutput !== undefined) request.maxOutputTokens = maxOutput;
   const stop = field(config, 'stopSequences');
   if (stop !== undefined) {
-    if (!Array.isArray(stop) || !stop.every((item) => typeof item === 'string')) invalid('generationConfig', 'stopSequences', 'an array of strings', stop, PROTOCOL);
+    if (!Array.isArray(stop) || !stop.every((item) => typeof item === 'string')) read.invalid(camel(config, 'stopSequences'), 'stopSequences', 'generationConfig', 'an array of strings');
     request.stop = stop as string[];
   }
 
@@ -76,7 +75,7 @@ export function decodeGenerationConfig(value: unknown, request: LlmRequest): Wir
   const jsonSchema = field(config, 'responseJsonSchema');
   const openApi = field(config, 'responseSchema');
   if (jsonSchema !== undefined || openApi !== undefined) {
-    const schema = jsonSchema !== undefined ? (readObject(jsonSchema, 'generationConfig', 'responseJsonSchema', PROTOCOL) as JsonSchema) : fromCheckedGeminiSchema(openApi);
+    const schema = jsonSchema !== undefined ? (read.object(camel(config, 'responseJsonSchema'), 'responseJsonSchema', 'generationConfig') as JsonSchema) : fromCheckedGeminiSchema(openApi);
     request.responseFormat = { type: 'json-schema', schema };
     kept = { ...kept, ...(jsonSchema !== undefined ? { $responseJsonSchema: true } : { $responseSchema: openApi }) };
     if (mime !== 'application/json') kept.$mime = mime ?? null;
@@ -89,9 +88,8 @@ export function decodeGenerationConfig(value: unknown, request: LlmRequest): Wir
   if (responseLogprobs === true) request.logprobs = top !== undefined ? { top } : {};
   else if (responseLogprobs !== undefined || top !== undefined) kept = { ...kept, ...(responseLogprobs !== undefined ? { responseLogprobs } : {}), ...(top !== undefined ? { logprobs: top } : {}) };
 
-  const thinking = field(config, 'thinkingConfig');
-  if (thinking !== undefined) {
-    const wire = readObject(thinking, 'generationConfig', 'thinkingConfig', PROTOCOL);
+  if (field(config, 'thinkingConfig') !== undefined) {
+    const wire = read.object(camel(config, 'thinkingConfig'), 'thinkingConfig', 'generationConfig');
     const reasoning: NonNullable<LlmRequest['reasoning']> = {};
     const include = field(wire, 'includeThoughts');
     if (typeof include === 'boolean') reasoning.includeThoughts = include;
@@ -104,7 +102,7 @@ export function decodeGenerationConfig(value: unknown, request: LlmRequest): Wir
     const level = field(wire, 'thinkingLevel');
     if (typeof level === 'string') {
       const effort = LEVELS[level.toUpperCase()];
-      if (!effort) invalid('generationConfig.thinkingConfig', 'thinkingLevel', 'MINIMAL, LOW, MEDIUM or HIGH', level, PROTOCOL);
+      if (!effort) read.invalid(camel(wire, 'thinkingLevel'), 'thinkingLevel', 'generationConfig.thinkingConfig', 'MINIMAL, LOW, MEDIUM or HIGH');
       reasoning.enabled = true;
       reasoning.effort = effort;
       if (level !== level.toUpperCase()) kept = { ...kept, $level: level };

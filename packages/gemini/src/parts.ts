@@ -1,9 +1,6 @@
 import {
   bytesToBase64,
-  invalid,
   opaqueStateWarning,
-  readObject,
-  readString,
   reportLoss,
   toolArgumentsObject,
   type CodecContext,
@@ -19,8 +16,9 @@ import {
   type LlmToolResultPart,
 } from '@llm/core';
 import { isMadeUpId } from './call-ids.js';
-import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
-import { field, unknownFields } from './read.js';
+import { parseDataUrl } from '@llm/core/kit';
+import { PROTOCOL, ext, read } from './protocol.js';
+import { camel, field, unknownFields } from './read.js';
 
 type Wire = Record<string, unknown>;
 
@@ -50,23 +48,20 @@ function mediaPart(source: LlmMediaSource, mimeType: string | undefined, display
   return file;
 }
 
-function decodeInline(value: unknown, path: string): LlmToolResultContent {
-  const inline = readObject(value, path, 'inlineData', PROTOCOL);
+function decodeInline(wire: Wire, path: string): LlmToolResultContent {
+  const inline = read.object(camel(wire, 'inlineData'), 'inlineData', path);
   const inlinePath = `${path}.inlineData`;
-  const mimeType = field(inline, 'mimeType');
-  if (typeof mimeType !== 'string') return invalid(inlinePath, 'mimeType', 'a string', mimeType, PROTOCOL);
-  const data = readString(inline, 'data', inlinePath, PROTOCOL);
+  const mimeType = read.string(camel(inline, 'mimeType'), 'mimeType', inlinePath);
+  const data = read.string(inline, 'data', inlinePath);
   const part = mediaPart({ kind: 'base64', mediaType: mimeType, data }, mimeType, field(inline, 'displayName'));
   // An image or audio part has no file name: the name stays in the bag.
   const rest = unknownFields(inline, part.type === 'file' ? INLINE_KNOWN : new Set(['mimeType', 'data']));
-  return rest ? keep(part, { $inline: rest }) : part;
+  return rest ? ext.keep(part, { $inline: rest }) : part;
 }
 
-function decodeFileData(value: unknown, path: string): LlmToolResultContent {
-  const data = readObject(value, path, 'fileData', PROTOCOL);
-  const filePath = `${path}.fileData`;
-  const uri = field(data, 'fileUri');
-  if (typeof uri !== 'string') return invalid(filePath, 'fileUri', 'a string', uri, PROTOCOL);
+function decodeFileData(wire: Wire, path: string): LlmToolResultContent {
+  const data = read.object(camel(wire, 'fileData'), 'fileData', path);
+  const uri = read.string(camel(data, 'fileUri'), 'fileUri', `${path}.fileData`);
   const mimeType = field(data, 'mimeType');
   const mediaType = typeof mimeType === 'string' ? mimeType : undefined;
   const source: LlmMediaSource = FILES_API.test(uri)
@@ -74,7 +69,7 @@ function decodeFileData(value: unknown, path: string): LlmToolResultContent {
     : { kind: 'url', url: uri, ...(mediaType ? { mediaType } : {}) };
   const part = mediaPart(source, mediaType, field(data, 'displayName'));
   const rest = unknownFields(data, part.type === 'file' ? FILE_KNOWN : new Set(['mimeType', 'fileUri']));
-  return rest ? keep(part, { $file: rest }) : part;
+  return rest ? ext.keep(part, { $file: rest }) : part;
 }
 
 /** The signature fields of a wire part, as canonical `signature` + `origin`. */
@@ -88,8 +83,8 @@ function signatureOf(part: Wire, context: PartDecodeContext): { signature?: stri
  * tool messages); parts with no canonical meaning (code execution, server tool records, unknown
  * data fields) become provider parts kept whole.
  */
-export function decodePart(value: unknown, parent: string, index: number, context: PartDecodeContext): LlmPart {
-  const part = readObject(value, parent, index, PROTOCOL);
+export function decodePart(holder: readonly unknown[], index: number, parent: string, context: PartDecodeContext): LlmPart {
+  const part = read.object(holder, index, parent);
   const path = `${parent}[${index}]`;
   const rest = unknownFields(part, PART_KNOWN);
   const thought = field(part, 'thought');
@@ -97,25 +92,23 @@ export function decodePart(value: unknown, parent: string, index: number, contex
   if (typeof text === 'string') {
     if (thought === true) {
       const reasoning: LlmReasoningPart = { type: 'reasoning', text, ...signatureOf(part, context), origin: context.origin };
-      return keep(reasoning, rest);
+      return ext.keep(reasoning, rest);
     }
     const plain: LlmTextPart = { type: 'text', text, ...signatureOf(part, context) };
-    return keep(plain, thought === undefined ? rest : { ...rest, thought });
+    return ext.keep(plain, thought === undefined ? rest : { ...rest, thought });
   }
-  if (text !== undefined) return invalid(path, 'text', 'a string', text, PROTOCOL);
+  if (text !== undefined) return read.invalid(part, 'text', path, 'a string');
   const bag = thought === undefined ? rest : { ...rest, thought };
-  const inline = field(part, 'inlineData');
-  if (inline !== undefined) return keepMedia(decodeInline(inline, path), bag, part, context);
-  const fileData = field(part, 'fileData');
-  if (fileData !== undefined) return keepMedia(decodeFileData(fileData, path), bag, part, context);
-  const call = field(part, 'functionCall');
-  if (call !== undefined) {
-    const wire = readObject(call, path, 'functionCall', PROTOCOL);
+  if (field(part, 'inlineData') !== undefined) return keepMedia(decodeInline(part, path), bag, part, context);
+  if (field(part, 'fileData') !== undefined) return keepMedia(decodeFileData(part, path), bag, part, context);
+  if (field(part, 'functionCall') !== undefined) {
+    const wire = read.object(camel(part, 'functionCall'), 'functionCall', path);
     const callPath = `${path}.functionCall`;
-    const name = readString(wire, 'name', callPath, PROTOCOL);
-    const args = wire.args === undefined ? {} : readObject(wire.args, callPath, 'args', PROTOCOL);
+    const name = read.string(wire, 'name', callPath);
+    const args = wire.args === undefined ? {} : read.object(wire, 'args', callPath);
     const id = wire.id;
-    if (id !== undefined && typeof id !== 'string') return invalid(callPath, 'id', 'a string', id, PROTOCOL);
+    // An explicit null id is refused too (optionalString would read it as absent).
+    if (id !== undefined && typeof id !== 'string') return read.invalid(wire, 'id', callPath, 'a string');
     const signed = signatureOf(part, context);
     const callBag: Wire = { ...bag };
     if (id === undefined) callBag.$syntheticId = true;
@@ -124,11 +117,10 @@ export function decodePart(value: unknown, parent: string, index: number, contex
     const callRest = unknownFields(wire, CALL_KNOWN);
     if (callRest) callBag.$call = callRest;
     const toolCall: LlmToolCallPart = { type: 'tool-call', id: id ?? context.callId(name), name, arguments: args as JsonObject, ...signed };
-    return keep(toolCall, callBag);
+    return ext.keep(toolCall, callBag);
   }
-  const response = field(part, 'functionResponse');
-  if (response !== undefined) return decodeFunctionResponse(response, path, bag, context);
-  if (Object.keys(part).length === 0) return invalid(parent, index, 'a part with one data field', part, PROTOCOL);
+  if (field(part, 'functionResponse') !== undefined) return decodeFunctionResponse(part, path, bag, context);
+  if (Object.keys(part).length === 0) return read.invalid(holder, index, parent, 'a part with one data field');
   return { type: 'provider', protocol: PROTOCOL, value: part };
 }
 
@@ -136,16 +128,16 @@ function keepMedia(part: LlmToolResultContent, bag: Wire | undefined, wire: Wire
   const signed = signatureOf(wire, context);
   // A signed media part (generated images) keeps its signature in the bag: media parts have none.
   const extra = signed.signature !== undefined ? { ...bag, thoughtSignature: signed.signature } : bag;
-  return keep(part, extra);
+  return ext.keep(part, extra);
 }
 
-function decodeFunctionResponse(value: unknown, path: string, bag: Wire | undefined, context: PartDecodeContext): LlmToolResultPart {
-  const wire = readObject(value, path, 'functionResponse', PROTOCOL);
+function decodeFunctionResponse(part: Wire, path: string, bag: Wire | undefined, context: PartDecodeContext): LlmToolResultPart {
+  const wire = read.object(camel(part, 'functionResponse'), 'functionResponse', path);
   const responsePath = `${path}.functionResponse`;
-  const name = readString(wire, 'name', responsePath, PROTOCOL);
-  const response = wire.response === undefined ? {} : readObject(wire.response, responsePath, 'response', PROTOCOL);
+  const name = read.string(wire, 'name', responsePath);
+  const response = wire.response === undefined ? {} : read.object(wire, 'response', responsePath);
   const id = wire.id;
-  if (id !== undefined && typeof id !== 'string') return invalid(responsePath, 'id', 'a string', id, PROTOCOL);
+  if (id !== undefined && typeof id !== 'string') return read.invalid(wire, 'id', responsePath, 'a string');
   const keys = Object.keys(response);
   const isError = keys.length === 1 && keys[0] === 'error';
   const single = keys.length === 1 && (keys[0] === 'output' || isError) ? response[keys[0]!] : undefined;
@@ -157,13 +149,12 @@ function decodeFunctionResponse(value: unknown, path: string, bag: Wire | undefi
   // Any other object is the function's own answer: kept as its JSON text, which every protocol's
   // tool result can carry and which goes back to Gemini as the same object.
   else content = JSON.stringify(response);
-  const media = wire.parts;
-  if (media !== undefined) {
-    const list = Array.isArray(media) ? media : invalid(responsePath, 'parts', 'an array', media, PROTOCOL);
+  if (wire.parts !== undefined) {
+    const list = read.array(wire, 'parts', responsePath);
     const items: LlmToolResultContent[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
     const partsPath = `${responsePath}.parts`;
     for (let at = 0; at < list.length; at++) {
-      const decoded = decodePart(list[at], partsPath, at, context);
+      const decoded = decodePart(list, at, partsPath, context);
       if (decoded.type === 'image' || decoded.type === 'file' || decoded.type === 'audio' || decoded.type === 'text') items.push(decoded);
       else items.push({ type: 'json', value: list[at], extensions: { [PROTOCOL]: { $part: true } } });
     }
@@ -177,7 +168,7 @@ function decodeFunctionResponse(value: unknown, path: string, bag: Wire | undefi
   if (wrapped) resultBag.$wrapped = true;
   const rest = unknownFields(wire, RESPONSE_KNOWN);
   if (rest) resultBag.$response = rest;
-  return keep(result, resultBag);
+  return ext.keep(result, resultBag);
 }
 
 /** Options of encoding parts. */
@@ -206,15 +197,13 @@ function ownSignature(signature: string | undefined, origin: LlmOrigin | undefin
   return undefined;
 }
 
-const DATA_URL = /^data:([^;,]+)(?:;[^,]*)?;base64,/;
-
 function encodeSource(source: LlmMediaSource, path: string, options: PartEncodeOptions, extra: Wire | undefined): Wire | undefined {
   switch (source.kind) {
     case 'base64':
       return { inlineData: { mimeType: source.mediaType, data: source.data, ...extra } };
     case 'url': {
-      const match = DATA_URL.exec(source.url);
-      if (match) return { inlineData: { mimeType: match[1], data: source.url.slice(match[0].length), ...extra } };
+      const inline = parseDataUrl(source.url);
+      if (inline?.mediaType) return { inlineData: { mimeType: inline.mediaType, data: inline.data, ...extra } };
       return { fileData: { ...(source.mediaType ? { mimeType: source.mediaType } : {}), fileUri: source.url, ...extra } };
     }
     case 'file':
@@ -229,7 +218,7 @@ function encodeSource(source: LlmMediaSource, path: string, options: PartEncodeO
 }
 
 function encodeMedia(part: Extract<LlmPart, { type: 'image' | 'audio' | 'file' }>, path: string, options: PartEncodeOptions): Wire | undefined {
-  const bag = ownBag(part);
+  const bag = ext.bag(part);
   const extra = (bag?.$inline ?? bag?.$file) as Wire | undefined;
   const named = part.type === 'file' && part.filename !== undefined ? { displayName: part.filename, ...extra } : extra;
   const out = encodeSource(part.source, path, options, named);
@@ -238,7 +227,7 @@ function encodeMedia(part: Extract<LlmPart, { type: 'image' | 'audio' | 'file' }
   if (part.type === 'file' && (part.title !== undefined || part.context !== undefined || part.citations !== undefined)) {
     loss(options, path, 'document title, context and citation settings have no Gemini field', 'dropped-field');
   }
-  writeWireFields(out, bag);
+  ext.writeRest(out, part);
   return out;
 }
 
@@ -292,7 +281,7 @@ function responseObjectOf(text: string): JsonObject | undefined {
  * (see responseObjectOf), other text as `{output: text}` (`{error: text}` for a failed call).
  */
 export function encodeToolResult(part: LlmToolResultPart, path: string, options: PartEncodeOptions): Wire {
-  const bag = ownBag(part);
+  const bag = ext.bag(part);
   const name = part.toolName ?? options.callNames.get(part.toolCallId);
   if (name === undefined) loss(options, `${path}.toolName`, 'a tool result names no call Gemini knows; its name was left empty', 'lossy-conversion');
   const key = part.isError ? 'error' : 'output';
@@ -311,7 +300,7 @@ export function encodeToolResult(part: LlmToolResultPart, path: string, options:
       const itemPath = `${path}.content[${at}]`;
       if (item.type === 'text') texts.push(item.text);
       else if (item.type === 'json') {
-        if (ownBag(item)?.$part) media.push(item.value as Wire);
+        if (ext.bag(item)?.$part) media.push(item.value as Wire);
         else {
           json = item.value;
           jsonCount++;
@@ -335,7 +324,7 @@ export function encodeToolResult(part: LlmToolResultPart, path: string, options:
   if (media.length > 0) wire.parts = media;
   if (bag?.$response) Object.assign(wire, bag.$response);
   const out: Wire = { functionResponse: wire };
-  writeWireFields(out, bag);
+  ext.writeRest(out, part);
   return out;
 }
 
@@ -351,7 +340,7 @@ export function encodePart(part: LlmPart, path: string, options: PartEncodeOptio
       if (signature !== undefined) out.thoughtSignature = signature;
       // An answer's citations become its candidate's groundingMetadata (response.ts).
       if (part.citations && !options.response) loss(options, `${path}.citations`, 'Gemini takes no citations on input text', 'dropped-field');
-      writeWireFields(out, ownBag(part));
+      ext.writeRest(out, part);
       return out;
     }
     case 'refusal':
@@ -370,7 +359,7 @@ export function encodePart(part: LlmPart, path: string, options: PartEncodeOptio
       }
       const out: Wire = { text: part.text, thought: true };
       if (part.signature !== undefined) out.thoughtSignature = part.signature;
-      writeWireFields(out, ownBag(part));
+      ext.writeRest(out, part);
       return out;
     }
     case 'image':
@@ -379,7 +368,7 @@ export function encodePart(part: LlmPart, path: string, options: PartEncodeOptio
       return encodeMedia(part, path, options);
     case 'tool-call': {
       options.callNames.set(part.id, part.name);
-      const bag = ownBag(part);
+      const bag = ext.bag(part);
       const call: Wire = { name: part.name };
       if (!(bag?.$noArgs && toolArgumentsObject(part.arguments) && Object.keys(toolArgumentsObject(part.arguments)!).length === 0)) {
         call.args = encodeArgs(part, path, options);
@@ -389,7 +378,7 @@ export function encodePart(part: LlmPart, path: string, options: PartEncodeOptio
       const out: Wire = { functionCall: call };
       const signature = ownSignature(part.signature, part.origin, path, options);
       if (signature !== undefined) out.thoughtSignature = signature;
-      writeWireFields(out, bag);
+      ext.writeRest(out, part);
       return out;
     }
     case 'tool-result':
@@ -409,6 +398,6 @@ export function encodePart(part: LlmPart, path: string, options: PartEncodeOptio
 
 /** Narrows a decoded model-turn part to assistant content (a function response is misplaced there). */
 export function asAssistantContent(part: LlmPart, path: string): LlmAssistantContent {
-  if (part.type === 'tool-result' || part.type === 'json') return invalid(path, 'functionResponse', 'no function response in a model turn', 'functionResponse', PROTOCOL);
+  if (part.type === 'tool-result' || part.type === 'json') return read.invalid({ functionResponse: 'functionResponse' }, 'functionResponse', path, 'no function response in a model turn');
   return part;
 }

@@ -1,11 +1,5 @@
 import {
-  invalid,
   isJsonObject,
-  readArray,
-  readObject,
-  readOptionalInteger,
-  readOptionalNumber,
-  readOptionalString,
   type CodecContext,
   type LlmAssistantContent,
   type LlmChoice,
@@ -13,7 +7,7 @@ import {
   type LlmTokenLogprob,
 } from '@llm/core';
 import { CallIds } from './call-ids.js';
-import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
+import { PROTOCOL, ext, read } from './protocol.js';
 import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
 import { citeGrounding, groundingMetadataOf, type CitedText } from './grounding.js';
 import { asAssistantContent, decodePart, encodePart, type PartDecodeContext } from './parts.js';
@@ -36,17 +30,17 @@ export function decodeLogprobs(value: unknown, path: string): LlmTokenLogprob[] 
   if (typeof value !== 'object' || value === null) return undefined;
   const result = value as { chosenCandidates?: unknown[]; topCandidates?: unknown[] };
   if (!Array.isArray(result.chosenCandidates)) return undefined;
-  const tokenOf = (item: unknown, parent: string, at: number): LlmTokenLogprob => {
-    const entry = readObject(item, parent, at, PROTOCOL);
+  const tokenOf = (list: readonly unknown[], at: number, parent: string): LlmTokenLogprob => {
+    const entry = read.object(list, at, parent);
     const itemPath = `${parent}[${at}]`;
-    return { token: readOptionalString(entry, 'token', itemPath, PROTOCOL) ?? '', logprob: readOptionalNumber(entry, 'logProbability', itemPath, PROTOCOL) ?? 0 };
+    return { token: read.optionalString(entry, 'token', itemPath) ?? '', logprob: read.optionalNumber(entry, 'logProbability', itemPath) ?? 0 };
   };
   const tops = Array.isArray(result.topCandidates) ? result.topCandidates : [];
-  return result.chosenCandidates.map((chosen, at) => {
-    const token = tokenOf(chosen, `${path}.chosenCandidates`, at);
+  return result.chosenCandidates.map((_, at, chosen) => {
+    const token = tokenOf(chosen, at, `${path}.chosenCandidates`);
     const top = tops[at];
     const list = typeof top === 'object' && top !== null ? (top as Wire).candidates : undefined;
-    if (Array.isArray(list)) token.top = list.map((item, rank) => tokenOf(item, `${path}.topCandidates[${at}].candidates`, rank));
+    if (Array.isArray(list)) token.top = list.map((_item, rank) => tokenOf(list, rank, `${path}.topCandidates[${at}].candidates`));
     return token;
   });
 }
@@ -60,27 +54,27 @@ export function encodeLogprobs(logprobs: readonly LlmTokenLogprob[]): Wire {
 }
 
 /** One candidate -> a canonical choice. */
-export function decodeCandidate(value: unknown, position: number, context: PartDecodeContext): LlmChoice {
-  const candidate = readObject(value, 'candidates', position, PROTOCOL);
+export function decodeCandidate(candidates: readonly unknown[], position: number, context: PartDecodeContext): LlmChoice {
+  const candidate = read.object(candidates, position, 'candidates');
   const path = `candidates[${position}]`;
   const bag: Wire = { ...unknownFields(candidate, CANDIDATE_KNOWN) };
-  const index = readOptionalInteger(candidate, 'index', path, PROTOCOL);
+  const index = read.optionalInteger(candidate, 'index', path);
   const choice: LlmChoice = { index: index ?? position, content: [] };
   if (index === undefined) bag.$noIndex = true;
   if (candidate.content === undefined) bag.$noContent = true;
   else {
-    const content = readObject(candidate.content, path, 'content', PROTOCOL);
+    const content = read.object(candidate, 'content', path);
     const rest = unknownFields(content, new Set(['parts', 'role']));
     if (rest) bag.$content = rest;
     if (content.role === undefined) bag.$noRole = true;
     if (content.parts === undefined) bag.$noParts = true;
     else {
-      const parts = readArray(content.parts, `${path}.content`, 'parts', PROTOCOL);
+      const parts = read.array(content, 'parts', `${path}.content`);
       const partsPath = `${path}.content.parts`;
-      choice.content = parts.map((part, at): LlmAssistantContent => asAssistantContent(decodePart(part, partsPath, at, context), `${partsPath}[${at}]`));
+      choice.content = parts.map((_, at): LlmAssistantContent => asAssistantContent(decodePart(parts, at, partsPath, context), `${partsPath}[${at}]`));
     }
   }
-  const finishReason = readOptionalString(candidate, 'finishReason', path, PROTOCOL);
+  const finishReason = read.optionalString(candidate, 'finishReason', path);
   if (finishReason !== undefined) {
     choice.rawFinishReason = finishReason;
     choice.finishReason = decodeFinishReason(finishReason, choice.content.some((part) => part.type === 'tool-call'));
@@ -88,7 +82,7 @@ export function decodeCandidate(value: unknown, position: number, context: PartD
   const logprobs = decodeLogprobs(candidate.logprobsResult, `${path}.logprobsResult`);
   if (logprobs) choice.logprobs = logprobs;
   if (candidate.groundingMetadata !== undefined) citeGrounding(candidate.groundingMetadata, choice.content);
-  return keep(choice, bag);
+  return ext.keep(choice, bag);
 }
 
 /**
@@ -111,21 +105,21 @@ export function answerFault(wire: unknown): string | undefined {
 }
 
 export function decodeResponse(body: unknown, context?: CodecContext): LlmResponse {
-  const wire = readObject(body, '', undefined, PROTOCOL);
+  const wire = read.body(body);
   // A body is validated whole (streams, whose chunks carry partial usage, are read leniently).
-  const id = readOptionalString(wire, 'responseId', '', PROTOCOL);
-  const modelVersion = readOptionalString(wire, 'modelVersion', '', PROTOCOL);
+  const id = read.optionalString(wire, 'responseId', '');
+  const modelVersion = read.optionalString(wire, 'modelVersion', '');
   const model = modelVersion ?? context?.model ?? '';
-  checkUsageMetadata(wire.usageMetadata);
-  const feedback = wire.promptFeedback === undefined ? undefined : readObject(wire.promptFeedback, '', 'promptFeedback', PROTOCOL);
-  const block = feedback ? readOptionalString(feedback, 'blockReason', 'promptFeedback', PROTOCOL) : undefined;
+  checkUsageMetadata(wire);
+  const feedback = wire.promptFeedback === undefined ? undefined : read.object(wire, 'promptFeedback', '');
+  const block = feedback ? read.optionalString(feedback, 'blockReason', 'promptFeedback') : undefined;
   const ids = new CallIds(callIdPrefix(id));
   const partContext: PartDecodeContext = { origin: model ? { protocol: PROTOCOL, model } : { protocol: PROTOCOL }, callId: (name) => ids.call(name) };
   const bag: Wire = { ...unknownFields(wire, KNOWN) };
   if (id === undefined) bag.$noId = true;
   if (modelVersion === undefined) bag.$noModel = true;
   let choices: LlmChoice[];
-  const candidates = wire.candidates === undefined ? undefined : readArray(wire.candidates, '', 'candidates', PROTOCOL);
+  const candidates = wire.candidates === undefined ? undefined : read.array(wire, 'candidates', '');
   if (candidates === undefined && block !== undefined) {
     bag.$noCandidates = true;
     choices = [{ index: 0, content: [], finishReason: 'content_filter', rawFinishReason: block }];
@@ -133,17 +127,17 @@ export function decodeResponse(body: unknown, context?: CodecContext): LlmRespon
     // Only a blocked prompt answers without candidates (see GenerateContentResponse above); anything
     // else (`{}`, an error shape with status 200) is not an answer and must not reach a client as an
     // empty one.
-    return invalid('', 'candidates', 'at least one candidate, or promptFeedback.blockReason', wire.candidates, PROTOCOL);
-  } else choices = candidates.map((candidate, position) => decodeCandidate(candidate, position, partContext));
+    return read.invalid(wire, 'candidates', '', 'at least one candidate, or promptFeedback.blockReason');
+  } else choices = candidates.map((_, position) => decodeCandidate(candidates, position, partContext));
   const response: LlmResponse = { id: id ?? '', model, choices };
   const usage = decodeUsage(wire.usageMetadata);
   if (usage) response.usage = usage;
-  return keep(response, bag);
+  return ext.keep(response, bag);
 }
 
 /** A canonical choice -> a candidate. */
 export function encodeCandidate(choice: LlmChoice, position: number, context: CodecContext | undefined, model: string, responseId?: string): GeminiCandidate {
-  const bag = ownBag(choice);
+  const bag = ext.bag(choice);
   const out: Wire = {};
   if (!bag?.$noContent) {
     const parts: Wire[] = [];
@@ -165,26 +159,26 @@ export function encodeCandidate(choice: LlmChoice, position: number, context: Co
   if (!bag?.$noIndex) out.index = choice.index;
   // Gemini's own logprobsResult comes back from the bag.
   if (choice.logprobs && bag?.logprobsResult === undefined) out.logprobsResult = encodeLogprobs(choice.logprobs);
-  writeWireFields(out, bag);
+  ext.writeRest(out, choice);
   return out as GeminiCandidate;
 }
 
 /** Canonical response -> response body. */
 export function encodeResponse(response: LlmResponse, context?: CodecContext): GeminiResponse {
-  const bag = ownBag(response);
+  const bag = ext.bag(response);
   const out: Wire = {};
   const blocked = bag?.$noCandidates && response.choices.length === 1 && response.choices[0]!.content.length === 0;
   if (!blocked) out.candidates = response.choices.map((choice, position) => encodeCandidate(choice, position, context, response.model, response.id));
   if (response.usage) out.usageMetadata = encodeUsage(response.usage);
   if (!bag?.$noModel) out.modelVersion = response.model;
   if (!bag?.$noId) out.responseId = response.id;
-  writeWireFields(out, bag);
+  ext.writeRest(out, response);
   return out as GeminiResponse;
 }
 
 /** Counts of a response body's `usageMetadata` are numbers (the usage itself is read by decodeUsage). */
-function checkUsageMetadata(value: unknown): void {
-  if (value === undefined) return;
-  const usage = readObject(value, '', 'usageMetadata', PROTOCOL);
-  for (const key in usage) if (key.endsWith('Count')) readOptionalNumber(usage, key, 'usageMetadata', PROTOCOL);
+function checkUsageMetadata(body: Wire): void {
+  if (body.usageMetadata === undefined) return;
+  const usage = read.object(body, 'usageMetadata', '');
+  for (const key in usage) if (key.endsWith('Count')) read.optionalNumber(usage, key, 'usageMetadata');
 }

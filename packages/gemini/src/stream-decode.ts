@@ -1,7 +1,8 @@
 import { checkParsedDepth, invalidUpstream, streamEndedEarly, upstreamDecodeFailure, type StreamStep, type LlmError, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
 import { CallIds } from './call-ids.js';
 import { decodeError, isErrorChunk, statusOfChunk } from './errors.js';
-import { PROTOCOL } from './ext.js';
+import { readSseJson } from '@llm/core/kit';
+import { PROTOCOL } from './protocol.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { groundingCitations } from './grounding.js';
 import { decodePart } from './parts.js';
@@ -67,16 +68,34 @@ export function streamDecoder(options: StreamOptions = {}): StreamStep<SseEvent,
 /** Handles one SSE event. Never throws: bad input becomes an `error` event. */
 export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   if (state.done) return;
-  let payload: unknown;
+  // Without alt=sse the body is one array; an SSE chunk holding an array is read the same way.
+  if (startsAsArray(sse.data)) return decodeArray(state, sse.data, out);
+  const json = readSseJson(PROTOCOL, sse.data, 'stream chunk');
+  if (json.error) return fail(state, out, json.error);
   try {
-    payload = JSON.parse(sse.data);
+    decodeChunk(state, json.payload, out);
+  } catch (error) {
+    fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream chunk', error));
+  }
+}
+
+/** Whether JSON text is an array (its first non-blank character is `[`). */
+function startsAsArray(data: string): boolean {
+  let at = 0;
+  while (at < data.length && data.charCodeAt(at) <= 32) at++;
+  return data.charCodeAt(at) === 91;
+}
+
+/** A JSON array of chunks, each decoded in turn. */
+function decodeArray(state: DecodeState, data: string, out: Out): void {
+  let chunks: unknown[];
+  try {
+    chunks = JSON.parse(data) as unknown[];
   } catch (error) {
     return fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream chunk', error));
   }
-  // Without alt=sse the body is one array; an SSE chunk holding an array is read the same way.
-  const chunks = Array.isArray(payload) ? payload : [payload];
   try {
-    checkParsedDepth(sse.data, payload);
+    checkParsedDepth(data, chunks);
     for (const chunk of chunks) {
       if (typeof chunk !== 'object' || chunk === null) throw invalidUpstream(PROTOCOL, 'stream chunk');
       decodeChunk(state, chunk as Wire, out);
@@ -181,7 +200,7 @@ function decodeStreamPart(state: DecodeState, cand: CandidateState, choice: numb
     cand.open.partial!.add(call.partialArgs);
     return;
   }
-  const part = decodePart(parts[at], 'candidates[].content.parts', at, { origin: state.origin, callId: (name) => state.ids!.call(name) });
+  const part = decodePart(parts, at, 'candidates[].content.parts', { origin: state.origin, callId: (name) => state.ids!.call(name) });
   switch (part.type) {
     case 'text': {
       if (part.text === '' && signature !== undefined && cand.open?.kind === 'text') {

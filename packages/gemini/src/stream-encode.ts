@@ -1,7 +1,7 @@
-import { reportLoss, unfinishedStreamError, type LlmCitation, type LlmWarningCode, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
+import { reportLoss, unfinishedStreamError, type LlmCitation, type LlmWarningCode, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions, type WithExtensions } from '@llm/core';
 import { isMadeUpId } from './call-ids.js';
 import { encodeError } from './errors.js';
-import { PROTOCOL, writeWireFields } from './ext.js';
+import { PROTOCOL, ext } from './protocol.js';
 import { encodeFinishReason } from './finish-reason.js';
 import { groundingMetadataOf, type CitedText } from './grounding.js';
 import { CALL_ARGS_LOSS, callArgs, encodePart } from './parts.js';
@@ -39,8 +39,8 @@ export interface EncodeState {
   /** A `finish` was encoded (a stream may carry one per candidate; any one makes an answer). */
   finishSent?: boolean;
   reported: Set<string>;
-  /** Response fields decoded from Gemini (promptFeedback, ...) still to send on the first chunk. */
-  extra?: Wire;
+  /** The start event whose Gemini bag (promptFeedback, ...) still goes on the first chunk. */
+  start?: WithExtensions;
   /** Whether a chunk was sent. */
   sent?: boolean;
   /** Choices that held a refusal block (their `stop` finish is sent as a refusal). */
@@ -68,9 +68,9 @@ export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStream
 function chunk(state: EncodeState, out: Out, candidate: Wire | undefined, extra?: Wire): void {
   const payload: Wire = {};
   if (candidate) payload.candidates = [candidate];
-  if (state.extra) {
-    writeWireFields(payload, state.extra);
-    state.extra = undefined;
+  if (state.start) {
+    ext.writeRest(payload, state.start);
+    state.start = undefined;
   }
   state.sent = true;
   Object.assign(payload, extra);
@@ -90,7 +90,7 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
     case 'start':
       if (event.id !== undefined && state.id === undefined) state.id = event.id;
       if (event.model !== undefined) state.model = event.model;
-      if (event.extensions?.[PROTOCOL]) state.extra = event.extensions[PROTOCOL];
+      if (ext.bag(event)) state.start = event;
       return;
     case 'block-start': {
       const choice = event.choice ?? 0;
@@ -176,7 +176,7 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
     case 'finish': {
       state.finishSent = true;
       const usage = event.usage ?? state.usage;
-      const blocked = (state.extra?.promptFeedback as Wire | undefined)?.blockReason;
+      const blocked = (ext.bag(state.start)?.promptFeedback as Wire | undefined)?.blockReason;
       if (!state.sent && blocked !== undefined && blocked === event.rawReason) {
         // A blocked prompt: Gemini sends one chunk with promptFeedback and no candidates.
         chunk(state, out, undefined, usage ? { usageMetadata: encodeUsage(usage) } : undefined);
@@ -186,13 +186,13 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
       const candidate: Wire = { finishReason: encodeFinishReason(event.reason, event.rawReason, state.refused?.has(choice)), index: choice };
       // Candidate metadata decoded from Gemini (safety ratings, citations, grounding) goes on the
       // last chunk; citations from elsewhere become grounding there.
-      const meta = event.extensions?.[PROTOCOL];
+      const meta = ext.bag(event);
       const cited = state.cited?.get(choice);
       if (cited && meta?.groundingMetadata === undefined) {
         const grounding = groundingMetadataOf(cited, state.options);
         if (grounding) candidate.groundingMetadata = grounding;
       }
-      writeWireFields(candidate, meta);
+      ext.writeRest(candidate, event);
       chunk(state, out, candidate, usage ? { usageMetadata: encodeUsage(usage) } : undefined);
       return;
     }

@@ -1,8 +1,4 @@
 import {
-  invalid,
-  readArray,
-  readObject,
-  readString,
   reportLoss,
   toGeminiJsonSchema,
   type CodecContext,
@@ -10,8 +6,8 @@ import {
   type LlmTool,
   type LlmToolChoice,
 } from '@llm/core';
-import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
-import { field, unknownFields } from './read.js';
+import { PROTOCOL, ext, read } from './protocol.js';
+import { camel, field, unknownFields } from './read.js';
 import { fromCheckedGeminiSchema } from './schema.js';
 import { decodeCodeExecution, encodeCodeExecution, isCodeExecutionKey } from './code-execution.js';
 import { decodeGoogleSearch, encodeGoogleSearch, isGoogleSearchKey } from './web-search.js';
@@ -28,51 +24,50 @@ const DECLARATION_KNOWN = new Set(['name', 'description', 'parameters', 'paramet
  * request crossing to another protocol reports each as a dropped field with its JSON path (core's
  * reportForeignExtensions reads only the request bag).
  */
-export function decodeTools(value: unknown, requestBag: Wire): LlmTool[] {
-  const list = readArray(value, '', 'tools', PROTOCOL);
+export function decodeTools(body: Wire, requestBag: Wire): LlmTool[] {
+  const list = read.array(body, 'tools', '');
   const tools: LlmTool[] = [];
   for (let index = 0; index < list.length; index++) {
-    const tool = readObject(list[index], 'tools', index, PROTOCOL);
+    const tool = read.object(list, index, 'tools');
     const path = `tools[${index}]`;
     for (const key in tool) {
       if (key === 'functionDeclarations' || key === 'function_declarations') {
-        const declarations = readArray(tool[key], path, key, PROTOCOL);
-        for (let at = 0; at < declarations.length; at++) tools.push(decodeDeclaration(declarations[at], `${path}.${key}`, at, index, requestBag));
+        const declarations = read.array(tool, key, path);
+        for (let at = 0; at < declarations.length; at++) tools.push(decodeDeclaration(declarations, at, `${path}.${key}`, index, requestBag));
       } else if (isGoogleSearchKey(key)) {
-        tools.push(decodeGoogleSearch(tool[key], key, path, index));
+        tools.push(decodeGoogleSearch(tool, key, path, index));
       } else if (isCodeExecutionKey(key)) {
-        tools.push(decodeCodeExecution(tool[key], key, path, index));
+        tools.push(decodeCodeExecution(tool, key, path, index));
       } else {
         // Built-ins (googleSearch, codeExecution, urlContext, ...) are kept whole.
         const builtIn: LlmTool = { type: 'provider', protocol: PROTOCOL, name: key, value: tool[key] };
-        tools.push(keep(builtIn, { $tool: index }));
+        tools.push(ext.keep(builtIn, { $tool: index }));
       }
     }
   }
   return tools;
 }
 
-function decodeDeclaration(value: unknown, parent: string, index: number, toolIndex: number, requestBag: Wire): LlmTool {
-  const declaration = readObject(value, parent, index, PROTOCOL);
+function decodeDeclaration(declarations: readonly unknown[], index: number, parent: string, toolIndex: number, requestBag: Wire): LlmTool {
+  const declaration = read.object(declarations, index, parent);
   const path = `${parent}[${index}]`;
-  const tool: LlmTool = { type: 'function', name: readString(declaration, 'name', path, PROTOCOL) };
+  const tool: LlmTool = { type: 'function', name: read.string(declaration, 'name', path) };
   const unmapped = unknownFields(declaration, DECLARATION_KNOWN);
   if (unmapped) requestBag[`$${path}`] = unmapped;
   const bag: Wire = { $tool: toolIndex, ...unmapped };
   const description = declaration.description;
   if (typeof description === 'string') tool.description = description;
-  else if (description !== undefined) invalid(path, 'description', 'a string', description, PROTOCOL);
-  const jsonSchema = field(declaration, 'parametersJsonSchema');
+  else if (description !== undefined) read.invalid(declaration, 'description', path, 'a string');
   const openApi = declaration.parameters;
-  if (jsonSchema !== undefined) {
-    tool.parameters = readObject(jsonSchema, path, 'parametersJsonSchema', PROTOCOL) as JsonSchema;
+  if (field(declaration, 'parametersJsonSchema') !== undefined) {
+    tool.parameters = read.object(camel(declaration, 'parametersJsonSchema'), 'parametersJsonSchema', path) as JsonSchema;
     bag.$jsonSchema = true;
   } else if (openApi !== undefined) {
-    readObject(openApi, path, 'parameters', PROTOCOL);
+    read.object(declaration, 'parameters', path);
     tool.parameters = fromCheckedGeminiSchema(openApi);
     bag.$schema = openApi;
   }
-  return keep(tool, bag);
+  return ext.keep(tool, bag);
 }
 
 /**
@@ -95,7 +90,7 @@ export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): 
   for (let index = 0; index < tools.length; index++) {
     const tool = tools[index]!;
     const path = `tools[${index}]`;
-    const bag = ownBag(tool);
+    const bag = ext.bag(tool);
     const key = typeof bag?.$tool === 'number' ? bag.$tool : tool.type === 'provider' || tool.type === 'web_search' || tool.type === 'code_execution' ? `provider-${index}` : 'functions';
     switch (tool.type) {
       case 'function': {
@@ -108,7 +103,7 @@ export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): 
         if (tool.strict !== undefined) {
           reportLoss(context, { code: 'dropped-field', path: `${path}.strict`, message: 'Gemini has no strict switch per function (VALIDATED mode validates every call)', protocol: PROTOCOL });
         }
-        writeWireFields(declaration, bag);
+        ext.writeRest(declaration, tool);
         const wire = group(key);
         ((wire.functionDeclarations ??= []) as Wire[]).push(declaration);
         break;
@@ -149,17 +144,18 @@ export interface DecodedToolConfig {
 }
 
 /** `toolConfig` -> canonical tool choice. */
-export function decodeToolConfig(value: unknown): DecodedToolConfig {
-  const config = readObject(value, '', 'toolConfig', PROTOCOL);
+export function decodeToolConfig(body: Wire): DecodedToolConfig {
+  const config = read.object(camel(body, 'toolConfig'), 'toolConfig', '');
   const result: DecodedToolConfig = {};
   let rest = unknownFields(config, new Set(['functionCallingConfig']));
-  const calling = field(config, 'functionCallingConfig');
-  if (calling === undefined) return rest ? { rest } : result;
-  const wire = readObject(calling, 'toolConfig', 'functionCallingConfig', PROTOCOL);
+  if (field(config, 'functionCallingConfig') === undefined) return rest ? { rest } : result;
+  const wire = read.object(camel(config, 'functionCallingConfig'), 'functionCallingConfig', 'toolConfig');
   const path = 'toolConfig.functionCallingConfig';
   const mode = wire.mode;
-  const namesValue = field(wire, 'allowedFunctionNames');
-  const names = namesValue === undefined ? undefined : readArray(namesValue, path, 'allowedFunctionNames', PROTOCOL).map((name, at) => (typeof name === 'string' ? name : invalid(`${path}.allowedFunctionNames`, at, 'a string', name, PROTOCOL)));
+  const names =
+    field(wire, 'allowedFunctionNames') === undefined
+      ? undefined
+      : read.array(camel(wire, 'allowedFunctionNames'), 'allowedFunctionNames', path).map((_, at, list) => read.string(list, at, `${path}.allowedFunctionNames`));
   const callingRest = unknownFields(wire, MODE_KNOWN);
   if (callingRest) rest = { ...rest, $calling: callingRest };
   switch (mode) {
@@ -178,7 +174,7 @@ export function decodeToolConfig(value: unknown): DecodedToolConfig {
       if (names) rest = { ...rest, $names: names };
       break;
     default:
-      return invalid(path, 'mode', 'AUTO, ANY, NONE or VALIDATED', mode, PROTOCOL);
+      return read.invalid(wire, 'mode', path, 'AUTO, ANY, NONE or VALIDATED');
   }
   if (rest) result.rest = rest;
   return result;
