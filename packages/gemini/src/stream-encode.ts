@@ -4,8 +4,8 @@ import { encodeError } from './errors.js';
 import { PROTOCOL, ext } from './protocol.js';
 import { encodeFinishReason } from './finish-reason.js';
 import { groundingMetadataOf, type CitedText } from './grounding.js';
-import { CALL_ARGS_LOSS, callArgs, encodePart } from './parts.js';
-import { encodeLogprobs } from './response.js';
+import { CALL_ARGS_LOSS, callArgs, encodePart } from './parts-encode.js';
+import { encodeLogprobs } from './logprobs.js';
 import { encodeUsage } from './usage.js';
 
 type Out = Pick<TransformStreamDefaultController<SseEvent>, 'enqueue'>;
@@ -62,29 +62,11 @@ export function createEncodeState(options: StreamOptions = {}): EncodeState {
  */
 export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStreamEvent, SseEvent> {
   const state = createEncodeState(options);
-  return { transform: (event, out) => encodeEvent(state, event, out), flush: (out) => encodeEnd(state, out) };
-}
-
-function chunk(state: EncodeState, out: Out, candidate: Wire | undefined, extra?: Wire): void {
-  const payload: Wire = {};
-  if (candidate) payload.candidates = [candidate];
-  if (state.start) {
-    ext.writeRest(payload, state.start);
-    state.start = undefined;
-  }
-  state.sent = true;
-  Object.assign(payload, extra);
-  if (state.model !== undefined) payload.modelVersion = state.model;
-  if (state.id !== undefined) payload.responseId = state.id;
-  out.enqueue({ data: JSON.stringify(payload), event: undefined, id: undefined });
-}
-
-function partChunk(state: EncodeState, out: Out, choice: number, part: Wire): void {
-  chunk(state, out, { content: { parts: [part], role: 'model' }, index: choice });
+  return { transform: (event, out) => encodeStep(state, event, out), flush: (out) => encodeEnd(state, out) };
 }
 
 /** Encodes one canonical event. */
-export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out): void {
+export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out): void {
   if (state.finished) return;
   switch (event.type) {
     case 'start':
@@ -211,7 +193,25 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
  * reason); calls still buffered are dropped.
  */
 export function encodeEnd(state: EncodeState, out: Out): void {
-  if (!state.finished && !state.finishSent) encodeEvent(state, { type: 'error', error: unfinishedStreamError() }, out);
+  if (!state.finished && !state.finishSent) encodeStep(state, { type: 'error', error: unfinishedStreamError() }, out);
+}
+
+function chunk(state: EncodeState, out: Out, candidate: Wire | undefined, extra?: Wire): void {
+  const payload: Wire = {};
+  if (candidate) payload.candidates = [candidate];
+  if (state.start) {
+    ext.writeRest(payload, state.start);
+    state.start = undefined;
+  }
+  state.sent = true;
+  Object.assign(payload, extra);
+  if (state.model !== undefined) payload.modelVersion = state.model;
+  if (state.id !== undefined) payload.responseId = state.id;
+  out.enqueue({ data: JSON.stringify(payload), event: undefined, id: undefined });
+}
+
+function partChunk(state: EncodeState, out: Out, choice: number, part: Wire): void {
+  chunk(state, out, { content: { parts: [part], role: 'model' }, index: choice });
 }
 
 function blockEnd(state: EncodeState, index: number, out: Out): void {

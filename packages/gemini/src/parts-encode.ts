@@ -5,171 +5,18 @@ import {
   toolArgumentsObject,
   type CodecContext,
   type JsonObject,
-  type LlmAssistantContent,
   type LlmMediaSource,
   type LlmOrigin,
   type LlmPart,
-  type LlmReasoningPart,
-  type LlmTextPart,
-  type LlmToolCallPart,
-  type LlmToolResultContent,
   type LlmToolResultPart,
 } from '@llm/core';
 import { isMadeUpId } from './call-ids.js';
 import { parseDataUrl } from '@llm/core/kit';
-import { PROTOCOL, ext, read } from './protocol.js';
-import { camel, field, unknownFields } from './read.js';
+import { PROTOCOL, ext } from './protocol.js';
+import { isFilesApiUri } from './files-api.js';
+import { responseObjectOf } from './function-response.js';
 
 type Wire = Record<string, unknown>;
-
-/** Part fields the codec maps; the rest (videoMetadata, mediaResolution, ...) ride in the bag. */
-const PART_KNOWN = new Set(['text', 'thought', 'thoughtSignature', 'inlineData', 'fileData', 'functionCall', 'functionResponse']);
-const INLINE_KNOWN = new Set(['mimeType', 'data', 'displayName']);
-const FILE_KNOWN = new Set(['mimeType', 'fileUri', 'displayName']);
-const CALL_KNOWN = new Set(['name', 'args', 'id']);
-const RESPONSE_KNOWN = new Set(['name', 'response', 'id', 'parts']);
-
-/** Files API URIs need the caller's key: they are file ids, not URLs another provider can fetch. */
-const FILES_API = /^https:\/\/generativelanguage\.googleapis\.com\/[^/]+\/files\//;
-
-/** Context of decoding one part. */
-export interface PartDecodeContext {
-  /** Origin stamped on signatures (the model they were issued by, when known). */
-  origin: LlmOrigin;
-  /** An id for a function call that came without one. */
-  callId(name: string): string;
-}
-
-function mediaPart(source: LlmMediaSource, mimeType: string | undefined, displayName: unknown): LlmToolResultContent {
-  if (mimeType?.startsWith('image/')) return { type: 'image', source };
-  if (mimeType?.startsWith('audio/')) return { type: 'audio', source };
-  const file: LlmToolResultContent = { type: 'file', source };
-  if (typeof displayName === 'string') file.filename = displayName;
-  return file;
-}
-
-function decodeInline(wire: Wire, path: string): LlmToolResultContent {
-  const inline = read.object(camel(wire, 'inlineData'), 'inlineData', path);
-  const inlinePath = `${path}.inlineData`;
-  const mimeType = read.string(camel(inline, 'mimeType'), 'mimeType', inlinePath);
-  const data = read.string(inline, 'data', inlinePath);
-  const part = mediaPart({ kind: 'base64', mediaType: mimeType, data }, mimeType, field(inline, 'displayName'));
-  // An image or audio part has no file name: the name stays in the bag.
-  const rest = unknownFields(inline, part.type === 'file' ? INLINE_KNOWN : new Set(['mimeType', 'data']));
-  return rest ? ext.keep(part, { $inline: rest }) : part;
-}
-
-function decodeFileData(wire: Wire, path: string): LlmToolResultContent {
-  const data = read.object(camel(wire, 'fileData'), 'fileData', path);
-  const uri = read.string(camel(data, 'fileUri'), 'fileUri', `${path}.fileData`);
-  const mimeType = field(data, 'mimeType');
-  const mediaType = typeof mimeType === 'string' ? mimeType : undefined;
-  const source: LlmMediaSource = FILES_API.test(uri)
-    ? { kind: 'file', fileId: uri, provider: PROTOCOL, ...(mediaType ? { mediaType } : {}) }
-    : { kind: 'url', url: uri, ...(mediaType ? { mediaType } : {}) };
-  const part = mediaPart(source, mediaType, field(data, 'displayName'));
-  const rest = unknownFields(data, part.type === 'file' ? FILE_KNOWN : new Set(['mimeType', 'fileUri']));
-  return rest ? ext.keep(part, { $file: rest }) : part;
-}
-
-/** The signature fields of a wire part, as canonical `signature` + `origin`. */
-function signatureOf(part: Wire, context: PartDecodeContext): { signature?: string; origin?: LlmOrigin } {
-  const signature = field(part, 'thoughtSignature');
-  return typeof signature === 'string' ? { signature, origin: context.origin } : {};
-}
-
-/**
- * A wire part -> canonical part. Function responses become tool results (the caller moves them to
- * tool messages); parts with no canonical meaning (code execution, server tool records, unknown
- * data fields) become provider parts kept whole.
- */
-export function decodePart(holder: readonly unknown[], index: number, parent: string, context: PartDecodeContext): LlmPart {
-  const part = read.object(holder, index, parent);
-  const path = `${parent}[${index}]`;
-  const rest = unknownFields(part, PART_KNOWN);
-  const thought = field(part, 'thought');
-  const text = part.text;
-  if (typeof text === 'string') {
-    if (thought === true) {
-      const reasoning: LlmReasoningPart = { type: 'reasoning', text, ...signatureOf(part, context), origin: context.origin };
-      return ext.keep(reasoning, rest);
-    }
-    const plain: LlmTextPart = { type: 'text', text, ...signatureOf(part, context) };
-    return ext.keep(plain, thought === undefined ? rest : { ...rest, thought });
-  }
-  if (text !== undefined) return read.invalid(part, 'text', path, 'a string');
-  const bag = thought === undefined ? rest : { ...rest, thought };
-  if (field(part, 'inlineData') !== undefined) return keepMedia(decodeInline(part, path), bag, part, context);
-  if (field(part, 'fileData') !== undefined) return keepMedia(decodeFileData(part, path), bag, part, context);
-  if (field(part, 'functionCall') !== undefined) {
-    const wire = read.object(camel(part, 'functionCall'), 'functionCall', path);
-    const callPath = `${path}.functionCall`;
-    const name = read.string(wire, 'name', callPath);
-    const args = wire.args === undefined ? {} : read.object(wire, 'args', callPath);
-    const id = wire.id;
-    // An explicit null id is refused too (optionalString would read it as absent).
-    if (id !== undefined && typeof id !== 'string') return read.invalid(wire, 'id', callPath, 'a string');
-    const signed = signatureOf(part, context);
-    const callBag: Wire = { ...bag };
-    if (id === undefined) callBag.$syntheticId = true;
-    if (wire.args === undefined) callBag.$noArgs = true;
-    if (signed.signature === undefined) callBag.$unsigned = true;
-    const callRest = unknownFields(wire, CALL_KNOWN);
-    if (callRest) callBag.$call = callRest;
-    const toolCall: LlmToolCallPart = { type: 'tool-call', id: id ?? context.callId(name), name, arguments: args as JsonObject, ...signed };
-    return ext.keep(toolCall, callBag);
-  }
-  if (field(part, 'functionResponse') !== undefined) return decodeFunctionResponse(part, path, bag, context);
-  if (Object.keys(part).length === 0) return read.invalid(holder, index, parent, 'a part with one data field');
-  return { type: 'provider', protocol: PROTOCOL, value: part };
-}
-
-function keepMedia(part: LlmToolResultContent, bag: Wire | undefined, wire: Wire, context: PartDecodeContext): LlmPart {
-  const signed = signatureOf(wire, context);
-  // A signed media part (generated images) keeps its signature in the bag: media parts have none.
-  const extra = signed.signature !== undefined ? { ...bag, thoughtSignature: signed.signature } : bag;
-  return ext.keep(part, extra);
-}
-
-function decodeFunctionResponse(part: Wire, path: string, bag: Wire | undefined, context: PartDecodeContext): LlmToolResultPart {
-  const wire = read.object(camel(part, 'functionResponse'), 'functionResponse', path);
-  const responsePath = `${path}.functionResponse`;
-  const name = read.string(wire, 'name', responsePath);
-  const response = wire.response === undefined ? {} : read.object(wire, 'response', responsePath);
-  const id = wire.id;
-  if (id !== undefined && typeof id !== 'string') return read.invalid(wire, 'id', responsePath, 'a string');
-  const keys = Object.keys(response);
-  const isError = keys.length === 1 && keys[0] === 'error';
-  const single = keys.length === 1 && (keys[0] === 'output' || isError) ? response[keys[0]!] : undefined;
-  let content: LlmToolResultPart['content'];
-  // An `{output: text}` whose text would be sent as the object it spells stays wrapped on the way back.
-  const wrapped = typeof single === 'string' && !isError && responseObjectOf(single) !== undefined;
-  if (typeof single === 'string') content = single;
-  else if (isError) content = [{ type: 'json', value: single }];
-  // Any other object is the function's own answer: kept as its JSON text, which every protocol's
-  // tool result can carry and which goes back to Gemini as the same object.
-  else content = JSON.stringify(response);
-  if (wire.parts !== undefined) {
-    const list = read.array(wire, 'parts', responsePath);
-    const items: LlmToolResultContent[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
-    const partsPath = `${responsePath}.parts`;
-    for (let at = 0; at < list.length; at++) {
-      const decoded = decodePart(list, at, partsPath, context);
-      if (decoded.type === 'image' || decoded.type === 'file' || decoded.type === 'audio' || decoded.type === 'text') items.push(decoded);
-      else items.push({ type: 'json', value: list[at], extensions: { [PROTOCOL]: { $part: true } } });
-    }
-    content = items;
-  }
-  const result: LlmToolResultPart = { type: 'tool-result', toolCallId: id ?? context.callId(name), toolName: name, content };
-  if (isError) result.isError = true;
-  const resultBag: Wire = { ...bag };
-  if (id === undefined) resultBag.$syntheticId = true;
-  if (typeof content !== 'string' && typeof single === 'string') resultBag.$textFirst = true;
-  if (wrapped) resultBag.$wrapped = true;
-  const rest = unknownFields(wire, RESPONSE_KNOWN);
-  if (rest) resultBag.$response = rest;
-  return ext.keep(result, resultBag);
-}
 
 /** Options of encoding parts. */
 export interface PartEncodeOptions {
@@ -207,7 +54,7 @@ function encodeSource(source: LlmMediaSource, path: string, options: PartEncodeO
       return { fileData: { ...(source.mediaType ? { mimeType: source.mediaType } : {}), fileUri: source.url, ...extra } };
     }
     case 'file':
-      if (source.provider === PROTOCOL || (source.provider === undefined && FILES_API.test(source.fileId))) {
+      if (source.provider === PROTOCOL || (source.provider === undefined && isFilesApiUri(source.fileId))) {
         return { fileData: { ...(source.mediaType ? { mimeType: source.mediaType } : {}), fileUri: source.fileId, ...extra } };
       }
       loss(options, path, `a file uploaded to ${source.provider ?? 'another provider'} cannot be sent to Gemini`);
@@ -259,21 +106,6 @@ export function callArgs(args: string | JsonObject, freeform: boolean | undefine
 
 function encodeArgs(part: Extract<LlmPart, { type: 'tool-call' }>, path: string, options: PartEncodeOptions): JsonObject {
   return callArgs(part.arguments, part.freeform, (kind) => loss(options, kind === 'freeform' ? path : `${path}.arguments`, CALL_ARGS_LOSS[kind], 'lossy-conversion'));
-}
-
-/**
- * The object a tool result's text spells, sent as `functionResponse.response` itself (the form
- * Gemini documents for a function's structured answer), or `undefined` for text that is not a
- * JSON object, nests deeper than MAX_JSON_DEPTH, or is an object with the one key `output` or
- * `error` (the wrappers themselves: sent as such it would read back as another text, or as an
- * error). Only text that starts with `{` is parsed.
- */
-function responseObjectOf(text: string): JsonObject | undefined {
-  if (!text.trimStart().startsWith('{')) return undefined;
-  const object = toolArgumentsObject(text);
-  if (!object) return undefined;
-  const keys = Object.keys(object);
-  return keys.length === 1 && (keys[0] === 'output' || keys[0] === 'error') ? undefined : object;
 }
 
 /**
@@ -394,10 +226,4 @@ export function encodePart(part: LlmPart, path: string, options: PartEncodeOptio
       return unreachable;
     }
   }
-}
-
-/** Narrows a decoded model-turn part to assistant content (a function response is misplaced there). */
-export function asAssistantContent(part: LlmPart, path: string): LlmAssistantContent {
-  if (part.type === 'tool-result' || part.type === 'json') return read.invalid({ functionResponse: 'functionResponse' }, 'functionResponse', path, 'no function response in a model turn');
-  return part;
 }

@@ -4,16 +4,15 @@ import {
   type LlmAssistantContent,
   type LlmChoice,
   type LlmResponse,
-  type LlmTokenLogprob,
 } from '@llm/core';
 import { CallIds } from './call-ids.js';
 import { PROTOCOL, ext, read } from './protocol.js';
-import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
-import { citeGrounding, groundingMetadataOf, type CitedText } from './grounding.js';
-import { asAssistantContent, decodePart, encodePart, type PartDecodeContext } from './parts.js';
+import { decodeFinishReason } from './finish-reason.js';
+import { citeGrounding } from './grounding.js';
+import { asAssistantContent, decodePart, type PartDecodeContext } from './parts-decode.js';
 import { unknownFields } from './read.js';
-import type { GeminiCandidate, GeminiResponse } from './wire-types.js';
-import { decodeUsage, encodeUsage } from './usage.js';
+import { decodeUsage } from './usage.js';
+import { decodeLogprobs } from './logprobs.js';
 
 type Wire = Record<string, unknown>;
 
@@ -23,34 +22,6 @@ const CANDIDATE_KNOWN = new Set(['content', 'finishReason', 'index']);
 /** A fresh prefix for the ids of calls Gemini sent without one. */
 export function callIdPrefix(responseId: string | undefined): string {
   return `call_${responseId ?? crypto.randomUUID().replace(/-/g, '').slice(0, 16)}_`;
-}
-
-/** `logprobsResult` -> canonical token logprobs. */
-export function decodeLogprobs(value: unknown, path: string): LlmTokenLogprob[] | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const result = value as { chosenCandidates?: unknown[]; topCandidates?: unknown[] };
-  if (!Array.isArray(result.chosenCandidates)) return undefined;
-  const tokenOf = (list: readonly unknown[], at: number, parent: string): LlmTokenLogprob => {
-    const entry = read.object(list, at, parent);
-    const itemPath = `${parent}[${at}]`;
-    return { token: read.optionalString(entry, 'token', itemPath) ?? '', logprob: read.optionalNumber(entry, 'logProbability', itemPath) ?? 0 };
-  };
-  const tops = Array.isArray(result.topCandidates) ? result.topCandidates : [];
-  return result.chosenCandidates.map((_, at, chosen) => {
-    const token = tokenOf(chosen, at, `${path}.chosenCandidates`);
-    const top = tops[at];
-    const list = typeof top === 'object' && top !== null ? (top as Wire).candidates : undefined;
-    if (Array.isArray(list)) token.top = list.map((_item, rank) => tokenOf(list, rank, `${path}.topCandidates[${at}].candidates`));
-    return token;
-  });
-}
-
-/** Canonical token logprobs -> `logprobsResult` (chosen tokens, and the alternatives at each step when known). */
-export function encodeLogprobs(logprobs: readonly LlmTokenLogprob[]): Wire {
-  const chosenCandidates = logprobs.map((token) => ({ token: token.token, logProbability: token.logprob }));
-  if (!logprobs.some((token) => token.top)) return { chosenCandidates };
-  const topCandidates = logprobs.map((token) => ({ candidates: (token.top ?? []).map((top) => ({ token: top.token, logProbability: top.logprob })) }));
-  return { topCandidates, chosenCandidates };
 }
 
 /** One candidate -> a canonical choice. */
@@ -86,11 +57,6 @@ export function decodeCandidate(candidates: readonly unknown[], position: number
 }
 
 /**
- * Response body -> canonical response. A blocked prompt (no candidates, `promptFeedback.
- * blockReason`) is one empty choice finished by `content_filter`; a body with neither candidates
- * nor a block reason is not an answer and throws (as `upstream` through the codec).
- */
-/**
  * `Codec.response.answerFault`: a Gemini answer is an object with a non-empty `candidates` array
  * or, for a blocked prompt only, no candidates and a `promptFeedback.blockReason`
  * (https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse);
@@ -103,6 +69,12 @@ export function answerFault(wire: unknown): string | undefined {
   const feedback = wire.promptFeedback;
   return candidates === undefined && isJsonObject(feedback) && typeof feedback.blockReason === 'string' ? undefined : 'candidates';
 }
+
+/**
+ * Response body -> canonical response. A blocked prompt (no candidates, `promptFeedback.
+ * blockReason`) is one empty choice finished by `content_filter`; a body with neither candidates
+ * nor a block reason is not an answer and throws (as `upstream` through the codec).
+ */
 
 export function decodeResponse(body: unknown, context?: CodecContext): LlmResponse {
   const wire = read.body(body);
@@ -133,47 +105,6 @@ export function decodeResponse(body: unknown, context?: CodecContext): LlmRespon
   const usage = decodeUsage(wire.usageMetadata);
   if (usage) response.usage = usage;
   return ext.keep(response, bag);
-}
-
-/** A canonical choice -> a candidate. */
-export function encodeCandidate(choice: LlmChoice, position: number, context: CodecContext | undefined, model: string, responseId?: string): GeminiCandidate {
-  const bag = ext.bag(choice);
-  const out: Wire = {};
-  if (!bag?.$noContent) {
-    const parts: Wire[] = [];
-    const options = { context, model, callNames: new Map<string, string>(), response: true, responseId };
-    // Citations of an answer from elsewhere become grounding (Gemini's own comes back from the bag).
-    const cited: CitedText[] | undefined = bag?.groundingMetadata === undefined ? [] : undefined;
-    choice.content.forEach((part, at) => {
-      const path = `choices[${position}].content[${at}]`;
-      const encoded = encodePart(part, path, options);
-      if (!encoded) return;
-      if (cited && part.type === 'text' && part.citations?.length) cited.push({ text: part.text, citations: part.citations, partIndex: parts.length, path });
-      parts.push(encoded);
-    });
-    const grounding = cited?.length ? groundingMetadataOf(cited, context) : undefined;
-    if (grounding) out.groundingMetadata = grounding;
-    out.content = { ...(bag?.$noParts && parts.length === 0 ? {} : { parts }), ...(bag?.$noRole ? {} : { role: 'model' }), ...(bag?.$content as Wire | undefined) };
-  }
-  if (choice.finishReason !== undefined) out.finishReason = encodeFinishReason(choice.finishReason, choice.rawFinishReason, choice.content.some((part) => part.type === 'refusal'));
-  if (!bag?.$noIndex) out.index = choice.index;
-  // Gemini's own logprobsResult comes back from the bag.
-  if (choice.logprobs && bag?.logprobsResult === undefined) out.logprobsResult = encodeLogprobs(choice.logprobs);
-  ext.writeRest(out, choice);
-  return out as GeminiCandidate;
-}
-
-/** Canonical response -> response body. */
-export function encodeResponse(response: LlmResponse, context?: CodecContext): GeminiResponse {
-  const bag = ext.bag(response);
-  const out: Wire = {};
-  const blocked = bag?.$noCandidates && response.choices.length === 1 && response.choices[0]!.content.length === 0;
-  if (!blocked) out.candidates = response.choices.map((choice, position) => encodeCandidate(choice, position, context, response.model, response.id));
-  if (response.usage) out.usageMetadata = encodeUsage(response.usage);
-  if (!bag?.$noModel) out.modelVersion = response.model;
-  if (!bag?.$noId) out.responseId = response.id;
-  ext.writeRest(out, response);
-  return out as GeminiResponse;
 }
 
 /** Counts of a response body's `usageMetadata` are numbers (the usage itself is read by decodeUsage). */
