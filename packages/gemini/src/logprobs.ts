@@ -1,5 +1,5 @@
-import { read } from './protocol.js';
 import type { LlmTokenLogprob } from '@llm/core';
+import { read } from './protocol.js';
 
 type Wire = Record<string, unknown>;
 

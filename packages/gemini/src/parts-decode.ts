@@ -163,8 +163,11 @@ function decodeFunctionResponse(part: Wire, path: string, bag: Wire | undefined,
   return ext.keep(result, resultBag);
 }
 
+/** What the error for a function response in a model turn shows as found (the field's name, not its value). */
+const MISPLACED_RESPONSE = { functionResponse: 'functionResponse' } as const;
+
 /** Narrows a decoded model-turn part to assistant content (a function response is misplaced there). */
 export function asAssistantContent(part: LlmPart, path: string): LlmAssistantContent {
-  if (part.type === 'tool-result' || part.type === 'json') return read.invalid({ functionResponse: 'functionResponse' }, 'functionResponse', path, 'no function response in a model turn');
+  if (part.type === 'tool-result' || part.type === 'json') return read.invalid(MISPLACED_RESPONSE, 'functionResponse', path, 'no function response in a model turn');
   return part;
 }
