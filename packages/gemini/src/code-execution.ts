@@ -1,5 +1,5 @@
-import { CODE_EXECUTION_TOOL_NAME, readObject, reportForeignToolFields, type CodecContext, type LlmCodeExecutionTool } from '@llm/core';
-import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
+import { CODE_EXECUTION_TOOL_NAME, reportForeignToolFields, type CodecContext, type LlmCodeExecutionTool } from '@llm/core';
+import { PROTOCOL, ext, read } from './protocol.js';
 
 type Wire = Record<string, unknown>;
 
@@ -13,19 +13,19 @@ export function isCodeExecutionKey(key: string): boolean {
  * wire Tool's index and key spelling).
  * @see https://ai.google.dev/api/caching#CodeExecution
  */
-export function decodeCodeExecution(value: unknown, key: string, path: string, toolIndex: number): LlmCodeExecutionTool {
-  const wire = readObject(value, path, key, PROTOCOL);
+export function decodeCodeExecution(holder: Wire, key: string, path: string, toolIndex: number): LlmCodeExecutionTool {
+  const wire = read.object(holder, key, path);
   const bag: Wire = { $tool: toolIndex, ...wire };
   if (key !== 'codeExecution') bag.$key = key;
   const tool: LlmCodeExecutionTool = { type: 'code_execution', name: CODE_EXECUTION_TOOL_NAME };
-  return keep(tool, bag);
+  return ext.keep(tool, bag);
 }
 
 /** The canonical hosted tool -> `[key, codeExecution value]` for its Tool object. */
 export function encodeCodeExecution(tool: LlmCodeExecutionTool, path: string, context: CodecContext | undefined): [string, Wire] {
   reportForeignToolFields(tool, path, PROTOCOL, context);
-  const bag = ownBag(tool);
+  const bag = ext.bag(tool);
   const out: Wire = {};
-  writeWireFields(out, bag);
+  ext.writeRest(out, tool);
   return [typeof bag?.$key === 'string' ? bag.$key : 'codeExecution', out];
 }

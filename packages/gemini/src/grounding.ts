@@ -1,5 +1,5 @@
 import { citationSpan, reportLoss, utf16Index, utf8Offset, type CodecContext, type LlmAssistantContent, type LlmCitation } from '@llm/core';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 
 type Wire = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { applyAuth, decodeUrlComponent, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 
 /** Inbound: the API key header, the `?key=` query, and Bearer (Vertex-style OAuth clients). */
 const SCHEMES: readonly AuthScheme[] = ['x-goog-api-key', 'query-key', 'bearer'];

@@ -1,5 +1,5 @@
 import { MAX_JSON_DEPTH, invalidUpstream, type JsonObject } from '@llm/core';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 
 type Wire = Record<string, unknown>;
 

@@ -41,3 +41,14 @@ export function unknownFields(object: Wire, known: ReadonlySet<string>): Wire | 
 export function camelCase(name: string): string {
   return name.includes('_') ? name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()) : name;
 }
+
+/**
+ * The holder to read `name` from with the wire readers: `object` itself, or, when only the
+ * snake_case spelling is present, a one-key holder of that value under `name`, so that errors
+ * name the camelCase path either way (allocates only for snake_case input).
+ */
+export function camel(object: Wire, name: string): Wire {
+  if (object[name] !== undefined || !/[A-Z]/.test(name)) return object;
+  const snake = object[snakeCase(name)];
+  return snake === undefined ? object : { [name]: snake };
+}

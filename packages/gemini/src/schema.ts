@@ -1,5 +1,5 @@
 import { checkJsonDepth, type JsonSchema } from '@llm/core';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 
 /**
  * A schema in Gemini's OpenAPI 3.0 dialect (`parameters`, `responseSchema`: uppercase `type`,

@@ -1,13 +1,15 @@
 import { checkParsedDepth, invalidUpstream, streamEndedEarly, upstreamDecodeFailure, type StreamStep, type LlmError, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
 import { CallIds } from './call-ids.js';
 import { decodeError, isErrorChunk, statusOfChunk } from './errors.js';
-import { PROTOCOL } from './ext.js';
+import { readSseJson } from '@llm/core/kit';
+import { PROTOCOL } from './protocol.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { groundingCitations } from './grounding.js';
-import { decodePart } from './parts.js';
+import { decodePart } from './parts-decode.js';
 import { PartialArgs } from './partial-args.js';
 import { unknownFields } from './read.js';
-import { callIdPrefix, decodeLogprobs } from './response.js';
+import { decodeLogprobs } from './logprobs.js';
+import { callIdPrefix } from './response-decode.js';
 import { decodeUsage } from './usage.js';
 
 type Out = Pick<TransformStreamDefaultController<LlmStreamEvent>, 'enqueue'>;
@@ -48,7 +50,8 @@ export interface DecodeState {
 }
 
 /** A fresh decoder state. */
-export function createDecodeState(model?: string): DecodeState {
+export function createDecodeState(options: StreamOptions = {}): DecodeState {
+  const model = options.model;
   return { started: false, done: false, nextIndex: 0, candidates: new Map(), origin: model ? { protocol: PROTOCOL, model } : { protocol: PROTOCOL } };
 }
 
@@ -60,23 +63,75 @@ export function createDecodeState(model?: string): DecodeState {
  * stream with an `error` event; so does a stream that ends before every candidate's finish reason.
  */
 export function streamDecoder(options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
-  const state = createDecodeState(options.model);
+  const state = createDecodeState(options);
   return { transform: (event, out) => decodeStep(state, event, out), flush: (out) => decodeEnd(state, out) };
 }
 
 /** Handles one SSE event. Never throws: bad input becomes an `error` event. */
 export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   if (state.done) return;
-  let payload: unknown;
+  // Without alt=sse the body is one array; an SSE chunk holding an array is read the same way.
+  if (startsAsArray(sse.data)) return decodeArray(state, sse.data, out);
+  const json = readSseJson(PROTOCOL, sse.data, 'stream chunk');
+  if (json.error) return fail(state, out, json.error);
   try {
-    payload = JSON.parse(sse.data);
+    decodeChunk(state, json.payload, out);
+  } catch (error) {
+    fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream chunk', error));
+  }
+}
+
+/**
+ * End of input (Gemini has no terminal event: the connection closes). Complete when every
+ * candidate sent its `finishReason`, or when a blocked prompt's `promptFeedback.blockReason`
+ * came with no candidates: then every finish, with the last usage. Otherwise the stream was cut
+ * ("streams can also just stop (no finishReason) on transport errors"): it ends with an
+ * `upstream` error, blocks left open, so a call whose streamed arguments were still arriving is
+ * never handed on as complete.
+ */
+export function decodeEnd(state: DecodeState, out: Out): void {
+  if (state.done) return;
+  const candidates = [...state.candidates].sort((a, b) => a[0] - b[0]);
+  const finished = candidates.length > 0 && candidates.every(([, cand]) => cand.finish !== undefined);
+  const blocked = candidates.length === 0 && state.blockReason !== undefined;
+  if (!finished && !blocked) return fail(state, out, streamEndedEarly(PROTOCOL, 'a finishReason'));
+  state.done = true;
+  const usage = decodeUsage(state.usage);
+  const finishes: Array<Extract<LlmStreamEvent, { type: 'finish' }>> = [];
+  for (const [choice, cand] of candidates) {
+    close(cand, out);
+    const event: Extract<LlmStreamEvent, { type: 'finish' }> = { type: 'finish', reason: decodeFinishReason(cand.finish!, cand.hasCalls), rawReason: cand.finish };
+    if (choice !== 0) event.choice = choice;
+    if (cand.meta) event.extensions = { [PROTOCOL]: cand.meta };
+    finishes.push(event);
+  }
+  if (blocked) {
+    if (!state.started) out.enqueue({ type: 'start' });
+    finishes.push({ type: 'finish', reason: 'content_filter', rawReason: state.blockReason });
+  }
+  for (const finish of finishes) {
+    if (usage) finish.usage = usage;
+    out.enqueue(finish);
+  }
+}
+
+/** Whether JSON text is an array (its first non-blank character is `[`). */
+function startsAsArray(data: string): boolean {
+  let at = 0;
+  while (at < data.length && data.charCodeAt(at) <= 32) at++;
+  return data.charCodeAt(at) === 91;
+}
+
+/** A JSON array of chunks, each decoded in turn. */
+function decodeArray(state: DecodeState, data: string, out: Out): void {
+  let chunks: unknown[];
+  try {
+    chunks = JSON.parse(data) as unknown[];
   } catch (error) {
     return fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream chunk', error));
   }
-  // Without alt=sse the body is one array; an SSE chunk holding an array is read the same way.
-  const chunks = Array.isArray(payload) ? payload : [payload];
   try {
-    checkParsedDepth(sse.data, payload);
+    checkParsedDepth(data, chunks);
     for (const chunk of chunks) {
       if (typeof chunk !== 'object' || chunk === null) throw invalidUpstream(PROTOCOL, 'stream chunk');
       decodeChunk(state, chunk as Wire, out);
@@ -93,7 +148,7 @@ function fail(state: DecodeState, out: Out, error: LlmError): void {
 }
 
 /** Decodes one parsed chunk. */
-export function decodeChunk(state: DecodeState, chunk: Wire, out: Out): void {
+function decodeChunk(state: DecodeState, chunk: Wire, out: Out): void {
   if (isErrorChunk(chunk)) return fail(state, out, decodeError(statusOfChunk(chunk), chunk));
   if (!state.started) {
     state.started = true;
@@ -181,7 +236,7 @@ function decodeStreamPart(state: DecodeState, cand: CandidateState, choice: numb
     cand.open.partial!.add(call.partialArgs);
     return;
   }
-  const part = decodePart(parts[at], 'candidates[].content.parts', at, { origin: state.origin, callId: (name) => state.ids!.call(name) });
+  const part = decodePart(parts, at, 'candidates[].content.parts', { origin: state.origin, callId: (name) => state.ids!.call(name) });
   switch (part.type) {
     case 'text': {
       if (part.text === '' && signature !== undefined && cand.open?.kind === 'text') {
@@ -240,40 +295,6 @@ function mergeMeta(kept: Wire | undefined, next: Wire): Wire {
   const after = (next.citationMetadata as Wire | undefined)?.citations;
   if (Array.isArray(before) && Array.isArray(after)) merged.citationMetadata = { ...(next.citationMetadata as Wire), citations: [...before, ...after] };
   return merged;
-}
-
-/**
- * End of input (Gemini has no terminal event: the connection closes). Complete when every
- * candidate sent its `finishReason`, or when a blocked prompt's `promptFeedback.blockReason`
- * came with no candidates: then every finish, with the last usage. Otherwise the stream was cut
- * ("streams can also just stop (no finishReason) on transport errors"): it ends with an
- * `upstream` error, blocks left open, so a call whose streamed arguments were still arriving is
- * never handed on as complete.
- */
-export function decodeEnd(state: DecodeState, out: Out): void {
-  if (state.done) return;
-  const candidates = [...state.candidates].sort((a, b) => a[0] - b[0]);
-  const finished = candidates.length > 0 && candidates.every(([, cand]) => cand.finish !== undefined);
-  const blocked = candidates.length === 0 && state.blockReason !== undefined;
-  if (!finished && !blocked) return fail(state, out, streamEndedEarly(PROTOCOL, 'a finishReason'));
-  state.done = true;
-  const usage = decodeUsage(state.usage);
-  const finishes: Array<Extract<LlmStreamEvent, { type: 'finish' }>> = [];
-  for (const [choice, cand] of candidates) {
-    close(cand, out);
-    const event: Extract<LlmStreamEvent, { type: 'finish' }> = { type: 'finish', reason: decodeFinishReason(cand.finish!, cand.hasCalls), rawReason: cand.finish };
-    if (choice !== 0) event.choice = choice;
-    if (cand.meta) event.extensions = { [PROTOCOL]: cand.meta };
-    finishes.push(event);
-  }
-  if (blocked) {
-    if (!state.started) out.enqueue({ type: 'start' });
-    finishes.push({ type: 'finish', reason: 'content_filter', rawReason: state.blockReason });
-  }
-  for (const finish of finishes) {
-    if (usage) finish.usage = usage;
-    out.enqueue(finish);
-  }
 }
 
 /** The error a chunk of the wrong shape ends the stream with, `path` naming what is wrong. */

@@ -1,11 +1,11 @@
-import { reportLoss, unfinishedStreamError, type LlmCitation, type LlmWarningCode, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
+import { reportLoss, unfinishedStreamError, type LlmCitation, type LlmWarningCode, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions, type WithExtensions } from '@llm/core';
 import { isMadeUpId } from './call-ids.js';
 import { encodeError } from './errors.js';
-import { PROTOCOL, writeWireFields } from './ext.js';
+import { PROTOCOL, ext } from './protocol.js';
 import { encodeFinishReason } from './finish-reason.js';
 import { groundingMetadataOf, type CitedText } from './grounding.js';
-import { CALL_ARGS_LOSS, callArgs, encodePart } from './parts.js';
-import { encodeLogprobs } from './response.js';
+import { CALL_ARGS_LOSS, callArgs, encodePart } from './parts-encode.js';
+import { encodeLogprobs } from './logprobs.js';
 import { encodeUsage } from './usage.js';
 
 type Out = Pick<TransformStreamDefaultController<SseEvent>, 'enqueue'>;
@@ -39,8 +39,8 @@ export interface EncodeState {
   /** A `finish` was encoded (a stream may carry one per candidate; any one makes an answer). */
   finishSent?: boolean;
   reported: Set<string>;
-  /** Response fields decoded from Gemini (promptFeedback, ...) still to send on the first chunk. */
-  extra?: Wire;
+  /** The start event whose Gemini bag (promptFeedback, ...) still goes on the first chunk. */
+  start?: WithExtensions;
   /** Whether a chunk was sent. */
   sent?: boolean;
   /** Choices that held a refusal block (their `stop` finish is sent as a refusal). */
@@ -62,35 +62,17 @@ export function createEncodeState(options: StreamOptions = {}): EncodeState {
  */
 export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStreamEvent, SseEvent> {
   const state = createEncodeState(options);
-  return { transform: (event, out) => encodeEvent(state, event, out), flush: (out) => encodeEnd(state, out) };
-}
-
-function chunk(state: EncodeState, out: Out, candidate: Wire | undefined, extra?: Wire): void {
-  const payload: Wire = {};
-  if (candidate) payload.candidates = [candidate];
-  if (state.extra) {
-    writeWireFields(payload, state.extra);
-    state.extra = undefined;
-  }
-  state.sent = true;
-  Object.assign(payload, extra);
-  if (state.model !== undefined) payload.modelVersion = state.model;
-  if (state.id !== undefined) payload.responseId = state.id;
-  out.enqueue({ data: JSON.stringify(payload), event: undefined, id: undefined });
-}
-
-function partChunk(state: EncodeState, out: Out, choice: number, part: Wire): void {
-  chunk(state, out, { content: { parts: [part], role: 'model' }, index: choice });
+  return { transform: (event, out) => encodeStep(state, event, out), flush: (out) => encodeEnd(state, out) };
 }
 
 /** Encodes one canonical event. */
-export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out): void {
+export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out): void {
   if (state.finished) return;
   switch (event.type) {
     case 'start':
       if (event.id !== undefined && state.id === undefined) state.id = event.id;
       if (event.model !== undefined) state.model = event.model;
-      if (event.extensions?.[PROTOCOL]) state.extra = event.extensions[PROTOCOL];
+      if (ext.bag(event)) state.start = event;
       return;
     case 'block-start': {
       const choice = event.choice ?? 0;
@@ -176,7 +158,7 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
     case 'finish': {
       state.finishSent = true;
       const usage = event.usage ?? state.usage;
-      const blocked = (state.extra?.promptFeedback as Wire | undefined)?.blockReason;
+      const blocked = (ext.bag(state.start)?.promptFeedback as Wire | undefined)?.blockReason;
       if (!state.sent && blocked !== undefined && blocked === event.rawReason) {
         // A blocked prompt: Gemini sends one chunk with promptFeedback and no candidates.
         chunk(state, out, undefined, usage ? { usageMetadata: encodeUsage(usage) } : undefined);
@@ -186,13 +168,13 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
       const candidate: Wire = { finishReason: encodeFinishReason(event.reason, event.rawReason, state.refused?.has(choice)), index: choice };
       // Candidate metadata decoded from Gemini (safety ratings, citations, grounding) goes on the
       // last chunk; citations from elsewhere become grounding there.
-      const meta = event.extensions?.[PROTOCOL];
+      const meta = ext.bag(event);
       const cited = state.cited?.get(choice);
       if (cited && meta?.groundingMetadata === undefined) {
         const grounding = groundingMetadataOf(cited, state.options);
         if (grounding) candidate.groundingMetadata = grounding;
       }
-      writeWireFields(candidate, meta);
+      ext.writeRest(candidate, event);
       chunk(state, out, candidate, usage ? { usageMetadata: encodeUsage(usage) } : undefined);
       return;
     }
@@ -211,7 +193,25 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
  * reason); calls still buffered are dropped.
  */
 export function encodeEnd(state: EncodeState, out: Out): void {
-  if (!state.finished && !state.finishSent) encodeEvent(state, { type: 'error', error: unfinishedStreamError() }, out);
+  if (!state.finished && !state.finishSent) encodeStep(state, { type: 'error', error: unfinishedStreamError() }, out);
+}
+
+function chunk(state: EncodeState, out: Out, candidate: Wire | undefined, extra?: Wire): void {
+  const payload: Wire = {};
+  if (candidate) payload.candidates = [candidate];
+  if (state.start) {
+    ext.writeRest(payload, state.start);
+    state.start = undefined;
+  }
+  state.sent = true;
+  Object.assign(payload, extra);
+  if (state.model !== undefined) payload.modelVersion = state.model;
+  if (state.id !== undefined) payload.responseId = state.id;
+  out.enqueue({ data: JSON.stringify(payload), event: undefined, id: undefined });
+}
+
+function partChunk(state: EncodeState, out: Out, choice: number, part: Wire): void {
+  chunk(state, out, { content: { parts: [part], role: 'model' }, index: choice });
 }
 
 function blockEnd(state: EncodeState, index: number, out: Out): void {

@@ -1,5 +1,5 @@
 import type { LlmUsage } from '@llm/core';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 import type { GeminiModalityTokenCount, GeminiUsageMetadata } from './wire-types.js';
 
 function count(value: unknown): number | undefined {

@@ -1,5 +1,5 @@
-import { WEB_SEARCH_TOOL_NAME, domainList, readObject, reportWebSearchSettings, type CodecContext, type LlmWebSearchTool } from '@llm/core';
-import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
+import { WEB_SEARCH_TOOL_NAME, domainList, reportWebSearchSettings, type CodecContext, type LlmWebSearchTool } from '@llm/core';
+import { PROTOCOL, ext, read } from './protocol.js';
 import { field, unknownFields } from './read.js';
 
 type Wire = Record<string, unknown>;
@@ -17,8 +17,8 @@ export function isGoogleSearchKey(key: string): boolean {
  * wire Tool's index and key spelling.
  * @see https://ai.google.dev/api/caching#GoogleSearch
  */
-export function decodeGoogleSearch(value: unknown, key: string, path: string, toolIndex: number): LlmWebSearchTool {
-  const wire = readObject(value, path, key, PROTOCOL);
+export function decodeGoogleSearch(holder: Wire, key: string, path: string, toolIndex: number): LlmWebSearchTool {
+  const wire = read.object(holder, key, path);
   const tool: LlmWebSearchTool = { type: 'web_search', name: WEB_SEARCH_TOOL_NAME };
   const bag: Wire = { $tool: toolIndex, ...unknownFields(wire, KNOWN) };
   if (key !== 'googleSearch') bag.$key = key;
@@ -28,15 +28,15 @@ export function decodeGoogleSearch(value: unknown, key: string, path: string, to
     tool.blockedDomains = blocked;
     if (wire.excludeDomains === undefined) bag.$snakeExclude = true;
   } else if (excluded !== undefined) bag[wire.excludeDomains === undefined ? 'exclude_domains' : 'excludeDomains'] = excluded;
-  return keep(tool, bag);
+  return ext.keep(tool, bag);
 }
 
 /** The canonical hosted tool -> `[key, googleSearch value]` for its Tool object; what it lacks is reported. */
 export function encodeGoogleSearch(tool: LlmWebSearchTool, path: string, context: CodecContext | undefined): [string, Wire] {
   reportWebSearchSettings(tool, path, ['blockedDomains'], PROTOCOL, context);
-  const bag = ownBag(tool);
+  const bag = ext.bag(tool);
   const out: Wire = {};
   if (tool.blockedDomains !== undefined) out[bag?.$snakeExclude ? 'exclude_domains' : 'excludeDomains'] = tool.blockedDomains;
-  writeWireFields(out, bag);
+  ext.writeRest(out, tool);
   return [typeof bag?.$key === 'string' ? bag.$key : 'googleSearch', out];
 }

@@ -536,3 +536,26 @@ describe('properties: response.decode returns or throws an LlmError, nothing els
     );
   });
 });
+
+describe('request.decode: a wrong snake_case field (proto3 JSON) is named by its camelCase path', () => {
+  const user = (part: Wire): Wire => ({ role: 'user', parts: [part] });
+  it.each<[string, Wire, string]>([
+    ['system_instruction', { system_instruction: 3, contents: [] }, 'systemInstruction: expected an object, got 3'],
+    ['inline_data', { contents: [user({ inline_data: 'x' })] }, 'contents[0].parts[0].inlineData: expected an object, got "x"'],
+    ['inline_data.mime_type', { contents: [user({ inline_data: { mime_type: 7, data: 'aGk=' } })] }, 'contents[0].parts[0].inlineData.mimeType: expected a string, got 7'],
+    ['file_data.file_uri', { contents: [user({ file_data: { file_uri: null } })] }, 'contents[0].parts[0].fileData.fileUri: expected a string, got null'],
+    ['function_call', { contents: [{ role: 'model', parts: [{ function_call: [] }] }] }, 'contents[0].parts[0].functionCall: expected an object, got an array'],
+    ['function_response', { contents: [user({ function_response: true })] }, 'contents[0].parts[0].functionResponse: expected an object, got true'],
+    ['tool_config.function_calling_config.allowed_function_names', { contents: [], tool_config: { function_calling_config: { allowed_function_names: ['a', 2] } } }, 'toolConfig.functionCallingConfig.allowedFunctionNames[1]: expected a string, got 2'],
+    ['generation_config.top_p', { contents: [], generation_config: { top_p: null } }, 'generationConfig.topP: expected a number, got null'],
+    ['generation_config.thinking_config.thinking_level', { contents: [], generation_config: { thinking_config: { thinking_level: 'MAX' } } }, 'generationConfig.thinkingConfig.thinkingLevel: expected MINIMAL, LOW, MEDIUM or HIGH, got "MAX"'],
+  ])('%s', (_name, body, message) => {
+    const error = thrown(() => gemini.request.decode(body, { model: 'gemini-2.5-flash' }));
+    expect(LlmError.isInstance(error) && { kind: error.kind, status: error.status, protocol: error.protocol, message: error.message }).toEqual({
+      kind: 'invalid_request',
+      status: 400,
+      protocol: 'gemini',
+      message,
+    });
+  });
+});

@@ -1,150 +1,25 @@
 import {
   choiceWithoutHostedTools,
-  invalid,
-  readArray,
-  readObject,
   reportCacheHints,
   reportLoss,
   type CodecContext,
   type LlmAssistantContent,
   type LlmMessage,
   type LlmRequest,
-  type LlmTextPart,
-  type LlmToolMessage,
-  type LlmUserContent,
 } from '@llm/core';
-import { CallIds } from './call-ids.js';
-import { PROTOCOL, keep, ownBag, writeWireFields } from './ext.js';
-import { decodeGenerationConfig, encodeGenerationConfig } from './generation-config.js';
-import { asAssistantContent, decodePart, encodePart, encodeToolResult, type PartDecodeContext, type PartEncodeOptions } from './parts.js';
-import { field, unknownFields } from './read.js';
-import { decodeToolConfig, decodeTools, encodeToolConfig, encodeTools } from './tools.js';
+import { PROTOCOL, ext } from './protocol.js';
+import { encodeGenerationConfig } from './generation-config-encode.js';
+import { encodePart, encodeToolResult, type PartEncodeOptions } from './parts-encode.js';
+import { encodeToolConfig, encodeTools } from './tools-encode.js';
 import type { GeminiContent, GeminiRequest } from './wire-types.js';
 
 type Wire = Record<string, unknown>;
 
-const KNOWN = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig', 'store', 'serviceTier', 'model']);
-
-/**
- * Request body -> canonical request. The model and the stream flag live in the URL: pass them as
- * `context.model` / `context.stream` (the HTTP binding's `matchRequest` reads them).
- */
-export function decodeRequest(body: unknown, context?: CodecContext): LlmRequest {
-  const wire = readObject(body, '', undefined, PROTOCOL);
-  const model = context?.model ?? (typeof wire.model === 'string' ? wire.model.replace(/^models\//, '') : '');
-  const request: LlmRequest = { model, messages: [] };
-  if (context?.stream !== undefined) request.stream = context.stream;
-  const bag: Wire = { ...unknownFields(wire, KNOWN) };
-  if (typeof wire.model === 'string') bag.$model = wire.model;
-
-  const system = field(wire, 'systemInstruction');
-  if (system !== undefined) decodeSystem(system, request.messages);
-  const origin = model ? { protocol: PROTOCOL, model } : { protocol: PROTOCOL };
-  const ids = new CallIds('call_');
-  // Calls in model turns get new ids; results in user turns are paired with them.
-  const contexts: TurnContexts = {
-    ids,
-    model: { origin, callId: (name) => ids.call(name) },
-    user: { origin, callId: (name) => ids.result(name) },
-  };
-  const contents = readArray(wire.contents, '', 'contents', PROTOCOL);
-  for (let index = 0; index < contents.length; index++) decodeContent(contents[index], index, request.messages, contexts);
-
-  if (wire.tools !== undefined) request.tools = decodeTools(wire.tools, bag);
-  const toolConfig = field(wire, 'toolConfig');
-  if (toolConfig !== undefined) {
-    const decoded = decodeToolConfig(toolConfig);
-    if (decoded.choice) request.toolChoice = decoded.choice;
-    if (decoded.rest) bag.$toolConfig = decoded.rest;
-  }
-  const generation = field(wire, 'generationConfig');
-  if (generation !== undefined) {
-    const kept = decodeGenerationConfig(generation, request);
-    bag.$generation = kept ?? {};
-  }
-  if (typeof wire.store === 'boolean') request.store = wire.store;
-  const tier = field(wire, 'serviceTier');
-  if (typeof tier === 'string') request.serviceTier = tier;
-  if (Object.keys(bag).length === 0) return request;
-  return keep(request, bag);
-}
-
-function decodeSystem(value: unknown, messages: LlmMessage[]): void {
-  const system = readObject(value, '', 'systemInstruction', PROTOCOL);
-  const parts = readArray(system.parts, 'systemInstruction', 'parts', PROTOCOL);
-  const content: LlmTextPart[] = parts.map((item, index) => {
-    const part = readObject(item, 'systemInstruction.parts', index, PROTOCOL);
-    if (typeof part.text !== 'string') return invalid(`systemInstruction.parts[${index}]`, 'text', 'a string (system instructions hold text)', part.text, PROTOCOL);
-    const rest = unknownFields(part, new Set(['text']));
-    const text: LlmTextPart = { type: 'text', text: part.text };
-    return rest ? keep(text, rest) : text;
-  });
-  const message: LlmMessage = { role: 'system', content };
-  keep(message, unknownFields(system, new Set(['parts'])));
-  messages.push(message);
-}
-
-interface TurnContexts {
-  ids: CallIds;
-  model: PartDecodeContext;
-  user: PartDecodeContext;
-}
-
-function decodeContent(value: unknown, index: number, messages: LlmMessage[], contexts: TurnContexts): void {
-  const content = readObject(value, 'contents', index, PROTOCOL);
-  const path = `contents[${index}]`;
-  const role = content.role;
-  const parts = readArray(content.parts, path, 'parts', PROTOCOL);
-  const partsPath = `${path}.parts`;
-  const rest = unknownFields(content, new Set(['role', 'parts']));
-  const ids = contexts.ids;
-  if (role === 'model') {
-    ids.modelTurn();
-    const out: LlmAssistantContent[] = [];
-    for (let at = 0; at < parts.length; at++) {
-      const part = asAssistantContent(decodePart(parts[at], partsPath, at, contexts.model), `${partsPath}[${at}]`);
-      if (part.type === 'tool-call' && !ownBag(part)?.$syntheticId) ids.known(part.id, part.name);
-      out.push(part);
-    }
-    messages.push(keep({ role: 'assistant', content: out } as LlmMessage, rest));
-    return;
-  }
-  if (role !== undefined && role !== 'user' && role !== 'function') return invalid(path, 'role', '"user" or "model"', role, PROTOCOL);
-  // A user content may hold function responses (moved to tool messages) and other parts, in order.
-  const context = contexts.user;
-  const produced: LlmMessage[] = [];
-  let user: LlmUserContent[] | undefined;
-  for (let at = 0; at < parts.length; at++) {
-    const part = decodePart(parts[at], partsPath, at, context);
-    if (part.type === 'tool-result') {
-      user = undefined;
-      produced.push({ role: 'tool', content: [part] } satisfies LlmToolMessage);
-      continue;
-    }
-    if (part.type === 'reasoning' || part.type === 'tool-call' || part.type === 'refusal' || part.type === 'json') {
-      // Thoughts or calls in a user turn have no canonical home there: kept whole.
-      const kept: LlmUserContent = { type: 'provider', protocol: PROTOCOL, value: parts[at] };
-      if (!user) produced.push({ role: 'user', content: (user = []) });
-      user.push(kept);
-      continue;
-    }
-    if (!user) produced.push({ role: 'user', content: (user = []) });
-    user.push(part);
-  }
-  if (produced.length === 0) produced.push({ role: 'user', content: [] });
-  const first = produced[0]!;
-  const firstBag: Wire = { ...rest };
-  if (role === undefined) firstBag.$noRole = true;
-  else if (role === 'function') firstBag.$role = role;
-  keep(first, firstBag);
-  for (let at = 1; at < produced.length; at++) keep(produced[at]!, { $joined: true });
-  messages.push(...produced);
-}
-
 /** A user-side content: the role it came with (none, or the legacy `function`) and its kept fields. */
-function userContent(parts: Wire[], bag: Wire | undefined): GeminiContent {
+function userContent(parts: Wire[], message: LlmMessage): GeminiContent {
+  const bag = ext.bag(message);
   const content = (bag?.$noRole ? { parts } : { role: bag?.$role === 'function' ? 'function' : 'user', parts }) as GeminiContent;
-  writeWireFields(content as Wire, bag);
+  ext.writeRest(content as Wire, message);
   return content;
 }
 
@@ -154,7 +29,7 @@ function userContent(parts: Wire[], bag: Wire | undefined): GeminiContent {
  * content, as Gemini requires one content answering all calls of a turn.
  */
 export function encodeRequest(request: LlmRequest, context?: CodecContext): GeminiRequest {
-  const bag = ownBag(request);
+  const bag = ext.bag(request);
   const out: Wire = {};
   const options: PartEncodeOptions = { context, model: request.model, callNames: new Map() };
   const system: Wire[] = [];
@@ -164,7 +39,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
   for (let index = 0; index < request.messages.length; index++) {
     const message = request.messages[index]!;
     const path = `messages[${index}]`;
-    const messageBag = ownBag(message);
+    const messageBag = ext.bag(message);
     switch (message.role) {
       case 'system': {
         if (contents.length > 0) {
@@ -173,16 +48,16 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
         for (let at = 0; at < message.content.length; at++) {
           const part = message.content[at]!;
           const wire: Wire = { text: part.text };
-          writeWireFields(wire, ownBag(part));
+          ext.writeRest(wire, part);
           system.push(wire);
         }
-        systemRest ??= messageBag ? unknownWire(messageBag) : undefined;
+        systemRest ??= unknownWire(message);
         continue;
       }
       case 'assistant': {
         const parts = encodeAssistant(message.content, path, options);
         const content = { role: 'model', parts } as GeminiContent;
-        writeWireFields(content as Wire, messageBag);
+        ext.writeRest(content as Wire, message);
         contents.push(content);
         previous = { content, kind: 'model' };
         continue;
@@ -200,7 +75,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
         }
         if (previous && (previous.kind === 'tool' || (previous.kind === 'user' && messageBag?.$joined))) previous.content.parts.push(...(parts as GeminiContent['parts']));
         else {
-          const content = userContent(parts, messageBag);
+          const content = userContent(parts, message);
           contents.push(content);
           previous = { content, kind: 'tool' };
         }
@@ -218,7 +93,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
           previous.kind = 'user';
           continue;
         }
-        const content = userContent(parts, messageBag);
+        const content = userContent(parts, message);
         contents.push(content);
         previous = { content, kind: 'user' };
         continue;
@@ -238,14 +113,14 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
   reportUnmapped(request, context);
   // Gemini caches through `cachedContent`, never per part, tool or request: every breakpoint is reported, none sent.
   reportCacheHints(request, context, PROTOCOL, 'Gemini has no cache breakpoints');
-  writeWireFields(out, bag);
+  ext.writeRest(out, request);
   return out as GeminiRequest;
 }
 
-/** Wire fields of a bag, without `$` bookkeeping. */
-function unknownWire(bag: Wire): Wire | undefined {
+/** Wire fields of a message's bag, without `$` bookkeeping. */
+function unknownWire(message: LlmMessage): Wire | undefined {
   const out: Wire = {};
-  writeWireFields(out, bag);
+  ext.writeRest(out, message);
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -262,7 +137,7 @@ function encodeAssistant(content: readonly LlmAssistantContent[], path: string, 
     const encoded = encodePart(part, partPath, options);
     if (!encoded) continue;
     if (part.type === 'tool-call') {
-      const own = ownBag(part)?.$unsigned === true || part.origin?.protocol === PROTOCOL;
+      const own = ext.bag(part)?.$unsigned === true || part.origin?.protocol === PROTOCOL;
       if (firstCall && encoded.thoughtSignature === undefined && !own) encoded.thoughtSignature = SKIP_SIGNATURE;
       firstCall = false;
     }
