@@ -38,13 +38,13 @@ function chunks(): unknown[] {
 
 async function streamBench(): Promise<BenchCase> {
   const { createDecodeState, decodeStep } = await import('../../../../packages/gemini/src/stream-decode.js');
-  const { createEncodeState, encodeEvent } = await import('../../../../packages/gemini/src/stream-encode.js');
+  const { createEncodeState, encodeStep } = await import('../../../../packages/gemini/src/stream-encode.js');
   const arrived = chunks().map((payload): ArrivedEvent => ({ event: undefined, data: JSON.stringify(payload), id: undefined }));
   return streamCase('gemini stream 1,000 chunks decode+encode', arrived, () => {
     const decoded = createDecodeState();
     const encoded = createEncodeState();
     const sink = { enqueue: (_event: SseEvent) => undefined };
-    const forward = { enqueue: (event: LlmStreamEvent) => encodeEvent(encoded, event, sink) };
+    const forward = { enqueue: (event: LlmStreamEvent) => encodeStep(encoded, event, sink) };
     return (event) => decodeStep(decoded, event, forward);
   });
 }
