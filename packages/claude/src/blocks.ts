@@ -18,16 +18,13 @@ import type {
 import {
   cacheHintFromWire,
   cacheHintToWire,
-  invalid,
   opaqueStateWarning,
-  readArray,
-  readObject,
-  readString,
   reportLoss,
   toolArgumentsObject,
 } from '@llm/core';
 import { decodeCitation, encodeCitation } from './citations.js';
-import { PROTOCOL, keep, ownBag, restOf, writeBack } from './ext.js';
+import { parseDataUrl, type DataUrl } from '@llm/core/kit';
+import { PROTOCOL, ext, read } from './protocol.js';
 
 type Wire = Record<string, unknown>;
 
@@ -54,8 +51,8 @@ function provider(block: Wire): LlmProviderPart {
 }
 
 /** A wire `source` -> canonical, or `undefined` for a source kind or shape we keep whole. */
-function decodeSource(value: unknown, path: string): LlmMediaSource | undefined {
-  const source = readObject(value, path, 'source', PROTOCOL);
+function decodeSource(block: Wire, path: string): LlmMediaSource | undefined {
+  const source = read.object(block, 'source', path);
   let keys = 0;
   for (const _ in source) keys++;
   switch (source.type) {
@@ -77,29 +74,28 @@ function decodeSource(value: unknown, path: string): LlmMediaSource | undefined 
 }
 
 function decodeText(block: Wire, path: string): LlmTextPart {
-  const part: LlmTextPart = { type: 'text', text: readString(block, 'text', path, PROTOCOL) };
-  const rest = takeCache(block, part, restOf(block, TEXT_KNOWN));
-  const citations = block.citations;
-  if (citations !== undefined && citations !== null) {
-    const list = readArray(citations, path, 'citations', PROTOCOL);
+  const part: LlmTextPart = { type: 'text', text: read.string(block, 'text', path) };
+  const rest = takeCache(block, part, ext.rest(block, TEXT_KNOWN));
+  const list = read.optionalArray(block, 'citations', path);
+  if (list) {
     const citationsPath = `${path}.citations`;
-    part.citations = list.map((item, index) => decodeCitation(item, citationsPath, index));
+    part.citations = list.map((_, index) => decodeCitation(list, index, citationsPath));
   }
-  return keep(part, rest);
+  return ext.keep(part, rest);
 }
 
 function decodeImage(block: Wire, path: string): LlmImagePart | LlmProviderPart {
-  const source = decodeSource(block.source, path);
+  const source = decodeSource(block, path);
   if (!source || source.kind === 'text') return provider(block);
   const part: LlmImagePart = { type: 'image', source };
-  return keep(part, takeCache(block, part, restOf(block, IMAGE_KNOWN)));
+  return ext.keep(part, takeCache(block, part, ext.rest(block, IMAGE_KNOWN)));
 }
 
 function decodeDocument(block: Wire, path: string): LlmFilePart | LlmProviderPart {
-  const source = decodeSource(block.source, path);
+  const source = decodeSource(block, path);
   if (!source) return provider(block);
   const part: LlmFilePart = { type: 'file', source };
-  let rest = takeCache(block, part, restOf(block, DOCUMENT_KNOWN));
+  let rest = takeCache(block, part, ext.rest(block, DOCUMENT_KNOWN));
   if (typeof block.title === 'string') part.title = block.title;
   else if (block.title != null) (rest ??= {}).title = block.title;
   if (typeof block.context === 'string') part.context = block.context;
@@ -112,17 +108,17 @@ function decodeDocument(block: Wire, path: string): LlmFilePart | LlmProviderPar
     if (typeof citations === 'object' && keys === 1 && typeof config.enabled === 'boolean') part.citations = config.enabled;
     else (rest ??= {}).citations = citations;
   }
-  return keep(part, rest);
+  return ext.keep(part, rest);
 }
 
 function decodeThinking(block: Wire, path: string): LlmReasoningPart {
   const part: LlmReasoningPart = {
     type: 'reasoning',
-    text: readString(block, 'thinking', path, PROTOCOL),
-    signature: readString(block, 'signature', path, PROTOCOL),
+    text: read.string(block, 'thinking', path),
+    signature: read.string(block, 'signature', path),
     origin: { protocol: PROTOCOL },
   };
-  return keep(part, restOf(block, THINKING_KNOWN));
+  return ext.keep(part, ext.rest(block, THINKING_KNOWN));
 }
 
 function decodeRedacted(block: Wire, path: string): LlmReasoningPart {
@@ -130,40 +126,40 @@ function decodeRedacted(block: Wire, path: string): LlmReasoningPart {
     type: 'reasoning',
     text: '',
     redacted: true,
-    signature: readString(block, 'data', path, PROTOCOL),
+    signature: read.string(block, 'data', path),
     origin: { protocol: PROTOCOL },
   };
-  return keep(part, restOf(block, REDACTED_KNOWN));
+  return ext.keep(part, ext.rest(block, REDACTED_KNOWN));
 }
 
 function decodeToolUse(block: Wire, path: string): LlmToolCallPart {
-  const input = readObject(block.input, path, 'input', PROTOCOL);
+  const input = read.object(block, 'input', path);
   const part: LlmToolCallPart = {
     type: 'tool-call',
-    id: readString(block, 'id', path, PROTOCOL),
-    name: readString(block, 'name', path, PROTOCOL),
+    id: read.string(block, 'id', path),
+    name: read.string(block, 'name', path),
     arguments: input as JsonObject,
   };
-  return keep(part, takeCache(block, part, restOf(block, TOOL_USE_KNOWN)));
+  return ext.keep(part, takeCache(block, part, ext.rest(block, TOOL_USE_KNOWN)));
 }
 
 /** A `tool_result` block -> canonical tool result. */
 export function decodeToolResult(block: Wire, path: string): LlmToolResultPart {
   const part: LlmToolResultPart = {
     type: 'tool-result',
-    toolCallId: readString(block, 'tool_use_id', path, PROTOCOL),
+    toolCallId: read.string(block, 'tool_use_id', path),
     content: '',
   };
-  let rest = takeCache(block, part, restOf(block, TOOL_RESULT_KNOWN));
+  let rest = takeCache(block, part, ext.rest(block, TOOL_RESULT_KNOWN));
   const content = block.content;
   if (content === undefined) (rest ??= {}).$noContent = true;
   else if (typeof content === 'string') part.content = content;
   else if (content !== null) {
-    const list = readArray(content, path, 'content', PROTOCOL);
+    const list = read.array(block, 'content', path);
     const contentPath = `${path}.content`;
     const parts: LlmToolResultContent[] = new Array(list.length);
     for (let index = 0; index < list.length; index++) {
-      const item = readObject(list[index], contentPath, index, PROTOCOL);
+      const item = read.object(list, index, contentPath);
       const itemPath = `${contentPath}[${index}]`;
       let decoded: LlmToolResultContent | LlmProviderPart;
       switch (item.type) {
@@ -177,7 +173,7 @@ export function decodeToolResult(block: Wire, path: string): LlmToolResultPart {
           decoded = decodeDocument(item, itemPath);
           break;
         default:
-          readString(item, 'type', itemPath, PROTOCOL);
+          read.string(item, 'type', itemPath);
           decoded = provider(item);
       }
       // Blocks with no canonical part (search_result, tool_reference, ...) ride as a json part.
@@ -189,8 +185,8 @@ export function decodeToolResult(block: Wire, path: string): LlmToolResultPart {
     part.content = parts;
   }
   if (typeof block.is_error === 'boolean') part.isError = block.is_error;
-  else if (block.is_error != null) invalid(path, 'is_error', 'a boolean', block.is_error, PROTOCOL);
-  return keep(part, rest);
+  else if (block.is_error != null) read.invalid(block, 'is_error', path, 'a boolean');
+  return ext.keep(part, rest);
 }
 
 /**
@@ -198,8 +194,8 @@ export function decodeToolResult(block: Wire, path: string): LlmToolResultPart {
  * tool activity, `search_result`, beta blocks, unknown types) become provider parts, kept whole.
  * `tool_result` is handled by the caller (it moves to a tool message).
  */
-export function decodeBlock(value: unknown, parent: string, index: number): LlmPart {
-  const block = readObject(value, parent, index, PROTOCOL);
+export function decodeBlock(blocks: readonly unknown[], index: number, parent: string): LlmPart {
+  const block = read.object(blocks, index, parent);
   const path = `${parent}[${index}]`;
   switch (block.type) {
     case 'text':
@@ -217,7 +213,7 @@ export function decodeBlock(value: unknown, parent: string, index: number): LlmP
     case 'tool_result':
       return decodeToolResult(block, path);
     default:
-      readString(block, 'type', path, PROTOCOL);
+      read.string(block, 'type', path);
       return provider(block);
   }
 }
@@ -244,11 +240,15 @@ function textBlock(part: LlmTextPart, path: string, options: EncodePartOptions):
       protocol: PROTOCOL,
     });
   }
-  writeBack(out, ownBag(part));
+  ext.writeRest(out, part);
   return out;
 }
 
-const DATA_URL = /^data:([^;,]+)(?:;[^,]*)?;base64,/;
+/** A base64 `data:` URL that names its media type (Claude's `base64` source needs one). */
+function typedDataUrl(url: string): DataUrl | undefined {
+  const parsed = parseDataUrl(url);
+  return parsed && parsed.mediaType !== '' ? parsed : undefined;
+}
 
 /** Canonical source -> wire source; `undefined` (reported) when Claude cannot take it. */
 function encodeSource(source: LlmMediaSource, path: string, options: EncodePartOptions, document: boolean): Wire | undefined {
@@ -256,8 +256,8 @@ function encodeSource(source: LlmMediaSource, path: string, options: EncodePartO
     case 'base64':
       return { type: 'base64', media_type: source.mediaType, data: source.data };
     case 'url': {
-      const match = DATA_URL.exec(source.url);
-      if (match) return { type: 'base64', media_type: match[1], data: source.url.slice(match[0].length) };
+      const inline = typedDataUrl(source.url);
+      if (inline) return { type: 'base64', media_type: inline.mediaType, data: inline.data };
       return { type: 'url', url: source.url };
     }
     case 'file':
@@ -277,7 +277,7 @@ function encodeSource(source: LlmMediaSource, path: string, options: EncodePartO
 }
 
 function mediaTypeOf(source: LlmMediaSource): string | undefined {
-  if (source.kind === 'url') return DATA_URL.exec(source.url)?.[1] ?? source.mediaType;
+  if (source.kind === 'url') return typedDataUrl(source.url)?.mediaType ?? source.mediaType;
   return source.mediaType;
 }
 
@@ -289,7 +289,7 @@ function imageBlock(part: LlmImagePart | LlmFilePart, path: string, options: Enc
   if (part.type === 'image' && part.detail !== undefined) {
     reportLoss(options.context, { code: 'dropped-field', path: `${path}.detail`, message: 'Claude has no image detail setting', protocol: PROTOCOL });
   }
-  writeBack(out, ownBag(part));
+  ext.writeRest(out, part);
   return out;
 }
 
@@ -317,7 +317,7 @@ function documentBlock(part: LlmFilePart, path: string, options: EncodePartOptio
   if (part.context !== undefined) out.context = part.context;
   if (part.citations !== undefined) out.citations = { enabled: part.citations };
   if (part.cache) out.cache_control = cacheHintToWire(part.cache);
-  writeBack(out, ownBag(part));
+  ext.writeRest(out, part);
   return out;
 }
 
@@ -349,7 +349,7 @@ function reasoningBlock(part: LlmReasoningPart, path: string, options: EncodePar
   const out: Wire = part.redacted
     ? { type: 'redacted_thinking', data: part.signature ?? '' }
     : { type: 'thinking', thinking: part.text, signature: part.signature ?? '' };
-  writeBack(out, ownBag(part));
+  ext.writeRest(out, part);
   return out;
 }
 
@@ -380,14 +380,14 @@ function toolUseBlock(part: LlmToolCallPart, path: string, options: EncodePartOp
       protocol: PROTOCOL,
     });
   }
-  writeBack(out, ownBag(part));
+  ext.writeRest(out, part);
   return out;
 }
 
 /** A tool result -> `tool_result` block. */
 export function toolResultBlock(part: LlmToolResultPart, path: string, options: EncodePartOptions): Wire {
   const out: Wire = { type: 'tool_result', tool_use_id: part.toolCallId };
-  const bag = ownBag(part);
+  const bag = ext.bag(part);
   if (typeof part.content === 'string') {
     if (!(bag?.$noContent && part.content === '')) out.content = part.content;
   } else {
@@ -397,7 +397,7 @@ export function toolResultBlock(part: LlmToolResultPart, path: string, options: 
       const item = part.content[index]!;
       const itemPath = `${contentPath}[${index}]`;
       if (item.type === 'json') {
-        if (ownBag(item)?.$block) blocks.push(item.value as Wire);
+        if (ext.bag(item)?.$block) blocks.push(item.value as Wire);
         else blocks.push({ type: 'text', text: JSON.stringify(item.value) });
         continue;
       }
@@ -408,7 +408,7 @@ export function toolResultBlock(part: LlmToolResultPart, path: string, options: 
   }
   if (part.isError !== undefined) out.is_error = part.isError;
   if (part.cache) out.cache_control = cacheHintToWire(part.cache);
-  writeBack(out, bag);
+  ext.writeRest(out, part);
   return out;
 }
 
@@ -433,7 +433,7 @@ export function encodePart(part: LlmPart, path: string, options: EncodePartOptio
     case 'refusal': {
       // Claude signals refusals with stop_reason; the text itself is plain assistant text.
       const out: Wire = { type: 'text', text: part.text };
-      writeBack(out, ownBag(part));
+      ext.writeRest(out, part);
       return out;
     }
     case 'json':
@@ -470,7 +470,8 @@ export function encodeParts(parts: readonly LlmPart[], path: string, options: En
 /** Narrowing helper for assistant content decoded from a response. */
 export function asAssistantContent(part: LlmPart, path: string): LlmAssistantContent {
   if (part.type === 'tool-result' || part.type === 'json') {
-    return invalid(path, 'type', 'an assistant content block', 'tool_result', PROTOCOL);
+    // Both kinds come from a `tool_result` block, which an answer cannot hold.
+    return read.invalid({ type: 'tool_result' }, 'type', path, 'an assistant content block');
   }
   return part;
 }

@@ -1,6 +1,6 @@
 import { answerDecoder, requestDecoder, streamTranscoders, type Codec, type CodecEndpoints, type CodecTraits } from '@llm/core';
 import { decodeError, encodeError } from './errors.js';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 import { http } from './http.js';
 import { decodeRequest, encodeRequest } from './request.js';
 import { answerFault, decodeResponse, encodeResponse } from './response.js';

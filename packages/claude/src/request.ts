@@ -17,19 +17,11 @@ import {
   cacheHintToWire,
   LlmError,
   effortToBudget,
-  invalid,
-  readArray,
-  readObject,
-  readOptionalBoolean,
-  readOptionalInteger,
-  readOptionalNumber,
-  readOptionalString,
-  readString,
   reportLoss,
 } from '@llm/core';
 import { decodeBlock, encodePart, encodeParts, toolResultBlock, type EncodePartOptions } from './blocks.js';
 import { limitCacheBreakpoints } from './cache-breakpoints.js';
-import { PROTOCOL, ownBag, restOf, writeBack } from './ext.js';
+import { PROTOCOL, ext, read } from './protocol.js';
 import { decodeTool, decodeToolChoice, encodeTool, encodeToolChoice } from './tools.js';
 import type { ClaudeRequest } from './wire-types.js';
 
@@ -59,33 +51,33 @@ const KNOWN = new Set([
   'service_tier',
 ]);
 const MESSAGE_KNOWN = new Set(['role', 'content']);
+const OUTPUT_CONFIG_KNOWN = new Set(['effort', 'format']);
+const METADATA_KNOWN = new Set(['user_id']);
 const EFFORTS = new Set(['low', 'medium', 'high', 'xhigh', 'max']);
 type Wire = Record<string, unknown>;
 
 /** Request body -> canonical request. */
 export function decodeRequest(body: unknown): LlmRequest {
-  const wire = readObject(body, '', undefined, PROTOCOL);
-  const request: LlmRequest = { model: readString(wire, 'model', '', PROTOCOL), messages: [] };
-  const rest = restOf(wire, KNOWN) ?? {};
-  const maxTokens = readOptionalInteger(wire, 'max_tokens', '', PROTOCOL);
+  const wire = read.body(body);
+  const request: LlmRequest = { model: read.string(wire, 'model', ''), messages: [] };
+  const rest = ext.rest(wire, KNOWN) ?? {};
+  const maxTokens = read.optionalInteger(wire, 'max_tokens', '');
   if (maxTokens !== undefined) request.maxOutputTokens = maxTokens;
 
-  if (wire.system != null) decodeSystem(wire.system, request.messages);
-  decodeMessages(readArray(wire.messages, '', 'messages', PROTOCOL), request.messages);
+  if (wire.system != null) decodeSystem(wire, request.messages);
+  decodeMessages(read.array(wire, 'messages', ''), request.messages);
 
-  if (wire.stop_sequences != null) {
-    const stops = readArray(wire.stop_sequences, '', 'stop_sequences', PROTOCOL);
-    for (let index = 0; index < stops.length; index++) {
-      if (typeof stops[index] !== 'string') invalid('stop_sequences', index, 'a string', stops[index], PROTOCOL);
-    }
+  const stops = read.optionalArray(wire, 'stop_sequences', '');
+  if (stops) {
+    for (let index = 0; index < stops.length; index++) read.string(stops, index, 'stop_sequences');
     request.stop = stops as string[];
   }
-  const stream = readOptionalBoolean(wire, 'stream', '', PROTOCOL);
+  const stream = read.optionalBoolean(wire, 'stream', '');
   if (stream !== undefined) request.stream = stream;
 
-  const temperature = readOptionalNumber(wire, 'temperature', '', PROTOCOL);
-  const topP = readOptionalNumber(wire, 'top_p', '', PROTOCOL);
-  const topK = readOptionalNumber(wire, 'top_k', '', PROTOCOL);
+  const temperature = read.optionalNumber(wire, 'temperature', '');
+  const topP = read.optionalNumber(wire, 'top_p', '');
+  const topK = read.optionalNumber(wire, 'top_k', '');
   if (temperature !== undefined || topP !== undefined || topK !== undefined) {
     const sampling: LlmSampling = {};
     if (temperature !== undefined) sampling.temperature = temperature;
@@ -95,10 +87,10 @@ export function decodeRequest(body: unknown): LlmRequest {
   }
 
   const reasoning: LlmReasoningConfig = {};
-  if (wire.thinking != null && !decodeThinking(wire.thinking, reasoning)) rest.thinking = wire.thinking;
-  if (wire.output_config != null) {
-    const config = readObject(wire.output_config, '', 'output_config', PROTOCOL);
-    const configRest = restOf(config, new Set(['effort', 'format'])) ?? {};
+  if (wire.thinking != null && !decodeThinking(wire, reasoning)) rest.thinking = wire.thinking;
+  const config = read.optionalObject(wire, 'output_config', '');
+  if (config) {
+    const configRest = ext.rest(config, OUTPUT_CONFIG_KNOWN) ?? {};
     let decoded = false;
     if (typeof config.effort === 'string' && EFFORTS.has(config.effort)) {
       reasoning.effort = config.effort as LlmReasoningConfig['effort'];
@@ -106,7 +98,7 @@ export function decodeRequest(body: unknown): LlmRequest {
     } else if (config.effort != null) configRest.effort = config.effort;
     const format = config.format;
     if (format != null) {
-      const object = readObject(format, 'output_config', 'format', PROTOCOL);
+      const object = read.object(config, 'format', 'output_config');
       let keys = 0;
       for (const _ in object) keys++;
       if (object.type === 'json_schema' && keys === 2 && typeof object.schema === 'object' && object.schema !== null) {
@@ -123,23 +115,23 @@ export function decodeRequest(body: unknown): LlmRequest {
     break;
   }
 
-  if (wire.tools != null) {
-    const tools = readArray(wire.tools, '', 'tools', PROTOCOL);
+  const tools = read.optionalArray(wire, 'tools', '');
+  if (tools) {
     const out: LlmTool[] = new Array(tools.length);
-    for (let index = 0; index < tools.length; index++) out[index] = decodeTool(tools[index], index);
+    for (let index = 0; index < tools.length; index++) out[index] = decodeTool(tools, index);
     request.tools = out;
   }
   if (wire.tool_choice != null) {
-    const { choice, parallel, raw } = decodeToolChoice(wire.tool_choice);
+    const { choice, parallel, raw } = decodeToolChoice(wire);
     if (raw !== undefined) rest.tool_choice = raw;
     if (choice) request.toolChoice = choice;
     if (parallel !== undefined) request.parallelToolCalls = parallel;
   }
-  if (wire.metadata != null) {
-    const metadata = readObject(wire.metadata, '', 'metadata', PROTOCOL);
-    const userId = readOptionalString(metadata, 'user_id', 'metadata', PROTOCOL);
+  const metadata = read.optionalObject(wire, 'metadata', '');
+  if (metadata) {
+    const userId = read.optionalString(metadata, 'user_id', 'metadata');
     if (userId !== undefined) request.user = userId;
-    const metadataRest = restOf(metadata, new Set(['user_id']));
+    const metadataRest = ext.rest(metadata, METADATA_KNOWN);
     if (metadataRest || userId === undefined) rest.$metadata = metadataRest ?? {};
   }
   if (wire.cache_control != null) {
@@ -147,7 +139,7 @@ export function decodeRequest(body: unknown): LlmRequest {
     if (cache) request.cache = cache;
     else rest.cache_control = wire.cache_control;
   }
-  const tier = readOptionalString(wire, 'service_tier', '', PROTOCOL);
+  const tier = read.optionalString(wire, 'service_tier', '');
   if (tier !== undefined) request.serviceTier = tier;
   for (const _ in rest) {
     request.extensions = { [PROTOCOL]: rest };
@@ -157,8 +149,8 @@ export function decodeRequest(body: unknown): LlmRequest {
 }
 
 /** `thinking` -> reasoning; `false` when it has a shape we keep raw. */
-function decodeThinking(value: unknown, reasoning: LlmReasoningConfig): boolean {
-  const thinking = readObject(value, '', 'thinking', PROTOCOL);
+function decodeThinking(request: Wire, reasoning: LlmReasoningConfig): boolean {
+  const thinking = read.object(request, 'thinking', '');
   let keys = 0;
   for (const _ in thinking) keys++;
   const display = thinking.display;
@@ -168,7 +160,7 @@ function decodeThinking(value: unknown, reasoning: LlmReasoningConfig): boolean 
   }
   switch (thinking.type) {
     case 'enabled': {
-      const budget = readOptionalInteger(thinking, 'budget_tokens', 'thinking', PROTOCOL);
+      const budget = read.optionalInteger(thinking, 'budget_tokens', 'thinking');
       if (budget === undefined || keys !== 2) return false;
       reasoning.enabled = true;
       reasoning.budgetTokens = budget;
@@ -189,16 +181,17 @@ function decodeThinking(value: unknown, reasoning: LlmReasoningConfig): boolean 
   return true;
 }
 
-function decodeSystem(value: unknown, messages: LlmMessage[]): void {
+function decodeSystem(request: Wire, messages: LlmMessage[]): void {
+  const value = request.system;
   if (typeof value === 'string') {
     messages.push({ role: 'system', content: [{ type: 'text', text: value }] });
     return;
   }
-  const blocks = readArray(value, '', 'system', PROTOCOL);
+  const blocks = read.array(request, 'system', '');
   const content: LlmTextPart[] = new Array(blocks.length);
   for (let index = 0; index < blocks.length; index++) {
-    const part = decodeBlock(blocks[index], 'system', index);
-    if (part.type !== 'text') invalid(`system[${index}]`, 'type', '"text"', (blocks[index] as Wire).type, PROTOCOL);
+    const part = decodeBlock(blocks, index, 'system');
+    if (part.type !== 'text') read.invalid(blocks[index] as Wire, 'type', `system[${index}]`, '"text"');
     content[index] = part;
   }
   messages.push({ role: 'system', content, extensions: { [PROTOCOL]: { $blocks: true } } });
@@ -208,25 +201,25 @@ function decodeMessages(list: unknown[], messages: LlmMessage[]): void {
   // True when the previous wire message held only tool results (the encoder merges into such a message).
   let previousToolsOnly = false;
   for (let index = 0; index < list.length; index++) {
-    const wire = readObject(list[index], 'messages', index, PROTOCOL);
+    const wire = read.object(list, index, 'messages');
     const path = `messages[${index}]`;
     const role = wire.role;
-    const rest = restOf(wire, MESSAGE_KNOWN);
+    const rest = ext.rest(wire, MESSAGE_KNOWN);
     const first = messages.length;
     let toolsOnly = false;
     if (role === 'user') {
-      toolsOnly = decodeUser(wire.content, path, messages);
-      if (previousToolsOnly) bag(messages[first]!).$separate = true;
+      toolsOnly = decodeUser(wire, path, messages);
+      if (previousToolsOnly) ext.mark(messages[first]!, 'separate', true);
     } else if (role === 'assistant') {
       const content = wire.content;
       if (typeof content === 'string') {
         messages.push({ role: 'assistant', content: [{ type: 'text', text: content }], stringContent: true });
       } else {
-        const blocks = readArray(content, path, 'content', PROTOCOL);
+        const blocks = read.array(wire, 'content', path);
         const parts: LlmAssistantContent[] = new Array(blocks.length);
         const contentPath = `${path}.content`;
         for (let at = 0; at < blocks.length; at++) {
-          const part = decodeBlock(blocks[at], contentPath, at);
+          const part = decodeBlock(blocks, at, contentPath);
           parts[at] = part.type === 'tool-result' || part.type === 'json' ? { type: 'provider', protocol: PROTOCOL, value: blocks[at] } : part;
         }
         messages.push({ role: 'assistant', content: parts });
@@ -237,49 +230,45 @@ function decodeMessages(list: unknown[], messages: LlmMessage[]): void {
       if (typeof content === 'string') {
         messages.push({ role: 'system', content: [{ type: 'text', text: content }], extensions: { [PROTOCOL]: { $string: true } } });
       } else {
-        const blocks = readArray(content, path, 'content', PROTOCOL);
+        const blocks = read.array(wire, 'content', path);
         const parts: LlmTextPart[] = new Array(blocks.length);
         const contentPath = `${path}.content`;
         for (let at = 0; at < blocks.length; at++) {
-          const part = decodeBlock(blocks[at], contentPath, at);
-          if (part.type !== 'text') invalid(`${contentPath}[${at}]`, 'type', '"text"', (blocks[at] as Wire).type, PROTOCOL);
+          const part = decodeBlock(blocks, at, contentPath);
+          if (part.type !== 'text') read.invalid(blocks[at] as Wire, 'type', `${contentPath}[${at}]`, '"text"');
           parts[at] = part;
         }
         messages.push({ role: 'system', content: parts });
       }
     } else {
-      invalid(path, 'role', '"user" or "assistant" or "system"', role, PROTOCOL);
+      read.invalid(wire, 'role', path, '"user" or "assistant" or "system"');
     }
-    if (rest) writeBack(bag(messages[first]!), rest);
+    ext.keep(messages[first]!, rest);
     previousToolsOnly = toolsOnly;
   }
 }
 
-function bag(message: LlmMessage): Record<string, unknown> {
-  const extensions = (message.extensions ??= {});
-  return (extensions[PROTOCOL] ??= {});
-}
-
 /** Decodes a user message; returns true when it held only tool results. */
-function decodeUser(content: unknown, path: string, messages: LlmMessage[]): boolean {
+function decodeUser(wire: Wire, path: string, messages: LlmMessage[]): boolean {
+  const content = wire.content;
   if (typeof content === 'string') {
     messages.push({ role: 'user', content: [{ type: 'text', text: content }], stringContent: true });
     return false;
   }
-  const blocks = readArray(content, path, 'content', PROTOCOL);
+  const blocks = read.array(wire, 'content', path);
   const contentPath = `${path}.content`;
   let at = 0;
   // Leading tool results become tool messages, one result each.
   for (; at < blocks.length; at++) {
     const block = blocks[at];
     if (typeof block !== 'object' || block === null || (block as Wire).type !== 'tool_result') break;
-    const part = decodeBlock(block, contentPath, at);
+    const part = decodeBlock(blocks, at, contentPath);
     messages.push({ role: 'tool', content: [part as LlmToolMessage['content'][number]] });
   }
   if (at > 0 && at === blocks.length) return true;
   const parts: LlmUserContent[] = new Array(blocks.length - at);
   for (let from = at; at < blocks.length; at++) {
-    const part = decodeBlock(blocks[at], contentPath, at);
+    const part = decodeBlock(blocks, at, contentPath);
     parts[at - from] =
       part.type === 'text' || part.type === 'image' || part.type === 'file' || part.type === 'provider' || part.type === 'audio'
         ? part
@@ -292,7 +281,7 @@ function decodeUser(content: unknown, path: string, messages: LlmMessage[]): boo
 /** Canonical request -> request body. */
 export function encodeRequest(request: LlmRequest, context?: CodecContext): ClaudeRequest {
   const out: Wire = { model: request.model };
-  const ext = ownBag(request);
+  const own = ext.bag(request);
   const options: EncodePartOptions = { context, model: request.model };
   const messages = request.messages;
 
@@ -334,13 +323,13 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Clau
   const format = request.responseFormat;
   if (format?.type === 'json-schema') {
     outputConfig.format = { type: 'json_schema', schema: format.schema };
-    if (format.name !== undefined && ext === undefined) {
+    if (format.name !== undefined && own === undefined) {
       reportLoss(context, { code: 'dropped-field', path: 'responseFormat.name', message: 'Claude structured output has no schema name', protocol: PROTOCOL });
     }
   } else if (format?.type === 'json') {
     reportLoss(context, { code: 'dropped-field', path: 'responseFormat', message: 'Claude has no JSON mode without a schema', protocol: PROTOCOL });
   }
-  const configExt = ext?.$output_config as Wire | undefined;
+  const configExt = own?.$output_config as Wire | undefined;
   if (configExt) Object.assign(outputConfig, configExt);
   let hasConfig = configExt !== undefined;
   for (const _ in outputConfig) hasConfig = true;
@@ -359,7 +348,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Clau
   }
   if (toolChoice) out.tool_choice = toolChoice;
 
-  const metadataExt = ext?.$metadata as Wire | undefined;
+  const metadataExt = own?.$metadata as Wire | undefined;
   if (request.user !== undefined || metadataExt) out.metadata = { ...metadataExt, ...(request.user !== undefined ? { user_id: request.user } : {}) };
   if (request.metadata) {
     reportLoss(context, { code: 'dropped-field', path: 'metadata', message: 'Claude metadata holds only user_id', protocol: PROTOCOL });
@@ -367,7 +356,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Clau
   if (request.cache) out.cache_control = cacheHintToWire(request.cache);
   if (request.serviceTier !== undefined) out.service_tier = request.serviceTier;
   reportUnmapped(request, context);
-  writeBack(out, ext);
+  ext.writeRest(out, request);
   limitCacheBreakpoints(out, context);
   return out as ClaudeRequest;
 }
@@ -418,7 +407,7 @@ function reportUnmapped(request: LlmRequest, context: CodecContext | undefined):
 
 function encodeSystem(messages: LlmSystemMessage[], options: EncodePartOptions): string | Wire[] {
   const first = messages[0]!;
-  if (messages.length === 1 && first.content.length === 1 && !ownBag(first)?.$blocks) {
+  if (messages.length === 1 && first.content.length === 1 && !ext.marker(first, 'blocks')) {
     const part = first.content[0]!;
     if (!part.cache && !part.citations && !part.extensions && part.signature === undefined) return part.text;
   }
@@ -442,8 +431,7 @@ function encodeMessages(messages: readonly LlmMessage[], start: number, options:
   for (let index = start; index < messages.length; index++) {
     const message = messages[index]!;
     const path = `messages[${index}]`;
-    const ext = ownBag(message);
-    const joins = current?.toolsOnly && !ext?.$separate;
+    const joins = current?.toolsOnly && !ext.marker(message, 'separate');
     switch (message.role) {
       case 'tool': {
         const blocks: Wire[] = [];
@@ -454,7 +442,7 @@ function encodeMessages(messages: readonly LlmMessage[], start: number, options:
           if (block) blocks.push(block);
         }
         if (joins) (current!.content as Wire[]).push(...blocks);
-        else current = open(out, 'user', blocks, ext, true);
+        else current = open(out, 'user', blocks, message, true);
         break;
       }
       case 'user': {
@@ -462,17 +450,17 @@ function encodeMessages(messages: readonly LlmMessage[], start: number, options:
         if (joins) {
           (current!.content as Wire[]).push(...encodeParts(message.content, `${path}.content`, options));
           current!.toolsOnly = false;
-        } else current = open(out, 'user', userContent(message, path, options), ext, false);
+        } else current = open(out, 'user', userContent(message, path, options), message, false);
         break;
       }
       case 'assistant': {
         warnName(message, path, options);
-        current = open(out, 'assistant', plainString(message.content, message.stringContent) ?? encodeParts(message.content, `${path}.content`, options), ext, false);
+        current = open(out, 'assistant', plainString(message.content, message.stringContent) ?? encodeParts(message.content, `${path}.content`, options), message, false);
         break;
       }
       case 'system': {
-        const content = ext?.$string && message.content.length === 1 && !message.content[0]!.extensions ? message.content[0]!.text : encodeParts(message.content, `${path}.content`, options);
-        current = open(out, 'system', content, ext, false);
+        const content = ext.marker(message, 'string') && message.content.length === 1 && !message.content[0]!.extensions ? message.content[0]!.text : encodeParts(message.content, `${path}.content`, options);
+        current = open(out, 'system', content, message, false);
         break;
       }
       default: {
@@ -484,9 +472,9 @@ function encodeMessages(messages: readonly LlmMessage[], start: number, options:
   return out;
 }
 
-function open(out: Wire[], role: string, content: string | Wire[], ext: Wire | undefined, toolsOnly: boolean): OpenWire {
+function open(out: Wire[], role: string, content: string | Wire[], message: LlmMessage, toolsOnly: boolean): OpenWire {
   const wire: Wire = { role, content };
-  writeBack(wire, ext);
+  ext.writeRest(wire, message);
   out.push(wire);
   return { role, content, toolsOnly };
 }

@@ -1,7 +1,7 @@
 import type { CodecContext, LlmAssistantContent, LlmChoice, LlmResponse } from '@llm/core';
-import { isJsonObject, readArray, readObject, readOptionalNumber, readOptionalString, readString, reportLoss } from '@llm/core';
+import { isJsonObject, reportLoss } from '@llm/core';
 import { asAssistantContent, decodeBlock, encodePart } from './blocks.js';
-import { PROTOCOL, keep, ownBag, restOf, writeBack } from './ext.js';
+import { PROTOCOL, ext, read } from './protocol.js';
 import { decodeStopReason, encodeStopReason } from './stop-reason.js';
 import type { ClaudeResponse } from './wire-types.js';
 import { decodeUsage, encodeUsage } from './usage.js';
@@ -15,7 +15,7 @@ const KNOWN = new Set(['id', 'type', 'role', 'model', 'content', 'stop_reason', 
 const USAGE_COUNTS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'];
 
 function checkUsage(usage: Wire): void {
-  for (const key of USAGE_COUNTS) readOptionalNumber(usage, key, 'usage', PROTOCOL);
+  for (const key of USAGE_COUNTS) read.optionalNumber(usage, key, 'usage');
 }
 
 /**
@@ -30,11 +30,11 @@ export function answerFault(wire: unknown): string | undefined {
 
 /** Response body -> canonical response (one choice: Claude has no candidates). */
 export function decodeResponse(body: unknown): LlmResponse {
-  const wire = readObject(body, '', undefined, PROTOCOL);
-  const blocks = readArray(wire.content, '', 'content', PROTOCOL);
+  const wire = read.body(body);
+  const blocks = read.array(wire, 'content', '');
   const content: LlmAssistantContent[] = new Array(blocks.length);
   for (let index = 0; index < blocks.length; index++) {
-    content[index] = asAssistantContent(decodeBlock(blocks[index], 'content', index), `content[${index}]`);
+    content[index] = asAssistantContent(decodeBlock(blocks, index, 'content'), `content[${index}]`);
   }
   const choice: LlmChoice = { index: 0, content };
   const stopReason = wire.stop_reason;
@@ -44,22 +44,23 @@ export function decodeResponse(body: unknown): LlmResponse {
   }
   if (typeof wire.stop_sequence === 'string') choice.stopSequence = wire.stop_sequence;
   const response: LlmResponse = {
-    id: readString(wire, 'id', '', PROTOCOL),
-    model: readString(wire, 'model', '', PROTOCOL),
+    id: read.string(wire, 'id', ''),
+    model: read.string(wire, 'model', ''),
     choices: [choice],
   };
-  if (wire.usage !== undefined && wire.usage !== null) checkUsage(readObject(wire.usage, '', 'usage', PROTOCOL));
-  readOptionalString(wire, 'stop_reason', '', PROTOCOL);
-  readOptionalString(wire, 'stop_sequence', '', PROTOCOL);
+  const usageObject = read.optionalObject(wire, 'usage', '');
+  if (usageObject) checkUsage(usageObject);
+  read.optionalString(wire, 'stop_reason', '');
+  read.optionalString(wire, 'stop_sequence', '');
   const usage = decodeUsage(wire.usage);
   if (usage) response.usage = usage;
   const tier = (wire.usage as Wire | undefined)?.service_tier;
   if (typeof tier === 'string') response.serviceTier = tier;
   // `type`/`role` are constants; a missing `stop_sequence` or `usage` is remembered so it stays missing.
-  let rest = restOf(wire, KNOWN);
+  let rest = ext.rest(wire, KNOWN);
   if (!('stop_sequence' in wire)) (rest ??= {}).$noStopSequence = true;
   if (wire.usage === undefined) (rest ??= {}).$noUsage = true;
-  return keep(response, rest);
+  return ext.keep(response, rest);
 }
 
 /** Canonical response -> response body. Extra choices are dropped (reported): Claude has one. */
@@ -79,7 +80,6 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): C
     const block = encodePart(parts[index]!, `choices[0].content[${index}]`, { context, model: response.model, response: true });
     if (block) content.push(block);
   }
-  const bag = ownBag(response);
   const out: Wire = {
     id: response.id,
     type: 'message',
@@ -88,11 +88,11 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): C
     content,
     stop_reason: encodeStopReason(choice?.finishReason, choice?.rawFinishReason, choice?.stopSequence),
   };
-  if (!bag?.$noStopSequence) out.stop_sequence = choice?.stopSequence ?? null;
-  if (!bag?.$noUsage) out.usage = encodeUsage(response.usage, context);
+  if (!ext.marker(response, 'noStopSequence')) out.stop_sequence = choice?.stopSequence ?? null;
+  if (!ext.marker(response, 'noUsage')) out.usage = encodeUsage(response.usage, context);
   if (choice?.logprobs) {
     reportLoss(context, { code: 'dropped-field', path: 'choices[0].logprobs', message: 'Claude has no logprobs', protocol: PROTOCOL });
   }
-  writeBack(out, bag);
+  ext.writeRest(out, response);
   return out as ClaudeResponse;
 }

@@ -1,10 +1,9 @@
 import {
   LlmError,
-  checkParsedDepth,
   checkJsonDepth,
   invalidUpstream,
-  streamEndedEarly,
   upstreamDecodeFailure,
+  streamEndedEarly,
   responseToEvents,
   type StreamStep,
   type LlmFinishReason,
@@ -14,10 +13,11 @@ import {
   type SseEvent,
   type StreamOptions,
 } from '@llm/core';
+import { readSseJson } from '@llm/core/kit';
 import { asAssistantContent, decodeBlock } from './blocks.js';
 import { decodeCitation } from './citations.js';
 import { decodeError } from './errors.js';
-import { PROTOCOL, restOf } from './ext.js';
+import { PROTOCOL, ext } from './protocol.js';
 import { decodeStopReason } from './stop-reason.js';
 import { decodeUsage } from './usage.js';
 
@@ -82,19 +82,13 @@ export function streamDecoder(_options: StreamOptions = {}): StreamStep<SseEvent
 export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   if (state.done) return;
   if (sse.event === 'ping') return;
-  let payload: unknown;
-  try {
-    payload = JSON.parse(sse.data);
-  } catch (error) {
-    return fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
-  }
-  if (typeof payload !== 'object' || payload === null) return fail(state, out, invalidUpstream(PROTOCOL, 'stream event'));
+  const { payload, error } = readSseJson(PROTOCOL, sse.data, 'stream event');
+  if (error) return fail(state, out, error);
   // Every event names its type; an unknown type is skipped (events are added over time), but an
   // event without one is not this protocol's.
-  if (typeof (payload as Wire).type !== 'string') return fail(state, out, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }));
+  if (typeof payload.type !== 'string') return fail(state, out, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }));
   try {
-    checkParsedDepth(sse.data, payload);
-    decodeEvent(state, payload as Wire, out);
+    decodeEvent(state, payload, out);
   } catch (error) {
     fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
   }
@@ -249,7 +243,7 @@ function blockStart(state: DecodeState, event: Wire, out: Out): void {
   if (state.blocks.has(wireIndex)) throw unexpected(`block ${wireIndex} started twice`);
   const index = state.nextIndex++;
   const known = START_KNOWN[content.type as string];
-  const extras = known ? restOf(content, known) : undefined;
+  const extras = known ? ext.rest(content, known) : undefined;
   decodeStart(state, wireIndex, index, content, out);
   if (extras) state.blocks.get(wireIndex)!.extras = extras;
 }
@@ -322,7 +316,7 @@ function blockDelta(state: DecodeState, event: Wire, out: Out): void {
       return;
     }
     case 'citations_delta':
-      if (block.kind === 'text') out.enqueue({ type: 'citation', index, citation: decodeCitation(delta.citation, 'delta', 0) });
+      if (block.kind === 'text') out.enqueue({ type: 'citation', index, citation: decodeCitation(delta, 'citation', 'delta') });
       return;
     default:
       // Beta deltas on kept blocks (compaction_delta, ...) are folded into the block's value.
@@ -339,7 +333,7 @@ function blockDelta(state: DecodeState, event: Wire, out: Out): void {
 
 /** A block that arrives complete (inside `message_start`) -> its canonical block events. */
 function completeBlock(state: DecodeState, blocks: unknown[], at: number, out: Out): void {
-  const part = asAssistantContent(decodeBlock(blocks[at], 'message.content', at), `message.content[${at}]`);
+  const part = asAssistantContent(decodeBlock(blocks, at, 'message.content'), `message.content[${at}]`);
   const response: LlmResponse = { id: '', model: '', choices: [{ index: 0, content: [part] }] };
   for (const event of responseToEvents(response)) {
     if (event.type === 'start' || event.type === 'finish' || event.type === 'usage') continue;

@@ -1,7 +1,7 @@
 import { reportLoss, unfinishedStreamError, type StreamStep, type LlmError, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 import { encodeStopReason } from './stop-reason.js';
 import { encodeUsage } from './usage.js';
 

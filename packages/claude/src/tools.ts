@@ -1,6 +1,6 @@
 import type { CodecContext, JsonSchema, LlmFunctionTool, LlmProviderTool, LlmTool, LlmToolChoice } from '@llm/core';
-import { cacheHintFromWire, cacheHintToWire, readObject, readString, reportLoss } from '@llm/core';
-import { PROTOCOL, keep, ownBag, restOf, writeBack } from './ext.js';
+import { cacheHintFromWire, cacheHintToWire, reportLoss } from '@llm/core';
+import { PROTOCOL, ext, read } from './protocol.js';
 import { decodeCodeExecutionTool, encodeCodeExecutionTool, isCodeExecutionTool } from './code-execution.js';
 import { decodeWebSearchTool, encodeWebSearchTool, isWebSearchTool } from './web-search.js';
 
@@ -12,17 +12,17 @@ const FUNCTION_KNOWN = new Set(['name', 'description', 'input_schema', 'strict',
  * code-execution.ts); other Anthropic-defined and server tools (`bash_20250124`, ...) are kept
  * whole as provider tools.
  */
-export function decodeTool(value: unknown, index: number): LlmTool {
-  const tool = readObject(value, 'tools', index, PROTOCOL);
+export function decodeTool(tools: readonly unknown[], index: number): LlmTool {
+  const tool = read.object(tools, index, 'tools');
   const type = tool.type;
   if (tool.input_schema !== undefined && (type === undefined || type === null || type === 'custom')) {
     const path = `tools[${index}]`;
     const out: LlmFunctionTool = {
       type: 'function',
-      name: readString(tool, 'name', path, PROTOCOL),
-      parameters: readObject(tool.input_schema, path, 'input_schema', PROTOCOL) as JsonSchema,
+      name: read.string(tool, 'name', path),
+      parameters: read.object(tool, 'input_schema', path) as JsonSchema,
     };
-    let rest = restOf(tool, FUNCTION_KNOWN);
+    let rest = ext.rest(tool, FUNCTION_KNOWN);
     if (typeof tool.description === 'string') out.description = tool.description;
     else if (tool.description != null) (rest ??= {}).description = tool.description;
     if (typeof tool.strict === 'boolean') out.strict = tool.strict;
@@ -32,11 +32,11 @@ export function decodeTool(value: unknown, index: number): LlmTool {
       if (cache) out.cache = cache;
       else (rest ??= {}).cache_control = tool.cache_control;
     }
-    return keep(out, rest);
+    return ext.keep(out, rest);
   }
   if (isWebSearchTool(tool)) return decodeWebSearchTool(tool);
   if (isCodeExecutionTool(tool)) return decodeCodeExecutionTool(tool);
-  const name = typeof type === 'string' ? type : readString(tool, 'name', `tools[${index}]`, PROTOCOL);
+  const name = typeof type === 'string' ? type : read.string(tool, 'name', `tools[${index}]`);
   return { type: 'provider', protocol: PROTOCOL, name, value: tool } satisfies LlmProviderTool;
 }
 
@@ -50,7 +50,7 @@ export function encodeTool(tool: LlmTool, index: number, context: CodecContext |
       out.input_schema = tool.parameters ?? { type: 'object', properties: {} };
       if (tool.strict !== undefined) out.strict = tool.strict;
       if (tool.cache) out.cache_control = cacheHintToWire(tool.cache);
-      writeBack(out, ownBag(tool));
+      ext.writeRest(out, tool);
       return out;
     }
     case 'custom':
@@ -87,36 +87,36 @@ export interface DecodedToolChoice {
   raw?: unknown;
 }
 
-/** `tool_choice` -> canonical. */
-export function decodeToolChoice(value: unknown): DecodedToolChoice {
-  const wire = readObject(value, '', 'tool_choice', PROTOCOL);
+/** The request's `tool_choice` -> canonical. */
+export function decodeToolChoice(request: Record<string, unknown>): DecodedToolChoice {
+  const wire = read.object(request, 'tool_choice', '');
   let keys = 0;
   for (const _ in wire) keys++;
   const out: DecodedToolChoice = {};
   if (typeof wire.disable_parallel_tool_use === 'boolean') {
     out.parallel = !wire.disable_parallel_tool_use;
     keys--;
-  } else if (wire.disable_parallel_tool_use !== undefined) return { raw: value };
+  } else if (wire.disable_parallel_tool_use !== undefined) return { raw: wire };
   switch (wire.type) {
     case 'auto':
-      if (keys !== 1) return { raw: value };
+      if (keys !== 1) return { raw: wire };
       out.choice = { type: 'auto' };
       return out;
     case 'any':
-      if (keys !== 1) return { raw: value };
+      if (keys !== 1) return { raw: wire };
       out.choice = { type: 'required' };
       return out;
     case 'none':
-      if (keys !== 1) return { raw: value };
+      if (keys !== 1) return { raw: wire };
       out.choice = { type: 'none' };
       return out;
     case 'tool':
-      if (keys !== 2 || typeof wire.name !== 'string') return { raw: value };
+      if (keys !== 2 || typeof wire.name !== 'string') return { raw: wire };
       out.choice = { type: 'tool', name: wire.name };
       return out;
     default:
-      readString(wire, 'type', 'tool_choice', PROTOCOL);
-      return { raw: value };
+      read.string(wire, 'type', 'tool_choice');
+      return { raw: wire };
   }
 }
 
