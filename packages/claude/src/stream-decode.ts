@@ -14,7 +14,7 @@ import {
   type StreamOptions,
 } from '@llm/core';
 import { readSseJson } from '@llm/core/kit';
-import { asAssistantContent, decodeBlock } from './blocks.js';
+import { asAssistantContent, decodeBlock } from './blocks-decode.js';
 import { decodeCitation } from './citations.js';
 import { decodeError } from './errors.js';
 import { PROTOCOL, ext } from './protocol.js';
@@ -61,8 +61,8 @@ export interface DecodeState {
   finishExtras?: Wire;
 }
 
-/** A fresh decoder state. */
-export function createDecodeState(): DecodeState {
+/** A fresh decoder state (Claude's decoder takes no options). */
+export function createDecodeState(_options: StreamOptions = {}): DecodeState {
   return { started: false, done: false, nextIndex: 0, blocks: new Map() };
 }
 
@@ -73,8 +73,8 @@ export function createDecodeState(): DecodeState {
  * when they stop. `event: error` ends the stream with an `error` event.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
-export function streamDecoder(_options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
-  const state = createDecodeState();
+export function streamDecoder(options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
+  const state = createDecodeState(options);
   return { transform: (event, out) => decodeStep(state, event, out), flush: (out) => decodeEnd(state, out) };
 }
 
@@ -83,14 +83,14 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   if (state.done) return;
   if (sse.event === 'ping') return;
   const { payload, error } = readSseJson(PROTOCOL, sse.data, 'stream event');
-  if (error) return fail(state, out, error);
+  if (error) return fail(state, error, out);
   // Every event names its type; an unknown type is skipped (events are added over time), but an
   // event without one is not this protocol's.
-  if (typeof payload.type !== 'string') return fail(state, out, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }));
+  if (typeof payload.type !== 'string') return fail(state, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }), out);
   try {
     decodeEvent(state, payload, out);
   } catch (error) {
-    fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
+    fail(state, upstreamDecodeFailure(PROTOCOL, 'stream event', error), out);
   }
 }
 
@@ -103,10 +103,10 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
 export function decodeEnd(state: DecodeState, out: Out): void {
   if (state.done) return;
   if (state.stopReason !== undefined) return finish(state, out);
-  fail(state, out, streamEndedEarly(PROTOCOL, 'message_stop'));
+  fail(state, streamEndedEarly(PROTOCOL, 'message_stop'), out);
 }
 
-function fail(state: DecodeState, out: Out, error: LlmError): void {
+function fail(state: DecodeState, error: LlmError, out: Out): void {
   state.done = true;
   out.enqueue({ type: 'error', error });
 }
@@ -189,7 +189,7 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
       return;
     case 'error': {
       const error = decodeError(statusOf(event), event);
-      return fail(state, out, error);
+      return fail(state, error, out);
     }
     default:
       // Event types added later are skipped, as the SDK does.
@@ -344,12 +344,12 @@ function completeBlock(state: DecodeState, blocks: unknown[], at: number, out: O
 
 function finish(state: DecodeState, out: Out): void {
   if (state.done) return;
-  if (!state.started) return fail(state, out, unexpected('message_stop before message_start'));
+  if (!state.started) return fail(state, unexpected('message_stop before message_start'), out);
   // Only `content_block_stop` completes a call's input: a call still open at the end means its
   // stop (and perhaps input) was lost, as when a proxy cuts a stream and closes it with
   // message_stop. `max_tokens` says the output was cut, so its open blocks close under it; other
   // open blocks (text, thinking) end before the finish.
-  if (state.stopReason !== 'max_tokens' && hasOpenCall(state)) return fail(state, out, streamEndedEarly(PROTOCOL, 'content_block_stop'));
+  if (state.stopReason !== 'max_tokens' && hasOpenCall(state)) return fail(state, streamEndedEarly(PROTOCOL, 'content_block_stop'), out);
   for (const wireIndex of [...state.blocks.keys()]) decodeEvent(state, { type: 'content_block_stop', index: wireIndex }, out);
   state.done = true;
   const raw = state.stopReason;

@@ -1,10 +1,9 @@
-import type { CodecContext, LlmAssistantContent, LlmChoice, LlmResponse } from '@llm/core';
-import { isJsonObject, reportLoss } from '@llm/core';
-import { asAssistantContent, decodeBlock, encodePart } from './blocks.js';
-import { PROTOCOL, ext, read } from './protocol.js';
-import { decodeStopReason, encodeStopReason } from './stop-reason.js';
-import type { ClaudeResponse } from './wire-types.js';
-import { decodeUsage, encodeUsage } from './usage.js';
+import type { LlmAssistantContent, LlmChoice, LlmResponse } from '@llm/core';
+import { isJsonObject } from '@llm/core';
+import { asAssistantContent, decodeBlock } from './blocks-decode.js';
+import { ext, read } from './protocol.js';
+import { decodeStopReason } from './stop-reason.js';
+import { decodeUsage } from './usage.js';
 
 type Wire = Record<string, unknown>;
 
@@ -61,38 +60,4 @@ export function decodeResponse(body: unknown): LlmResponse {
   if (!('stop_sequence' in wire)) (rest ??= {}).$noStopSequence = true;
   if (wire.usage === undefined) (rest ??= {}).$noUsage = true;
   return ext.keep(response, rest);
-}
-
-/** Canonical response -> response body. Extra choices are dropped (reported): Claude has one. */
-export function encodeResponse(response: LlmResponse, context?: CodecContext): ClaudeResponse {
-  const choice = response.choices[0];
-  if (response.choices.length > 1) {
-    reportLoss(context, {
-      code: 'dropped-field',
-      path: 'choices',
-      message: `Claude answers with one message; ${response.choices.length - 1} more choice(s) dropped`,
-      protocol: PROTOCOL,
-    });
-  }
-  const content: Wire[] = [];
-  const parts = choice?.content ?? [];
-  for (let index = 0; index < parts.length; index++) {
-    const block = encodePart(parts[index]!, `choices[0].content[${index}]`, { context, model: response.model, response: true });
-    if (block) content.push(block);
-  }
-  const out: Wire = {
-    id: response.id,
-    type: 'message',
-    role: 'assistant',
-    model: response.model,
-    content,
-    stop_reason: encodeStopReason(choice?.finishReason, choice?.rawFinishReason, choice?.stopSequence),
-  };
-  if (!ext.marker(response, 'noStopSequence')) out.stop_sequence = choice?.stopSequence ?? null;
-  if (!ext.marker(response, 'noUsage')) out.usage = encodeUsage(response.usage, context);
-  if (choice?.logprobs) {
-    reportLoss(context, { code: 'dropped-field', path: 'choices[0].logprobs', message: 'Claude has no logprobs', protocol: PROTOCOL });
-  }
-  ext.writeRest(out, response);
-  return out as ClaudeResponse;
 }
