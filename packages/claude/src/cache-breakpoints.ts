@@ -1,6 +1,6 @@
 import type { CodecContext } from '@llm/core';
 import { joinPath, reportLoss } from '@llm/core';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 
 /** Anthropic rejects a request with more `cache_control` blocks than this (top-level automatic caching aside). */
 export const MAX_CACHE_BREAKPOINTS = 4;

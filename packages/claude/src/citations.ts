@@ -1,6 +1,7 @@
 import type { CodecContext, LlmCitation } from '@llm/core';
-import { readObject, reportLoss } from '@llm/core';
-import { PROTOCOL, keep, ownBag, restOf, writeBack } from './ext.js';
+import { reportLoss } from '@llm/core';
+import type { WireHolder } from '@llm/core/kit';
+import { PROTOCOL, ext, read } from './protocol.js';
 
 const KNOWN = new Set(['cited_text', 'document_index', 'document_title', 'url', 'title', 'file_id']);
 
@@ -11,12 +12,12 @@ const TITLED = new Set(['web_search_result_location', 'search_result_location'])
  * A wire citation -> canonical. `type` and the location fields (char / page / block ranges,
  * `encrypted_index`, `source`, ...) stay in the extensions bag.
  */
-export function decodeCitation(value: unknown, parent: string, key: number): LlmCitation {
-  const wire = readObject(value, parent, key, PROTOCOL);
+export function decodeCitation(holder: WireHolder, key: string | number, parent: string): LlmCitation {
+  const wire = read.object(holder, key, parent);
   const type = wire.type;
   const titled = typeof type === 'string' && TITLED.has(type);
   const citation: LlmCitation = { kind: type === 'web_search_result_location' ? 'url' : 'document' };
-  const rest = restOf(wire, KNOWN);
+  const rest = ext.rest(wire, KNOWN);
   if (typeof wire.cited_text === 'string') citation.citedText = wire.cited_text;
   else if (wire.cited_text !== undefined && wire.cited_text !== null) moveTo(rest, wire, 'cited_text');
   if (typeof wire.document_index === 'number') citation.documentIndex = wire.document_index;
@@ -30,11 +31,11 @@ export function decodeCitation(value: unknown, parent: string, key: number): Llm
   if (typeof wire[titleKey] === 'string') citation.title = wire[titleKey] as string;
   else if (wire[titleKey] != null) moveTo(rest, wire, titleKey);
   if (wire[otherTitle] != null) moveTo(rest, wire, otherTitle);
-  return keep(citation, rest);
+  return ext.keep(citation, rest);
 }
 
 function moveTo(rest: Record<string, unknown> | undefined, wire: Record<string, unknown>, key: string): void {
-  // restOf always returns a bag here: `type` is never a known key.
+  // ext.rest always returns a bag here: `type` is never a known key.
   if (rest) rest[key] = wire[key];
 }
 
@@ -44,7 +45,7 @@ function moveTo(rest: Record<string, unknown> | undefined, wire: Record<string, 
  * ranges Claude needs but other protocols do not give, reported as a lossy conversion.
  */
 export function encodeCitation(citation: LlmCitation, path: string, context: CodecContext | undefined): Record<string, unknown> {
-  const bag = ownBag(citation);
+  const bag = ext.bag(citation);
   const out: Record<string, unknown> = {};
   if (bag && typeof bag.type === 'string') {
     const titled = TITLED.has(bag.type);
@@ -54,7 +55,7 @@ export function encodeCitation(citation: LlmCitation, path: string, context: Cod
     if (citation.title !== undefined) out[titled ? 'title' : 'document_title'] = citation.title;
     if (citation.documentIndex !== undefined) out.document_index = citation.documentIndex;
     if (citation.fileId !== undefined) out.file_id = citation.fileId;
-    writeBack(out, bag);
+    ext.writeRest(out, citation);
     return out;
   }
   reportLoss(context, {

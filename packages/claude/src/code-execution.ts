@@ -1,5 +1,5 @@
 import { CODE_EXECUTION_TOOL_NAME, reportForeignToolFields, type CodecContext, type LlmCodeExecutionTool } from '@llm/core';
-import { PROTOCOL, keep, ownBag, restOf, writeBack } from './ext.js';
+import { PROTOCOL, ext } from './protocol.js';
 
 type Wire = Record<string, unknown>;
 
@@ -15,18 +15,18 @@ export function isCodeExecutionTool(tool: Wire): boolean {
 /** `code_execution_<date>` -> the canonical hosted tool; the version and other fields stay in the bag. */
 export function decodeCodeExecutionTool(wire: Wire): LlmCodeExecutionTool {
   const tool: LlmCodeExecutionTool = { type: 'code_execution', name: typeof wire.name === 'string' ? wire.name : CODE_EXECUTION_TOOL_NAME };
-  const bag: Wire = restOf(wire, KNOWN) ?? {};
+  const bag: Wire = ext.rest(wire, KNOWN) ?? {};
   if (wire.type !== DEFAULT_TYPE) bag.$type = wire.type;
   if (typeof wire.name !== 'string') bag.$noName = true;
-  return keep(tool, Object.keys(bag).length > 0 ? bag : undefined);
+  return ext.keep(tool, bag);
 }
 
 /** The canonical hosted tool -> `code_execution_<date>`; other protocols' settings reported. */
 export function encodeCodeExecutionTool(tool: LlmCodeExecutionTool, path: string, context: CodecContext | undefined): Wire {
   reportForeignToolFields(tool, path, PROTOCOL, context);
-  const bag = ownBag(tool);
-  const out: Wire = { type: typeof bag?.$type === 'string' ? bag.$type : DEFAULT_TYPE };
-  if (!bag?.$noName) out.name = tool.name;
-  writeBack(out, bag);
+  const type = ext.marker(tool, 'type');
+  const out: Wire = { type: typeof type === 'string' ? type : DEFAULT_TYPE };
+  if (!ext.marker(tool, 'noName')) out.name = tool.name;
+  ext.writeRest(out, tool);
   return out;
 }

@@ -1,9 +1,11 @@
 import { answerDecoder, requestDecoder, streamTranscoders, type Codec, type CodecEndpoints, type CodecTraits } from '@llm/core';
 import { decodeError, encodeError } from './errors.js';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 import { http } from './http.js';
-import { decodeRequest, encodeRequest } from './request.js';
-import { answerFault, decodeResponse, encodeResponse } from './response.js';
+import { decodeRequest } from './request-decode.js';
+import { encodeRequest } from './request-encode.js';
+import { answerFault, decodeResponse } from './response-decode.js';
+import { encodeResponse } from './response-encode.js';
 import { streamDecoder } from './stream-decode.js';
 import { streamEncoder } from './stream-encode.js';
 import type { ClaudeWireTypes } from './wire-types.js';

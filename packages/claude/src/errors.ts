@@ -1,5 +1,5 @@
 import { LlmError, errorKindForStatus, retryAfterFromHeaders, upstreamErrorMessage, type LlmErrorKind } from '@llm/core';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 import type { ClaudeErrorBody } from './wire-types.js';
 
 /** Wire `error.type` -> canonical kind. */

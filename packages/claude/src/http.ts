@@ -1,5 +1,5 @@
 import { applyAuth, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 
 /** Inbound: SDKs before 1.0 and most tools send `x-api-key`; the 1.x SDK and OAuth tokens use Bearer. */
 const SCHEMES: readonly AuthScheme[] = ['x-api-key', 'bearer'];

@@ -1,10 +1,9 @@
 import {
   LlmError,
-  checkParsedDepth,
   checkJsonDepth,
   invalidUpstream,
-  streamEndedEarly,
   upstreamDecodeFailure,
+  streamEndedEarly,
   responseToEvents,
   type StreamStep,
   type LlmFinishReason,
@@ -14,10 +13,11 @@ import {
   type SseEvent,
   type StreamOptions,
 } from '@llm/core';
-import { asAssistantContent, decodeBlock } from './blocks.js';
+import { readSseJson } from '@llm/core/kit';
+import { asAssistantContent, decodeBlock } from './blocks-decode.js';
 import { decodeCitation } from './citations.js';
 import { decodeError } from './errors.js';
-import { PROTOCOL, restOf } from './ext.js';
+import { PROTOCOL, ext } from './protocol.js';
 import { decodeStopReason } from './stop-reason.js';
 import { decodeUsage } from './usage.js';
 
@@ -61,8 +61,8 @@ export interface DecodeState {
   finishExtras?: Wire;
 }
 
-/** A fresh decoder state. */
-export function createDecodeState(): DecodeState {
+/** A fresh decoder state (Claude's decoder takes no options). */
+export function createDecodeState(_options: StreamOptions = {}): DecodeState {
   return { started: false, done: false, nextIndex: 0, blocks: new Map() };
 }
 
@@ -73,8 +73,8 @@ export function createDecodeState(): DecodeState {
  * when they stop. `event: error` ends the stream with an `error` event.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
-export function streamDecoder(_options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
-  const state = createDecodeState();
+export function streamDecoder(options: StreamOptions = {}): StreamStep<SseEvent, LlmStreamEvent> {
+  const state = createDecodeState(options);
   return { transform: (event, out) => decodeStep(state, event, out), flush: (out) => decodeEnd(state, out) };
 }
 
@@ -82,21 +82,15 @@ export function streamDecoder(_options: StreamOptions = {}): StreamStep<SseEvent
 export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   if (state.done) return;
   if (sse.event === 'ping') return;
-  let payload: unknown;
-  try {
-    payload = JSON.parse(sse.data);
-  } catch (error) {
-    return fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
-  }
-  if (typeof payload !== 'object' || payload === null) return fail(state, out, invalidUpstream(PROTOCOL, 'stream event'));
+  const { payload, error } = readSseJson(PROTOCOL, sse.data, 'stream event');
+  if (error) return fail(state, error, out);
   // Every event names its type; an unknown type is skipped (events are added over time), but an
   // event without one is not this protocol's.
-  if (typeof (payload as Wire).type !== 'string') return fail(state, out, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }));
+  if (typeof payload.type !== 'string') return fail(state, invalidUpstream(PROTOCOL, 'stream event', { path: 'type' }), out);
   try {
-    checkParsedDepth(sse.data, payload);
-    decodeEvent(state, payload as Wire, out);
+    decodeEvent(state, payload, out);
   } catch (error) {
-    fail(state, out, upstreamDecodeFailure(PROTOCOL, 'stream event', error));
+    fail(state, upstreamDecodeFailure(PROTOCOL, 'stream event', error), out);
   }
 }
 
@@ -109,10 +103,10 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
 export function decodeEnd(state: DecodeState, out: Out): void {
   if (state.done) return;
   if (state.stopReason !== undefined) return finish(state, out);
-  fail(state, out, streamEndedEarly(PROTOCOL, 'message_stop'));
+  fail(state, streamEndedEarly(PROTOCOL, 'message_stop'), out);
 }
 
-function fail(state: DecodeState, out: Out, error: LlmError): void {
+function fail(state: DecodeState, error: LlmError, out: Out): void {
   state.done = true;
   out.enqueue({ type: 'error', error });
 }
@@ -195,7 +189,7 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
       return;
     case 'error': {
       const error = decodeError(statusOf(event), event);
-      return fail(state, out, error);
+      return fail(state, error, out);
     }
     default:
       // Event types added later are skipped, as the SDK does.
@@ -249,7 +243,7 @@ function blockStart(state: DecodeState, event: Wire, out: Out): void {
   if (state.blocks.has(wireIndex)) throw unexpected(`block ${wireIndex} started twice`);
   const index = state.nextIndex++;
   const known = START_KNOWN[content.type as string];
-  const extras = known ? restOf(content, known) : undefined;
+  const extras = known ? ext.rest(content, known) : undefined;
   decodeStart(state, wireIndex, index, content, out);
   if (extras) state.blocks.get(wireIndex)!.extras = extras;
 }
@@ -322,7 +316,7 @@ function blockDelta(state: DecodeState, event: Wire, out: Out): void {
       return;
     }
     case 'citations_delta':
-      if (block.kind === 'text') out.enqueue({ type: 'citation', index, citation: decodeCitation(delta.citation, 'delta', 0) });
+      if (block.kind === 'text') out.enqueue({ type: 'citation', index, citation: decodeCitation(delta, 'citation', 'delta') });
       return;
     default:
       // Beta deltas on kept blocks (compaction_delta, ...) are folded into the block's value.
@@ -339,7 +333,7 @@ function blockDelta(state: DecodeState, event: Wire, out: Out): void {
 
 /** A block that arrives complete (inside `message_start`) -> its canonical block events. */
 function completeBlock(state: DecodeState, blocks: unknown[], at: number, out: Out): void {
-  const part = asAssistantContent(decodeBlock(blocks[at], 'message.content', at), `message.content[${at}]`);
+  const part = asAssistantContent(decodeBlock(blocks, at, 'message.content'), `message.content[${at}]`);
   const response: LlmResponse = { id: '', model: '', choices: [{ index: 0, content: [part] }] };
   for (const event of responseToEvents(response)) {
     if (event.type === 'start' || event.type === 'finish' || event.type === 'usage') continue;
@@ -350,12 +344,12 @@ function completeBlock(state: DecodeState, blocks: unknown[], at: number, out: O
 
 function finish(state: DecodeState, out: Out): void {
   if (state.done) return;
-  if (!state.started) return fail(state, out, unexpected('message_stop before message_start'));
+  if (!state.started) return fail(state, unexpected('message_stop before message_start'), out);
   // Only `content_block_stop` completes a call's input: a call still open at the end means its
   // stop (and perhaps input) was lost, as when a proxy cuts a stream and closes it with
   // message_stop. `max_tokens` says the output was cut, so its open blocks close under it; other
   // open blocks (text, thinking) end before the finish.
-  if (state.stopReason !== 'max_tokens' && hasOpenCall(state)) return fail(state, out, streamEndedEarly(PROTOCOL, 'content_block_stop'));
+  if (state.stopReason !== 'max_tokens' && hasOpenCall(state)) return fail(state, streamEndedEarly(PROTOCOL, 'content_block_stop'), out);
   for (const wireIndex of [...state.blocks.keys()]) decodeEvent(state, { type: 'content_block_stop', index: wireIndex }, out);
   state.done = true;
   const raw = state.stopReason;

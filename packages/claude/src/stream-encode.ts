@@ -1,7 +1,7 @@
 import { reportLoss, unfinishedStreamError, type StreamStep, type LlmError, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 import { encodeStopReason } from './stop-reason.js';
 import { encodeUsage } from './usage.js';
 
@@ -47,42 +47,11 @@ export function createEncodeState(options: StreamOptions = {}): EncodeState {
  */
 export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStreamEvent, SseEvent> {
   const state = createEncodeState(options);
-  return { transform: (event, out) => encodeEvent(state, event, out), flush: (out) => encodeEnd(state, out) };
-}
-
-function send(out: Out, payload: Wire): void {
-  out.enqueue({ event: payload.type as string, data: JSON.stringify(payload) });
-}
-
-function lossOnce(state: EncodeState, key: string, path: string, message: string): void {
-  if (state.reported.has(key)) return;
-  state.reported.add(key);
-  reportLoss(state.options, { code: 'dropped-field', path, message, protocol: PROTOCOL });
-}
-
-/** Sends `message_start` if it has not gone yet. */
-function ensureStarted(state: EncodeState, out: Out): void {
-  if (state.started) return;
-  state.started = true;
-  const start = state.pendingStart;
-  state.pendingStart = undefined;
-  const message: Wire = {
-    id: start?.id ?? state.options.id ?? `msg_${crypto.randomUUID().replace(/-/g, '')}`,
-    type: 'message',
-    role: 'assistant',
-    model: start?.model ?? '',
-    content: [],
-    stop_reason: null,
-    stop_sequence: null,
-    usage: encodeUsage(state.usage),
-  };
-  const extras = start?.extensions?.[PROTOCOL];
-  if (extras) Object.assign(message, extras);
-  send(out, { type: 'message_start', message });
+  return { transform: (event, out) => encodeStep(state, event, out), flush: (out) => encodeEnd(state, out) };
 }
 
 /** Encodes one canonical event. */
-export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out): void {
+export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out): void {
   if (state.finished) return;
   if (event.type === 'start') {
     if (!state.started && state.pendingStart === undefined) state.pendingStart = event;
@@ -157,6 +126,45 @@ export function encodeEvent(state: EncodeState, event: LlmStreamEvent, out: Out)
       return;
     }
   }
+}
+
+/**
+ * End of input: a stream that stopped without `finish` or `error` (even one that sent nothing)
+ * tells the client so with `event: error`, never an empty body or a made-up finish.
+ */
+export function encodeEnd(state: EncodeState, out: Out): void {
+  if (!state.finished) fail(state, unfinishedStreamError(), out);
+}
+
+function send(out: Out, payload: Wire): void {
+  out.enqueue({ event: payload.type as string, data: JSON.stringify(payload) });
+}
+
+function lossOnce(state: EncodeState, key: string, path: string, message: string): void {
+  if (state.reported.has(key)) return;
+  state.reported.add(key);
+  reportLoss(state.options, { code: 'dropped-field', path, message, protocol: PROTOCOL });
+}
+
+/** Sends `message_start` if it has not gone yet. */
+function ensureStarted(state: EncodeState, out: Out): void {
+  if (state.started) return;
+  state.started = true;
+  const start = state.pendingStart;
+  state.pendingStart = undefined;
+  const message: Wire = {
+    id: start?.id ?? state.options.id ?? `msg_${crypto.randomUUID().replace(/-/g, '')}`,
+    type: 'message',
+    role: 'assistant',
+    model: start?.model ?? '',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: encodeUsage(state.usage),
+  };
+  const extras = start?.extensions?.[PROTOCOL];
+  if (extras) Object.assign(message, extras);
+  send(out, { type: 'message_start', message });
 }
 
 function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: 'block-start' }>, out: Out): void {
@@ -245,12 +253,4 @@ function fail(state: EncodeState, error: LlmError, out: Out): void {
   if (state.pendingStart !== undefined) ensureStarted(state, out);
   state.finished = true;
   send(out, encodeError(error).body as unknown as Wire);
-}
-
-/**
- * End of input: a stream that stopped without `finish` or `error` (even one that sent nothing)
- * tells the client so with `event: error`, never an empty body or a made-up finish.
- */
-export function encodeEnd(state: EncodeState, out: Out): void {
-  if (!state.finished) fail(state, unfinishedStreamError(), out);
 }

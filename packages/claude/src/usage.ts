@@ -1,5 +1,5 @@
 import type { CodecContext, LlmUsage } from '@llm/core';
-import { PROTOCOL } from './ext.js';
+import { PROTOCOL } from './protocol.js';
 import type { ClaudeUsage } from './wire-types.js';
 
 type Wire = Record<string, unknown>;

@@ -7,7 +7,7 @@ import {
   type CodecContext,
   type LlmWebSearchTool,
 } from '@llm/core';
-import { PROTOCOL, keep, ownBag, restOf, writeBack } from './ext.js';
+import { PROTOCOL, ext } from './protocol.js';
 
 type Wire = Record<string, unknown>;
 
@@ -26,7 +26,7 @@ export function isWebSearchTool(tool: Wire): boolean {
  */
 export function decodeWebSearchTool(wire: Wire): LlmWebSearchTool {
   const tool: LlmWebSearchTool = { type: 'web_search', name: typeof wire.name === 'string' ? wire.name : WEB_SEARCH_TOOL_NAME };
-  const bag: Wire = restOf(wire, KNOWN) ?? {};
+  const bag: Wire = ext.rest(wire, KNOWN) ?? {};
   if (wire.type !== DEFAULT_TYPE) bag.$type = wire.type;
   if (typeof wire.name !== 'string') bag.$noName = true;
   if (typeof wire.max_uses === 'number') tool.maxUses = wire.max_uses;
@@ -42,19 +42,19 @@ export function decodeWebSearchTool(wire: Wire): LlmWebSearchTool {
     if (location) tool.userLocation = location;
     if (!exact || !location) bag.user_location = wire.user_location;
   }
-  return keep(tool, Object.keys(bag).length > 0 ? bag : undefined);
+  return ext.keep(tool, bag);
 }
 
 /** The canonical hosted tool -> `web_search_<date>`; `contextSize` and foreign fields reported. */
 export function encodeWebSearchTool(tool: LlmWebSearchTool, path: string, context: CodecContext | undefined): Wire {
   reportWebSearchSettings(tool, path, ['maxUses', 'allowedDomains', 'blockedDomains', 'userLocation'], PROTOCOL, context);
-  const bag = ownBag(tool);
-  const out: Wire = { type: typeof bag?.$type === 'string' ? bag.$type : DEFAULT_TYPE };
-  if (!bag?.$noName) out.name = tool.name;
+  const type = ext.marker(tool, 'type');
+  const out: Wire = { type: typeof type === 'string' ? type : DEFAULT_TYPE };
+  if (!ext.marker(tool, 'noName')) out.name = tool.name;
   if (tool.maxUses !== undefined) out.max_uses = tool.maxUses;
   if (tool.allowedDomains !== undefined) out.allowed_domains = tool.allowedDomains;
   if (tool.blockedDomains !== undefined) out.blocked_domains = tool.blockedDomains;
   if (tool.userLocation !== undefined) out.user_location = { type: 'approximate', ...userLocationToWire(tool.userLocation) };
-  writeBack(out, bag);
+  ext.writeRest(out, tool);
   return out;
 }

@@ -30,6 +30,8 @@ describe('bad stream input ends in one error event, never a thrown TypeError', (
     ['5', 'invalid Claude stream event'],
     ['null', 'invalid Claude stream event'],
     ['"upstream text"', 'invalid Claude stream event'],
+    // A JSON array is no event at all (core's readSseJson), not an event missing its `type`.
+    ['[{"type":"ping"}]', 'invalid Claude stream event'],
     [JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'x' } }), 'unexpected Claude stream event: content_block_delta for unopened block 0'],
   ])('%s', async (data, message) => {
     const events: LlmStreamEvent[] = await collect(streamOf([{ event: 'x', data, id: undefined }]).pipeThrough(claude.stream.decode()));

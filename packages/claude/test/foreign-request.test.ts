@@ -60,3 +60,27 @@ describe('a request from another protocol, encoded for Claude', () => {
     ]);
   });
 });
+
+describe('image URLs from another protocol', () => {
+  it('a base64 data URL naming its media type becomes a base64 source; one without a media type stays a URL', () => {
+    const wire = claude.request.encode({
+      model: 'claude-sonnet-4-5',
+      maxOutputTokens: 10,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { kind: 'url', url: 'data:image/png;name=a.png;base64,iVBOR' } },
+            { type: 'image', source: { kind: 'url', url: 'data:;base64,iVBOR' } },
+            { type: 'image', source: { kind: 'url', url: 'https://example.com/a.png' } },
+          ],
+        },
+      ],
+    });
+    expect(wire.messages[0]?.content).toEqual([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBOR' } },
+      { type: 'image', source: { type: 'url', url: 'data:;base64,iVBOR' } },
+      { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } },
+    ]);
+  });
+});

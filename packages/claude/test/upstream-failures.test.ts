@@ -28,7 +28,9 @@ describe('upstream answers that do not decode (issue 17)', () => {
       sse({ type: 'content_block_delta', index: 0, delta: { type: 'citations_delta', citation: 'not an object' } }),
     ]);
     expect(errorOf(events.at(-1)).toJSON()).toMatchObject({ kind: 'upstream', status: 502, protocol: 'claude' });
-    expect(errorOf(events.at(-1)).message).toMatch(/^invalid Claude stream event at delta/);
+    // The path names the delta's field (it said `delta[0]` before the kit's readers).
+    expect(errorOf(events.at(-1)).message).toBe('invalid Claude stream event at delta.citation');
+    expect(errorOf(events.at(-1)).path).toBe('delta.citation');
   });
 });
 

@@ -1,226 +1,20 @@
 import type {
   CodecContext,
-  JsonObject,
-  LlmAssistantContent,
-  LlmCacheHint,
   LlmFilePart,
   LlmImagePart,
-  LlmJsonPart,
   LlmMediaSource,
   LlmPart,
-  LlmProviderPart,
   LlmReasoningPart,
   LlmTextPart,
   LlmToolCallPart,
-  LlmToolResultContent,
   LlmToolResultPart,
 } from '@llm/core';
-import {
-  cacheHintFromWire,
-  cacheHintToWire,
-  invalid,
-  opaqueStateWarning,
-  readArray,
-  readObject,
-  readString,
-  reportLoss,
-  toolArgumentsObject,
-} from '@llm/core';
-import { decodeCitation, encodeCitation } from './citations.js';
-import { PROTOCOL, keep, ownBag, restOf, writeBack } from './ext.js';
+import { cacheHintToWire, opaqueStateWarning, reportLoss, toolArgumentsObject } from '@llm/core';
+import { encodeCitation } from './citations.js';
+import { parseDataUrl, type DataUrl } from '@llm/core/kit';
+import { PROTOCOL, ext } from './protocol.js';
 
 type Wire = Record<string, unknown>;
-
-const TEXT_KNOWN = new Set(['type', 'text', 'citations', 'cache_control']);
-const IMAGE_KNOWN = new Set(['type', 'source', 'cache_control']);
-const DOCUMENT_KNOWN = new Set(['type', 'source', 'title', 'context', 'citations', 'cache_control']);
-const THINKING_KNOWN = new Set(['type', 'thinking', 'signature']);
-const REDACTED_KNOWN = new Set(['type', 'data']);
-const TOOL_USE_KNOWN = new Set(['type', 'id', 'name', 'input', 'cache_control']);
-const TOOL_RESULT_KNOWN = new Set(['type', 'tool_use_id', 'content', 'is_error', 'cache_control']);
-
-/** Reads `cache_control` of `wire` into `part.cache`, or keeps it raw in `rest`. */
-function takeCache(wire: Wire, part: { cache?: LlmCacheHint }, rest: Wire | undefined): Wire | undefined {
-  const raw = wire.cache_control;
-  if (raw === undefined || raw === null) return rest;
-  const cache = cacheHintFromWire(raw);
-  if (cache) part.cache = cache;
-  else (rest ??= {}).cache_control = raw;
-  return rest;
-}
-
-function provider(block: Wire): LlmProviderPart {
-  return { type: 'provider', protocol: PROTOCOL, value: block };
-}
-
-/** A wire `source` -> canonical, or `undefined` for a source kind or shape we keep whole. */
-function decodeSource(value: unknown, path: string): LlmMediaSource | undefined {
-  const source = readObject(value, path, 'source', PROTOCOL);
-  let keys = 0;
-  for (const _ in source) keys++;
-  switch (source.type) {
-    case 'base64':
-      if (keys !== 3 || typeof source.media_type !== 'string' || typeof source.data !== 'string') return undefined;
-      return { kind: 'base64', mediaType: source.media_type, data: source.data };
-    case 'url':
-      if (keys !== 2 || typeof source.url !== 'string') return undefined;
-      return { kind: 'url', url: source.url };
-    case 'file':
-      if (keys !== 2 || typeof source.file_id !== 'string') return undefined;
-      return { kind: 'file', fileId: source.file_id, provider: PROTOCOL };
-    case 'text':
-      if (keys !== 3 || source.media_type !== 'text/plain' || typeof source.data !== 'string') return undefined;
-      return { kind: 'text', text: source.data, mediaType: 'text/plain' };
-    default:
-      return undefined;
-  }
-}
-
-function decodeText(block: Wire, path: string): LlmTextPart {
-  const part: LlmTextPart = { type: 'text', text: readString(block, 'text', path, PROTOCOL) };
-  const rest = takeCache(block, part, restOf(block, TEXT_KNOWN));
-  const citations = block.citations;
-  if (citations !== undefined && citations !== null) {
-    const list = readArray(citations, path, 'citations', PROTOCOL);
-    const citationsPath = `${path}.citations`;
-    part.citations = list.map((item, index) => decodeCitation(item, citationsPath, index));
-  }
-  return keep(part, rest);
-}
-
-function decodeImage(block: Wire, path: string): LlmImagePart | LlmProviderPart {
-  const source = decodeSource(block.source, path);
-  if (!source || source.kind === 'text') return provider(block);
-  const part: LlmImagePart = { type: 'image', source };
-  return keep(part, takeCache(block, part, restOf(block, IMAGE_KNOWN)));
-}
-
-function decodeDocument(block: Wire, path: string): LlmFilePart | LlmProviderPart {
-  const source = decodeSource(block.source, path);
-  if (!source) return provider(block);
-  const part: LlmFilePart = { type: 'file', source };
-  let rest = takeCache(block, part, restOf(block, DOCUMENT_KNOWN));
-  if (typeof block.title === 'string') part.title = block.title;
-  else if (block.title != null) (rest ??= {}).title = block.title;
-  if (typeof block.context === 'string') part.context = block.context;
-  else if (block.context != null) (rest ??= {}).context = block.context;
-  const citations = block.citations;
-  if (citations != null) {
-    const config = citations as Wire;
-    let keys = 0;
-    for (const _ in config) keys++;
-    if (typeof citations === 'object' && keys === 1 && typeof config.enabled === 'boolean') part.citations = config.enabled;
-    else (rest ??= {}).citations = citations;
-  }
-  return keep(part, rest);
-}
-
-function decodeThinking(block: Wire, path: string): LlmReasoningPart {
-  const part: LlmReasoningPart = {
-    type: 'reasoning',
-    text: readString(block, 'thinking', path, PROTOCOL),
-    signature: readString(block, 'signature', path, PROTOCOL),
-    origin: { protocol: PROTOCOL },
-  };
-  return keep(part, restOf(block, THINKING_KNOWN));
-}
-
-function decodeRedacted(block: Wire, path: string): LlmReasoningPart {
-  const part: LlmReasoningPart = {
-    type: 'reasoning',
-    text: '',
-    redacted: true,
-    signature: readString(block, 'data', path, PROTOCOL),
-    origin: { protocol: PROTOCOL },
-  };
-  return keep(part, restOf(block, REDACTED_KNOWN));
-}
-
-function decodeToolUse(block: Wire, path: string): LlmToolCallPart {
-  const input = readObject(block.input, path, 'input', PROTOCOL);
-  const part: LlmToolCallPart = {
-    type: 'tool-call',
-    id: readString(block, 'id', path, PROTOCOL),
-    name: readString(block, 'name', path, PROTOCOL),
-    arguments: input as JsonObject,
-  };
-  return keep(part, takeCache(block, part, restOf(block, TOOL_USE_KNOWN)));
-}
-
-/** A `tool_result` block -> canonical tool result. */
-export function decodeToolResult(block: Wire, path: string): LlmToolResultPart {
-  const part: LlmToolResultPart = {
-    type: 'tool-result',
-    toolCallId: readString(block, 'tool_use_id', path, PROTOCOL),
-    content: '',
-  };
-  let rest = takeCache(block, part, restOf(block, TOOL_RESULT_KNOWN));
-  const content = block.content;
-  if (content === undefined) (rest ??= {}).$noContent = true;
-  else if (typeof content === 'string') part.content = content;
-  else if (content !== null) {
-    const list = readArray(content, path, 'content', PROTOCOL);
-    const contentPath = `${path}.content`;
-    const parts: LlmToolResultContent[] = new Array(list.length);
-    for (let index = 0; index < list.length; index++) {
-      const item = readObject(list[index], contentPath, index, PROTOCOL);
-      const itemPath = `${contentPath}[${index}]`;
-      let decoded: LlmToolResultContent | LlmProviderPart;
-      switch (item.type) {
-        case 'text':
-          decoded = decodeText(item, itemPath);
-          break;
-        case 'image':
-          decoded = decodeImage(item, itemPath);
-          break;
-        case 'document':
-          decoded = decodeDocument(item, itemPath);
-          break;
-        default:
-          readString(item, 'type', itemPath, PROTOCOL);
-          decoded = provider(item);
-      }
-      // Blocks with no canonical part (search_result, tool_reference, ...) ride as a json part.
-      parts[index] =
-        decoded.type === 'provider'
-          ? ({ type: 'json', value: item, extensions: { [PROTOCOL]: { $block: true } } } satisfies LlmJsonPart)
-          : decoded;
-    }
-    part.content = parts;
-  }
-  if (typeof block.is_error === 'boolean') part.isError = block.is_error;
-  else if (block.is_error != null) invalid(path, 'is_error', 'a boolean', block.is_error, PROTOCOL);
-  return keep(part, rest);
-}
-
-/**
- * One content block of a message -> a canonical part. Blocks with no canonical meaning (server
- * tool activity, `search_result`, beta blocks, unknown types) become provider parts, kept whole.
- * `tool_result` is handled by the caller (it moves to a tool message).
- */
-export function decodeBlock(value: unknown, parent: string, index: number): LlmPart {
-  const block = readObject(value, parent, index, PROTOCOL);
-  const path = `${parent}[${index}]`;
-  switch (block.type) {
-    case 'text':
-      return decodeText(block, path);
-    case 'image':
-      return decodeImage(block, path);
-    case 'document':
-      return decodeDocument(block, path);
-    case 'thinking':
-      return decodeThinking(block, path);
-    case 'redacted_thinking':
-      return decodeRedacted(block, path);
-    case 'tool_use':
-      return decodeToolUse(block, path);
-    case 'tool_result':
-      return decodeToolResult(block, path);
-    default:
-      readString(block, 'type', path, PROTOCOL);
-      return provider(block);
-  }
-}
 
 /** Options of {@link encodePart}. */
 export interface EncodePartOptions {
@@ -244,11 +38,15 @@ function textBlock(part: LlmTextPart, path: string, options: EncodePartOptions):
       protocol: PROTOCOL,
     });
   }
-  writeBack(out, ownBag(part));
+  ext.writeRest(out, part);
   return out;
 }
 
-const DATA_URL = /^data:([^;,]+)(?:;[^,]*)?;base64,/;
+/** A base64 `data:` URL that names its media type (Claude's `base64` source needs one). */
+function typedDataUrl(url: string): DataUrl | undefined {
+  const parsed = parseDataUrl(url);
+  return parsed && parsed.mediaType !== '' ? parsed : undefined;
+}
 
 /** Canonical source -> wire source; `undefined` (reported) when Claude cannot take it. */
 function encodeSource(source: LlmMediaSource, path: string, options: EncodePartOptions, document: boolean): Wire | undefined {
@@ -256,8 +54,8 @@ function encodeSource(source: LlmMediaSource, path: string, options: EncodePartO
     case 'base64':
       return { type: 'base64', media_type: source.mediaType, data: source.data };
     case 'url': {
-      const match = DATA_URL.exec(source.url);
-      if (match) return { type: 'base64', media_type: match[1], data: source.url.slice(match[0].length) };
+      const inline = typedDataUrl(source.url);
+      if (inline) return { type: 'base64', media_type: inline.mediaType, data: inline.data };
       return { type: 'url', url: source.url };
     }
     case 'file':
@@ -277,7 +75,7 @@ function encodeSource(source: LlmMediaSource, path: string, options: EncodePartO
 }
 
 function mediaTypeOf(source: LlmMediaSource): string | undefined {
-  if (source.kind === 'url') return DATA_URL.exec(source.url)?.[1] ?? source.mediaType;
+  if (source.kind === 'url') return typedDataUrl(source.url)?.mediaType ?? source.mediaType;
   return source.mediaType;
 }
 
@@ -289,7 +87,7 @@ function imageBlock(part: LlmImagePart | LlmFilePart, path: string, options: Enc
   if (part.type === 'image' && part.detail !== undefined) {
     reportLoss(options.context, { code: 'dropped-field', path: `${path}.detail`, message: 'Claude has no image detail setting', protocol: PROTOCOL });
   }
-  writeBack(out, ownBag(part));
+  ext.writeRest(out, part);
   return out;
 }
 
@@ -317,7 +115,7 @@ function documentBlock(part: LlmFilePart, path: string, options: EncodePartOptio
   if (part.context !== undefined) out.context = part.context;
   if (part.citations !== undefined) out.citations = { enabled: part.citations };
   if (part.cache) out.cache_control = cacheHintToWire(part.cache);
-  writeBack(out, ownBag(part));
+  ext.writeRest(out, part);
   return out;
 }
 
@@ -349,7 +147,7 @@ function reasoningBlock(part: LlmReasoningPart, path: string, options: EncodePar
   const out: Wire = part.redacted
     ? { type: 'redacted_thinking', data: part.signature ?? '' }
     : { type: 'thinking', thinking: part.text, signature: part.signature ?? '' };
-  writeBack(out, ownBag(part));
+  ext.writeRest(out, part);
   return out;
 }
 
@@ -380,14 +178,14 @@ function toolUseBlock(part: LlmToolCallPart, path: string, options: EncodePartOp
       protocol: PROTOCOL,
     });
   }
-  writeBack(out, ownBag(part));
+  ext.writeRest(out, part);
   return out;
 }
 
 /** A tool result -> `tool_result` block. */
 export function toolResultBlock(part: LlmToolResultPart, path: string, options: EncodePartOptions): Wire {
   const out: Wire = { type: 'tool_result', tool_use_id: part.toolCallId };
-  const bag = ownBag(part);
+  const bag = ext.bag(part);
   if (typeof part.content === 'string') {
     if (!(bag?.$noContent && part.content === '')) out.content = part.content;
   } else {
@@ -397,7 +195,7 @@ export function toolResultBlock(part: LlmToolResultPart, path: string, options: 
       const item = part.content[index]!;
       const itemPath = `${contentPath}[${index}]`;
       if (item.type === 'json') {
-        if (ownBag(item)?.$block) blocks.push(item.value as Wire);
+        if (ext.bag(item)?.$block) blocks.push(item.value as Wire);
         else blocks.push({ type: 'text', text: JSON.stringify(item.value) });
         continue;
       }
@@ -408,7 +206,7 @@ export function toolResultBlock(part: LlmToolResultPart, path: string, options: 
   }
   if (part.isError !== undefined) out.is_error = part.isError;
   if (part.cache) out.cache_control = cacheHintToWire(part.cache);
-  writeBack(out, bag);
+  ext.writeRest(out, part);
   return out;
 }
 
@@ -433,7 +231,7 @@ export function encodePart(part: LlmPart, path: string, options: EncodePartOptio
     case 'refusal': {
       // Claude signals refusals with stop_reason; the text itself is plain assistant text.
       const out: Wire = { type: 'text', text: part.text };
-      writeBack(out, ownBag(part));
+      ext.writeRest(out, part);
       return out;
     }
     case 'json':
@@ -465,12 +263,4 @@ export function encodeParts(parts: readonly LlmPart[], path: string, options: En
     if (block) out.push(block);
   }
   return out;
-}
-
-/** Narrowing helper for assistant content decoded from a response. */
-export function asAssistantContent(part: LlmPart, path: string): LlmAssistantContent {
-  if (part.type === 'tool-result' || part.type === 'json') {
-    return invalid(path, 'type', 'an assistant content block', 'tool_result', PROTOCOL);
-  }
-  return part;
 }

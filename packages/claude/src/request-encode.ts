@@ -1,0 +1,243 @@
+import type {
+  CodecContext,
+  LlmMessage,
+  LlmReasoningConfig,
+  LlmRequest,
+  LlmSystemMessage,
+  LlmTextPart,
+  LlmUserMessage,
+} from '@llm/core';
+import { cacheHintToWire, LlmError, effortToBudget, reportLoss } from '@llm/core';
+import { encodePart, encodeParts, toolResultBlock, type EncodePartOptions } from './blocks-encode.js';
+import { limitCacheBreakpoints } from './cache-breakpoints.js';
+import { PROTOCOL, ext } from './protocol.js';
+import { encodeTool, encodeToolChoice } from './tools-encode.js';
+import type { ClaudeRequest } from './wire-types.js';
+
+/**
+ * `max_tokens` written when the source request has no output limit (Claude requires one).
+ * With a thinking budget of this size or more, the default is `budget_tokens + DEFAULT_MAX_TOKENS`
+ * so that the answer has room after the thinking.
+ */
+export const DEFAULT_MAX_TOKENS = 4096;
+
+type Wire = Record<string, unknown>;
+
+/** Canonical request -> request body. */
+export function encodeRequest(request: LlmRequest, context?: CodecContext): ClaudeRequest {
+  const out: Wire = { model: request.model };
+  const own = ext.bag(request);
+  const options: EncodePartOptions = { context, model: request.model };
+  const messages = request.messages;
+
+  let maxTokens = request.maxOutputTokens;
+  if (maxTokens === undefined) {
+    const budget = request.reasoning?.budgetTokens ?? 0;
+    maxTokens = budget >= DEFAULT_MAX_TOKENS ? budget + DEFAULT_MAX_TOKENS : DEFAULT_MAX_TOKENS;
+    reportLoss(context, {
+      code: 'defaulted',
+      path: 'max_tokens',
+      message: `Claude requires max_tokens; ${maxTokens} was used`,
+      protocol: PROTOCOL,
+    });
+  }
+  out.max_tokens = maxTokens;
+
+  let start = 0;
+  while (start < messages.length && messages[start]!.role === 'system') start++;
+  if (start > 0) out.system = encodeSystem(messages.slice(0, start) as LlmSystemMessage[], options);
+  out.messages = encodeMessages(messages, start, options);
+
+  if (request.stop !== undefined) out.stop_sequences = request.stop;
+  if (request.stream !== undefined) out.stream = request.stream;
+  const sampling = request.sampling;
+  if (sampling) {
+    if (sampling.temperature !== undefined) out.temperature = sampling.temperature;
+    if (sampling.topP !== undefined) out.top_p = sampling.topP;
+    if (sampling.topK !== undefined) out.top_k = sampling.topK;
+    for (const key of ['frequencyPenalty', 'presencePenalty', 'seed', 'logitBias'] as const) {
+      if (sampling[key] !== undefined) {
+        reportLoss(context, { code: 'dropped-field', path: `sampling.${key}`, message: `Claude has no ${key}`, protocol: PROTOCOL });
+      }
+    }
+  }
+
+  const reasoning = request.reasoning;
+  const outputConfig: Wire = {};
+  if (reasoning) encodeReasoning(reasoning, out, outputConfig, maxTokens, context);
+  const format = request.responseFormat;
+  if (format?.type === 'json-schema') {
+    outputConfig.format = { type: 'json_schema', schema: format.schema };
+    if (format.name !== undefined && own === undefined) {
+      reportLoss(context, { code: 'dropped-field', path: 'responseFormat.name', message: 'Claude structured output has no schema name', protocol: PROTOCOL });
+    }
+  } else if (format?.type === 'json') {
+    reportLoss(context, { code: 'dropped-field', path: 'responseFormat', message: 'Claude has no JSON mode without a schema', protocol: PROTOCOL });
+  }
+  const configExt = own?.$output_config as Wire | undefined;
+  if (configExt) Object.assign(outputConfig, configExt);
+  let hasConfig = configExt !== undefined;
+  for (const _ in outputConfig) hasConfig = true;
+  if (hasConfig) out.output_config = outputConfig;
+
+  const { wire: toolChoice, only } = encodeToolChoice(request.toolChoice, request.parallelToolCalls);
+  if (request.tools) {
+    const tools: Wire[] = [];
+    for (let index = 0; index < request.tools.length; index++) {
+      const tool = request.tools[index]!;
+      if (only && !only.has(tool.name)) continue;
+      const encoded = encodeTool(tool, index, context);
+      if (encoded) tools.push(encoded);
+    }
+    out.tools = tools;
+  }
+  if (toolChoice) out.tool_choice = toolChoice;
+
+  const metadataExt = own?.$metadata as Wire | undefined;
+  if (request.user !== undefined || metadataExt) out.metadata = { ...metadataExt, ...(request.user !== undefined ? { user_id: request.user } : {}) };
+  if (request.metadata) {
+    reportLoss(context, { code: 'dropped-field', path: 'metadata', message: 'Claude metadata holds only user_id', protocol: PROTOCOL });
+  }
+  if (request.cache) out.cache_control = cacheHintToWire(request.cache);
+  if (request.serviceTier !== undefined) out.service_tier = request.serviceTier;
+  reportUnmapped(request, context);
+  ext.writeRest(out, request);
+  limitCacheBreakpoints(out, context);
+  return out as ClaudeRequest;
+}
+
+function encodeReasoning(reasoning: LlmReasoningConfig, out: Wire, outputConfig: Wire, maxTokens: number, context: CodecContext | undefined): void {
+  let thinking: Wire | undefined;
+  if (reasoning.adaptive) thinking = { type: 'adaptive' };
+  else if (reasoning.enabled === false || reasoning.effort === 'none') thinking = { type: 'disabled' };
+  else if (reasoning.budgetTokens !== undefined) thinking = { type: 'enabled', budget_tokens: reasoning.budgetTokens };
+  else if (reasoning.enabled) {
+    // Thinking asked for without a budget: derive one from the effort (our table, effortToBudget),
+    // at least 1024 and below max_tokens as Anthropic requires
+    // (https://platform.claude.com/docs/en/build-with-claude/extended-thinking).
+    const budget = Math.max(1024, Math.min(effortToBudget(reasoning.effort ?? 'medium', maxTokens), maxTokens - 1));
+    thinking = { type: 'enabled', budget_tokens: budget };
+  }
+  if (thinking && thinking.type !== 'disabled' && reasoning.includeThoughts !== undefined) {
+    thinking.display = reasoning.includeThoughts ? 'summarized' : 'omitted';
+  }
+  if (thinking) out.thinking = thinking;
+  const effort = reasoning.effort;
+  if (effort !== undefined && effort !== 'none') {
+    if (effort === 'minimal') {
+      reportLoss(context, { code: 'lossy-conversion', path: 'reasoning.effort', message: 'effort "minimal" was sent as "low"', protocol: PROTOCOL });
+      outputConfig.effort = 'low';
+    } else outputConfig.effort = effort;
+  }
+  if (reasoning.summary !== undefined && reasoning.summary !== 'none' && reasoning.includeThoughts === undefined) {
+    reportLoss(context, { code: 'dropped-field', path: 'reasoning.summary', message: 'Claude has no reasoning summary style', protocol: PROTOCOL });
+  }
+}
+
+function reportUnmapped(request: LlmRequest, context: CodecContext | undefined): void {
+  if (!context) return;
+  const fields: Array<[keyof LlmRequest, boolean]> = [
+    ['candidateCount', request.candidateCount !== undefined && request.candidateCount !== 1],
+    ['logprobs', request.logprobs !== undefined],
+    ['verbosity', request.verbosity !== undefined],
+    ['promptCacheKey', request.promptCacheKey !== undefined],
+    ['store', request.store !== undefined],
+    ['previousResponseId', request.previousResponseId !== undefined],
+    ['maxToolCalls', request.maxToolCalls !== undefined],
+  ];
+  for (const [field, present] of fields) {
+    if (present) reportLoss(context, { code: 'dropped-field', path: field, message: `Claude has no ${field}`, protocol: PROTOCOL });
+  }
+}
+
+function encodeSystem(messages: LlmSystemMessage[], options: EncodePartOptions): string | Wire[] {
+  const first = messages[0]!;
+  if (messages.length === 1 && first.content.length === 1 && !ext.marker(first, 'blocks')) {
+    const part = first.content[0]!;
+    if (!part.cache && !part.citations && !part.extensions && part.signature === undefined) return part.text;
+  }
+  const blocks: Wire[] = [];
+  for (let index = 0; index < messages.length; index++) {
+    blocks.push(...encodeParts(messages[index]!.content, `messages[${index}].content`, options));
+  }
+  return blocks;
+}
+
+interface OpenWire {
+  role: string;
+  content: string | Wire[];
+  /** True while the wire message holds only tool results (user text may still join it). */
+  toolsOnly: boolean;
+}
+
+function encodeMessages(messages: readonly LlmMessage[], start: number, options: EncodePartOptions): Wire[] {
+  const out: Wire[] = [];
+  let current: OpenWire | undefined;
+  for (let index = start; index < messages.length; index++) {
+    const message = messages[index]!;
+    const path = `messages[${index}]`;
+    const joins = current?.toolsOnly && !ext.marker(message, 'separate');
+    switch (message.role) {
+      case 'tool': {
+        const blocks: Wire[] = [];
+        for (let at = 0; at < message.content.length; at++) {
+          const part = message.content[at]!;
+          const partPath = `${path}.content[${at}]`;
+          const block = part.type === 'tool-result' ? toolResultBlock(part, partPath, options) : encodePart(part, partPath, options);
+          if (block) blocks.push(block);
+        }
+        if (joins) (current!.content as Wire[]).push(...blocks);
+        else current = open(out, 'user', blocks, message, true);
+        break;
+      }
+      case 'user': {
+        warnName(message, path, options);
+        if (joins) {
+          (current!.content as Wire[]).push(...encodeParts(message.content, `${path}.content`, options));
+          current!.toolsOnly = false;
+        } else current = open(out, 'user', userContent(message, path, options), message, false);
+        break;
+      }
+      case 'assistant': {
+        warnName(message, path, options);
+        current = open(out, 'assistant', plainString(message.content, message.stringContent) ?? encodeParts(message.content, `${path}.content`, options), message, false);
+        break;
+      }
+      case 'system': {
+        const content = ext.marker(message, 'string') && message.content.length === 1 && !message.content[0]!.extensions ? message.content[0]!.text : encodeParts(message.content, `${path}.content`, options);
+        current = open(out, 'system', content, message, false);
+        break;
+      }
+      default: {
+        const unreachable: never = message;
+        throw new LlmError({ kind: 'invalid_request', message: `unknown role ${JSON.stringify(unreachable)}`, protocol: PROTOCOL });
+      }
+    }
+  }
+  return out;
+}
+
+function open(out: Wire[], role: string, content: string | Wire[], message: LlmMessage, toolsOnly: boolean): OpenWire {
+  const wire: Wire = { role, content };
+  ext.writeRest(wire, message);
+  out.push(wire);
+  return { role, content, toolsOnly };
+}
+
+function userContent(message: LlmUserMessage, path: string, options: EncodePartOptions): string | Wire[] {
+  return plainString(message.content, message.stringContent) ?? encodeParts(message.content, `${path}.content`, options);
+}
+
+/** The text of a `stringContent` message that is still one plain text part. */
+function plainString(content: readonly { type: string }[], stringContent: boolean | undefined): string | undefined {
+  if (!stringContent || content.length !== 1) return undefined;
+  const part = content[0] as LlmTextPart;
+  if (part.type !== 'text' || part.cache || part.citations || part.extensions || part.signature !== undefined) return undefined;
+  return part.text;
+}
+
+function warnName(message: { name?: string }, path: string, options: EncodePartOptions): void {
+  if (message.name !== undefined) {
+    reportLoss(options.context, { code: 'dropped-field', path: `${path}.name`, message: 'Claude messages have no participant name', protocol: PROTOCOL });
+  }
+}
