@@ -41,13 +41,13 @@ function stream(): string {
 /** Decodes and re-encodes a stream synchronously, event by event (what a bridge does per chunk). */
 async function streamBench(wire: string): Promise<BenchCase> {
   const { createDecodeState, decodeStep } = await import('../../../../packages/claude/src/stream-decode.js');
-  const { createEncodeState, encodeEvent } = await import('../../../../packages/claude/src/stream-encode.js');
+  const { createEncodeState, encodeStep } = await import('../../../../packages/claude/src/stream-encode.js');
   const arrived = (JSON.parse(wire) as Array<{ type: string }>).map((payload): ArrivedEvent => ({ event: payload.type, data: JSON.stringify(payload), id: undefined }));
   return streamCase('claude stream 1,000 events decode+encode', arrived, () => {
     const decoded = createDecodeState();
     const encoded = createEncodeState();
     const sink = { enqueue: (_event: SseEvent) => undefined };
-    const forward = { enqueue: (event: LlmStreamEvent) => encodeEvent(encoded, event, sink) };
+    const forward = { enqueue: (event: LlmStreamEvent) => encodeStep(encoded, event, sink) };
     return (event) => decodeStep(decoded, event, forward);
   });
 }
