@@ -31,11 +31,15 @@ function sourcesNewerThanBin() {
 }
 
 if (sourcesNewerThanBin()) {
-  const build = spawnSync(process.execPath, [join(root, 'scripts/pnpm.mjs'), 'exec', 'turbo', 'run', 'build', '--filter=@llm/gateway...', '--output-logs=errors-only'], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
-  });
+  const build = spawnSync(
+    process.execPath,
+    [join(root, 'scripts/pnpm.mjs'), 'exec', 'turbo', 'run', 'build', '--filter=@llm/gateway...', '--output-logs=errors-only'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
+    },
+  );
   if (build.status !== 0) {
     process.stderr.write(`llm-gateway: building the gateway failed\n${build.stdout}${build.stderr}`);
     process.exit(1);

@@ -95,14 +95,24 @@ for (const path of suites) {
   perSuite.push(`${where}: ${report.numPassedTests ?? 0} passed, ${report.numFailedTests ?? 0} failed`);
 }
 
-for (const check of codeChecks) perSuite.push(`${check.name}: ${check.summary}${check.ok || check.enforced ? '' : ' (not enforced yet: FORMAT_CHECK_ENFORCED in scripts/test-all.mjs)'}`);
+for (const check of codeChecks)
+  perSuite.push(`${check.name}: ${check.summary}${check.ok || check.enforced ? '' : ' (not enforced yet: FORMAT_CHECK_ENFORCED in scripts/test-all.mjs)'}`);
 const failedChecks = codeChecks.filter((check) => !check.ok && check.enforced);
 
 const summaryDir = join(root, 'reports');
 mkdirSync(summaryDir, { recursive: true });
 writeFileSync(
   join(summaryDir, `summary-${label}.json`),
-  JSON.stringify({ label, passed, failed, skipped, suitesNotRun, filesNotLoaded, codeChecksFailed: failedChecks.map((check) => check.name), turboStatus: turbo.status }),
+  JSON.stringify({
+    label,
+    passed,
+    failed,
+    skipped,
+    suitesNotRun,
+    filesNotLoaded,
+    codeChecksFailed: failedChecks.map((check) => check.name),
+    turboStatus: turbo.status,
+  }),
 );
 
 console.log('');

@@ -3,6 +3,4 @@
 import { defineConfig } from 'vitest/config';
 import { sharedConfig } from '../../vitest.shared';
 
-export default defineConfig(
-  sharedConfig({ environment: 'edge-runtime', include: ['src/**/*.test.ts'], report: 'vitest-edge' }),
-);
+export default defineConfig(sharedConfig({ environment: 'edge-runtime', include: ['src/**/*.test.ts'], report: 'vitest-edge' }));

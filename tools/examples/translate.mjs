@@ -2,14 +2,7 @@
 // README's main job until the gateway lands: a streamed Claude-style answer with reasoning and a
 // tool call, decoded from raw SSE bytes (split mid-character, as networks do), folded into one
 // canonical response, and unfolded again into the events a stream of it would carry.
-import {
-  accumulateEvents,
-  collectSse,
-  embedOpaqueState,
-  extractOpaqueState,
-  formatSseEvent,
-  responseToEvents,
-} from '@llm/core';
+import { accumulateEvents, collectSse, embedOpaqueState, extractOpaqueState, formatSseEvent, responseToEvents } from '@llm/core';
 
 const wire = [
   { event: 'start', data: JSON.stringify({ type: 'start', id: 'msg_demo', model: 'demo-model' }) },

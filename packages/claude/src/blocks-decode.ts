@@ -170,9 +170,7 @@ export function decodeToolResult(block: Wire, path: string): LlmToolResultPart {
       }
       // Blocks with no canonical part (search_result, tool_reference, ...) ride as a json part.
       parts[index] =
-        decoded.type === 'provider'
-          ? ({ type: 'json', value: item, extensions: { [PROTOCOL]: { $block: true } } } satisfies LlmJsonPart)
-          : decoded;
+        decoded.type === 'provider' ? ({ type: 'json', value: item, extensions: { [PROTOCOL]: { $block: true } } } satisfies LlmJsonPart) : decoded;
     }
     part.content = parts;
   }
@@ -209,7 +207,6 @@ export function decodeBlock(blocks: readonly unknown[], index: number, parent: s
       return provider(block);
   }
 }
-
 
 /** Narrowing helper for assistant content decoded from a response. */
 export function asAssistantContent(part: LlmPart, path: string): LlmAssistantContent {

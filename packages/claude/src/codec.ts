@@ -10,7 +10,6 @@ import { streamDecoder } from './stream-decode.js';
 import { streamEncoder } from './stream-encode.js';
 import type { ClaudeWireTypes } from './wire-types.js';
 
-
 /** Anthropic's rules for the router (see `CodecTraits`). */
 const traits: CodecTraits = {
   multipleCandidates: false,

@@ -1,12 +1,4 @@
-import type {
-  CodecContext,
-  LlmMessage,
-  LlmReasoningConfig,
-  LlmRequest,
-  LlmSystemMessage,
-  LlmTextPart,
-  LlmUserMessage,
-} from '@llm/core';
+import type { CodecContext, LlmMessage, LlmReasoningConfig, LlmRequest, LlmSystemMessage, LlmTextPart, LlmUserMessage } from '@llm/core';
 import { cacheHintToWire, LlmError, effortToBudget, reportLoss } from '@llm/core';
 import { encodePart, encodeParts, toolResultBlock, type EncodePartOptions } from './blocks-encode.js';
 import { limitCacheBreakpoints } from './cache-breakpoints.js';
@@ -200,11 +192,20 @@ function encodeMessages(messages: readonly LlmMessage[], start: number, options:
       }
       case 'assistant': {
         warnName(message, path, options);
-        current = open(out, 'assistant', plainString(message.content, message.stringContent) ?? encodeParts(message.content, `${path}.content`, options), message, false);
+        current = open(
+          out,
+          'assistant',
+          plainString(message.content, message.stringContent) ?? encodeParts(message.content, `${path}.content`, options),
+          message,
+          false,
+        );
         break;
       }
       case 'system': {
-        const content = ext.marker(message, 'string') && message.content.length === 1 && !message.content[0]!.extensions ? message.content[0]!.text : encodeParts(message.content, `${path}.content`, options);
+        const content =
+          ext.marker(message, 'string') && message.content.length === 1 && !message.content[0]!.extensions
+            ? message.content[0]!.text
+            : encodeParts(message.content, `${path}.content`, options);
         current = open(out, 'system', content, message, false);
         break;
       }

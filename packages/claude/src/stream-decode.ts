@@ -166,7 +166,9 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
         }
         out.enqueue({ type: 'block-start', index: block.index, block: { kind: 'part', part: { type: 'provider', protocol: PROTOCOL, value } } });
       }
-      out.enqueue(block.extras ? { type: 'block-end', index: block.index, extensions: { [PROTOCOL]: block.extras } } : { type: 'block-end', index: block.index });
+      out.enqueue(
+        block.extras ? { type: 'block-end', index: block.index, extensions: { [PROTOCOL]: block.extras } } : { type: 'block-end', index: block.index },
+      );
       return;
     }
     case 'message_delta': {

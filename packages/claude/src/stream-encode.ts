@@ -1,4 +1,13 @@
-import { reportLoss, unfinishedStreamError, type StreamStep, type LlmError, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions } from '@llm/core';
+import {
+  reportLoss,
+  unfinishedStreamError,
+  type StreamStep,
+  type LlmError,
+  type LlmStreamEvent,
+  type LlmUsage,
+  type SseEvent,
+  type StreamOptions,
+} from '@llm/core';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL } from './protocol.js';
@@ -73,7 +82,8 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
     }
     case 'reasoning-delta': {
       const block = state.open.get(event.index);
-      if (block?.kind === 'thinking') send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'thinking_delta', thinking: event.text } });
+      if (block?.kind === 'thinking')
+        send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'thinking_delta', thinking: event.text } });
       return;
     }
     case 'reasoning-signature': {
@@ -107,7 +117,12 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
     case 'block-end': {
       const extras = event.extensions?.[PROTOCOL];
       if (extras && state.open.has(event.index) && Object.keys(extras).some((key) => !key.startsWith('$'))) {
-        lossOnce(state, 'block-fields', `blocks[${event.index}]`, 'block fields known only when the block ended (such as `caller`) cannot be added to a block already started');
+        lossOnce(
+          state,
+          'block-fields',
+          `blocks[${event.index}]`,
+          'block fields known only when the block ended (such as `caller`) cannot be added to a block already started',
+        );
       }
       return blockEnd(state, event.index, out);
     }
@@ -205,7 +220,12 @@ function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: '
       const part = block.part;
       if (part.type !== 'provider' || part.protocol !== PROTOCOL) {
         state.skipped.add(event.index);
-        lossOnce(state, `part-${part.type}`, `blocks[${event.index}]`, `a generated ${part.type === 'provider' ? `${part.protocol} item` : part.type} has no Claude stream block`);
+        lossOnce(
+          state,
+          `part-${part.type}`,
+          `blocks[${event.index}]`,
+          `a generated ${part.type === 'provider' ? `${part.protocol} item` : part.type} has no Claude stream block`,
+        );
         return;
       }
       const value = part.value as Wire;
@@ -238,7 +258,11 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
     send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'signature_delta', signature: block.signature ?? '' } });
   }
   if (block.freeform !== undefined) {
-    send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'input_json_delta', partial_json: JSON.stringify({ input: block.freeform }) } });
+    send(out, {
+      type: 'content_block_delta',
+      index: block.wireIndex,
+      delta: { type: 'input_json_delta', partial_json: JSON.stringify({ input: block.freeform }) },
+    });
   }
   send(out, { type: 'content_block_stop', index: block.wireIndex });
 }

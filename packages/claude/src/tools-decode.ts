@@ -40,7 +40,6 @@ export function decodeTool(tools: readonly unknown[], index: number): LlmTool {
   return { type: 'provider', protocol: PROTOCOL, name, value: tool } satisfies LlmProviderTool;
 }
 
-
 /** Decoded `tool_choice`: the canonical choice, the parallel switch, and a raw copy for shapes we do not model. */
 export interface DecodedToolChoice {
   choice?: LlmToolChoice;

@@ -44,7 +44,6 @@ export function encodeTool(tool: LlmTool, index: number, context: CodecContext |
   }
 }
 
-
 /** Canonical choice + parallel switch -> `tool_choice` (`allowed` also returns the tool names to keep). */
 export function encodeToolChoice(
   choice: LlmToolChoice | undefined,

@@ -167,22 +167,10 @@ export interface ClaudeUsage {
 }
 
 /** Why generation stopped. */
-export type ClaudeStopReason =
-  | 'end_turn'
-  | 'max_tokens'
-  | 'stop_sequence'
-  | 'tool_use'
-  | 'pause_turn'
-  | 'refusal'
-  | 'model_context_window_exceeded';
+export type ClaudeStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded';
 
 /** A content block of a response. */
-export type ClaudeResponseBlock =
-  | ClaudeTextBlock
-  | ClaudeThinkingBlock
-  | ClaudeRedactedThinkingBlock
-  | ClaudeToolUseBlock
-  | ClaudeOtherBlock;
+export type ClaudeResponseBlock = ClaudeTextBlock | ClaudeThinkingBlock | ClaudeRedactedThinkingBlock | ClaudeToolUseBlock | ClaudeOtherBlock;
 
 /** The response body of `POST /v1/messages`. */
 export interface ClaudeResponse {

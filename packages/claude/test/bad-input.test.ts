@@ -3,7 +3,17 @@ import { collect, streamOf, thrown } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { claude } from '../src/index.js';
 
-const message = (patch: Record<string, unknown>) => ({ id: 'msg_x', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 }, ...patch });
+const message = (patch: Record<string, unknown>) => ({
+  id: 'msg_x',
+  type: 'message',
+  role: 'assistant',
+  model: 'm',
+  content: [],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 1, output_tokens: 1 },
+  ...patch,
+});
 
 // Issue 17: an upstream's answer that does not decode is `upstream` (502), not the client's 400.
 describe('bad response bodies are upstream errors naming the JSON path', () => {
@@ -32,7 +42,10 @@ describe('bad stream input ends in one error event, never a thrown TypeError', (
     ['"upstream text"', 'invalid Claude stream event'],
     // A JSON array is no event at all (core's readSseJson), not an event missing its `type`.
     ['[{"type":"ping"}]', 'invalid Claude stream event'],
-    [JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'x' } }), 'unexpected Claude stream event: content_block_delta for unopened block 0'],
+    [
+      JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'x' } }),
+      'unexpected Claude stream event: content_block_delta for unopened block 0',
+    ],
   ])('%s', async (data, message) => {
     const events: LlmStreamEvent[] = await collect(streamOf([{ event: 'x', data, id: undefined }]).pipeThrough(claude.stream.decode()));
     expect(events).toHaveLength(1);

@@ -54,7 +54,13 @@ describe('cache breakpoints from another protocol', () => {
       cache: {},
       messages: [
         { role: 'system', content: [{ type: 'text', text: 'S', cache: {} }] },
-        { role: 'user', content: [{ type: 'text', text: 'A', cache: { ttl: '1h' } }, { type: 'text', text: 'B', cache: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'A', cache: { ttl: '1h' } },
+            { type: 'text', text: 'B', cache: {} },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'tool-call', id: 't1', name: 'f', arguments: {} }] },
         {
           role: 'tool',

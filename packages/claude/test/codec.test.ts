@@ -130,15 +130,30 @@ describe('requests', () => {
       ) as { max_tokens: number; thinking: unknown };
       return { maxTokens: body.max_tokens, thinking: body.thinking, warnings };
     };
-    expect(encoded(2000)).toEqual({ maxTokens: 4096, thinking: { type: 'enabled', budget_tokens: 2000 }, warnings: ['defaulted@max_tokens: Claude requires max_tokens; 4096 was used'] });
-    expect(encoded(4096)).toEqual({ maxTokens: 8192, thinking: { type: 'enabled', budget_tokens: 4096 }, warnings: ['defaulted@max_tokens: Claude requires max_tokens; 8192 was used'] });
-    expect(encoded(8000)).toEqual({ maxTokens: 12096, thinking: { type: 'enabled', budget_tokens: 8000 }, warnings: ['defaulted@max_tokens: Claude requires max_tokens; 12096 was used'] });
+    expect(encoded(2000)).toEqual({
+      maxTokens: 4096,
+      thinking: { type: 'enabled', budget_tokens: 2000 },
+      warnings: ['defaulted@max_tokens: Claude requires max_tokens; 4096 was used'],
+    });
+    expect(encoded(4096)).toEqual({
+      maxTokens: 8192,
+      thinking: { type: 'enabled', budget_tokens: 4096 },
+      warnings: ['defaulted@max_tokens: Claude requires max_tokens; 8192 was used'],
+    });
+    expect(encoded(8000)).toEqual({
+      maxTokens: 12096,
+      thinking: { type: 'enabled', budget_tokens: 8000 },
+      warnings: ['defaulted@max_tokens: Claude requires max_tokens; 12096 was used'],
+    });
   });
 
   it('strict mode turns a loss into an unsupported error', () => {
-    expect(() => claude.request.encode({ model: 'm', maxOutputTokens: 5, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], sampling: { seed: 1 } }, { strict: true })).toThrow(
-      expect.objectContaining({ kind: 'unsupported' }),
-    );
+    expect(() =>
+      claude.request.encode(
+        { model: 'm', maxOutputTokens: 5, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], sampling: { seed: 1 } },
+        { strict: true },
+      ),
+    ).toThrow(expect.objectContaining({ kind: 'unsupported' }));
   });
 
   it.each([
@@ -176,7 +191,13 @@ describe('responses', () => {
       content: [{ type: 'text', text: 'hi' }],
       stop_reason: 'max_tokens',
       stop_sequence: null,
-      usage: { input_tokens: 200, output_tokens: 50, cache_creation_input_tokens: 0, cache_read_input_tokens: 800, output_tokens_details: { thinking_tokens: 20 } },
+      usage: {
+        input_tokens: 200,
+        output_tokens: 50,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 800,
+        output_tokens_details: { thinking_tokens: 20 },
+      },
     });
   });
 
@@ -221,7 +242,16 @@ describe('responses', () => {
     ['model_context_window_exceeded', 'context_exceeded'],
     ['compaction', 'other'],
   ])('stop_reason %s is %s and comes back unchanged', (wire, canonical) => {
-    const body = { id: 'm', type: 'message', role: 'assistant', model: 'c', content: [], stop_reason: wire, stop_sequence: wire === 'stop_sequence' ? '##' : null, usage: { input_tokens: 1, output_tokens: 1 } };
+    const body = {
+      id: 'm',
+      type: 'message',
+      role: 'assistant',
+      model: 'c',
+      content: [],
+      stop_reason: wire,
+      stop_sequence: wire === 'stop_sequence' ? '##' : null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    };
     const decoded = claude.response.decode(body);
     expect(decoded.choices[0]!.finishReason).toBe(canonical);
     expect(claude.response.encode(decoded)).toEqual(body);
@@ -256,7 +286,10 @@ describe('errors', () => {
   });
 
   it('a spend cap is a quota error, not a retryable rate limit', () => {
-    const error = claude.error.decode(429, { type: 'error', error: { type: 'rate_limit_error', message: 'cap', details: { error_code: 'enforced_spend_limit_reached' } } });
+    const error = claude.error.decode(429, {
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'cap', details: { error_code: 'enforced_spend_limit_reached' } },
+    });
     expect([error.kind, error.retryable]).toEqual(['quota', false]);
   });
 
@@ -279,10 +312,22 @@ describe('http binding', () => {
 
   it('builds the upstream request with x-api-key, a default anthropic-version and forwarded beta headers', () => {
     expect(
-      claude.http.buildRequest({ baseUrl: 'https://api.anthropic.com', model: 'm', stream: true, apiKey: 'sk', headers: { 'anthropic-beta': 'a,b', 'anthropic-version': '2026-10-21' } }),
+      claude.http.buildRequest({
+        baseUrl: 'https://api.anthropic.com',
+        model: 'm',
+        stream: true,
+        apiKey: 'sk',
+        headers: { 'anthropic-beta': 'a,b', 'anthropic-version': '2026-10-21' },
+      }),
     ).toEqual({
       url: 'https://api.anthropic.com/v1/messages',
-      headers: { 'content-type': 'application/json', 'anthropic-version': '2026-10-21', accept: 'text/event-stream', 'x-api-key': 'sk', 'anthropic-beta': 'a,b' },
+      headers: {
+        'content-type': 'application/json',
+        'anthropic-version': '2026-10-21',
+        accept: 'text/event-stream',
+        'x-api-key': 'sk',
+        'anthropic-beta': 'a,b',
+      },
     });
   });
 
@@ -297,9 +342,13 @@ describe('properties', () => {
   const text = fc.string({ maxLength: 20 });
   const part = fc.oneof(
     text.map((value) => ({ type: 'text' as const, text: value })),
-    fc.record({ id: fc.stringMatching(/^toolu_[a-z0-9]{1,8}$/), name: fc.stringMatching(/^[a-z_]{1,10}$/), arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean())) }).map(
-      (call) => ({ type: 'tool-call' as const, ...call }),
-    ),
+    fc
+      .record({
+        id: fc.stringMatching(/^toolu_[a-z0-9]{1,8}$/),
+        name: fc.stringMatching(/^[a-z_]{1,10}$/),
+        arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean())),
+      })
+      .map((call) => ({ type: 'tool-call' as const, ...call })),
   );
 
   it('canonical assistant turns survive encode -> decode to Claude', () => {

@@ -14,7 +14,11 @@ describe('crossing protocols', () => {
           role: 'assistant',
           content: [
             { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'news' } },
-            { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://x.test', title: 'X', encrypted_content: 'E', page_age: null }] },
+            {
+              type: 'web_search_tool_result',
+              tool_use_id: 'srvtoolu_1',
+              content: [{ type: 'web_search_result', url: 'https://x.test', title: 'X', encrypted_content: 'E', page_age: null }],
+            },
             { type: 'text', text: 'Here.' },
           ],
         },

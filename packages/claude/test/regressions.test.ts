@@ -109,7 +109,19 @@ describe('REGRESSIONS', () => {
   it('R31 / R32 CCR#198, PR#1672: a data line and a multi-byte character split across chunks decode intact', async () => {
     const text = 'héllo wörld — 日本語 🙂';
     const wire = [
-      sse({ type: 'message_start', message: { id: 'msg_u', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 0 } } }),
+      sse({
+        type: 'message_start',
+        message: {
+          id: 'msg_u',
+          type: 'message',
+          role: 'assistant',
+          model: 'm',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 1, output_tokens: 0 },
+        },
+      }),
       sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
       sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
       sse({ type: 'content_block_stop', index: 0 }),
@@ -136,7 +148,19 @@ describe('REGRESSIONS', () => {
 
   it('R46 vercel/ai#17326: input tokens from message_start survive a message_delta that only has output tokens', async () => {
     const events = await decodeStream([
-      sse({ type: 'message_start', message: { id: 'msg_46', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 25, cache_read_input_tokens: 5, output_tokens: 1 } } }),
+      sse({
+        type: 'message_start',
+        message: {
+          id: 'msg_46',
+          type: 'message',
+          role: 'assistant',
+          model: 'm',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 25, cache_read_input_tokens: 5, output_tokens: 1 },
+        },
+      }),
       sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
       sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'ok' } }),
       sse({ type: 'content_block_stop', index: 0 }),
@@ -153,7 +177,13 @@ describe('REGRESSIONS', () => {
       max_tokens: 5,
       tools: [{ name: 'f', input_schema: { type: 'object' } }],
       messages: [
-        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }, { type: 'tool_use', id: 't2', name: 'f', input: {} }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 't1', name: 'f', input: {} },
+            { type: 'tool_use', id: 't2', name: 'f', input: {} },
+          ],
+        },
         {
           role: 'user',
           content: [

@@ -4,7 +4,7 @@ import { claude } from '../src/index.js';
 
 describe('request golden: the rest of the Messages request surface', () => {
   it('documents, images, search results, redacted thinking, adaptive thinking, output_config and the Claude-only fields', () => {
-  const body = {
+    const body = {
       model: 'claude-opus-4-6',
       max_tokens: 2048,
       system: [{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral', ttl: '1h' } }],
@@ -14,18 +14,33 @@ describe('request golden: the rest of the Messages request surface', () => {
           content: [
             { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
             { type: 'image', source: { type: 'url', url: 'https://x.test/a.jpg' } },
-            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' }, title: 'Spec', context: 'v2', citations: { enabled: true } },
+            {
+              type: 'document',
+              source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' },
+              title: 'Spec',
+              context: 'v2',
+              citations: { enabled: true },
+            },
             { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Plain words.' } },
             { type: 'document', source: { type: 'file', file_id: 'file_01' } },
             { type: 'search_result', source: 'https://kb.test/1', title: 'KB', content: [{ type: 'text', text: 'Fact.' }], citations: { enabled: true } },
             { type: 'text', text: 'Summarise.', cache_control: { type: 'ephemeral' } },
           ],
         },
-        { role: 'assistant', content: [{ type: 'redacted_thinking', data: 'RDATA' }, { type: 'text', text: 'Done.' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'redacted_thinking', data: 'RDATA' },
+            { type: 'text', text: 'Done.' },
+          ],
+        },
         { role: 'user', content: 'More.' },
       ],
       thinking: { type: 'adaptive' },
-      output_config: { effort: 'high', format: { type: 'json_schema', schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false } } },
+      output_config: {
+        effort: 'high',
+        format: { type: 'json_schema', schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false } },
+      },
       metadata: { user_id: 'u-9' },
       service_tier: 'auto',
       cache_control: { type: 'ephemeral' },

@@ -78,7 +78,9 @@ describe('encoded streams judged by the SDK MessageStream accumulator', () => {
       { type: 'text-delta', index: 0, text: 'I can’t help with that.' },
       { type: 'block-end', index: 0 },
       { type: 'finish', reason: 'refusal' },
-    ]).messages.stream({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).finalMessage();
+    ])
+      .messages.stream({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] })
+      .finalMessage();
     expect([refusal.content, refusal.stop_reason]).toEqual([[{ type: 'text', text: 'I can’t help with that.' }], 'refusal']);
 
     const stopped = await clientAnswering([
@@ -87,7 +89,9 @@ describe('encoded streams judged by the SDK MessageStream accumulator', () => {
       { type: 'text-delta', index: 0, text: '1, 2, ' },
       { type: 'block-end', index: 0 },
       { type: 'finish', reason: 'stop', stopSequence: '3' },
-    ]).messages.stream({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'count' }] }).finalMessage();
+    ])
+      .messages.stream({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'count' }] })
+      .finalMessage();
     expect([stopped.stop_reason, stopped.stop_sequence]).toEqual(['stop_sequence', '3']);
   });
 
@@ -110,9 +114,14 @@ describe('encoded streams judged by the SDK MessageStream accumulator', () => {
       apiKey: 'k',
       maxRetries: 0,
       fetch: async () =>
-        new Response(streamOf(events).pipeThrough(claude.stream.encode({ warn: (warning) => warnings.push(warning.path) })).pipeThrough(encodeSse()), {
-          headers: { 'content-type': 'text/event-stream' },
-        }),
+        new Response(
+          streamOf(events)
+            .pipeThrough(claude.stream.encode({ warn: (warning) => warnings.push(warning.path) }))
+            .pipeThrough(encodeSse()),
+          {
+            headers: { 'content-type': 'text/event-stream' },
+          },
+        ),
     });
     const message = await client.messages.stream({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).finalMessage();
     expect(message.content).toEqual([
@@ -140,6 +149,8 @@ describe('encoded streams judged by the SDK MessageStream accumulator', () => {
     const stream = clientAnswering([]).messages.stream({ model: 'claude-opus-5', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] });
     const failure = stream.finalMessage();
     await expect(failure).rejects.toBeInstanceOf(Anthropic.APIError);
-    await expect(failure).rejects.toMatchObject({ error: { type: 'error', error: { type: 'api_error', message: 'the upstream stream ended before it finished' } } });
+    await expect(failure).rejects.toMatchObject({
+      error: { type: 'error', error: { type: 'api_error', message: 'the upstream stream ended before it finished' } },
+    });
   });
 });

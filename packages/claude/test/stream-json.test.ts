@@ -6,11 +6,36 @@ import { claude } from '../src/index.js';
 
 const sse = (data: Record<string, unknown>): SseEvent => ({ event: data.type as string, data: JSON.stringify(data), id: undefined });
 
-const citation = { type: 'char_location', cited_text: 'Paris is the capital.', document_index: 0, document_title: 'Facts', start_char_index: 0, end_char_index: 21 };
+const citation = {
+  type: 'char_location',
+  cited_text: 'Paris is the capital.',
+  document_index: 0,
+  document_title: 'Facts',
+  start_char_index: 0,
+  end_char_index: 21,
+};
 
 /** One answer as the API streams it and as it returns it in JSON. */
 const streamed = [
-  sse({ type: 'message_start', message: { id: 'msg_eq', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, cache_creation: { ephemeral_5m_input_tokens: 15, ephemeral_1h_input_tokens: 5 }, output_tokens: 1 } } }),
+  sse({
+    type: 'message_start',
+    message: {
+      id: 'msg_eq',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: {
+        input_tokens: 100,
+        cache_creation_input_tokens: 20,
+        cache_read_input_tokens: 30,
+        cache_creation: { ephemeral_5m_input_tokens: 15, ephemeral_1h_input_tokens: 5 },
+        output_tokens: 1,
+      },
+    },
+  }),
   sse({ type: 'ping' }),
   sse({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
   sse({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Look it ' } }),
@@ -42,7 +67,13 @@ const json = {
   ],
   stop_reason: 'tool_use',
   stop_sequence: null,
-  usage: { input_tokens: 100, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, cache_creation: { ephemeral_5m_input_tokens: 15, ephemeral_1h_input_tokens: 5 }, output_tokens: 42 },
+  usage: {
+    input_tokens: 100,
+    cache_creation_input_tokens: 20,
+    cache_read_input_tokens: 30,
+    cache_creation: { ephemeral_5m_input_tokens: 15, ephemeral_1h_input_tokens: 5 },
+    output_tokens: 42,
+  },
 };
 
 /** Streamed tool arguments accumulate as JSON text, a JSON body gives the object: same meaning. */
@@ -62,7 +93,14 @@ describe('a streamed answer accumulates to its JSON twin', () => {
     expect(fromStream.usage).toEqual(fromJson.usage);
     expect([fromStream.id, fromStream.model]).toEqual([fromJson.id, fromJson.model]);
     // Exact canonical usage: input = 100 uncached + 20 written + 30 read; nothing counted twice.
-    expect(fromJson.usage).toMatchObject({ inputTokens: 150, cacheReadTokens: 30, cacheWriteTokens: 20, cacheWriteByTtl: { '5m': 15, '1h': 5 }, outputTokens: 42, totalTokens: 192 });
+    expect(fromJson.usage).toMatchObject({
+      inputTokens: 150,
+      cacheReadTokens: 30,
+      cacheWriteTokens: 20,
+      cacheWriteByTtl: { '5m': 15, '1h': 5 },
+      outputTokens: 42,
+      totalTokens: 192,
+    });
     // And written back as JSON it is the original body.
     expect(claude.response.encode(fromStream)).toEqual(json);
   });

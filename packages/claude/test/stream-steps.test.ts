@@ -10,7 +10,19 @@ import { createEncodeState, encodeEnd, encodeStep } from '../src/stream-encode.j
 const sse = (data: Record<string, unknown>): SseEvent => ({ event: data.type as string, data: JSON.stringify(data), id: undefined });
 
 const wire: SseEvent[] = [
-  sse({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 0 } } }),
+  sse({
+    type: 'message_start',
+    message: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 3, output_tokens: 0 },
+    },
+  }),
   { event: 'ping', data: '{"type":"ping"}', id: undefined },
   sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
   sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } }),
@@ -36,6 +48,13 @@ describe('stream steps', () => {
     for (const event of decoded) encodeStep(encodeState, event, into(encoded));
     encodeEnd(encodeState, into(encoded));
     expect(encoded).toEqual(await collect(streamOf(decoded).pipeThrough(claude.stream.encode({ id: 'msg_1' }))));
-    expect(encoded.map((event) => event.event)).toEqual(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    expect(encoded.map((event) => event.event)).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
   });
 });

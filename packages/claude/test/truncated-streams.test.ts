@@ -11,12 +11,19 @@ const sse = typedSseEvent;
 const decode = (events: SseEvent[]): Promise<LlmStreamEvent[]> => runTransform(claude.stream.decode(), events);
 const TRUNCATED = { kind: 'upstream', status: 502, message: 'the Claude stream ended before message_stop', protocol: 'claude', code: 'stream_truncated' };
 
-
 describe('stream.decode: how a Claude stream ended', () => {
-  const messageStart = sse({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], usage: { input_tokens: 10, output_tokens: 1 } } });
+  const messageStart = sse({
+    type: 'message_start',
+    message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], usage: { input_tokens: 10, output_tokens: 1 } },
+  });
   const toolStart = sse({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} } });
   const args = (json: string) => sse({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json } });
-  const usage = (output: number) => ({ inputTokens: 10, outputTokens: output, totalTokens: 10 + output, raw: { protocol: 'claude', usage: { input_tokens: 10, output_tokens: output } } });
+  const usage = (output: number) => ({
+    inputTokens: 10,
+    outputTokens: output,
+    totalTokens: 10 + output,
+    raw: { protocol: 'claude', usage: { input_tokens: 10, output_tokens: output } },
+  });
   const BEFORE = [
     { type: 'start', id: 'msg_1', model: 'claude-sonnet-4-5' },
     { type: 'usage', usage: usage(1) },
@@ -69,13 +76,7 @@ describe('stream.decode: how a Claude stream ended', () => {
   });
 
   it('a stream cut after message_delta finishes: that event carried the stop reason and the final usage', async () => {
-    const events = await decode([
-      messageStart,
-      toolStart,
-      args('{"city":"Paris"}'),
-      stop(0),
-      delta('tool_use'),
-    ]);
+    const events = await decode([messageStart, toolStart, args('{"city":"Paris"}'), stop(0), delta('tool_use')]);
     expect(events).toEqual([
       ...BEFORE,
       { type: 'tool-args-delta', index: 0, json: '{"city":"Paris"}' },
@@ -95,7 +96,19 @@ describe('stream.encode: a Claude client never sees a cut answer as complete', (
     { type: 'tool-args-delta', index: 1, json: '{"city":"Pa' },
   ];
   const SENT = [
-    { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'gpt-4o', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } } },
+    {
+      type: 'message_start',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'gpt-4o',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 0, output_tokens: 0 },
+      },
+    },
     { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
     { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Checking.' } },
     { type: 'content_block_stop', index: 0 },
@@ -134,7 +147,11 @@ describe('stream.encode: a Claude client never sees a cut answer as complete', (
 
   it.each([
     ['empty input', [], 'the upstream stream ended before it finished'],
-    ['an error before anything', [{ type: 'error', error: streamEndedEarly('openai-chat', 'finish_reason') }], 'the Chat Completions stream ended before finish_reason'],
+    [
+      'an error before anything',
+      [{ type: 'error', error: streamEndedEarly('openai-chat', 'finish_reason') }],
+      'the Chat Completions stream ended before finish_reason',
+    ],
   ] as Array<[string, LlmStreamEvent[], string]>)('%s: one event: error (no message to start), never an empty body', async (_label, events, message) => {
     expect(await encode(events)).toEqual([{ type: 'error', error: { type: 'api_error', message } }]);
   });

@@ -50,9 +50,18 @@ describe('response.decode: a body that is not a Claude answer is an upstream err
 
 describe('stream.decode: an event without a type ends the stream (issue 17)', () => {
   it('is an upstream error at type, not a silent skip', async () => {
-    const events = await decode([sse({ type: 'message_start', message: { id: 'msg_1', content: [] } }), { event: 'content_block_delta', data: '{"index":0}', id: undefined }]);
+    const events = await decode([
+      sse({ type: 'message_start', message: { id: 'msg_1', content: [] } }),
+      { event: 'content_block_delta', data: '{"index":0}', id: undefined },
+    ]);
     expect(events.map((event) => event.type)).toEqual(['start', 'error']);
-    expect(errorOf(events[1]).toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Claude stream event at type', path: 'type', protocol: 'claude' });
+    expect(errorOf(events[1]).toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: 'invalid Claude stream event at type',
+      path: 'type',
+      protocol: 'claude',
+    });
   });
 });
 

@@ -1,12 +1,6 @@
 // The codec's wire types checked against the official `@anthropic-ai/sdk` types: every field the
 // codec names exists in the SDK with a compatible type, and the SDK's values fit the codec's.
-import type {
-  Message,
-  MessageCreateParamsBase,
-  RawMessageStreamEvent,
-  StopReason,
-  Usage,
-} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Message, MessageCreateParamsBase, RawMessageStreamEvent, StopReason, Usage } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ErrorResponse } from '@anthropic-ai/sdk/resources/shared';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { ClaudeErrorBody, ClaudeRequest, ClaudeResponse, ClaudeStopReason, ClaudeStreamEvent, ClaudeUsage } from '../src/index.js';

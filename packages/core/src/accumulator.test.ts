@@ -234,10 +234,7 @@ describe('responseToEvents', () => {
   });
 
   it('is inverted by the accumulator (tool arguments come back as JSON text)', () => {
-    const origin = fc.option(
-      fc.record({ protocol: fc.constantFrom('claude', 'gemini', 'openai-responses' as const), model: fc.string() }),
-      { nil: undefined },
-    );
+    const origin = fc.option(fc.record({ protocol: fc.constantFrom('claude', 'gemini', 'openai-responses' as const), model: fc.string() }), { nil: undefined });
     const text = fc.string({ maxLength: 20 });
     const part: fc.Arbitrary<LlmAssistantContent> = fc.oneof(
       fc.record({ type: fc.constant('text' as const), text }),

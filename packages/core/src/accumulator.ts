@@ -1,10 +1,4 @@
-import type {
-  LlmAssistantContent,
-  LlmReasoningPart,
-  LlmRefusalPart,
-  LlmTextPart,
-  LlmToolCallPart,
-} from './content.js';
+import type { LlmAssistantContent, LlmReasoningPart, LlmRefusalPart, LlmTextPart, LlmToolCallPart } from './content.js';
 import { LlmError } from './errors.js';
 import type { LlmChoice, LlmResponse } from './response.js';
 import type { LlmStreamEvent } from './stream-event.js';
@@ -203,9 +197,7 @@ export function accumulateEvents(events: Iterable<LlmStreamEvent>): LlmResponse 
 }
 
 /** Folds an async event stream (a `ReadableStream` or any async iterable) into a response. */
-export async function accumulateStream(
-  events: ReadableStream<LlmStreamEvent> | AsyncIterable<LlmStreamEvent>,
-): Promise<LlmResponse> {
+export async function accumulateStream(events: ReadableStream<LlmStreamEvent> | AsyncIterable<LlmStreamEvent>): Promise<LlmResponse> {
   const accumulator = new LlmStreamAccumulator();
   if (events instanceof ReadableStream) {
     const reader = events.getReader();

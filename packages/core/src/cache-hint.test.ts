@@ -5,15 +5,17 @@ import type { LlmWarning } from './warnings.js';
 
 describe('cache hints', () => {
   it('reads only the modelled wire shapes, and writes them back', () => {
-    expect([{ type: 'ephemeral' }, { type: 'ephemeral', ttl: '1h' }, { type: 'ephemeral', ttl: '2h' }, { type: 'persistent' }, { type: 'ephemeral', ttl: '5m', x: 1 }, null, 'ephemeral'].map(cacheHintFromWire)).toEqual([
-      {},
-      { ttl: '1h' },
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect(
+      [
+        { type: 'ephemeral' },
+        { type: 'ephemeral', ttl: '1h' },
+        { type: 'ephemeral', ttl: '2h' },
+        { type: 'persistent' },
+        { type: 'ephemeral', ttl: '5m', x: 1 },
+        null,
+        'ephemeral',
+      ].map(cacheHintFromWire),
+    ).toEqual([{}, { ttl: '1h' }, undefined, undefined, undefined, undefined, undefined]);
     expect([cacheHintToWire({}), cacheHintToWire({ ttl: '5m' })]).toEqual([{ type: 'ephemeral' }, { type: 'ephemeral', ttl: '5m' }]);
   });
 

@@ -189,12 +189,7 @@ export interface LlmCitation extends WithExtensions {
 }
 
 /** Content of a user message. */
-export type LlmUserContent =
-  | LlmTextPart
-  | LlmImagePart
-  | LlmAudioPart
-  | LlmFilePart
-  | LlmProviderPart;
+export type LlmUserContent = LlmTextPart | LlmImagePart | LlmAudioPart | LlmFilePart | LlmProviderPart;
 
 /** Content of an assistant message. */
 export type LlmAssistantContent =
@@ -237,9 +232,7 @@ export function toolArgumentsObject(args: string | JsonObject): JsonObject | und
   try {
     const value: unknown = JSON.parse(args);
     checkParsedDepth(args, value);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as JsonObject)
-      : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
   } catch {
     return undefined;
   }

@@ -7,7 +7,8 @@ import { parseJson } from './json-depth.js';
 const thrownBy = (run: () => unknown): LlmError => thrown(run) as LlmError;
 
 /** `{type:"object", properties:{a: …}}` nested `levels` deep, ending in `{type:"string"}`. */
-const deepSchema = (levels: number): Record<string, unknown> => JSON.parse(`${'{"type":"object","properties":{"a":'.repeat(levels)}{"type":"string"}${'}}'.repeat(levels)}`);
+const deepSchema = (levels: number): Record<string, unknown> =>
+  JSON.parse(`${'{"type":"object","properties":{"a":'.repeat(levels)}{"type":"string"}${'}}'.repeat(levels)}`);
 
 describe('requestDecoder', () => {
   const decode = requestDecoder('claude', (wire: unknown) => ({ decoded: wire }));
@@ -37,12 +38,26 @@ describe('answerDecoder', () => {
       return { id: 'a', model: 'm', choices: [] };
     });
     expect(decode({})).toEqual({ id: 'a', model: 'm', choices: [] });
-    expect(thrownBy(() => decode(null)).toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Chat Completions answer', path: '$', protocol: 'openai-chat' });
-    expect(thrownBy(() => decode({ choices: deepSchema(5_000) })).toJSON()).toMatchObject({ kind: 'upstream', status: 502, message: expect.stringMatching(/^invalid Chat Completions answer at choices\.properties\.a/) });
+    expect(thrownBy(() => decode(null)).toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: 'invalid Chat Completions answer',
+      path: '$',
+      protocol: 'openai-chat',
+    });
+    expect(thrownBy(() => decode({ choices: deepSchema(5_000) })).toJSON()).toMatchObject({
+      kind: 'upstream',
+      status: 502,
+      message: expect.stringMatching(/^invalid Chat Completions answer at choices\.properties\.a/),
+    });
   });
 
   it("refuses what the codec's answerFault refuses even when the decoder reads it", () => {
-    const decode = answerDecoder('claude', () => ({ id: 'a', model: 'm', choices: [] }), (wire) => ((wire as { type?: unknown }).type === 'message' ? undefined : 'type'));
+    const decode = answerDecoder(
+      'claude',
+      () => ({ id: 'a', model: 'm', choices: [] }),
+      (wire) => ((wire as { type?: unknown }).type === 'message' ? undefined : 'type'),
+    );
     expect(decode({ type: 'message' })).toEqual({ id: 'a', model: 'm', choices: [] });
     const error = thrownBy(() => decode({ content: [] }));
     expect(error.toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Claude answer at type', path: 'type', protocol: 'claude' });

@@ -30,7 +30,13 @@ describe('extensions', () => {
   it('reports the wire fields of a bag crossing to another protocol: plain keys and the members of $-named wire objects, not bookkeeping', () => {
     const target: WithExtensions = {
       extensions: {
-        'openai-responses': { conversation: 'conv_1', include: ['reasoning.encrypted_content'], $noModel: true, $additionalTools: [{ at: 0 }], $reasoning: { context: 'all_turns', $kept: 1 } },
+        'openai-responses': {
+          conversation: 'conv_1',
+          include: ['reasoning.encrypted_content'],
+          $noModel: true,
+          $additionalTools: [{ at: 0 }],
+          $reasoning: { context: 'all_turns', $kept: 1 },
+        },
         claude: { container: 'c' },
       },
     };
@@ -39,7 +45,12 @@ describe('extensions', () => {
     expect(warnings).toEqual([
       { code: 'dropped-field', path: 'conversation', message: 'openai-responses field conversation has no claude equivalent', protocol: 'openai-responses' },
       { code: 'dropped-field', path: 'include', message: 'openai-responses field include has no claude equivalent', protocol: 'openai-responses' },
-      { code: 'dropped-field', path: 'reasoning.context', message: 'openai-responses field reasoning.context has no claude equivalent', protocol: 'openai-responses' },
+      {
+        code: 'dropped-field',
+        path: 'reasoning.context',
+        message: 'openai-responses field reasoning.context has no claude equivalent',
+        protocol: 'openai-responses',
+      },
     ]);
     // Same protocol: the codec writes them back, nothing is lost.
     reportForeignExtensions(target, 'openai-responses', 'openai-responses', { warn: (w) => warnings.push(w) });

@@ -21,10 +21,7 @@ export interface WithExtensions {
 }
 
 /** The bag of `protocol` on `target`, or `undefined`. */
-export function getExtensions(
-  target: WithExtensions | undefined,
-  protocol: ProtocolId,
-): Record<string, unknown> | undefined {
+export function getExtensions(target: WithExtensions | undefined, protocol: ProtocolId): Record<string, unknown> | undefined {
   return target?.extensions?.[protocol];
 }
 
@@ -32,11 +29,7 @@ export function getExtensions(
  * Stores `fields` under `protocol` on `target` (merging with what is there). Does nothing when
  * `fields` is empty, so decoders can call it unconditionally without leaving empty bags around.
  */
-export function setExtensions(
-  target: WithExtensions,
-  protocol: ProtocolId,
-  fields: Record<string, unknown> | undefined,
-): void {
+export function setExtensions(target: WithExtensions, protocol: ProtocolId, fields: Record<string, unknown> | undefined): void {
   if (!fields) return;
   let empty = true;
   for (const _ in fields) {
@@ -52,10 +45,7 @@ export function setExtensions(
  * Copies the properties of `wire` whose names are not in `known` into a new object, or returns
  * `undefined` when there are none. Decoders use it to keep unknown fields.
  */
-export function collectUnknown(
-  wire: Record<string, unknown>,
-  known: ReadonlySet<string>,
-): Record<string, unknown> | undefined {
+export function collectUnknown(wire: Record<string, unknown>, known: ReadonlySet<string>): Record<string, unknown> | undefined {
   let rest: Record<string, unknown> | undefined;
   for (const key in wire) {
     if (known.has(key)) continue;
@@ -71,7 +61,12 @@ export function collectUnknown(
  * members of the wire object it is named after (`$reasoning.context` -> `reasoning.context`);
  * other `$`-keys are bookkeeping.
  */
-export function reportForeignExtensions(target: WithExtensions | undefined, source: ProtocolId, destination: ProtocolId, context: CodecContext | undefined): void {
+export function reportForeignExtensions(
+  target: WithExtensions | undefined,
+  source: ProtocolId,
+  destination: ProtocolId,
+  context: CodecContext | undefined,
+): void {
   const bag = getExtensions(target, source);
   if (!bag || source === destination) return;
   const drop = (path: string) =>

@@ -11,16 +11,7 @@
  * - `error`: the provider failed mid-generation.
  * - `other`: anything else.
  */
-export type LlmFinishReason =
-  | 'stop'
-  | 'length'
-  | 'tool_calls'
-  | 'content_filter'
-  | 'refusal'
-  | 'pause'
-  | 'context_exceeded'
-  | 'error'
-  | 'other';
+export type LlmFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'refusal' | 'pause' | 'context_exceeded' | 'error' | 'other';
 
 /** Every {@link LlmFinishReason}. */
 export const FINISH_REASONS: readonly LlmFinishReason[] = Object.freeze([

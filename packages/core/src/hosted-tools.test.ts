@@ -14,7 +14,14 @@ describe('hosted tool helpers', () => {
   it('reports each setting the target lacks and each foreign wire field, never bookkeeping', () => {
     const warnings: LlmWarning[] = [];
     reportWebSearchSettings(
-      { type: 'web_search', name: 'web_search', maxUses: 2, contextSize: 'low', userLocation: { country: 'FR' }, extensions: { claude: { $type: 'web_search_20260209', cache_control: { type: 'ephemeral' } }, gemini: { $tool: 0 } } },
+      {
+        type: 'web_search',
+        name: 'web_search',
+        maxUses: 2,
+        contextSize: 'low',
+        userLocation: { country: 'FR' },
+        extensions: { claude: { $type: 'web_search_20260209', cache_control: { type: 'ephemeral' } }, gemini: { $tool: 0 } },
+      },
       'tools[1]',
       ['userLocation', 'contextSize'],
       'openai-chat',
@@ -22,7 +29,12 @@ describe('hosted tool helpers', () => {
     );
     expect(warnings).toEqual([
       { code: 'dropped-field', path: 'tools[1].maxUses', message: 'web search maxUses has no openai-chat equivalent', protocol: 'openai-chat' },
-      { code: 'dropped-field', path: 'tools[1].cache_control', message: 'claude web_search field cache_control has no openai-chat equivalent', protocol: 'openai-chat' },
+      {
+        code: 'dropped-field',
+        path: 'tools[1].cache_control',
+        message: 'claude web_search field cache_control has no openai-chat equivalent',
+        protocol: 'openai-chat',
+      },
     ]);
   });
 
@@ -37,7 +49,11 @@ describe('hosted tool helpers', () => {
     const read = { type: 'function' as const, name: 'read' };
     const warnings: string[] = [];
     const context = { warn: (warning: LlmWarning) => warnings.push(`${warning.code}@${warning.path}`) };
-    expect(choiceWithoutHostedTools({ type: 'allowed', names: ['web_search', 'read'], mode: 'required' }, [search, read], 'gemini', context)).toEqual({ type: 'allowed', names: ['read'], mode: 'required' });
+    expect(choiceWithoutHostedTools({ type: 'allowed', names: ['web_search', 'read'], mode: 'required' }, [search, read], 'gemini', context)).toEqual({
+      type: 'allowed',
+      names: ['read'],
+      mode: 'required',
+    });
     expect(choiceWithoutHostedTools({ type: 'tool', name: 'web_search' }, [search, read], 'gemini', context)).toEqual({ type: 'auto' });
     expect(choiceWithoutHostedTools({ type: 'tool', name: 'web_search' }, [search], 'gemini', context)).toBeUndefined();
     expect(choiceWithoutHostedTools({ type: 'tool', name: 'read' }, [search, read], 'gemini', context)).toEqual({ type: 'tool', name: 'read' });

@@ -46,7 +46,12 @@ export function reportForeignToolFields(tool: LlmTool, path: string, target: Pro
     const bag = bags[protocol as ProtocolId]!;
     for (const key in bag) {
       if (key.charCodeAt(0) === 36) continue; // `$` bookkeeping, not a wire field
-      reportLoss(context, { code: 'dropped-field', path: `${path}.${key}`, message: `${protocol} ${tool.type} field ${key} has no ${target} equivalent`, protocol: target });
+      reportLoss(context, {
+        code: 'dropped-field',
+        path: `${path}.${key}`,
+        message: `${protocol} ${tool.type} field ${key} has no ${target} equivalent`,
+        protocol: target,
+      });
     }
   }
 }
@@ -109,7 +114,12 @@ export function choiceWithoutHostedTools(
   const names = choice.type === 'tool' ? [choice.name] : choice.names;
   const kept = names.filter((name) => !hosted.has(name));
   if (kept.length === names.length) return choice;
-  reportLoss(context, { code: 'dropped-field', path: 'tool_choice', message: `${target} cannot force a hosted tool; left out of tool_choice`, protocol: target });
+  reportLoss(context, {
+    code: 'dropped-field',
+    path: 'tool_choice',
+    message: `${target} cannot force a hosted tool; left out of tool_choice`,
+    protocol: target,
+  });
   if (kept.length > 0) return { type: 'allowed', names: kept, mode: choice.type === 'allowed' ? choice.mode : 'required' };
   return tools?.some((tool) => !isHosted(tool)) ? { type: 'auto' } : undefined;
 }

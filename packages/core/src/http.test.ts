@@ -16,9 +16,7 @@ describe('applyAuth', () => {
     expect(applyAuth(target(), 'bearer', 'k').headers).toEqual({ authorization: 'Bearer k' });
     expect(applyAuth(target(), 'x-api-key', 'k').headers).toEqual({ 'x-api-key': 'k' });
     expect(applyAuth(target(), 'x-goog-api-key', 'k').headers).toEqual({ 'x-goog-api-key': 'k' });
-    expect(applyAuth(target(), 'query-key', 'k&x').url).toBe(
-      'https://g.example/v1beta/models/m:generateContent?key=k%26x',
-    );
+    expect(applyAuth(target(), 'query-key', 'k&x').url).toBe('https://g.example/v1beta/models/m:generateContent?key=k%26x');
   });
 });
 
@@ -47,6 +45,12 @@ describe('decodeUrlComponent', () => {
       caught = error;
     }
     expect(LlmError.isInstance(caught)).toBe(true);
-    expect((caught as LlmError).toJSON()).toEqual({ kind: 'invalid_request', status: 400, message: 'model: the model in the URL is not valid percent-encoding', path: 'model', protocol: 'gemini' });
+    expect((caught as LlmError).toJSON()).toEqual({
+      kind: 'invalid_request',
+      status: 400,
+      message: 'model: the model in the URL is not valid percent-encoding',
+      path: 'model',
+      protocol: 'gemini',
+    });
   });
 });

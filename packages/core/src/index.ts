@@ -43,9 +43,27 @@ export type {
   LlmUserMessage,
 } from './messages.js';
 
-export type { LlmCodeExecutionTool, LlmCustomTool, LlmFunctionTool, LlmProviderTool, LlmTool, LlmToolChoice, LlmUserLocation, LlmWebSearchTool } from './tools.js';
+export type {
+  LlmCodeExecutionTool,
+  LlmCustomTool,
+  LlmFunctionTool,
+  LlmProviderTool,
+  LlmTool,
+  LlmToolChoice,
+  LlmUserLocation,
+  LlmWebSearchTool,
+} from './tools.js';
 export { citationSpan, utf16Index, utf8Offset } from './citation-span.js';
-export { CODE_EXECUTION_TOOL_NAME, WEB_SEARCH_TOOL_NAME, choiceWithoutHostedTools, domainList, reportForeignToolFields, reportWebSearchSettings, userLocationFromWire, userLocationToWire } from './hosted-tools.js';
+export {
+  CODE_EXECUTION_TOOL_NAME,
+  WEB_SEARCH_TOOL_NAME,
+  choiceWithoutHostedTools,
+  domainList,
+  reportForeignToolFields,
+  reportWebSearchSettings,
+  userLocationFromWire,
+  userLocationToWire,
+} from './hosted-tools.js';
 export type { WebSearchSetting } from './hosted-tools.js';
 
 export { REASONING_EFFORTS, budgetToEffort, effortToBudget } from './reasoning.js';
@@ -67,7 +85,15 @@ export { responseToEvents } from './response-events.js';
 
 export { ERROR_KINDS, INTERNAL_ERROR_MESSAGE, LlmError, errorKindForStatus, parseRetryAfter, retryAfterFromHeaders } from './errors.js';
 export { MAX_ERROR_DESCRIPTION_LENGTH, describeError } from './describe-error.js';
-export { MAX_UPSTREAM_ERROR_TEXT, invalidUpstream, streamEndedEarly, unfinishedStreamError, unrecognizedAnswer, upstreamDecodeFailure, upstreamErrorMessage } from './upstream-errors.js';
+export {
+  MAX_UPSTREAM_ERROR_TEXT,
+  invalidUpstream,
+  streamEndedEarly,
+  unfinishedStreamError,
+  unrecognizedAnswer,
+  upstreamDecodeFailure,
+  upstreamErrorMessage,
+} from './upstream-errors.js';
 export { answerDecoder, requestDecoder } from './decoders.js';
 export type { LlmErrorKind, LlmErrorOptions } from './errors.js';
 

@@ -51,7 +51,9 @@ describe('checkJsonDepth', () => {
   it('checks values built in code (a library caller’s request), and only containers count', () => {
     let deep: unknown = 'leaf';
     for (let level = 0; level < 5_000; level++) deep = { properties: { a: deep } };
-    expect(thrownBy(() => checkJsonDepth({ tools: [{ parameters: deep }] })).path).toBe('tools[0].parameters.properties.a.properties.a.properties….a.properties');
+    expect(thrownBy(() => checkJsonDepth({ tools: [{ parameters: deep }] })).path).toBe(
+      'tools[0].parameters.properties.a.properties.a.properties….a.properties',
+    );
     expect(() => checkJsonDepth('plain')).not.toThrow();
     expect(() => checkJsonDepth({ a: [1, 'x', null, { b: true }] }, { maxDepth: 3 })).not.toThrow();
     expect(() => checkJsonDepth({ a: [1, 'x', null, { b: [] }] }, { maxDepth: 3 })).toThrow(/JSON nested deeper than 3 levels/);
@@ -86,14 +88,23 @@ describe('checkParsedDepth', () => {
 
   it('refuses an event nested past the limit, naming the path', () => {
     const text = nested(MAX_JSON_DEPTH + 1);
-    expect(() => checkParsedDepth(text, JSON.parse(text))).toThrow(expect.objectContaining({ kind: 'invalid_request', message: expect.stringMatching(/JSON nested deeper than 128 levels$/) }));
+    expect(() => checkParsedDepth(text, JSON.parse(text))).toThrow(
+      expect.objectContaining({ kind: 'invalid_request', message: expect.stringMatching(/JSON nested deeper than 128 levels$/) }),
+    );
   });
 
   it('accepts the limit itself, and skips the walk for text too short to cross it', () => {
     const text = nested(MAX_JSON_DEPTH);
     expect(() => checkParsedDepth(text, JSON.parse(text))).not.toThrow();
     // 2 x 128 characters can hold 128 levels at most: the value is not walked at all.
-    const walked = new Proxy([], { ownKeys: () => { throw new Error('walked'); }, get: () => { throw new Error('walked'); } });
+    const walked = new Proxy([], {
+      ownKeys: () => {
+        throw new Error('walked');
+      },
+      get: () => {
+        throw new Error('walked');
+      },
+    });
     expect(() => checkParsedDepth('x'.repeat(2 * MAX_JSON_DEPTH), walked)).not.toThrow();
   });
 

@@ -1,10 +1,4 @@
-import type {
-  LlmAssistantContent,
-  LlmProviderPart,
-  LlmTextPart,
-  LlmToolResultPart,
-  LlmUserContent,
-} from './content.js';
+import type { LlmAssistantContent, LlmProviderPart, LlmTextPart, LlmToolResultPart, LlmUserContent } from './content.js';
 import type { WithExtensions } from './extensions.js';
 
 /**

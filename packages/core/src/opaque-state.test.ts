@@ -138,9 +138,7 @@ describe('originMatches', () => {
     expect(originMatches({ protocol: 'claude' }, { protocol: 'gemini' })).toBe(false);
   });
   it('requires the same provider when both name one', () => {
-    expect(originMatches({ protocol: 'openai-chat', provider: 'deepseek' }, { protocol: 'openai-chat', provider: 'xai' })).toBe(
-      false,
-    );
+    expect(originMatches({ protocol: 'openai-chat', provider: 'deepseek' }, { protocol: 'openai-chat', provider: 'xai' })).toBe(false);
     expect(originMatches({ protocol: 'openai-chat', provider: 'deepseek' }, { protocol: 'openai-chat' })).toBe(true);
   });
   it('compares models only when asked', () => {
@@ -171,8 +169,6 @@ describe('opaqueStateWarning', () => {
       path: 'x',
       message: 'corrupt opaque provider state was ignored',
     });
-    expect(opaqueStateWarning('x', { problem: 'unknown-version' }).message).toBe(
-      'opaque provider state of an unknown carrier version was ignored',
-    );
+    expect(opaqueStateWarning('x', { problem: 'unknown-version' }).message).toBe('opaque provider state of an unknown carrier version was ignored');
   });
 });

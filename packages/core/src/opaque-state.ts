@@ -143,9 +143,7 @@ export function opaqueStateWarning(
       code: 'invalid-state',
       path,
       message:
-        reason.problem === 'unknown-version'
-          ? 'opaque provider state of an unknown carrier version was ignored'
-          : 'corrupt opaque provider state was ignored',
+        reason.problem === 'unknown-version' ? 'opaque provider state of an unknown carrier version was ignored' : 'corrupt opaque provider state was ignored',
     };
   }
   const from = reason.foreign.model ? `${reason.foreign.protocol} (${reason.foreign.model})` : reason.foreign.protocol;

@@ -11,12 +11,7 @@
 export type ProtocolId = 'openai-chat' | 'openai-responses' | 'claude' | 'gemini';
 
 /** Every {@link ProtocolId}, in a stable order (for matrices and loops). */
-export const PROTOCOL_IDS: readonly ProtocolId[] = Object.freeze([
-  'openai-chat',
-  'openai-responses',
-  'claude',
-  'gemini',
-]);
+export const PROTOCOL_IDS: readonly ProtocolId[] = Object.freeze(['openai-chat', 'openai-responses', 'claude', 'gemini']);
 
 /** Each protocol's name as its users know it, for messages (`the Claude stream ended before …`). */
 export const PROTOCOL_NAMES: Readonly<Record<ProtocolId, string>> = Object.freeze({

@@ -5,15 +5,7 @@
 export type LlmReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
 /** Every {@link LlmReasoningEffort}, from least to most. */
-export const REASONING_EFFORTS: readonly LlmReasoningEffort[] = Object.freeze([
-  'none',
-  'minimal',
-  'low',
-  'medium',
-  'high',
-  'xhigh',
-  'max',
-]);
+export const REASONING_EFFORTS: readonly LlmReasoningEffort[] = Object.freeze(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']);
 
 /**
  * How much the model should think. Protocols express this as a level (OpenAI, Gemini 3, Claude

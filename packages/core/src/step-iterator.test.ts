@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { chunksOf, isReadableStream, readableFrom, stepIterable } from './step-iterator.js';
 import { joinTextStep, type StreamStep } from './stream-step.js';
 
-
 async function* from<T>(items: readonly T[]): AsyncGenerator<T> {
   for (const item of items) yield item;
 }

@@ -29,9 +29,16 @@ function run<I, O>(step: StreamStep<I, O>, chunks: I[]): O[] {
 describe('stream steps', () => {
   it('pipeSteps feeds the first step straight into the second, flushing the first through the second before the second flushes', () => {
     expect(run(pipeSteps(twice('a'), twice('b')), ['1', '2'])).toEqual([
-      'ba1', 'ba1', 'ba1', 'ba1',
-      'ba2', 'ba2', 'ba2', 'ba2',
-      'baend:2', 'baend:2',
+      'ba1',
+      'ba1',
+      'ba1',
+      'ba1',
+      'ba2',
+      'ba2',
+      'ba2',
+      'ba2',
+      'baend:2',
+      'baend:2',
       'bend:5',
     ]);
   });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { LlmError } from './errors.js';
-import { MAX_UPSTREAM_ERROR_TEXT, invalidUpstream, streamEndedEarly, unfinishedStreamError, upstreamDecodeFailure, upstreamErrorMessage } from './upstream-errors.js';
+import {
+  MAX_UPSTREAM_ERROR_TEXT,
+  invalidUpstream,
+  streamEndedEarly,
+  unfinishedStreamError,
+  upstreamDecodeFailure,
+  upstreamErrorMessage,
+} from './upstream-errors.js';
 
 describe('upstream errors', () => {
   it('names the protocol and the terminal event a cut stream never sent', () => {
@@ -36,7 +43,12 @@ describe('upstream errors', () => {
   });
 
   it('names an unfinished canonical stream', () => {
-    expect(unfinishedStreamError().toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'the upstream stream ended before it finished', code: 'stream_truncated' });
+    expect(unfinishedStreamError().toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: 'the upstream stream ended before it finished',
+      code: 'stream_truncated',
+    });
   });
 });
 

@@ -96,9 +96,7 @@ describe('readers', () => {
     expect(thrown(() => readOptionalString({ id: 4 }, 'id', 'tools[0]')).path).toBe('tools[0].id');
     expect(thrown(() => readOptionalNumber({ t: 'hot' }, 't', '')).message).toBe('t: expected a number, got "hot"');
     expect(thrown(() => readOptionalNumber({ t: Number.NaN }, 't', '')).path).toBe('t');
-    expect(thrown(() => readOptionalInteger({ n: 1.5 }, 'n', '')).message).toBe(
-      'n: expected a non-negative integer, got 1.5',
-    );
+    expect(thrown(() => readOptionalInteger({ n: 1.5 }, 'n', '')).message).toBe('n: expected a non-negative integer, got 1.5');
     expect(thrown(() => readOptionalInteger({ n: -1 }, 'n', '')).path).toBe('n');
     expect(thrown(() => readOptionalBoolean({ s: 'true' }, 's', '')).message).toBe('s: expected a boolean, got "true"');
   });
@@ -108,8 +106,6 @@ describe('readers', () => {
     const error = thrown(() => parseJsonAt('{"a":', 'messages[1].tool_calls[0].function.arguments', 'openai-chat'));
     expect(error.kind).toBe('invalid_request');
     expect(error.path).toBe('messages[1].tool_calls[0].function.arguments');
-    expect(error.message.startsWith('messages[1].tool_calls[0].function.arguments: expected JSON text, got "{"a":"')).toBe(
-      true,
-    );
+    expect(error.message.startsWith('messages[1].tool_calls[0].function.arguments: expected JSON text, got "{"a":"')).toBe(true);
   });
 });

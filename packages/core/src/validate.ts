@@ -56,13 +56,7 @@ export function describe(value: unknown): string {
 }
 
 /** Throws the standard "expected X, got Y" error for `parent.key`. */
-export function invalid(
-  parent: string,
-  key: PathKey | undefined,
-  expected: string,
-  got: unknown,
-  protocol?: ProtocolId,
-): never {
+export function invalid(parent: string, key: PathKey | undefined, expected: string, got: unknown, protocol?: ProtocolId): never {
   throw LlmError.invalidRequest(joinPath(parent, key), `expected ${expected}, got ${describe(got)}`, protocol);
 }
 
@@ -86,12 +80,7 @@ export function readString(object: Record<string, unknown>, key: string, parent:
 }
 
 /** Optional string property: `undefined` when absent (or `null`), else must be a string. */
-export function readOptionalString(
-  object: Record<string, unknown>,
-  key: string,
-  parent: string,
-  protocol?: ProtocolId,
-): string | undefined {
+export function readOptionalString(object: Record<string, unknown>, key: string, parent: string, protocol?: ProtocolId): string | undefined {
   const value = object[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
@@ -99,12 +88,7 @@ export function readOptionalString(
 }
 
 /** Optional finite number property. */
-export function readOptionalNumber(
-  object: Record<string, unknown>,
-  key: string,
-  parent: string,
-  protocol?: ProtocolId,
-): number | undefined {
+export function readOptionalNumber(object: Record<string, unknown>, key: string, parent: string, protocol?: ProtocolId): number | undefined {
   const value = object[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
@@ -112,12 +96,7 @@ export function readOptionalNumber(
 }
 
 /** Optional non-negative integer property. */
-export function readOptionalInteger(
-  object: Record<string, unknown>,
-  key: string,
-  parent: string,
-  protocol?: ProtocolId,
-): number | undefined {
+export function readOptionalInteger(object: Record<string, unknown>, key: string, parent: string, protocol?: ProtocolId): number | undefined {
   const value = object[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
@@ -125,12 +104,7 @@ export function readOptionalInteger(
 }
 
 /** Optional boolean property. */
-export function readOptionalBoolean(
-  object: Record<string, unknown>,
-  key: string,
-  parent: string,
-  protocol?: ProtocolId,
-): boolean | undefined {
+export function readOptionalBoolean(object: Record<string, unknown>, key: string, parent: string, protocol?: ProtocolId): boolean | undefined {
   const value = object[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'boolean') return value;

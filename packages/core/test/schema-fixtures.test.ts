@@ -26,7 +26,10 @@ const SCHEMAS: Record<ProtocolId, (body: Body) => Array<[string, unknown]>> = {
   ],
   gemini: (body) => [
     ...objects(body.tools).flatMap((tool, index) =>
-      objects(tool.functionDeclarations).map((declaration, at): [string, unknown] => [`tools[${index}].functionDeclarations[${at}].parametersJsonSchema`, declaration.parametersJsonSchema]),
+      objects(tool.functionDeclarations).map((declaration, at): [string, unknown] => [
+        `tools[${index}].functionDeclarations[${at}].parametersJsonSchema`,
+        declaration.parametersJsonSchema,
+      ]),
     ),
     ['generationConfig.responseJsonSchema', (body.generationConfig as Body | undefined)?.responseJsonSchema],
   ],

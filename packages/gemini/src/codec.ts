@@ -10,7 +10,6 @@ import { streamDecoder } from './stream-decode.js';
 import { streamEncoder } from './stream-encode.js';
 import type { GeminiWireTypes } from './wire-types.js';
 
-
 /** Gemini's rules for the router (see `CodecTraits`). */
 const traits: CodecTraits = {
   maxStopSequences: 5,

@@ -108,7 +108,10 @@ export function encodeError(error: LlmError): { status: number; body: GeminiErro
   return withRetryHeader({ status: wire.code, body }, error.retryAfterMs);
 }
 
-function withRetryHeader<T extends { status: number; body: GeminiErrorBody }>(result: T, retryAfterMs: number | undefined): T & { headers?: Record<string, string> } {
+function withRetryHeader<T extends { status: number; body: GeminiErrorBody }>(
+  result: T,
+  retryAfterMs: number | undefined,
+): T & { headers?: Record<string, string> } {
   return retryAfterMs === undefined ? result : { ...result, headers: { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) } };
 }
 
@@ -128,4 +131,3 @@ export function statusOfChunk(payload: Wire): number {
   const code = (payload.error as Wire).code;
   return typeof code === 'number' ? code : 500;
 }
-

@@ -59,7 +59,8 @@ export function decodeGenerationConfig(body: Wire, request: LlmRequest): Wire | 
   if (maxOutput !== undefined) request.maxOutputTokens = maxOutput;
   const stop = field(config, 'stopSequences');
   if (stop !== undefined) {
-    if (!Array.isArray(stop) || !stop.every((item) => typeof item === 'string')) read.invalid(camel(config, 'stopSequences'), 'stopSequences', 'generationConfig', 'an array of strings');
+    if (!Array.isArray(stop) || !stop.every((item) => typeof item === 'string'))
+      read.invalid(camel(config, 'stopSequences'), 'stopSequences', 'generationConfig', 'an array of strings');
     request.stop = stop as string[];
   }
 
@@ -67,7 +68,10 @@ export function decodeGenerationConfig(body: Wire, request: LlmRequest): Wire | 
   const jsonSchema = field(config, 'responseJsonSchema');
   const openApi = field(config, 'responseSchema');
   if (jsonSchema !== undefined || openApi !== undefined) {
-    const schema = jsonSchema !== undefined ? (read.object(camel(config, 'responseJsonSchema'), 'responseJsonSchema', 'generationConfig') as JsonSchema) : fromCheckedGeminiSchema(openApi);
+    const schema =
+      jsonSchema !== undefined
+        ? (read.object(camel(config, 'responseJsonSchema'), 'responseJsonSchema', 'generationConfig') as JsonSchema)
+        : fromCheckedGeminiSchema(openApi);
     request.responseFormat = { type: 'json-schema', schema };
     kept = { ...kept, ...(jsonSchema !== undefined ? { $responseJsonSchema: true } : { $responseSchema: openApi }) };
     if (mime !== 'application/json') kept.$mime = mime ?? null;
@@ -78,7 +82,8 @@ export function decodeGenerationConfig(body: Wire, request: LlmRequest): Wire | 
   const responseLogprobs = field(config, 'responseLogprobs');
   const top = number(config, 'logprobs');
   if (responseLogprobs === true) request.logprobs = top !== undefined ? { top } : {};
-  else if (responseLogprobs !== undefined || top !== undefined) kept = { ...kept, ...(responseLogprobs !== undefined ? { responseLogprobs } : {}), ...(top !== undefined ? { logprobs: top } : {}) };
+  else if (responseLogprobs !== undefined || top !== undefined)
+    kept = { ...kept, ...(responseLogprobs !== undefined ? { responseLogprobs } : {}), ...(top !== undefined ? { logprobs: top } : {}) };
 
   if (field(config, 'thinkingConfig') !== undefined) {
     const wire = read.object(camel(config, 'thinkingConfig'), 'thinkingConfig', 'generationConfig');

@@ -1,10 +1,4 @@
-import {
-  effortToBudget,
-  reportLoss,
-  toGeminiJsonSchema,
-  type CodecContext,
-  type LlmRequest,
-} from '@llm/core';
+import { effortToBudget, reportLoss, toGeminiJsonSchema, type CodecContext, type LlmRequest } from '@llm/core';
 import { PROTOCOL } from './protocol.js';
 
 type Wire = Record<string, unknown>;
@@ -28,15 +22,18 @@ export function encodeGenerationConfig(request: LlmRequest, kept: Wire | undefin
   if (sampling?.presencePenalty !== undefined) config.presencePenalty = sampling.presencePenalty;
   if (sampling?.frequencyPenalty !== undefined) config.frequencyPenalty = sampling.frequencyPenalty;
   if (sampling?.seed !== undefined) config.seed = sampling.seed;
-  if (sampling?.logitBias !== undefined) reportLoss(context, { code: 'dropped-field', path: 'sampling.logitBias', message: 'Gemini has no logit bias', protocol: PROTOCOL });
+  if (sampling?.logitBias !== undefined)
+    reportLoss(context, { code: 'dropped-field', path: 'sampling.logitBias', message: 'Gemini has no logit bias', protocol: PROTOCOL });
 
   const format = request.responseFormat;
   if (format?.type === 'json-schema') {
     if ($mime !== null) config.responseMimeType = typeof $mime === 'string' ? $mime : 'application/json';
     if ($responseSchema !== undefined) config.responseSchema = $responseSchema;
     else config.responseJsonSchema = $responseJsonSchema ? format.schema : toGeminiJsonSchema(format.schema, context, 'responseFormat.schema');
-    if (format.name !== undefined) reportLoss(context, { code: 'dropped-field', path: 'responseFormat.name', message: 'Gemini takes no schema name', protocol: PROTOCOL });
-    if (format.description !== undefined) reportLoss(context, { code: 'dropped-field', path: 'responseFormat.description', message: 'Gemini takes no schema description', protocol: PROTOCOL });
+    if (format.name !== undefined)
+      reportLoss(context, { code: 'dropped-field', path: 'responseFormat.name', message: 'Gemini takes no schema name', protocol: PROTOCOL });
+    if (format.description !== undefined)
+      reportLoss(context, { code: 'dropped-field', path: 'responseFormat.description', message: 'Gemini takes no schema description', protocol: PROTOCOL });
   } else if (format?.type === 'json') config.responseMimeType = 'application/json';
   else if (format?.type === 'text') config.responseMimeType = 'text/plain';
 
@@ -52,9 +49,15 @@ export function encodeGenerationConfig(request: LlmRequest, kept: Wire | undefin
     else if (reasoning.enabled !== false && !$noInclude) thinking.includeThoughts = true;
     if (reasoning.effort !== undefined && (usesLevels(request.model) || $level !== undefined || reasoning.budgetTokens === undefined)) {
       if (usesLevels(request.model) || $level !== undefined) {
-        const level = reasoning.effort === 'none' ? 'MINIMAL' : reasoning.effort === 'xhigh' || reasoning.effort === 'max' ? 'HIGH' : reasoning.effort.toUpperCase();
+        const level =
+          reasoning.effort === 'none' ? 'MINIMAL' : reasoning.effort === 'xhigh' || reasoning.effort === 'max' ? 'HIGH' : reasoning.effort.toUpperCase();
         if (reasoning.effort === 'none') {
-          reportLoss(context, { code: 'lossy-conversion', path: 'reasoning.effort', message: 'Gemini 3 cannot turn thinking off; the lowest level (MINIMAL) was used', protocol: PROTOCOL });
+          reportLoss(context, {
+            code: 'lossy-conversion',
+            path: 'reasoning.effort',
+            message: 'Gemini 3 cannot turn thinking off; the lowest level (MINIMAL) was used',
+            protocol: PROTOCOL,
+          });
         }
         thinking.thinkingLevel = typeof $level === 'string' ? $level : level;
       } else thinking.thinkingBudget = effortToBudget(reasoning.effort);

@@ -68,7 +68,12 @@ export function groundingMetadataOf(cited: readonly CitedText[], context: CodecC
   for (const { text, citations, partIndex, path } of cited) {
     citations.forEach((citation, index) => {
       if (citation.url === undefined) {
-        reportLoss(context, { code: 'dropped-field', path: `${path}.citations[${index}]`, message: 'Gemini grounding cites web pages only', protocol: PROTOCOL });
+        reportLoss(context, {
+          code: 'dropped-field',
+          path: `${path}.citations[${index}]`,
+          message: 'Gemini grounding cites web pages only',
+          protocol: PROTOCOL,
+        });
         return;
       }
       let chunk = chunkAt.get(citation.url);

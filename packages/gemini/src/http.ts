@@ -44,7 +44,10 @@ export const http: HttpBinding = {
     const base = /\/v1(beta|alpha)?\/?$/.test(options.baseUrl) ? options.baseUrl : joinUrl(options.baseUrl, 'v1beta');
     const model = options.model.replace(/^models\//, '');
     const method = options.operation === 'count-tokens' ? 'countTokens' : options.stream ? 'streamGenerateContent' : 'generateContent';
-    const path = options.operation === 'list-models' ? '/models' : `/models/${encodeURIComponent(model)}:${method}${options.stream && method === 'streamGenerateContent' ? '?alt=sse' : ''}`;
+    const path =
+      options.operation === 'list-models'
+        ? '/models'
+        : `/models/${encodeURIComponent(model)}:${method}${options.stream && method === 'streamGenerateContent' ? '?alt=sse' : ''}`;
     const target = { url: joinUrl(base, path), headers: { 'content-type': 'application/json' } as Record<string, string> };
     if (options.apiKey !== undefined) applyAuth(target, options.auth ?? 'x-goog-api-key', options.apiKey);
     if (options.headers) Object.assign(target.headers, options.headers);

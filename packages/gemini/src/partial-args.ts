@@ -55,5 +55,6 @@ export class PartialArgs {
  * sparse array that serialises to a billion `null`s, so it ends the stream instead.
  */
 function checkIndex(node: Wire | unknown[], key: string | number): void {
-  if (Array.isArray(node) && typeof key === 'number' && key > node.length) throw invalidUpstream(PROTOCOL, 'stream chunk', { path: 'functionCall.partialArgs' });
+  if (Array.isArray(node) && typeof key === 'number' && key > node.length)
+    throw invalidUpstream(PROTOCOL, 'stream chunk', { path: 'functionCall.partialArgs' });
 }

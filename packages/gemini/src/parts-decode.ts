@@ -168,6 +168,7 @@ const MISPLACED_RESPONSE = { functionResponse: 'functionResponse' } as const;
 
 /** Narrows a decoded model-turn part to assistant content (a function response is misplaced there). */
 export function asAssistantContent(part: LlmPart, path: string): LlmAssistantContent {
-  if (part.type === 'tool-result' || part.type === 'json') return read.invalid(MISPLACED_RESPONSE, 'functionResponse', path, 'no function response in a model turn');
+  if (part.type === 'tool-result' || part.type === 'json')
+    return read.invalid(MISPLACED_RESPONSE, 'functionResponse', path, 'no function response in a model turn');
   return part;
 }

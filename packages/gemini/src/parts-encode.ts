@@ -35,7 +35,6 @@ function loss(options: PartEncodeOptions, path: string, message: string, code = 
   reportLoss(options.context, { code, path, message, protocol: PROTOCOL });
 }
 
-
 /** Whether a signature may be written to Gemini (its own, or one with no stated origin). */
 function ownSignature(signature: string | undefined, origin: LlmOrigin | undefined, path: string, options: PartEncodeOptions): string | undefined {
   if (signature === undefined) return undefined;
@@ -70,7 +69,8 @@ function encodeMedia(part: Extract<LlmPart, { type: 'image' | 'audio' | 'file' }
   const named = part.type === 'file' && part.filename !== undefined ? { displayName: part.filename, ...extra } : extra;
   const out = encodeSource(part.source, path, options, named);
   if (!out) return undefined;
-  if (part.type === 'image' && part.detail !== undefined) loss(options, `${path}.detail`, 'Gemini sets media resolution per request, not per image', 'dropped-field');
+  if (part.type === 'image' && part.detail !== undefined)
+    loss(options, `${path}.detail`, 'Gemini sets media resolution per request, not per image', 'dropped-field');
   if (part.type === 'file' && (part.title !== undefined || part.context !== undefined || part.citations !== undefined)) {
     loss(options, path, 'document title, context and citation settings have no Gemini field', 'dropped-field');
   }
@@ -105,7 +105,9 @@ export function callArgs(args: string | JsonObject, freeform: boolean | undefine
 }
 
 function encodeArgs(part: Extract<LlmPart, { type: 'tool-call' }>, path: string, options: PartEncodeOptions): JsonObject {
-  return callArgs(part.arguments, part.freeform, (kind) => loss(options, kind === 'freeform' ? path : `${path}.arguments`, CALL_ARGS_LOSS[kind], 'lossy-conversion'));
+  return callArgs(part.arguments, part.freeform, (kind) =>
+    loss(options, kind === 'freeform' ? path : `${path}.arguments`, CALL_ARGS_LOSS[kind], 'lossy-conversion'),
+  );
 }
 
 /**
@@ -180,7 +182,10 @@ export function encodePart(part: LlmPart, path: string, options: PartEncodeOptio
     case 'reasoning': {
       if (part.origin !== undefined && part.origin.protocol !== PROTOCOL) {
         if (!options.response) {
-          reportLoss(options.context, { ...opaqueStateWarning(path, { foreign: part.origin, target: { protocol: PROTOCOL, model: options.model } }), protocol: PROTOCOL });
+          reportLoss(options.context, {
+            ...opaqueStateWarning(path, { foreign: part.origin, target: { protocol: PROTOCOL, model: options.model } }),
+            protocol: PROTOCOL,
+          });
           return undefined;
         }
         return { text: part.text, thought: true };

@@ -43,7 +43,12 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
     switch (message.role) {
       case 'system': {
         if (contents.length > 0) {
-          reportLoss(context, { code: 'lossy-conversion', path, message: 'a system message inside the conversation was moved to systemInstruction', protocol: PROTOCOL });
+          reportLoss(context, {
+            code: 'lossy-conversion',
+            path,
+            message: 'a system message inside the conversation was moved to systemInstruction',
+            protocol: PROTOCOL,
+          });
         }
         for (let at = 0; at < message.content.length; at++) {
           const part = message.content[at]!;
@@ -73,7 +78,8 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
             if (encoded) parts.push(encoded);
           }
         }
-        if (previous && (previous.kind === 'tool' || (previous.kind === 'user' && messageBag?.$joined))) previous.content.parts.push(...(parts as GeminiContent['parts']));
+        if (previous && (previous.kind === 'tool' || (previous.kind === 'user' && messageBag?.$joined)))
+          previous.content.parts.push(...(parts as GeminiContent['parts']));
         else {
           const content = userContent(parts, message);
           contents.push(content);
@@ -152,7 +158,11 @@ export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
 /** Canonical fields Gemini has no place for: each dropped with a warning when set. */
 const UNMAPPED: ReadonlyArray<{ path: string; read: (request: LlmRequest) => unknown; message: string }> = [
   // `parallelToolCalls: true` is what Gemini does anyway: only `false` is lost.
-  { path: 'parallelToolCalls', read: (request) => (request.parallelToolCalls === false ? false : undefined), message: 'Gemini has no switch for parallel calls' },
+  {
+    path: 'parallelToolCalls',
+    read: (request) => (request.parallelToolCalls === false ? false : undefined),
+    message: 'Gemini has no switch for parallel calls',
+  },
   { path: 'maxToolCalls', read: (request) => request.maxToolCalls, message: 'Gemini has no tool-call limit' },
   { path: 'verbosity', read: (request) => request.verbosity, message: 'Gemini has no verbosity setting' },
   { path: 'user', read: (request) => request.user, message: 'Gemini takes no end-user id' },
@@ -162,5 +172,6 @@ const UNMAPPED: ReadonlyArray<{ path: string; read: (request: LlmRequest) => unk
 ];
 
 function reportUnmapped(request: LlmRequest, context: CodecContext | undefined): void {
-  for (const { path, read, message } of UNMAPPED) if (read(request) !== undefined) reportLoss(context, { code: 'dropped-field', path, message, protocol: PROTOCOL });
+  for (const { path, read, message } of UNMAPPED)
+    if (read(request) !== undefined) reportLoss(context, { code: 'dropped-field', path, message, protocol: PROTOCOL });
 }

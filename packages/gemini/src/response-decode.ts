@@ -1,10 +1,4 @@
-import {
-  isJsonObject,
-  type CodecContext,
-  type LlmAssistantContent,
-  type LlmChoice,
-  type LlmResponse,
-} from '@llm/core';
+import { isJsonObject, type CodecContext, type LlmAssistantContent, type LlmChoice, type LlmResponse } from '@llm/core';
 import { CallIds } from './call-ids.js';
 import { PROTOCOL, ext, read } from './protocol.js';
 import { decodeFinishReason } from './finish-reason.js';
@@ -48,7 +42,10 @@ export function decodeCandidate(candidates: readonly unknown[], position: number
   const finishReason = read.optionalString(candidate, 'finishReason', path);
   if (finishReason !== undefined) {
     choice.rawFinishReason = finishReason;
-    choice.finishReason = decodeFinishReason(finishReason, choice.content.some((part) => part.type === 'tool-call'));
+    choice.finishReason = decodeFinishReason(
+      finishReason,
+      choice.content.some((part) => part.type === 'tool-call'),
+    );
   }
   const logprobs = decodeLogprobs(candidate.logprobsResult, `${path}.logprobsResult`);
   if (logprobs) choice.logprobs = logprobs;

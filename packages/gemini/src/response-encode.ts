@@ -27,9 +27,18 @@ export function encodeCandidate(choice: LlmChoice, position: number, context: Co
     });
     const grounding = cited?.length ? groundingMetadataOf(cited, context) : undefined;
     if (grounding) out.groundingMetadata = grounding;
-    out.content = { ...(bag?.$noParts && parts.length === 0 ? {} : { parts }), ...(bag?.$noRole ? {} : { role: 'model' }), ...(bag?.$content as Wire | undefined) };
+    out.content = {
+      ...(bag?.$noParts && parts.length === 0 ? {} : { parts }),
+      ...(bag?.$noRole ? {} : { role: 'model' }),
+      ...(bag?.$content as Wire | undefined),
+    };
   }
-  if (choice.finishReason !== undefined) out.finishReason = encodeFinishReason(choice.finishReason, choice.rawFinishReason, choice.content.some((part) => part.type === 'refusal'));
+  if (choice.finishReason !== undefined)
+    out.finishReason = encodeFinishReason(
+      choice.finishReason,
+      choice.rawFinishReason,
+      choice.content.some((part) => part.type === 'refusal'),
+    );
   if (!bag?.$noIndex) out.index = choice.index;
   // Gemini's own logprobsResult comes back from the bag.
   if (choice.logprobs && bag?.logprobsResult === undefined) out.logprobsResult = encodeLogprobs(choice.logprobs);

@@ -1,4 +1,15 @@
-import { checkParsedDepth, invalidUpstream, streamEndedEarly, upstreamDecodeFailure, type StreamStep, type LlmError, type LlmOrigin, type LlmStreamEvent, type SseEvent, type StreamOptions } from '@llm/core';
+import {
+  checkParsedDepth,
+  invalidUpstream,
+  streamEndedEarly,
+  upstreamDecodeFailure,
+  type StreamStep,
+  type LlmError,
+  type LlmOrigin,
+  type LlmStreamEvent,
+  type SseEvent,
+  type StreamOptions,
+} from '@llm/core';
 import { CallIds } from './call-ids.js';
 import { decodeError, isErrorChunk, statusOfChunk } from './errors.js';
 import { readSseJson } from '@llm/core/kit';
@@ -100,7 +111,11 @@ export function decodeEnd(state: DecodeState, out: Out): void {
   const finishes: Array<Extract<LlmStreamEvent, { type: 'finish' }>> = [];
   for (const [choice, cand] of candidates) {
     close(cand, out);
-    const event: Extract<LlmStreamEvent, { type: 'finish' }> = { type: 'finish', reason: decodeFinishReason(cand.finish!, cand.hasCalls), rawReason: cand.finish };
+    const event: Extract<LlmStreamEvent, { type: 'finish' }> = {
+      type: 'finish',
+      reason: decodeFinishReason(cand.finish!, cand.hasCalls),
+      rawReason: cand.finish,
+    };
     if (choice !== 0) event.choice = choice;
     if (cand.meta) event.extensions = { [PROTOCOL]: cand.meta };
     finishes.push(event);
@@ -177,7 +192,8 @@ function decodeChunk(state: DecodeState, chunk: Wire, out: Out): void {
     let cand = state.candidates.get(choice);
     if (!cand) state.candidates.set(choice, (cand = { hasCalls: false }));
     const content = candidate.content;
-    if (content !== undefined && (typeof content !== 'object' || content === null || Array.isArray(content))) throw malformed(`candidates[${position}].content`);
+    if (content !== undefined && (typeof content !== 'object' || content === null || Array.isArray(content)))
+      throw malformed(`candidates[${position}].content`);
     const parts = (content as Wire | undefined)?.parts;
     if (parts !== undefined && !Array.isArray(parts)) throw malformed(`candidates[${position}].content.parts`);
     if (parts) for (let at = 0; at < parts.length; at++) decodeStreamPart(state, cand, choice, parts, at, out);
@@ -185,7 +201,8 @@ function decodeChunk(state: DecodeState, chunk: Wire, out: Out): void {
     if (logprobs && cand.open?.kind === 'text') out.enqueue({ type: 'logprobs', index: cand.open.index, logprobs });
     // Grounding (usually on the finishing chunk) cites the text block still open.
     if (candidate.groundingMetadata !== undefined && cand.open?.kind === 'text') {
-      for (const citation of groundingCitations(candidate.groundingMetadata, cand.open.text ?? '', undefined)) out.enqueue({ type: 'citation', index: cand.open.index, citation });
+      for (const citation of groundingCitations(candidate.groundingMetadata, cand.open.text ?? '', undefined))
+        out.enqueue({ type: 'citation', index: cand.open.index, citation });
     }
     const meta = unknownFields(candidate, CANDIDATE_EVENTS);
     if (meta) cand.meta = mergeMeta(cand.meta, meta);
@@ -254,7 +271,8 @@ function decodeStreamPart(state: DecodeState, cand: CandidateState, choice: numb
       return;
     }
     case 'reasoning': {
-      if (cand.open?.kind !== 'reasoning') cand.open = { index: open(state, cand, choice, { kind: 'reasoning', origin: state.origin }, out), kind: 'reasoning' };
+      if (cand.open?.kind !== 'reasoning')
+        cand.open = { index: open(state, cand, choice, { kind: 'reasoning', origin: state.origin }, out), kind: 'reasoning' };
       if (part.text !== '') out.enqueue({ type: 'reasoning-delta', index: cand.open.index, text: part.text });
       if (signature !== undefined) out.enqueue({ type: 'reasoning-signature', index: cand.open.index, signature, origin: state.origin });
       return;
@@ -262,7 +280,13 @@ function decodeStreamPart(state: DecodeState, cand: CandidateState, choice: numb
     case 'tool-call': {
       cand.hasCalls = true;
       // The origin marks the call as Gemini's own even unsigned: it needs no skip placeholder on replay.
-      const index = open(state, cand, choice, { kind: 'tool_call', id: part.id, name: part.name, origin: state.origin, ...(signature ? { signature } : {}) }, out);
+      const index = open(
+        state,
+        cand,
+        choice,
+        { kind: 'tool_call', id: part.id, name: part.name, origin: state.origin, ...(signature ? { signature } : {}) },
+        out,
+      );
       out.enqueue({ type: 'tool-args-delta', index, json: JSON.stringify(part.arguments) });
       out.enqueue({ type: 'block-end', index });
       return;
@@ -275,12 +299,11 @@ function decodeStreamPart(state: DecodeState, cand: CandidateState, choice: numb
       out.enqueue({ type: 'block-end', index });
       return;
     }
-    default:
-      // A function response in a model stream has no meaning; kept whole.
-      {
-        const index = open(state, cand, choice, { kind: 'part', part: { type: 'provider', protocol: PROTOCOL, value: wire } }, out);
-        out.enqueue({ type: 'block-end', index });
-      }
+    default: // A function response in a model stream has no meaning; kept whole.
+    {
+      const index = open(state, cand, choice, { kind: 'part', part: { type: 'provider', protocol: PROTOCOL, value: wire } }, out);
+      out.enqueue({ type: 'block-end', index });
+    }
   }
 }
 

@@ -1,4 +1,15 @@
-import { reportLoss, unfinishedStreamError, type LlmCitation, type LlmWarningCode, type StreamStep, type LlmStreamEvent, type LlmUsage, type SseEvent, type StreamOptions, type WithExtensions } from '@llm/core';
+import {
+  reportLoss,
+  unfinishedStreamError,
+  type LlmCitation,
+  type LlmWarningCode,
+  type StreamStep,
+  type LlmStreamEvent,
+  type LlmUsage,
+  type SseEvent,
+  type StreamOptions,
+  type WithExtensions,
+} from '@llm/core';
 import { isMadeUpId } from './call-ids.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL, ext } from './protocol.js';
@@ -87,7 +98,8 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
           return;
         case 'reasoning': {
           const open: OpenBlock = { kind: 'reasoning', choice };
-          if (block.signature !== undefined && !block.redacted && (block.origin === undefined || block.origin.protocol === PROTOCOL)) open.signature = block.signature;
+          if (block.signature !== undefined && !block.redacted && (block.origin === undefined || block.origin.protocol === PROTOCOL))
+            open.signature = block.signature;
           if (block.redacted) lossOnce(state, 'redacted', `blocks[${event.index}]`, 'redacted reasoning has no Gemini form');
           state.open.set(event.index, open);
           return;
@@ -231,7 +243,12 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
     return;
   }
   if (block.signature !== undefined) {
-    partChunk(state, out, block.choice, block.kind === 'reasoning' ? { text: '', thought: true, thoughtSignature: block.signature } : { text: '', thoughtSignature: block.signature });
+    partChunk(
+      state,
+      out,
+      block.choice,
+      block.kind === 'reasoning' ? { text: '', thought: true, thoughtSignature: block.signature } : { text: '', thoughtSignature: block.signature },
+    );
   } else if (!block.sent) partChunk(state, out, block.choice, block.kind === 'reasoning' ? { text: '', thought: true } : { text: '' });
 }
 

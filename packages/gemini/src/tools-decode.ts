@@ -84,7 +84,9 @@ export function decodeToolConfig(body: Wire): DecodedToolConfig {
   const names =
     field(wire, 'allowedFunctionNames') === undefined
       ? undefined
-      : read.array(camel(wire, 'allowedFunctionNames'), 'allowedFunctionNames', path).map((_, at, list) => read.string(list, at, `${path}.allowedFunctionNames`));
+      : read
+          .array(camel(wire, 'allowedFunctionNames'), 'allowedFunctionNames', path)
+          .map((_, at, list) => read.string(list, at, `${path}.allowedFunctionNames`));
   const callingRest = unknownFields(wire, MODE_KNOWN);
   if (callingRest) rest = { ...rest, $calling: callingRest };
   switch (mode) {

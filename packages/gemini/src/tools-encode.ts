@@ -1,10 +1,4 @@
-import {
-  reportLoss,
-  toGeminiJsonSchema,
-  type CodecContext,
-  type LlmTool,
-  type LlmToolChoice,
-} from '@llm/core';
+import { reportLoss, toGeminiJsonSchema, type CodecContext, type LlmTool, type LlmToolChoice } from '@llm/core';
 import { PROTOCOL, ext } from './protocol.js';
 import { encodeCodeExecution } from './code-execution.js';
 import { encodeGoogleSearch } from './web-search.js';
@@ -32,7 +26,12 @@ export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): 
     const tool = tools[index]!;
     const path = `tools[${index}]`;
     const bag = ext.bag(tool);
-    const key = typeof bag?.$tool === 'number' ? bag.$tool : tool.type === 'provider' || tool.type === 'web_search' || tool.type === 'code_execution' ? `provider-${index}` : 'functions';
+    const key =
+      typeof bag?.$tool === 'number'
+        ? bag.$tool
+        : tool.type === 'provider' || tool.type === 'web_search' || tool.type === 'code_execution'
+          ? `provider-${index}`
+          : 'functions';
     switch (tool.type) {
       case 'function': {
         const declaration: Wire = { name: tool.name };
@@ -42,7 +41,12 @@ export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): 
           declaration.parametersJsonSchema = bag?.$jsonSchema ? tool.parameters : toGeminiJsonSchema(tool.parameters, context, `${path}.parameters`);
         }
         if (tool.strict !== undefined) {
-          reportLoss(context, { code: 'dropped-field', path: `${path}.strict`, message: 'Gemini has no strict switch per function (VALIDATED mode validates every call)', protocol: PROTOCOL });
+          reportLoss(context, {
+            code: 'dropped-field',
+            path: `${path}.strict`,
+            message: 'Gemini has no strict switch per function (VALIDATED mode validates every call)',
+            protocol: PROTOCOL,
+          });
         }
         ext.writeRest(declaration, tool);
         const wire = group(key);
@@ -50,7 +54,12 @@ export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): 
         break;
       }
       case 'custom':
-        reportLoss(context, { code: 'lossy-conversion', path, message: 'a free-form tool was declared as a function taking one string `input`', protocol: PROTOCOL });
+        reportLoss(context, {
+          code: 'lossy-conversion',
+          path,
+          message: 'a free-form tool was declared as a function taking one string `input`',
+          protocol: PROTOCOL,
+        });
         ((group(key).functionDeclarations ??= []) as Wire[]).push({
           name: tool.name,
           ...(tool.description !== undefined ? { description: tool.description } : {}),
@@ -65,7 +74,12 @@ export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): 
       }
       case 'provider':
         if (tool.protocol !== PROTOCOL) {
-          reportLoss(context, { code: 'dropped-tool', path, message: `the ${tool.protocol} built-in tool ${tool.name} has no Gemini equivalent`, protocol: PROTOCOL });
+          reportLoss(context, {
+            code: 'dropped-tool',
+            path,
+            message: `the ${tool.protocol} built-in tool ${tool.name} has no Gemini equivalent`,
+            protocol: PROTOCOL,
+          });
           break;
         }
         group(key)[tool.name] = tool.value;

@@ -22,7 +22,11 @@ const withParts = (parts: unknown[]): Wire => response({ candidates: [candidate(
 
 describe('response.decode: malformed bodies are upstream errors naming the JSON path', () => {
   it('a valid body decodes (the baseline every case below breaks)', () => {
-    expect(gemini.response.decode(response())).toMatchObject({ id: 'r1', model: 'gemini-2.5-flash', choices: [{ index: 0, content: [{ type: 'text', text: 'hi' }], finishReason: 'stop' }] });
+    expect(gemini.response.decode(response())).toMatchObject({
+      id: 'r1',
+      model: 'gemini-2.5-flash',
+      choices: [{ index: 0, content: [{ type: 'text', text: 'hi' }], finishReason: 'stop' }],
+    });
   });
 
   it.each<[string, string, unknown, string]>([
@@ -37,26 +41,91 @@ describe('response.decode: malformed bodies are upstream errors naming the JSON 
     ['second candidate a string', 'candidates[1]', response({ candidates: [candidate(), 'x'] }), 'expected an object, got "x"'],
     ['content a string', 'candidates[0].content', response({ candidates: [candidate({ content: 'hi' })] }), 'expected an object, got "hi"'],
     ['content null', 'candidates[0].content', response({ candidates: [candidate({ content: null })] }), 'expected an object, got null'],
-    ['content.parts an object', 'candidates[0].content.parts', response({ candidates: [candidate({ content: { role: 'model', parts: { text: 'hi' } } })] }), 'expected an array, got an object'],
-    ['content.parts a string', 'candidates[0].content.parts', response({ candidates: [candidate({ content: { role: 'model', parts: 'hi' } })] }), 'expected an array, got "hi"'],
+    [
+      'content.parts an object',
+      'candidates[0].content.parts',
+      response({ candidates: [candidate({ content: { role: 'model', parts: { text: 'hi' } } })] }),
+      'expected an array, got an object',
+    ],
+    [
+      'content.parts a string',
+      'candidates[0].content.parts',
+      response({ candidates: [candidate({ content: { role: 'model', parts: 'hi' } })] }),
+      'expected an array, got "hi"',
+    ],
     ['part text a number', 'candidates[0].content.parts[1].text', withParts([{ text: 'a' }, { text: 5 }]), 'expected a string, got 5'],
     ['part text null', 'candidates[0].content.parts[0].text', withParts([{ text: null }]), 'expected a string, got null'],
     ['thought text an array', 'candidates[0].content.parts[0].text', withParts([{ text: ['a'], thought: true }]), 'expected a string, got an array'],
-    ['part in the second candidate', 'candidates[1].content.parts[0].text', response({ candidates: [candidate(), candidate({ index: 1, content: { parts: [{ text: false }] } })] }), 'expected a string, got false'],
+    [
+      'part in the second candidate',
+      'candidates[1].content.parts[0].text',
+      response({ candidates: [candidate(), candidate({ index: 1, content: { parts: [{ text: false }] } })] }),
+      'expected a string, got false',
+    ],
     ['part null', 'candidates[0].content.parts[0]', withParts([null]), 'expected an object, got null'],
     ['part an array', 'candidates[0].content.parts[1]', withParts([{ text: 'a' }, ['b']]), 'expected an object, got an array'],
     ['part with no data field', 'candidates[0].content.parts[0]', withParts([{}]), 'expected a part with one data field, got an object'],
     ['functionCall a string', 'candidates[0].content.parts[0].functionCall', withParts([{ functionCall: 'f' }]), 'expected an object, got "f"'],
-    ['functionCall without name', 'candidates[0].content.parts[0].functionCall.name', withParts([{ functionCall: { args: {} } }]), 'expected a string, got nothing'],
-    ['functionCall name a number', 'candidates[0].content.parts[1].functionCall.name', withParts([{ text: 'x' }, { functionCall: { name: 5, args: {} } }]), 'expected a string, got 5'],
-    ['functionCall args a JSON string', 'candidates[0].content.parts[0].functionCall.args', withParts([{ functionCall: { name: 'f', args: '{}' } }]), 'expected an object, got "{}"'],
-    ['functionCall args an array', 'candidates[0].content.parts[0].functionCall.args', withParts([{ functionCall: { name: 'f', args: [1] } }]), 'expected an object, got an array'],
-    ['functionCall args null', 'candidates[0].content.parts[0].functionCall.args', withParts([{ functionCall: { name: 'f', args: null } }]), 'expected an object, got null'],
-    ['functionCall id a number', 'candidates[0].content.parts[0].functionCall.id', withParts([{ functionCall: { name: 'f', args: {}, id: 7 } }]), 'expected a string, got 7'],
-    ['inlineData without mimeType', 'candidates[0].content.parts[0].inlineData.mimeType', withParts([{ inlineData: { data: 'AA==' } }]), 'expected a string, got nothing'],
-    ['inlineData data a number', 'candidates[0].content.parts[0].inlineData.data', withParts([{ inlineData: { mimeType: 'image/png', data: 1 } }]), 'expected a string, got 1'],
-    ['fileData without fileUri', 'candidates[0].content.parts[0].fileData.fileUri', withParts([{ fileData: { mimeType: 'application/pdf' } }]), 'expected a string, got nothing'],
-    ['functionResponse in a model turn', 'candidates[0].content.parts[0].functionResponse', withParts([{ functionResponse: { name: 'f', response: {} } }]), 'expected no function response in a model turn, got "functionResponse"'],
+    [
+      'functionCall without name',
+      'candidates[0].content.parts[0].functionCall.name',
+      withParts([{ functionCall: { args: {} } }]),
+      'expected a string, got nothing',
+    ],
+    [
+      'functionCall name a number',
+      'candidates[0].content.parts[1].functionCall.name',
+      withParts([{ text: 'x' }, { functionCall: { name: 5, args: {} } }]),
+      'expected a string, got 5',
+    ],
+    [
+      'functionCall args a JSON string',
+      'candidates[0].content.parts[0].functionCall.args',
+      withParts([{ functionCall: { name: 'f', args: '{}' } }]),
+      'expected an object, got "{}"',
+    ],
+    [
+      'functionCall args an array',
+      'candidates[0].content.parts[0].functionCall.args',
+      withParts([{ functionCall: { name: 'f', args: [1] } }]),
+      'expected an object, got an array',
+    ],
+    [
+      'functionCall args null',
+      'candidates[0].content.parts[0].functionCall.args',
+      withParts([{ functionCall: { name: 'f', args: null } }]),
+      'expected an object, got null',
+    ],
+    [
+      'functionCall id a number',
+      'candidates[0].content.parts[0].functionCall.id',
+      withParts([{ functionCall: { name: 'f', args: {}, id: 7 } }]),
+      'expected a string, got 7',
+    ],
+    [
+      'inlineData without mimeType',
+      'candidates[0].content.parts[0].inlineData.mimeType',
+      withParts([{ inlineData: { data: 'AA==' } }]),
+      'expected a string, got nothing',
+    ],
+    [
+      'inlineData data a number',
+      'candidates[0].content.parts[0].inlineData.data',
+      withParts([{ inlineData: { mimeType: 'image/png', data: 1 } }]),
+      'expected a string, got 1',
+    ],
+    [
+      'fileData without fileUri',
+      'candidates[0].content.parts[0].fileData.fileUri',
+      withParts([{ fileData: { mimeType: 'application/pdf' } }]),
+      'expected a string, got nothing',
+    ],
+    [
+      'functionResponse in a model turn',
+      'candidates[0].content.parts[0].functionResponse',
+      withParts([{ functionResponse: { name: 'f', response: {} } }]),
+      'expected no function response in a model turn, got "functionResponse"',
+    ],
   ])('%s -> %s', (_label, path, body, expected) => {
     const error = thrown(() => gemini.response.decode(body));
     expect(error).toBeInstanceOf(LlmError);
@@ -89,7 +158,13 @@ describe('response.decode: malformed bodies are upstream errors naming the JSON 
     ])('%s -> upstream error at candidates', (_label, body) => {
       const error = thrown(() => gemini.response.decode(body));
       expect(error).toBeInstanceOf(LlmError);
-      expect((error as LlmError).toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Gemini answer at candidates', path: 'candidates', protocol: 'gemini' });
+      expect((error as LlmError).toJSON()).toEqual({
+        kind: 'upstream',
+        status: 502,
+        message: 'invalid Gemini answer at candidates',
+        path: 'candidates',
+        protocol: 'gemini',
+      });
     });
   });
 
@@ -129,7 +204,6 @@ describe('response.decode: malformed bodies are upstream errors naming the JSON 
     const decoded = gemini.response.decode(response({ candidates: [candidate({ finishReason: wire })] }));
     expect(decoded.choices[0]!.finishReason).toBe('other');
   });
-
 });
 
 const sse = (data: string): SseEvent => ({ data, event: undefined, id: undefined });
@@ -150,7 +224,12 @@ function splitError(events: LlmStreamEvent[]): { before: LlmStreamEvent[]; error
 }
 
 const first = JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'Hel' }] }, index: 0 }], modelVersion: 'g', responseId: 'r' });
-const finishing = JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'lo' }] }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: 'g', responseId: 'r' });
+const finishing = JSON.stringify({
+  candidates: [{ content: { role: 'model', parts: [{ text: 'lo' }] }, finishReason: 'STOP', index: 0 }],
+  usageMetadata,
+  modelVersion: 'g',
+  responseId: 'r',
+});
 const BEFORE: LlmStreamEvent[] = [
   { type: 'start', id: 'r', model: 'g' },
   { type: 'block-start', index: 0, block: { kind: 'text' } },
@@ -182,7 +261,10 @@ describe('stream.decode: bad chunks end in one error event, never a thrown TypeE
   });
 
   it('invalid JSON as the very first chunk is the only event', async () => {
-    expect(splitError(await decodeStream('{', finishing))).toEqual({ before: [], error: { kind: 'upstream', status: 502, message: 'invalid Gemini stream chunk', protocol: 'gemini' } });
+    expect(splitError(await decodeStream('{', finishing))).toEqual({
+      before: [],
+      error: { kind: 'upstream', status: 502, message: 'invalid Gemini stream chunk', protocol: 'gemini' },
+    });
   });
 
   it('an array chunk (non-SSE framing) is read item by item: the good item decodes, then the bad one ends the stream', async () => {
@@ -200,7 +282,12 @@ describe('stream.decode: bad chunks end in one error event, never a thrown TypeE
     ['text a number', 'candidates[].content.parts[0].text', [{ text: 5 }], 'expected a string, got 5'],
     ['part null', 'candidates[].content.parts[1]', [{ text: 'x' }, null], 'expected an object, got null'],
     ['functionCall without name', 'candidates[].content.parts[0].functionCall.name', [{ functionCall: { args: {} } }], 'expected a string, got nothing'],
-    ['functionCall args an array', 'candidates[].content.parts[0].functionCall.args', [{ functionCall: { name: 'f', args: [] } }], 'expected an object, got an array'],
+    [
+      'functionCall args an array',
+      'candidates[].content.parts[0].functionCall.args',
+      [{ functionCall: { name: 'f', args: [] } }],
+      'expected an object, got an array',
+    ],
     ['functionCall a string', 'candidates[].content.parts[0].functionCall', [{ functionCall: 'f' }], 'expected an object, got "f"'],
     ['inlineData without mimeType', 'candidates[].content.parts[0].inlineData.mimeType', [{ inlineData: { data: 'AA==' } }], 'expected a string, got nothing'],
   ])('a candidate whose part is bad (%s): the events before, one upstream error at %s, nothing after', async (_label, path, parts, expected) => {
@@ -222,7 +309,13 @@ describe('stream.decode: bad chunks end in one error event, never a thrown TypeE
   // protocol, not a TypeError wrapped as a server error.
   it('a null candidate is an upstream error of the gemini protocol', async () => {
     const { error } = splitError(await decodeStream(first, chunk([null])));
-    expect(error).toEqual({ kind: 'upstream', status: 502, message: 'invalid Gemini stream chunk at candidates[0]', path: 'candidates[0]', protocol: 'gemini' });
+    expect(error).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: 'invalid Gemini stream chunk at candidates[0]',
+      path: 'candidates[0]',
+      protocol: 'gemini',
+    });
   });
 
   it('a chunk whose candidates is not an array ends the stream with an upstream error naming it', async () => {
@@ -259,14 +352,30 @@ describe('stream.decode: bad chunks end in one error event, never a thrown TypeE
   });
 
   it('an {"error":…} chunk with RetryInfo carries the wait', async () => {
-    const body = { error: { code: 429, message: 'Resource has been exhausted', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': RETRY_INFO, retryDelay: '12s' }] } };
+    const body = {
+      error: { code: 429, message: 'Resource has been exhausted', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': RETRY_INFO, retryDelay: '12s' }] },
+    };
     const { before, error } = splitError(await decodeStream(first, JSON.stringify(body)));
     expect(before).toEqual(BEFORE);
-    expect(error).toEqual({ kind: 'rate_limit', status: 429, message: 'Resource has been exhausted', protocol: 'gemini', code: 'RESOURCE_EXHAUSTED', retryAfterMs: 12000 });
+    expect(error).toEqual({
+      kind: 'rate_limit',
+      status: 429,
+      message: 'Resource has been exhausted',
+      protocol: 'gemini',
+      code: 'RESOURCE_EXHAUSTED',
+      retryAfterMs: 12000,
+    });
   });
 
   it('an {"error":…} chunk as the first chunk is the only event (no start)', async () => {
-    const body = { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ '@type': ERROR_INFO, reason: 'API_KEY_INVALID', domain: 'googleapis.com' }] } };
+    const body = {
+      error: {
+        code: 400,
+        message: 'API key not valid. Please pass a valid API key.',
+        status: 'INVALID_ARGUMENT',
+        details: [{ '@type': ERROR_INFO, reason: 'API_KEY_INVALID', domain: 'googleapis.com' }],
+      },
+    };
     expect(splitError(await decodeStream(JSON.stringify(body), finishing))).toEqual({
       before: [],
       error: { kind: 'authentication', status: 400, message: 'API key not valid. Please pass a valid API key.', protocol: 'gemini', code: 'API_KEY_INVALID' },
@@ -275,7 +384,11 @@ describe('stream.decode: bad chunks end in one error event, never a thrown TypeE
 
   it.each<[string, unknown, Omit<ReturnType<LlmError['toJSON']>, 'protocol'>]>([
     ['no code: status 500', { message: 'boom' }, { kind: 'server', status: 500, message: 'boom' }],
-    ['code a string: status 500', { code: '503', message: 'boom', status: 'UNAVAILABLE' }, { kind: 'overloaded', status: 500, message: 'boom', code: 'UNAVAILABLE' }],
+    [
+      'code a string: status 500',
+      { code: '503', message: 'boom', status: 'UNAVAILABLE' },
+      { kind: 'overloaded', status: 500, message: 'boom', code: 'UNAVAILABLE' },
+    ],
     ['message a number', { code: 500, message: 5 }, { kind: 'server', status: 500, message: 'upstream answered HTTP 500' }],
     ['an empty error object', {}, { kind: 'server', status: 500, message: 'upstream answered HTTP 500' }],
   ])('an error chunk with wrong types (%s) still ends in its error event', async (_label, inner, expected) => {
@@ -290,14 +403,24 @@ describe('stream.decode: bad chunks end in one error event, never a thrown TypeE
 });
 
 describe('error.decode: any body is an LlmError of the kind its status means', () => {
-  const google = (code: number, status: string, message: string, details?: unknown[]) => ({ error: { code, message, status, ...(details ? { details } : {}) } });
+  const google = (code: number, status: string, message: string, details?: unknown[]) => ({
+    error: { code, message, status, ...(details ? { details } : {}) },
+  });
 
   it.each<[string, number, unknown, Headers | undefined, ReturnType<LlmError['toJSON']>]>([
-    ['400 INVALID_ARGUMENT', 400, google(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'), undefined, { kind: 'invalid_request', status: 400, message: 'Invalid JSON payload received.', protocol: 'gemini', code: 'INVALID_ARGUMENT' }],
+    [
+      '400 INVALID_ARGUMENT',
+      400,
+      google(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'),
+      undefined,
+      { kind: 'invalid_request', status: 400, message: 'Invalid JSON payload received.', protocol: 'gemini', code: 'INVALID_ARGUMENT' },
+    ],
     [
       '400 API_KEY_INVALID (ErrorInfo)',
       400,
-      google(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [{ '@type': ERROR_INFO, reason: 'API_KEY_INVALID', domain: 'googleapis.com' }]),
+      google(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [
+        { '@type': ERROR_INFO, reason: 'API_KEY_INVALID', domain: 'googleapis.com' },
+      ]),
       undefined,
       { kind: 'authentication', status: 400, message: 'API key not valid. Please pass a valid API key.', protocol: 'gemini', code: 'API_KEY_INVALID' },
     ],
@@ -306,9 +429,21 @@ describe('error.decode: any body is an LlmError of the kind its status means', (
       400,
       google(400, 'INVALID_ARGUMENT', 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).'),
       undefined,
-      { kind: 'context_length', status: 400, message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', protocol: 'gemini', code: 'INVALID_ARGUMENT' },
+      {
+        kind: 'context_length',
+        status: 400,
+        message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).',
+        protocol: 'gemini',
+        code: 'INVALID_ARGUMENT',
+      },
     ],
-    ['403 PERMISSION_DENIED', 403, google(403, 'PERMISSION_DENIED', 'Permission denied on resource project.'), undefined, { kind: 'permission', status: 403, message: 'Permission denied on resource project.', protocol: 'gemini', code: 'PERMISSION_DENIED' }],
+    [
+      '403 PERMISSION_DENIED',
+      403,
+      google(403, 'PERMISSION_DENIED', 'Permission denied on resource project.'),
+      undefined,
+      { kind: 'permission', status: 403, message: 'Permission denied on resource project.', protocol: 'gemini', code: 'PERMISSION_DENIED' },
+    ],
     [
       '404 NOT_FOUND',
       404,
@@ -348,20 +483,64 @@ describe('error.decode: any body is an LlmError of the kind its status means', (
       '429 daily QuotaFailure is quota',
       429,
       google(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded', [
-        { '@type': QUOTA_FAILURE, violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests', quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier' }] },
+        {
+          '@type': QUOTA_FAILURE,
+          violations: [
+            {
+              quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests',
+              quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier',
+            },
+          ],
+        },
         { '@type': RETRY_INFO, retryDelay: '20s' },
       ]),
       undefined,
       { kind: 'quota', status: 429, message: 'Quota exceeded', protocol: 'gemini', code: 'RESOURCE_EXHAUSTED', retryAfterMs: 20000 },
     ],
-    ['500 INTERNAL', 500, google(500, 'INTERNAL', 'An internal error has occurred.'), undefined, { kind: 'server', status: 500, message: 'An internal error has occurred.', protocol: 'gemini', code: 'INTERNAL' }],
-    ['503 UNAVAILABLE', 503, google(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.'), undefined, { kind: 'overloaded', status: 503, message: 'The model is overloaded. Please try again later.', protocol: 'gemini', code: 'UNAVAILABLE' }],
-    ['the canonical code says more than the status', 500, google(503, 'UNAVAILABLE', 'busy'), undefined, { kind: 'overloaded', status: 500, message: 'busy', protocol: 'gemini', code: 'UNAVAILABLE' }],
-    ['an unknown canonical code: kind from the status, code kept', 400, google(400, 'SOMETHING_NEW', 'new'), undefined, { kind: 'invalid_request', status: 400, message: 'new', protocol: 'gemini', code: 'SOMETHING_NEW' }],
-    ['an array of one (non-SSE stream body)', 503, [google(503, 'UNAVAILABLE', 'busy')], undefined, { kind: 'overloaded', status: 503, message: 'busy', protocol: 'gemini', code: 'UNAVAILABLE' }],
+    [
+      '500 INTERNAL',
+      500,
+      google(500, 'INTERNAL', 'An internal error has occurred.'),
+      undefined,
+      { kind: 'server', status: 500, message: 'An internal error has occurred.', protocol: 'gemini', code: 'INTERNAL' },
+    ],
+    [
+      '503 UNAVAILABLE',
+      503,
+      google(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.'),
+      undefined,
+      { kind: 'overloaded', status: 503, message: 'The model is overloaded. Please try again later.', protocol: 'gemini', code: 'UNAVAILABLE' },
+    ],
+    [
+      'the canonical code says more than the status',
+      500,
+      google(503, 'UNAVAILABLE', 'busy'),
+      undefined,
+      { kind: 'overloaded', status: 500, message: 'busy', protocol: 'gemini', code: 'UNAVAILABLE' },
+    ],
+    [
+      'an unknown canonical code: kind from the status, code kept',
+      400,
+      google(400, 'SOMETHING_NEW', 'new'),
+      undefined,
+      { kind: 'invalid_request', status: 400, message: 'new', protocol: 'gemini', code: 'SOMETHING_NEW' },
+    ],
+    [
+      'an array of one (non-SSE stream body)',
+      503,
+      [google(503, 'UNAVAILABLE', 'busy')],
+      undefined,
+      { kind: 'overloaded', status: 503, message: 'busy', protocol: 'gemini', code: 'UNAVAILABLE' },
+    ],
     // Issue 17 follow-up: raw text and HTML were the message here, on purpose; internal detail
     // (a proxy's page) must not reach clients, so they answer by status and go to the log (`cause`).
-    ['a plain string body is not the message', 502, 'upstream connect error or disconnect/reset before headers', undefined, { kind: 'upstream', status: 502, message: 'upstream answered HTTP 502', protocol: 'gemini' }],
+    [
+      'a plain string body is not the message',
+      502,
+      'upstream connect error or disconnect/reset before headers',
+      undefined,
+      { kind: 'upstream', status: 502, message: 'upstream answered HTTP 502', protocol: 'gemini' },
+    ],
     [
       'an HTML body is not the message',
       502,
@@ -369,7 +548,13 @@ describe('error.decode: any body is an LlmError of the kind its status means', (
       undefined,
       { kind: 'upstream', status: 502, message: 'upstream answered HTTP 502', protocol: 'gemini' },
     ],
-    ['a plain string body on 429 with retry-after', 429, 'Too Many Requests', new Headers({ 'retry-after': '3' }), { kind: 'rate_limit', status: 429, message: 'upstream answered HTTP 429', protocol: 'gemini', retryAfterMs: 3000 }],
+    [
+      'a plain string body on 429 with retry-after',
+      429,
+      'Too Many Requests',
+      new Headers({ 'retry-after': '3' }),
+      { kind: 'rate_limit', status: 429, message: 'upstream answered HTTP 429', protocol: 'gemini', retryAfterMs: 3000 },
+    ],
     ['an empty string', 503, '', undefined, { kind: 'overloaded', status: 503, message: 'upstream answered HTTP 503', protocol: 'gemini' }],
     ['null', 500, null, undefined, { kind: 'server', status: 500, message: 'upstream answered HTTP 500', protocol: 'gemini' }],
     ['undefined', 404, undefined, undefined, { kind: 'not_found', status: 404, message: 'upstream answered HTTP 404', protocol: 'gemini' }],
@@ -377,11 +562,24 @@ describe('error.decode: any body is an LlmError of the kind its status means', (
     ['an array of numbers', 500, [1, 2], undefined, { kind: 'server', status: 500, message: 'upstream answered HTTP 500', protocol: 'gemini' }],
     ['error a string', 429, { error: 'flat' }, undefined, { kind: 'rate_limit', status: 429, message: 'upstream answered HTTP 429', protocol: 'gemini' }],
     ['error null', 403, { error: null }, undefined, { kind: 'permission', status: 403, message: 'upstream answered HTTP 403', protocol: 'gemini' }],
-    ['every field of the wrong type', 500, { error: { code: '500', message: 5, status: 7, details: 'x' } }, undefined, { kind: 'server', status: 500, message: 'upstream answered HTTP 500', protocol: 'gemini' }],
+    [
+      'every field of the wrong type',
+      500,
+      { error: { code: '500', message: 5, status: 7, details: 'x' } },
+      undefined,
+      { kind: 'server', status: 500, message: 'upstream answered HTTP 500', protocol: 'gemini' },
+    ],
     [
       'details items of the wrong type are skipped',
       400,
-      { error: { code: 400, message: 'bad', status: 'INVALID_ARGUMENT', details: [null, 5, 'x', { '@type': ERROR_INFO, reason: 5 }, { '@type': RETRY_INFO, retryDelay: null }] } },
+      {
+        error: {
+          code: 400,
+          message: 'bad',
+          status: 'INVALID_ARGUMENT',
+          details: [null, 5, 'x', { '@type': ERROR_INFO, reason: 5 }, { '@type': RETRY_INFO, retryDelay: null }],
+        },
+      },
       undefined,
       { kind: 'invalid_request', status: 400, message: 'bad', protocol: 'gemini', code: 'INVALID_ARGUMENT' },
     ],
@@ -405,7 +603,6 @@ describe('error.decode: any body is an LlmError of the kind its status means', (
     const error = gemini.error.decode(503, { error: { code: 503, message: 'x', status: code } }, new Headers());
     expect(error).toMatchObject({ kind: 'overloaded', status: 503, message: 'x' });
   });
-
 });
 
 describe('properties: response.decode returns or throws an LlmError, nothing else', () => {
@@ -436,9 +633,28 @@ describe('properties: response.decode returns or throws an LlmError, nothing els
       fc.record({ fileData: json }),
       fc.record({ functionResponse: json }),
     );
-    const candidateArb = fc.oneof(json, fc.record({ content: fc.oneof(json, fc.record({ role: json, parts: fc.oneof(json, fc.array(part, { maxLength: 4 })) }, { requiredKeys: [] })), finishReason: json, index: json }, { requiredKeys: [] }));
+    const candidateArb = fc.oneof(
+      json,
+      fc.record(
+        {
+          content: fc.oneof(json, fc.record({ role: json, parts: fc.oneof(json, fc.array(part, { maxLength: 4 })) }, { requiredKeys: [] })),
+          finishReason: json,
+          index: json,
+        },
+        { requiredKeys: [] },
+      ),
+    );
     const body = fc.record(
-      { candidates: fc.oneof(json, fc.array(candidateArb, { maxLength: 3 })), usageMetadata: fc.oneof(json, fc.dictionary(fc.constantFrom('promptTokenCount', 'candidatesTokenCount', 'totalTokenCount', 'thoughtsTokenCount', 'promptTokensDetails'), json)), promptFeedback: json, responseId: json, modelVersion: json },
+      {
+        candidates: fc.oneof(json, fc.array(candidateArb, { maxLength: 3 })),
+        usageMetadata: fc.oneof(
+          json,
+          fc.dictionary(fc.constantFrom('promptTokenCount', 'candidatesTokenCount', 'totalTokenCount', 'thoughtsTokenCount', 'promptTokensDetails'), json),
+        ),
+        promptFeedback: json,
+        responseId: json,
+        modelVersion: json,
+      },
       { requiredKeys: [] },
     );
     fc.assert(fc.property(body, decodesOrRejects), propertyRuns(200));
@@ -468,7 +684,13 @@ describe('properties: response.decode returns or throws an LlmError, nothing els
       { content: { role: 'model', parts: [{ text: 'second' }] }, finishReason: 'MAX_TOKENS', index: 1 },
     ],
     promptFeedback: { blockReason: 'SAFETY' },
-    usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 7, totalTokenCount: 14, thoughtsTokenCount: 2, promptTokensDetails: [{ modality: 'AUDIO', tokenCount: 1 }] },
+    usageMetadata: {
+      promptTokenCount: 5,
+      candidatesTokenCount: 7,
+      totalTokenCount: 14,
+      thoughtsTokenCount: 2,
+      promptTokensDetails: [{ modality: 'AUDIO', tokenCount: 1 }],
+    },
     modelVersion: 'gemini-2.5-flash',
     responseId: 'r1',
   };
@@ -503,7 +725,10 @@ describe('properties: response.decode returns or throws an LlmError, nothing els
   });
 
   it('on mutations of a valid response (1 to 3 values replaced by arbitrary JSON, odd scalars, or deleted)', () => {
-    const replacement = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom<unknown>(null, '', 0, -1, 1.5, true, false, [], {}, [null], { text: 1 }, 'STOP', DELETE));
+    const replacement = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.constantFrom<unknown>(null, '', 0, -1, 1.5, true, false, [], {}, [null], { text: 1 }, 'STOP', DELETE),
+    );
     const mutation = fc.tuple(fc.constantFrom(...PATHS), replacement);
     fc.assert(
       fc.property(fc.array(mutation, { minLength: 1, maxLength: 3 }), (mutations) => {
@@ -519,7 +744,25 @@ describe('properties: response.decode returns or throws an LlmError, nothing els
     const chunkArb = fc.oneof(
       fc.string(),
       json.map((value) => JSON.stringify(value)),
-      fc.record({ candidates: fc.oneof(json, fc.array(fc.record({ content: fc.oneof(json, fc.record({ parts: fc.oneof(json, fc.array(json, { maxLength: 3 })) })), finishReason: json, index: json }, { requiredKeys: [] }), { maxLength: 2 })), usageMetadata: json, error: json }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
+      fc
+        .record(
+          {
+            candidates: fc.oneof(
+              json,
+              fc.array(
+                fc.record(
+                  { content: fc.oneof(json, fc.record({ parts: fc.oneof(json, fc.array(json, { maxLength: 3 })) })), finishReason: json, index: json },
+                  { requiredKeys: [] },
+                ),
+                { maxLength: 2 },
+              ),
+            ),
+            usageMetadata: json,
+            error: json,
+          },
+          { requiredKeys: [] },
+        )
+        .map((value) => JSON.stringify(value)),
       fc.constantFrom(first, finishing),
     );
     await fc.assert(
@@ -542,13 +785,25 @@ describe('request.decode: a wrong snake_case field (proto3 JSON) is named by its
   it.each<[string, Wire, string]>([
     ['system_instruction', { system_instruction: 3, contents: [] }, 'systemInstruction: expected an object, got 3'],
     ['inline_data', { contents: [user({ inline_data: 'x' })] }, 'contents[0].parts[0].inlineData: expected an object, got "x"'],
-    ['inline_data.mime_type', { contents: [user({ inline_data: { mime_type: 7, data: 'aGk=' } })] }, 'contents[0].parts[0].inlineData.mimeType: expected a string, got 7'],
+    [
+      'inline_data.mime_type',
+      { contents: [user({ inline_data: { mime_type: 7, data: 'aGk=' } })] },
+      'contents[0].parts[0].inlineData.mimeType: expected a string, got 7',
+    ],
     ['file_data.file_uri', { contents: [user({ file_data: { file_uri: null } })] }, 'contents[0].parts[0].fileData.fileUri: expected a string, got null'],
     ['function_call', { contents: [{ role: 'model', parts: [{ function_call: [] }] }] }, 'contents[0].parts[0].functionCall: expected an object, got an array'],
     ['function_response', { contents: [user({ function_response: true })] }, 'contents[0].parts[0].functionResponse: expected an object, got true'],
-    ['tool_config.function_calling_config.allowed_function_names', { contents: [], tool_config: { function_calling_config: { allowed_function_names: ['a', 2] } } }, 'toolConfig.functionCallingConfig.allowedFunctionNames[1]: expected a string, got 2'],
+    [
+      'tool_config.function_calling_config.allowed_function_names',
+      { contents: [], tool_config: { function_calling_config: { allowed_function_names: ['a', 2] } } },
+      'toolConfig.functionCallingConfig.allowedFunctionNames[1]: expected a string, got 2',
+    ],
     ['generation_config.top_p', { contents: [], generation_config: { top_p: null } }, 'generationConfig.topP: expected a number, got null'],
-    ['generation_config.thinking_config.thinking_level', { contents: [], generation_config: { thinking_config: { thinking_level: 'MAX' } } }, 'generationConfig.thinkingConfig.thinkingLevel: expected MINIMAL, LOW, MEDIUM or HIGH, got "MAX"'],
+    [
+      'generation_config.thinking_config.thinking_level',
+      { contents: [], generation_config: { thinking_config: { thinking_level: 'MAX' } } },
+      'generationConfig.thinkingConfig.thinkingLevel: expected MINIMAL, LOW, MEDIUM or HIGH, got "MAX"',
+    ],
   ])('%s', (_name, body, message) => {
     const error = thrown(() => gemini.request.decode(body, { model: 'gemini-2.5-flash' }));
     expect(LlmError.isInstance(error) && { kind: error.kind, status: error.status, protocol: error.protocol, message: error.message }).toEqual({

@@ -8,11 +8,18 @@ async function eventsOf(chunks: Uint8Array[]): Promise<LlmStreamEvent[]> {
 }
 
 describe('streams split at byte boundaries decode to the same events', () => {
-  it.each(['vercel-ai/google-reasoning-gemini3.chunks.txt', 'vercel-ai/google-tool-call.chunks.txt'])('%s with CRLF separators, as the live API sends', async (path) => {
-    const bytes = utf8(readChunkPayloads('gemini', path).map((data) => `data: ${data}\r\n\r\n`).join(''));
-    const whole = await eventsOf([bytes]);
-    expect(whole.at(-1)?.type).toBe('finish');
-    for (const offset of splitOffsets(bytes.length, 150)) expect(await eventsOf(splitAt(bytes, [offset]))).toEqual(whole);
-    expect(await eventsOf(byteAtATime(bytes))).toEqual(whole);
-  });
+  it.each(['vercel-ai/google-reasoning-gemini3.chunks.txt', 'vercel-ai/google-tool-call.chunks.txt'])(
+    '%s with CRLF separators, as the live API sends',
+    async (path) => {
+      const bytes = utf8(
+        readChunkPayloads('gemini', path)
+          .map((data) => `data: ${data}\r\n\r\n`)
+          .join(''),
+      );
+      const whole = await eventsOf([bytes]);
+      expect(whole.at(-1)?.type).toBe('finish');
+      for (const offset of splitOffsets(bytes.length, 150)) expect(await eventsOf(splitAt(bytes, [offset]))).toEqual(whole);
+      expect(await eventsOf(byteAtATime(bytes))).toEqual(whole);
+    },
+  );
 });

@@ -11,7 +11,13 @@ describe('cache hints (Gemini caches through cachedContent, never per block)', (
       tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: {} }, cache: {} }],
       messages: [
         { role: 'system', content: [{ type: 'text', text: 'be brief', cache: { ttl: '1h' } }] },
-        { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'text', text: 'long doc', cache: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'text', text: 'long doc', cache: {} },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'lookup', arguments: {}, cache: {} }] },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'lookup', content: 'ok', cache: { ttl: '5m' } }] },
       ],

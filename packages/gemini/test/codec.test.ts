@@ -23,7 +23,11 @@ describe('requests', () => {
     const body = gemini.request.encode(request, { warn: (warning) => warnings.push(warning) });
     expect(body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
     expect(warnings.map(({ code, path, protocol }) => [code, path, protocol])).toEqual(
-      ['parallelToolCalls', 'maxToolCalls', 'verbosity', 'user', 'metadata', 'promptCacheKey', 'previousResponseId', 'cache'].map((path) => ['dropped-field', path, 'gemini']),
+      ['parallelToolCalls', 'maxToolCalls', 'verbosity', 'user', 'metadata', 'promptCacheKey', 'previousResponseId', 'cache'].map((path) => [
+        'dropped-field',
+        path,
+        'gemini',
+      ]),
     );
     const quiet: LlmWarning[] = [];
     gemini.request.encode({ model: 'm', messages: [], parallelToolCalls: true }, { warn: (warning) => quiet.push(warning) });
@@ -60,7 +64,9 @@ describe('requests', () => {
       ['call_1', 'weather', undefined],
       ['call_2', 'time', undefined],
     ]);
-    const results = request.messages.slice(2).map((message) => message.content.map((part) => (part.type === 'tool-result' ? [part.toolCallId, part.content, part.isError ?? false] : part.type)));
+    const results = request.messages
+      .slice(2)
+      .map((message) => message.content.map((part) => (part.type === 'tool-result' ? [part.toolCallId, part.content, part.isError ?? false] : part.type)));
     expect(results).toEqual([[['call_2', '10:00', false]], [['call_0', 'sunny', false]], [['call_1', 'no data', true]]]);
     expect(gemini.request.encode(request)).toEqual(body);
   });
@@ -125,7 +131,9 @@ describe('requests', () => {
   it('Gemini 2.5 takes effort as a thinking budget; the OpenAPI schema dialect is read as JSON Schema and written back as it was', () => {
     const body = {
       contents: [{ role: 'user', parts: [{ text: 'x' }] }],
-      tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'OBJECT', properties: { a: { type: 'STRING', nullable: true } } } }], googleSearch: {} }],
+      tools: [
+        { functionDeclarations: [{ name: 'f', parameters: { type: 'OBJECT', properties: { a: { type: 'STRING', nullable: true } } } }], googleSearch: {} },
+      ],
     };
     const request = gemini.request.decode(body, { model: 'gemini-2.5-flash' });
     expect(request.tools).toMatchObject([
@@ -170,13 +178,23 @@ describe('requests', () => {
 describe('responses', () => {
   it('usage counts cached prompt tokens once, adds thoughts and tool-use prompts (live capture)', () => {
     const chunk = JSON.parse(readChunkPayloads('gemini', 'vercel-ai-index/google-usage-raw-live.chunks.txt')[0]!) as { usageMetadata: unknown };
-    const response = gemini.response.decode({ candidates: [{ content: { role: 'model', parts: [{ text: 'x' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: chunk.usageMetadata, modelVersion: 'g', responseId: 'r' });
+    const response = gemini.response.decode({
+      candidates: [{ content: { role: 'model', parts: [{ text: 'x' }] }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: chunk.usageMetadata,
+      modelVersion: 'g',
+      responseId: 'r',
+    });
     const { raw: _raw, ...usage } = response.usage!;
     expect(usage).toEqual({ inputTokens: 77, outputTokens: 160, totalTokens: 237, cacheReadTokens: 4, reasoningTokens: 89, toolUseInputTokens: 65 });
   });
 
   it('a blocked prompt is one empty choice finished by content_filter, and goes back without candidates', () => {
-    const body = { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 }, modelVersion: 'g', responseId: 'r' };
+    const body = {
+      promptFeedback: { blockReason: 'PROHIBITED_CONTENT' },
+      usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 },
+      modelVersion: 'g',
+      responseId: 'r',
+    };
     const response = gemini.response.decode(body);
     expect(response.choices).toEqual([{ index: 0, content: [], finishReason: 'content_filter', rawFinishReason: 'PROHIBITED_CONTENT' }]);
     expect(gemini.response.encode(response)).toEqual(body);
@@ -200,8 +218,19 @@ describe('responses', () => {
   });
 
   it('usage from another protocol: candidates exclude reasoning', () => {
-    const body = gemini.response.encode({ id: 'x', model: 'gpt', choices: [{ index: 0, content: [], finishReason: 'length' }], usage: { inputTokens: 100, outputTokens: 40, reasoningTokens: 30, cacheReadTokens: 60 } });
-    expect(body.usageMetadata).toEqual({ promptTokenCount: 100, candidatesTokenCount: 10, totalTokenCount: 140, cachedContentTokenCount: 60, thoughtsTokenCount: 30 });
+    const body = gemini.response.encode({
+      id: 'x',
+      model: 'gpt',
+      choices: [{ index: 0, content: [], finishReason: 'length' }],
+      usage: { inputTokens: 100, outputTokens: 40, reasoningTokens: 30, cacheReadTokens: 60 },
+    });
+    expect(body.usageMetadata).toEqual({
+      promptTokenCount: 100,
+      candidatesTokenCount: 10,
+      totalTokenCount: 140,
+      cachedContentTokenCount: 60,
+      thoughtsTokenCount: 30,
+    });
     expect(body.candidates?.[0]?.finishReason).toBe('MAX_TOKENS');
   });
 });
@@ -224,17 +253,38 @@ describe('errors', () => {
   });
 
   it('an invalid key is a 400 on the wire but an authentication error', () => {
-    const error = gemini.error.decode(400, { error: { code: 400, message: 'API key not valid.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' }] } });
+    const error = gemini.error.decode(400, {
+      error: {
+        code: 400,
+        message: 'API key not valid.',
+        status: 'INVALID_ARGUMENT',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' }],
+      },
+    });
     expect(error.kind).toBe('authentication');
   });
 
   it('RetryInfo gives the wait; errors of other protocols get Gemini status codes and RetryInfo back', () => {
-    const error = gemini.error.decode(429, { error: { code: 429, message: 'quota', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '34.4s' }] } });
+    const error = gemini.error.decode(429, {
+      error: {
+        code: 429,
+        message: 'quota',
+        status: 'RESOURCE_EXHAUSTED',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '34.4s' }],
+      },
+    });
     expect(error.retryAfterMs).toBe(34400);
     const foreign = new LlmError({ kind: 'rate_limit', message: 'slow down', protocol: 'claude', retryAfterMs: 2000 });
     expect(gemini.error.encode(foreign)).toEqual({
       status: 429,
-      body: { error: { code: 429, message: 'slow down', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '2s' }] } },
+      body: {
+        error: {
+          code: 429,
+          message: 'slow down',
+          status: 'RESOURCE_EXHAUSTED',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '2s' }],
+        },
+      },
       headers: { 'retry-after': '2' },
     });
   });
@@ -242,18 +292,29 @@ describe('errors', () => {
 
 describe('http binding', () => {
   it('reads the model and stream flag from the URL, with or without a prefix', () => {
-    expect(gemini.http.matchRequest('POST', new URL('http://h/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse'))).toEqual({ operation: 'generate', model: 'gemini-2.5-flash', stream: true });
-    expect(gemini.http.matchRequest('POST', new URL('http://h/gemini/v1beta/models/gemini-2.5-flash:countTokens'))).toEqual({ operation: 'count-tokens', model: 'gemini-2.5-flash' });
+    expect(gemini.http.matchRequest('POST', new URL('http://h/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse'))).toEqual({
+      operation: 'generate',
+      model: 'gemini-2.5-flash',
+      stream: true,
+    });
+    expect(gemini.http.matchRequest('POST', new URL('http://h/gemini/v1beta/models/gemini-2.5-flash:countTokens'))).toEqual({
+      operation: 'count-tokens',
+      model: 'gemini-2.5-flash',
+    });
     expect(gemini.http.matchRequest('GET', new URL('http://h/v1beta/models'))).toEqual({ operation: 'list-models' });
     expect(gemini.http.matchRequest('POST', new URL('http://h/v1/chat/completions'))).toBeUndefined();
   });
 
   it('builds upstream URLs with the version and the key header', () => {
-    expect(gemini.http.buildRequest({ baseUrl: 'https://generativelanguage.googleapis.com', model: 'models/gemini-2.5-pro', stream: true, apiKey: 'k' })).toEqual({
+    expect(
+      gemini.http.buildRequest({ baseUrl: 'https://generativelanguage.googleapis.com', model: 'models/gemini-2.5-pro', stream: true, apiKey: 'k' }),
+    ).toEqual({
       url: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse',
       headers: { 'content-type': 'application/json', 'x-goog-api-key': 'k' },
     });
-    expect(gemini.http.buildRequest({ baseUrl: 'http://localhost:9/v1', model: 'g', stream: false, apiKey: 'k', auth: 'query-key' }).url).toBe('http://localhost:9/v1/models/g:generateContent?key=k');
+    expect(gemini.http.buildRequest({ baseUrl: 'http://localhost:9/v1', model: 'g', stream: false, apiKey: 'k', auth: 'query-key' }).url).toBe(
+      'http://localhost:9/v1/models/g:generateContent?key=k',
+    );
   });
 
   it('reads the key from the header or the query', () => {
@@ -267,7 +328,11 @@ describe('properties', () => {
   const part = fc.oneof(
     text.map((value) => ({ type: 'text' as const, text: value })),
     fc
-      .record({ id: fc.stringMatching(/^call_[a-z0-9]{1,8}$/), name: fc.stringMatching(/^[a-z_]{1,10}$/), arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean())) })
+      .record({
+        id: fc.stringMatching(/^call_[a-z0-9]{1,8}$/),
+        name: fc.stringMatching(/^[a-z_]{1,10}$/),
+        arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean())),
+      })
       .map((call) => ({ type: 'tool-call' as const, ...call })),
   );
 

@@ -36,17 +36,35 @@ describe('function declaration fields with no canonical meaning', () => {
     const warnings: LlmWarning[] = [];
     reportForeignExtensions(request, 'gemini', 'claude', { warn: (warning) => warnings.push(warning) });
     expect(warnings).toEqual([
-      { code: 'dropped-field', path: 'tools[0].functionDeclarations[0].response', message: 'gemini field tools[0].functionDeclarations[0].response has no claude equivalent', protocol: 'gemini' },
-      { code: 'dropped-field', path: 'tools[1].functionDeclarations[1].responseJsonSchema', message: 'gemini field tools[1].functionDeclarations[1].responseJsonSchema has no claude equivalent', protocol: 'gemini' },
+      {
+        code: 'dropped-field',
+        path: 'tools[0].functionDeclarations[0].response',
+        message: 'gemini field tools[0].functionDeclarations[0].response has no claude equivalent',
+        protocol: 'gemini',
+      },
+      {
+        code: 'dropped-field',
+        path: 'tools[1].functionDeclarations[1].responseJsonSchema',
+        message: 'gemini field tools[1].functionDeclarations[1].responseJsonSchema has no claude equivalent',
+        protocol: 'gemini',
+      },
     ]);
-    expect(() => reportForeignExtensions(request, 'gemini', 'openai-chat', { strict: true })).toThrow(expect.objectContaining({ kind: 'unsupported', path: 'tools[0].functionDeclarations[0].response' }));
+    expect(() => reportForeignExtensions(request, 'gemini', 'openai-chat', { strict: true })).toThrow(
+      expect.objectContaining({ kind: 'unsupported', path: 'tools[0].functionDeclarations[0].response' }),
+    );
   });
 
   it('a snake_case declaration list is named as it came, behavior included', () => {
-    const request = gemini.request.decode({ contents: [{ role: 'user', parts: [{ text: 'x' }] }], tools: [{ function_declarations: [{ name: 'f', behavior: 'NON_BLOCKING', responseJsonSchema: { type: 'string' } }] }] });
+    const request = gemini.request.decode({
+      contents: [{ role: 'user', parts: [{ text: 'x' }] }],
+      tools: [{ function_declarations: [{ name: 'f', behavior: 'NON_BLOCKING', responseJsonSchema: { type: 'string' } }] }],
+    });
     const warnings: LlmWarning[] = [];
     reportForeignExtensions(request, 'gemini', 'openai-responses', { warn: (warning) => warnings.push(warning) });
-    expect(warnings.map((warning) => warning.path)).toEqual(['tools[0].function_declarations[0].behavior', 'tools[0].function_declarations[0].responseJsonSchema']);
+    expect(warnings.map((warning) => warning.path)).toEqual([
+      'tools[0].function_declarations[0].behavior',
+      'tools[0].function_declarations[0].responseJsonSchema',
+    ]);
     reportForeignExtensions(request, 'gemini', 'gemini', { warn: (warning) => warnings.push(warning) });
     expect(warnings).toHaveLength(2);
   });

@@ -14,7 +14,10 @@ describe('a request using every feature', () => {
         role: 'user',
         parts: [
           { text: 'Summarise the clip' },
-          { fileData: { mimeType: 'video/mp4', fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/abc' }, videoMetadata: { startOffset: '1s', endOffset: '5s', fps: 2 } },
+          {
+            fileData: { mimeType: 'video/mp4', fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/abc' },
+            videoMetadata: { startOffset: '1s', endOffset: '5s', fps: 2 },
+          },
           { inlineData: { mimeType: 'image/png', data: 'iVBORw0K' } },
         ],
       },
@@ -90,10 +93,20 @@ describe('a request using every feature', () => {
             { type: 'tool-call', id: 'fc1', name: 'lookup', arguments: { q: 'x' }, extensions: { gemini: { $unsigned: true } } },
           ],
         },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'fc1', toolName: 'lookup', content: '{"result":"y"}' }], extensions: { gemini: { $role: 'function' } } },
+        {
+          role: 'tool',
+          content: [{ type: 'tool-result', toolCallId: 'fc1', toolName: 'lookup', content: '{"result":"y"}' }],
+          extensions: { gemini: { $role: 'function' } },
+        },
       ],
       tools: [
-        { type: 'function', name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: { q: { type: 'string' } } }, extensions: { gemini: { $tool: 0, $jsonSchema: true } } },
+        {
+          type: 'function',
+          name: 'lookup',
+          description: 'Look up',
+          parameters: { type: 'object', properties: { q: { type: 'string' } } },
+          extensions: { gemini: { $tool: 0, $jsonSchema: true } },
+        },
         { type: 'web_search', name: 'web_search', extensions: { gemini: { $tool: 1 } } },
         { type: 'code_execution', name: 'code_execution', extensions: { gemini: { $tool: 2 } } },
         { type: 'provider', protocol: 'gemini', name: 'urlContext', value: {}, extensions: { gemini: { $tool: 3 } } },
@@ -148,7 +161,12 @@ describe('responses with several candidates and candidate metadata', () => {
         finishReason: 'STOP',
         index: 0,
         safetyRatings,
-        citationMetadata: { citations: [{ startIndex: 0, endIndex: 5, uri: 'https://a.example' }, { startIndex: 9, endIndex: 20, uri: 'https://b.example' }] },
+        citationMetadata: {
+          citations: [
+            { startIndex: 0, endIndex: 5, uri: 'https://a.example' },
+            { startIndex: 9, endIndex: 20, uri: 'https://b.example' },
+          ],
+        },
         groundingMetadata: grounding,
       },
       { content: { role: 'model', parts: [{ text: 'Paris' }] }, finishReason: 'MAX_TOKENS', index: 1 },
@@ -170,7 +188,15 @@ describe('responses with several candidates and candidate metadata', () => {
       { index: 1, content: [{ type: 'text', text: 'Paris' }], rawFinishReason: 'MAX_TOKENS', finishReason: 'length' },
     ],
     // Prompt + tool-use prompt in, candidates + thoughts out; cached tokens are part of the prompt.
-    usage: { inputTokens: 13, outputTokens: 10, totalTokens: 23, cacheReadTokens: 2, reasoningTokens: 4, toolUseInputTokens: 3, raw: { protocol: 'gemini', usage: usageMetadata } },
+    usage: {
+      inputTokens: 13,
+      outputTokens: 10,
+      totalTokens: 23,
+      cacheReadTokens: 2,
+      reasoningTokens: 4,
+      toolUseInputTokens: 3,
+      raw: { protocol: 'gemini', usage: usageMetadata },
+    },
   };
 
   it('decodes to the exact canonical response and back', () => {
@@ -181,7 +207,17 @@ describe('responses with several candidates and candidate metadata', () => {
 
   it('the same answer streamed (interleaved candidates, citations per chunk) accumulates to the same response', async () => {
     const events = await decodeStream([
-      { candidates: [{ content: { role: 'model', parts: [{ text: 'Paris is ' }] }, index: 0, safetyRatings, citationMetadata: { citations: [json.candidates[0]!.citationMetadata!.citations[0]] } }], ...meta },
+      {
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ text: 'Paris is ' }] },
+            index: 0,
+            safetyRatings,
+            citationMetadata: { citations: [json.candidates[0]!.citationMetadata!.citations[0]] },
+          },
+        ],
+        ...meta,
+      },
       { candidates: [{ content: { role: 'model', parts: [{ text: 'Paris' }] }, finishReason: 'MAX_TOKENS', index: 1 }], ...meta },
       {
         candidates: [
@@ -230,25 +266,62 @@ describe('responses with several candidates and candidate metadata', () => {
 
 describe('Vertex streamed function-call arguments', () => {
   const meta = { modelVersion: 'gemini-3-pro-preview', responseId: 'v1' };
-  const call = (functionCall: unknown, extra: object = {}) => ({ candidates: [{ content: { role: 'model', parts: [{ functionCall, ...extra }] }, index: 0 }], ...meta });
+  const call = (functionCall: unknown, extra: object = {}) => ({
+    candidates: [{ content: { role: 'model', parts: [{ functionCall, ...extra }] }, index: 0 }],
+    ...meta,
+  });
   const chunks = [
-    call({ name: 'write', partialArgs: [{ jsonPath: '$.path', stringValue: '/tmp/a' }, { jsonPath: '$.text', stringValue: 'hel', willContinue: true }], willContinue: true }, { thoughtSignature: 'c2ln' }),
-    call({ partialArgs: [{ jsonPath: '$.text', stringValue: 'lo' }, { jsonPath: '$.lines[0]', numberValue: 1 }, { jsonPath: '$.force', boolValue: true }], willContinue: true }),
+    call(
+      {
+        name: 'write',
+        partialArgs: [
+          { jsonPath: '$.path', stringValue: '/tmp/a' },
+          { jsonPath: '$.text', stringValue: 'hel', willContinue: true },
+        ],
+        willContinue: true,
+      },
+      { thoughtSignature: 'c2ln' },
+    ),
+    call({
+      partialArgs: [
+        { jsonPath: '$.text', stringValue: 'lo' },
+        { jsonPath: '$.lines[0]', numberValue: 1 },
+        { jsonPath: '$.force', boolValue: true },
+      ],
+      willContinue: true,
+    }),
     call({}),
-    { candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 9, totalTokenCount: 13 }, ...meta },
+    {
+      candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 9, totalTokenCount: 13 },
+      ...meta,
+    },
   ];
 
   it('are assembled into one whole call, closed by the empty functionCall', async () => {
     const events = await decodeStream(chunks);
     expect(events.slice(0, 4)).toEqual([
       { type: 'start', id: 'v1', model: 'gemini-3-pro-preview' },
-      { type: 'block-start', index: 0, block: { kind: 'tool_call', id: 'call_v1_0', name: 'write', origin: { protocol: 'gemini', model: 'gemini-3-pro-preview' }, signature: 'c2ln' } },
+      {
+        type: 'block-start',
+        index: 0,
+        block: { kind: 'tool_call', id: 'call_v1_0', name: 'write', origin: { protocol: 'gemini', model: 'gemini-3-pro-preview' }, signature: 'c2ln' },
+      },
       { type: 'tool-args-delta', index: 0, json: '{"path":"/tmp/a","text":"hello","lines":[1],"force":true}' },
       { type: 'block-end', index: 0 },
     ]);
     const answer = accumulateEvents(events).choices[0]!;
     expect([answer.content, answer.finishReason]).toEqual([
-      [{ type: 'tool-call', id: 'call_v1_0', name: 'write', arguments: '{"path":"/tmp/a","text":"hello","lines":[1],"force":true}', signature: 'c2ln', origin: { protocol: 'gemini', model: 'gemini-3-pro-preview' } }],
+      [
+        {
+          type: 'tool-call',
+          id: 'call_v1_0',
+          name: 'write',
+          arguments: '{"path":"/tmp/a","text":"hello","lines":[1],"force":true}',
+          signature: 'c2ln',
+          origin: { protocol: 'gemini', model: 'gemini-3-pro-preview' },
+        },
+      ],
       'tool_calls',
     ]);
     // Gemini clients get the call whole, with its signature, and without the id made up for it.
@@ -256,7 +329,9 @@ describe('Vertex streamed function-call arguments', () => {
     const encoded = (await collect(streamOf(events).pipeThrough(gemini.stream.encode()))).map((event) => JSON.parse(event.data) as unknown);
     expect(encoded[0]).toEqual({ candidates: [{ content: { parts: [whole], role: 'model' }, index: 0 }], ...meta });
     // Likewise as JSON, though the accumulated answer carries no mark of the made-up id.
-    expect((gemini.response.encode(accumulateEvents(events)) as { candidates: unknown }).candidates).toEqual([{ content: { parts: [whole], role: 'model' }, finishReason: 'STOP', index: 0 }]);
+    expect((gemini.response.encode(accumulateEvents(events)) as { candidates: unknown }).candidates).toEqual([
+      { content: { parts: [whole], role: 'model' }, finishReason: 'STOP', index: 0 },
+    ]);
   });
 
   it('decode alike under any byte split, with \n\n separators too', async () => {

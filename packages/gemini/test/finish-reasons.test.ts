@@ -35,7 +35,10 @@ describe('finish reasons encoded for Gemini clients, JSON and stream', () => {
   });
 
   it('a refusal part that finished stop (an OpenAI Chat message.refusal) is SAFETY, its text kept', () => {
-    const both = encodeBothWays(gemini, answer({ content: [{ type: 'refusal', text: 'I can’t help with that.' }], finishReason: 'stop', rawFinishReason: 'stop' }));
+    const both = encodeBothWays(
+      gemini,
+      answer({ content: [{ type: 'refusal', text: 'I can’t help with that.' }], finishReason: 'stop', rawFinishReason: 'stop' }),
+    );
     const parts = [{ text: 'I can’t help with that.' }];
     expect(both.body).toEqual({ candidates: [{ content: { parts, role: 'model' }, finishReason: 'SAFETY', index: 0 }], ...meta });
     expect(both.chunks).toEqual([

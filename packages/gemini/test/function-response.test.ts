@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { gemini } from '../src/index.js';
 
 const call = { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'weather', args: {} } }] };
-const bodyWith = (functionResponse: unknown) => ({ contents: [{ role: 'user', parts: [{ text: 'weather?' }] }, call, { role: 'user', parts: [{ functionResponse }] }] });
+const bodyWith = (functionResponse: unknown) => ({
+  contents: [{ role: 'user', parts: [{ text: 'weather?' }] }, call, { role: 'user', parts: [{ functionResponse }] }],
+});
 const resultOf = (request: LlmRequest): LlmToolResultPart => request.messages[2]!.content[0] as LlmToolResultPart;
 
 /** A canonical request whose last message is a tool result, as another protocol's client sends it. */
@@ -27,13 +29,27 @@ describe('functionResponse.response and tool-result text', () => {
   it('an object answer decodes to its JSON text and encodes back to the same object', () => {
     const body = bodyWith({ id: 'c1', name: 'weather', response: { temp: 21, sky: { cover: 'clear', wind: [3, 'NW'] } } });
     const request = gemini.request.decode(body, { model: 'gemini-2.5-flash' });
-    expect(resultOf(request)).toEqual({ type: 'tool-result', toolCallId: 'c1', toolName: 'weather', content: '{"temp":21,"sky":{"cover":"clear","wind":[3,"NW"]}}' });
+    expect(resultOf(request)).toEqual({
+      type: 'tool-result',
+      toolCallId: 'c1',
+      toolName: 'weather',
+      content: '{"temp":21,"sky":{"cover":"clear","wind":[3,"NW"]}}',
+    });
     expect(gemini.request.encode(request)).toEqual(body);
   });
 
   it('a tool result whose text is a JSON object is sent as that object', () => {
     expect(sentResponse(foreign({ content: ' {"temp": 21, "unit": "C"}' }))).toEqual({ temp: 21, unit: 'C' });
-    expect(sentResponse(foreign({ content: [{ type: 'text', text: '{"temp":' }, { type: 'text', text: '21}' }] }))).toEqual({ temp: 21 });
+    expect(
+      sentResponse(
+        foreign({
+          content: [
+            { type: 'text', text: '{"temp":' },
+            { type: 'text', text: '21}' },
+          ],
+        }),
+      ),
+    ).toEqual({ temp: 21 });
   });
 
   it.each([

@@ -16,7 +16,10 @@ describe('Google Search grounding <-> citations', () => {
             content: { role: 'model', parts: [{ text: 'sort en 2027.' }] },
             finishReason: 'STOP',
             index: 0,
-            groundingMetadata: { groundingChunks: [{ web: { uri: URL, title: 'Rust' } }], groundingSupports: [{ segment: { startIndex: 13, endIndex: 26, text: 'sort en 2027.' }, groundingChunkIndices: [0] }] },
+            groundingMetadata: {
+              groundingChunks: [{ web: { uri: URL, title: 'Rust' } }],
+              groundingSupports: [{ segment: { startIndex: 13, endIndex: 26, text: 'sort en 2027.' }, groundingChunkIndices: [0] }],
+            },
           },
         ],
       }),
@@ -38,7 +41,15 @@ describe('Google Search grounding <-> citations', () => {
           finishReason: 'stop',
           content: [
             { type: 'text', text: 'Intro. ' },
-            { type: 'text', text: 'Née en 2027.', citations: [{ kind: 'url', url: URL, title: 'Rust' }, { kind: 'url', url: URL, startIndex: 0, endIndex: 3 }, { kind: 'document', documentIndex: 0, citedText: 'x' }] },
+            {
+              type: 'text',
+              text: 'Née en 2027.',
+              citations: [
+                { kind: 'url', url: URL, title: 'Rust' },
+                { kind: 'url', url: URL, startIndex: 0, endIndex: 3 },
+                { kind: 'document', documentIndex: 0, citedText: 'x' },
+              ],
+            },
           ],
         },
       ],
@@ -56,6 +67,8 @@ describe('Google Search grounding <-> citations', () => {
       finishReason: 'STOP',
       index: 0,
     });
-    expect(warnings).toEqual([{ code: 'dropped-field', path: 'choices[0].content[1].citations[2]', message: 'Gemini grounding cites web pages only', protocol: 'gemini' }]);
+    expect(warnings).toEqual([
+      { code: 'dropped-field', path: 'choices[0].content[1].citations[2]', message: 'Gemini grounding cites web pages only', protocol: 'gemini' },
+    ]);
   });
 });

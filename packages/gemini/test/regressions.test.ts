@@ -24,7 +24,13 @@ describe('REGRESSIONS', () => {
     const chunks = [
       { candidates: [{ content: { role: 'model', parts: [{ text: 'Let me check.' }] }, index: 0 }], modelVersion: 'gemini-3-pro-preview', responseId: 'r1' },
       {
-        candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'weather', args: { city: 'Paris' } }, thoughtSignature: 'CiQB-_sig' }] }, finishReason: 'STOP', index: 0 }],
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ functionCall: { name: 'weather', args: { city: 'Paris' } }, thoughtSignature: 'CiQB-_sig' }] },
+            finishReason: 'STOP',
+            index: 0,
+          },
+        ],
         usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 7, totalTokenCount: 12 },
         modelVersion: 'gemini-3-pro-preview',
         responseId: 'r1',
@@ -48,7 +54,10 @@ describe('REGRESSIONS', () => {
     expect(warnings).toEqual([]);
     expect(body.contents).toEqual([
       { role: 'user', parts: [{ text: 'go' }] },
-      { role: 'model', parts: [{ text: 'Let me check.' }, { functionCall: { name: 'weather', args: { city: 'Paris' }, id: 'call_r1_0' }, thoughtSignature: 'CiQB-_sig' }] },
+      {
+        role: 'model',
+        parts: [{ text: 'Let me check.' }, { functionCall: { name: 'weather', args: { city: 'Paris' }, id: 'call_r1_0' }, thoughtSignature: 'CiQB-_sig' }],
+      },
       { role: 'user', parts: [{ functionResponse: { name: 'weather', response: { output: 'sunny' }, id: 'call_r1_0' } }] },
     ]);
   });
@@ -60,20 +69,45 @@ describe('REGRESSIONS', () => {
         { role: 'assistant', content: [{ type: 'tool-call', id: 'toolu_1', name: 'screenshot', arguments: {} }] },
         {
           role: 'tool',
-          content: [{ type: 'tool-result', toolCallId: 'toolu_1', content: [{ type: 'text', text: 'the page' }, { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBORw0K' } }] }],
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'toolu_1',
+              content: [
+                { type: 'text', text: 'the page' },
+                { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBORw0K' } },
+              ],
+            },
+          ],
         },
       ],
     });
     expect((body.contents as unknown[])[2]).toEqual({
       role: 'user',
-      parts: [{ functionResponse: { name: 'screenshot', response: { output: 'the page' }, id: 'toolu_1', parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0K' } }] } }],
+      parts: [
+        {
+          functionResponse: {
+            name: 'screenshot',
+            response: { output: 'the page' },
+            id: 'toolu_1',
+            parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0K' } }],
+          },
+        },
+      ],
     });
   });
 
   it('R9 litellm#6386: $ref / $defs are inlined in tool parameters and in the response schema', () => {
-    const schema = { type: 'object', properties: { city: { $ref: '#/$defs/City' } }, required: ['city'], $defs: { City: { type: 'string', description: 'a city' } } };
+    const schema = {
+      type: 'object',
+      properties: { city: { $ref: '#/$defs/City' } },
+      required: ['city'],
+      $defs: { City: { type: 'string', description: 'a city' } },
+    };
     const inlined = { type: 'object', properties: { city: { type: 'string', description: 'a city' } }, required: ['city'] };
-    expect(declarations([{ type: 'function', name: 'weather', parameters: schema }])).toEqual([{ functionDeclarations: [{ name: 'weather', parametersJsonSchema: inlined }] }]);
+    expect(declarations([{ type: 'function', name: 'weather', parameters: schema }])).toEqual([
+      { functionDeclarations: [{ name: 'weather', parametersJsonSchema: inlined }] },
+    ]);
     const { body } = encode({ messages: [user], responseFormat: { type: 'json-schema', schema } });
     expect(body.generationConfig).toEqual({ responseMimeType: 'application/json', responseJsonSchema: inlined });
   });
@@ -93,7 +127,10 @@ describe('REGRESSIONS', () => {
     const body = { contents: [{ role: 'user', parts: [{ text: 'go' }] }], tools: [{ functionDeclarations: [{ name: 'f', parameters: openApi }] }] };
     const request = gemini.request.decode(body, { model: 'gemini-2.5-flash', stream: false });
     const [tool] = request.tools ?? [];
-    expect(tool?.type === 'function' ? [tool.name, tool.parameters] : tool).toEqual(['f', { type: 'object', properties: { tags: { type: ['array', 'null'], items: { type: 'string' } } } }]);
+    expect(tool?.type === 'function' ? [tool.name, tool.parameters] : tool).toEqual([
+      'f',
+      { type: 'object', properties: { tags: { type: ['array', 'null'], items: { type: 'string' } } } },
+    ]);
     expect(gemini.request.encode(request)).toEqual(body);
   });
 

@@ -61,7 +61,13 @@ describe('encoded streams read by the @google/genai SDK', () => {
     expect(chunks.map((chunk) => chunk.text ?? null)).toEqual([null, 'Checking ', 'Paris.', null, null]);
     expect(chunks[3]!.functionCalls).toEqual([{ name: 'get_weather', args: { city: 'Paris' }, id: 'call_1' }]);
     expect(chunks[4]!.candidates?.[0]?.finishReason).toBe('STOP');
-    expect(chunks[4]!.usageMetadata).toEqual({ promptTokenCount: 30, candidatesTokenCount: 20, totalTokenCount: 55, cachedContentTokenCount: 10, thoughtsTokenCount: 5 });
+    expect(chunks[4]!.usageMetadata).toEqual({
+      promptTokenCount: 30,
+      candidatesTokenCount: 20,
+      totalTokenCount: 55,
+      cachedContentTokenCount: 10,
+      thoughtsTokenCount: 5,
+    });
     expect(chunks.every((chunk) => chunk.responseId === 'resp-1' && chunk.modelVersion === 'gemini-3-pro')).toBe(true);
   });
 
@@ -115,7 +121,10 @@ describe('encoded streams read by the @google/genai SDK', () => {
 
   it('what the SDK sends decodes, with model and stream from the URL', async () => {
     const seen: Seen = {};
-    await client(() => Response.json({ candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }] }), seen).models.generateContent({
+    await client(
+      () => Response.json({ candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }] }),
+      seen,
+    ).models.generateContent({
       model: 'gemini-2.5-flash',
       contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
       config: { systemInstruction: 'Be terse.', temperature: 0.2, maxOutputTokens: 50, thinkingConfig: { thinkingBudget: 0 } },
@@ -137,4 +146,3 @@ describe('encoded streams read by the @google/genai SDK', () => {
     expect(gemini.request.encode(request)).toEqual(seen.body);
   });
 });
-

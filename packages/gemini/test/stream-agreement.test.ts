@@ -29,7 +29,8 @@ function mergeChunks(chunks: readonly unknown[]): Wire {
   return body;
 }
 
-const isText = (part: Wire): boolean => typeof part.text === 'string' && Object.keys(part).every((key) => key === 'text' || key === 'thought' || key === 'thoughtSignature');
+const isText = (part: Wire): boolean =>
+  typeof part.text === 'string' && Object.keys(part).every((key) => key === 'text' || key === 'thought' || key === 'thoughtSignature');
 
 /**
  * Adjacent text parts of one kind (thought or not) read as one text, ended by a signature: Gemini
@@ -61,7 +62,11 @@ const part: fc.Arbitrary<LlmAssistantContent> = fc.oneof(
   fc.tuple(text, signature).map(([value, sig]) => withSignature({ type: 'reasoning' as const, text: value, origin: { protocol: 'gemini' as const } }, sig)),
   text.map((value) => ({ type: 'refusal' as const, text: value })),
   fc
-    .record({ id: callId, name: toolName, arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean()), { maxKeys: 3 }) })
+    .record({
+      id: callId,
+      name: toolName,
+      arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean()), { maxKeys: 3 }),
+    })
     .map((call) => ({ type: 'tool-call' as const, ...call })),
   fc.record({ id: callId, name: toolName, arguments: text }).map((call) => ({ type: 'tool-call' as const, ...call, freeform: true })),
   fc.record({ id: callId, name: toolName, arguments: fc.constantFrom('[1]', 'not json', '"s"') }).map((call) => ({ type: 'tool-call' as const, ...call })),
@@ -70,7 +75,9 @@ const response: fc.Arbitrary<LlmResponse> = fc.record(
   {
     id: fc.stringMatching(/^resp[a-z0-9]{1,8}$/),
     model: fc.constantFrom('gemini-2.5-flash', 'claude-sonnet-4-5'),
-    choices: fc.array(fc.record({ content: fc.array(part, { maxLength: 4 }), finishReason: fc.constantFrom(...FINISH_REASONS) }), { minLength: 1, maxLength: 2 }).map((choices) => choices.map((choice, index) => ({ index, ...choice }))),
+    choices: fc
+      .array(fc.record({ content: fc.array(part, { maxLength: 4 }), finishReason: fc.constantFrom(...FINISH_REASONS) }), { minLength: 1, maxLength: 2 })
+      .map((choices) => choices.map((choice, index) => ({ index, ...choice }))),
     usage: fc.record({ inputTokens: fc.nat(1000), outputTokens: fc.nat(1000) }),
   },
   { requiredKeys: ['id', 'model', 'choices'] },
@@ -89,7 +96,17 @@ describe('property: the stream and the non-stream encoding of a response agree',
   });
 
   it('a free-form call streams its input as the one string argument `input`, as the body does', () => {
-    const value: LlmResponse = { id: 'r1', model: 'gpt-5', choices: [{ index: 0, content: [{ type: 'tool-call', id: 'call_1', name: 'apply_patch', arguments: '*** Begin Patch', freeform: true }], finishReason: 'tool_calls' }] };
+    const value: LlmResponse = {
+      id: 'r1',
+      model: 'gpt-5',
+      choices: [
+        {
+          index: 0,
+          content: [{ type: 'tool-call', id: 'call_1', name: 'apply_patch', arguments: '*** Begin Patch', freeform: true }],
+          finishReason: 'tool_calls',
+        },
+      ],
+    };
     const both = encodeBothWays(gemini, value);
     const call = { functionCall: { id: 'call_1', name: 'apply_patch', args: { input: '*** Begin Patch' } } };
     expect(both.chunks).toEqual([

@@ -12,7 +12,6 @@ const decode = (events: SseEvent[]): Promise<LlmStreamEvent[]> => runTransform(g
 const TRUNCATED = { kind: 'upstream', status: 502, message: 'the Gemini stream ended before a finishReason', protocol: 'gemini', code: 'stream_truncated' };
 const origin = { protocol: 'gemini', model: 'gemini-2.5-pro' };
 
-
 describe('stream.decode: how a Gemini stream ended', () => {
   const head = { modelVersion: 'gemini-2.5-pro', responseId: 'r1' };
   const START = { type: 'start', id: 'r1', model: 'gemini-2.5-pro' };
@@ -29,7 +28,12 @@ describe('stream.decode: how a Gemini stream ended', () => {
 
   const callOpen = { name: 'get_weather', partialArgs: [{ jsonPath: '$.city', stringValue: 'Pa', willContinue: true }], willContinue: true };
   const CALL_OPENED = { type: 'block-start', index: 0, block: { kind: 'tool_call', id: 'call_r1_0', name: 'get_weather', origin } };
-  const finishing = (finishReason: string) => chunk({ ...head, candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason, index: 0 }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 5, totalTokenCount: 8 } });
+  const finishing = (finishReason: string) =>
+    chunk({
+      ...head,
+      candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason, index: 0 }],
+      usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 5, totalTokenCount: 8 },
+    });
   const opening = chunk({ ...head, candidates: [{ content: { role: 'model', parts: [{ functionCall: callOpen }] }, index: 0 }] });
 
   it('a Vertex call cut mid-arguments, then a STOP finish without the closing functionCall: an upstream error, the call never completed', async () => {
@@ -48,13 +52,29 @@ describe('stream.decode: how a Gemini stream ended', () => {
       CALL_OPENED,
       { type: 'tool-args-delta', index: 0, json: '{"city":"Pa"}' },
       { type: 'block-end', index: 0 },
-      { type: 'finish', reason: 'length', rawReason: 'MAX_TOKENS', usage: { inputTokens: 3, outputTokens: 5, totalTokens: 8, raw: { protocol: 'gemini', usage: { promptTokenCount: 3, candidatesTokenCount: 5, totalTokenCount: 8 } } } },
+      {
+        type: 'finish',
+        reason: 'length',
+        rawReason: 'MAX_TOKENS',
+        usage: {
+          inputTokens: 3,
+          outputTokens: 5,
+          totalTokens: 8,
+          raw: { protocol: 'gemini', usage: { promptTokenCount: 3, candidatesTokenCount: 5, totalTokenCount: 8 } },
+        },
+      },
     ]);
   });
 
   it('one candidate of two without a finishReason: the stream was cut', async () => {
     const events = await decode([
-      chunk({ ...head, candidates: [{ content: { role: 'model', parts: [{ text: 'A' }] }, index: 0 }, { content: { role: 'model', parts: [{ text: 'B' }] }, index: 1 }] }),
+      chunk({
+        ...head,
+        candidates: [
+          { content: { role: 'model', parts: [{ text: 'A' }] }, index: 0 },
+          { content: { role: 'model', parts: [{ text: 'B' }] }, index: 1 },
+        ],
+      }),
       chunk({ ...head, candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }] }),
     ]);
     expect(errorsAsJson(events)).toEqual([
@@ -103,11 +123,15 @@ describe('stream.encode: a Gemini client never gets a cut call as complete', () 
       { type: 'tool-args-delta', index: 0, json: '{"city":"Pa' },
       { type: 'error', error: streamEndedEarly('claude', 'message_stop') },
     ]);
-    expect(wire.map((event) => JSON.parse(event.data))).toEqual([{ error: { code: 502, message: 'the Claude stream ended before message_stop', status: 'UNAVAILABLE' } }]);
+    expect(wire.map((event) => JSON.parse(event.data))).toEqual([
+      { error: { code: 502, message: 'the Claude stream ended before message_stop', status: 'UNAVAILABLE' } },
+    ]);
   });
 
   it('empty input: one error chunk, never an empty body', async () => {
     const wire = await runTransform(gemini.stream.encode(), []);
-    expect(wire.map((event) => JSON.parse(event.data))).toEqual([{ error: { code: 502, message: 'the upstream stream ended before it finished', status: 'UNAVAILABLE' } }]);
+    expect(wire.map((event) => JSON.parse(event.data))).toEqual([
+      { error: { code: 502, message: 'the upstream stream ended before it finished', status: 'UNAVAILABLE' } },
+    ]);
   });
 });

@@ -56,7 +56,13 @@ describe('stream.decode: Vertex partialArgs nested past MAX_JSON_DEPTH (issue 17
     const call = { name: 'f', partialArgs: [{ jsonPath, stringValue: 'x', willContinue: true }], willContinue: true };
     const events = await decode([chunk({ candidates: [{ content: { role: 'model', parts: [{ functionCall: call }] }, index: 0 }] })]);
     expect(events.map((event) => event.type)).toEqual(['start', 'block-start', 'error']);
-    expect(errorOf(events[2]).toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Gemini stream chunk at functionCall.partialArgs', path: 'functionCall.partialArgs', protocol: 'gemini' });
+    expect(errorOf(events[2]).toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: 'invalid Gemini stream chunk at functionCall.partialArgs',
+      path: 'functionCall.partialArgs',
+      protocol: 'gemini',
+    });
   });
 
   it('an array index past the end ends the stream too (a sparse array would serialise to a billion nulls)', async () => {

@@ -17,7 +17,9 @@ describe('wire types vs @google/genai', () => {
 
   it('generation config names only SDK fields', () => {
     expectTypeOf<IsNever<Unknown<GeminiGenerationConfig, GenerationConfig>>>().toEqualTypeOf<true>();
-    expectTypeOf<IsNever<Unknown<NonNullable<GeminiGenerationConfig['thinkingConfig']>, NonNullable<GenerationConfig['thinkingConfig']>>>>().toEqualTypeOf<true>();
+    expectTypeOf<
+      IsNever<Unknown<NonNullable<GeminiGenerationConfig['thinkingConfig']>, NonNullable<GenerationConfig['thinkingConfig']>>>
+    >().toEqualTypeOf<true>();
   });
 
   it('responses, candidates and usage name only SDK fields (citationMetadata keeps its wire name)', () => {

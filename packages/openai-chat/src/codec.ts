@@ -10,7 +10,6 @@ import { streamDecoder } from './stream-decode.js';
 import { streamEncoder } from './stream-encode.js';
 import type { OpenAIChatWireTypes } from './wire-types.js';
 
-
 /** Chat's rules for the router (see `CodecTraits`). */
 const traits: CodecTraits = {
   maxStopSequences: 4,

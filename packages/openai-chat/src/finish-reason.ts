@@ -55,16 +55,27 @@ export { REFUSAL_FALLBACK_TEXT } from '@llm/core';
  */
 export function encodeFinishReason(reason: LlmFinishReason, raw: string | undefined, context?: CodecContext, path = 'finish_reason'): string {
   // `stop` read as tool_calls or refusal (decodeChoiceFinish) is written back as it came.
-  if (raw !== undefined && WIRE.has(raw) && (decodeFinishReason(raw) === reason || (raw === 'stop' && (reason === 'tool_calls' || reason === 'refusal')))) return raw;
+  if (raw !== undefined && WIRE.has(raw) && (decodeFinishReason(raw) === reason || (raw === 'stop' && (reason === 'tool_calls' || reason === 'refusal'))))
+    return raw;
   switch (reason) {
     case 'stop':
     case 'other':
       return 'stop';
     case 'error':
-      reportLoss(context, { code: 'lossy-conversion', path, message: `Chat has no finish_reason for a generation that failed (${raw ?? 'error'}): sent as stop`, protocol: PROTOCOL });
+      reportLoss(context, {
+        code: 'lossy-conversion',
+        path,
+        message: `Chat has no finish_reason for a generation that failed (${raw ?? 'error'}): sent as stop`,
+        protocol: PROTOCOL,
+      });
       return 'stop';
     case 'pause':
-      reportLoss(context, { code: 'lossy-conversion', path, message: `Chat has no finish_reason for a paused turn (${raw ?? 'pause'}): sent as length`, protocol: PROTOCOL });
+      reportLoss(context, {
+        code: 'lossy-conversion',
+        path,
+        message: `Chat has no finish_reason for a paused turn (${raw ?? 'pause'}): sent as length`,
+        protocol: PROTOCOL,
+      });
       return 'length';
     case 'length':
     case 'context_exceeded':

@@ -1,12 +1,4 @@
-import type {
-  LlmAssistantContent,
-  LlmAssistantMessage,
-  LlmMessage,
-  LlmTextPart,
-  LlmToolCallPart,
-  LlmToolResultContent,
-  LlmUserContent,
-} from '@llm/core';
+import type { LlmAssistantContent, LlmAssistantMessage, LlmMessage, LlmTextPart, LlmToolCallPart, LlmToolResultContent, LlmUserContent } from '@llm/core';
 import { joinPath } from '@llm/core';
 import { parseDataUrl, type DataUrl } from '@llm/core/kit';
 import { decodeCacheControl } from './cache-control.js';
@@ -22,16 +14,7 @@ const SYSTEM_KEYS = new Set(['role', 'content', 'name']);
 const USER_KEYS = SYSTEM_KEYS;
 const TOOL_KEYS = new Set(['role', 'content', 'tool_call_id']);
 const FUNCTION_MSG_KEYS = new Set(['role', 'content', 'name']);
-const ASSISTANT_KEYS = new Set([
-  'role',
-  'content',
-  'name',
-  'refusal',
-  'tool_calls',
-  'function_call',
-  'reasoning_content',
-  'reasoning',
-]);
+const ASSISTANT_KEYS = new Set(['role', 'content', 'name', 'refusal', 'tool_calls', 'function_call', 'reasoning_content', 'reasoning']);
 const CALL_KEYS = new Set(['id', 'type', 'function', 'custom']);
 const DETAILS = ['auto', 'low', 'high', 'original'] as const;
 /** A file part with neither `file_id` nor `file_data`: its error says "got nothing", `null` included. */
@@ -283,8 +266,7 @@ export function decodeMessage(holder: readonly unknown[], index: number, parent:
     }
     case 'tool': {
       const toolCallId = read.string(wire, 'tool_call_id', path);
-      const content: string | LlmToolResultContent[] =
-        typeof wire.content === 'string' ? wire.content : decodeTextParts(wire, 'content', path);
+      const content: string | LlmToolResultContent[] = typeof wire.content === 'string' ? wire.content : decodeTextParts(wire, 'content', path);
       const message: LlmMessage = { role: 'tool', content: [{ type: 'tool-result', toolCallId, content }] };
       ext.keep(message, ext.rest(wire, TOOL_KEYS));
       return message;

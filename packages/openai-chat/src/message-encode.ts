@@ -1,11 +1,4 @@
-import type {
-  CodecContext,
-  LlmAssistantMessage,
-  LlmMessage,
-  LlmPart,
-  LlmTextPart,
-  LlmToolResultPart,
-} from '@llm/core';
+import type { CodecContext, LlmAssistantMessage, LlmMessage, LlmPart, LlmTextPart, LlmToolResultPart } from '@llm/core';
 import { joinPath, opaqueStateWarning, reportLoss, textOf, toolArgumentsText } from '@llm/core';
 import { dataUrl } from '@llm/core/kit';
 import { reportForeignCache } from './cache-control.js';
@@ -107,7 +100,10 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
       case 'reasoning': {
         const foreign = part.origin !== undefined && part.origin.protocol !== P;
         if (part.signature !== undefined && foreign) {
-          reportLoss(context, { ...opaqueStateWarning(joinPath(joinPath(path, 'content'), i), { foreign: part.origin!, target: { protocol: P } }), protocol: P });
+          reportLoss(context, {
+            ...opaqueStateWarning(joinPath(joinPath(path, 'content'), i), { foreign: part.origin!, target: { protocol: P } }),
+            protocol: P,
+          });
         }
         if (part.redacted || (part.text === '' && part.signature !== undefined)) break;
         const field = ext.marker(part, 'field') === 'reasoning' ? 'reasoning' : 'reasoning_content';
@@ -128,7 +124,12 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
         break;
       }
       default:
-        reportLoss(context, { code: 'dropped-part', path: joinPath(joinPath(path, 'content'), i), message: `a ${part.type} part has no openai-chat form in assistant messages`, protocol: P });
+        reportLoss(context, {
+          code: 'dropped-part',
+          path: joinPath(joinPath(path, 'content'), i),
+          message: `a ${part.type} part has no openai-chat form in assistant messages`,
+          protocol: P,
+        });
     }
   }
   if (text !== undefined) out.content = text;
@@ -148,7 +149,13 @@ function toolResultContent(part: LlmToolResultPart, path: string, context: Codec
     const item = part.content[i]!;
     if (item.type === 'text') out.push(textPart(item, joinPath(path, i), context));
     else if (item.type === 'json') out.push({ type: 'text', text: JSON.stringify(item.value) });
-    else reportLoss(context, { code: 'dropped-part', path: joinPath(path, i), message: `openai-chat tool results hold text only; a ${item.type} part was dropped`, protocol: P });
+    else
+      reportLoss(context, {
+        code: 'dropped-part',
+        path: joinPath(path, i),
+        message: `openai-chat tool results hold text only; a ${item.type} part was dropped`,
+        protocol: P,
+      });
   }
   return out;
 }

@@ -6,10 +6,31 @@ import { decodeWebSearchOptions } from './web-search-options.js';
 import { decodeMessage } from './message-decode.js';
 
 const KNOWN = new Set([
-  'model', 'messages', 'max_completion_tokens', 'max_tokens', 'temperature', 'top_p', 'frequency_penalty',
-  'presence_penalty', 'seed', 'logit_bias', 'stop', 'n', 'tools', 'tool_choice', 'parallel_tool_calls',
-  'response_format', 'reasoning_effort', 'verbosity', 'stream', 'metadata', 'store', 'service_tier',
-  'prompt_cache_key', 'safety_identifier', 'user',
+  'model',
+  'messages',
+  'max_completion_tokens',
+  'max_tokens',
+  'temperature',
+  'top_p',
+  'frequency_penalty',
+  'presence_penalty',
+  'seed',
+  'logit_bias',
+  'stop',
+  'n',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+  'reasoning_effort',
+  'verbosity',
+  'stream',
+  'metadata',
+  'store',
+  'service_tier',
+  'prompt_cache_key',
+  'safety_identifier',
+  'user',
 ]);
 const STREAM_OPTION_KEYS = new Set(['include_usage']);
 const FUNCTION_TOOL_KEYS = new Set(['type', 'function']);

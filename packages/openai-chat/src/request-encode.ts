@@ -166,7 +166,9 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
       if (user !== undefined) out.user = user;
     }
   }
-  if (request.maxToolCalls !== undefined) reportLoss(context, { code: 'dropped-field', path: 'maxToolCalls', message: 'openai-chat has no max_tool_calls', protocol: P });
-  if (request.previousResponseId !== undefined) reportLoss(context, { code: 'dropped-field', path: 'previousResponseId', message: 'openai-chat is stateless', protocol: P });
+  if (request.maxToolCalls !== undefined)
+    reportLoss(context, { code: 'dropped-field', path: 'maxToolCalls', message: 'openai-chat has no max_tool_calls', protocol: P });
+  if (request.previousResponseId !== undefined)
+    reportLoss(context, { code: 'dropped-field', path: 'previousResponseId', message: 'openai-chat is stateless', protocol: P });
   return out as OpenAIChatRequest;
 }

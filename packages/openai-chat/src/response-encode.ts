@@ -36,7 +36,12 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
         if (part.citations) {
           part.citations.forEach((citation, at) => {
             if (citation.kind !== 'url' || citation.url === undefined) {
-              reportLoss(context, { code: 'dropped-field', path: joinPath(joinPath(joinPath(path, i), 'citations'), at), message: 'openai-chat annotations cite URLs only', protocol: P });
+              reportLoss(context, {
+                code: 'dropped-field',
+                path: joinPath(joinPath(joinPath(path, i), 'citations'), at),
+                message: 'openai-chat annotations cite URLs only',
+                protocol: P,
+              });
               return;
             }
             const { start, end } = citationSpan(citation, part.text);
@@ -112,9 +117,7 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): O
       index: choice.index,
       message,
       finish_reason: finish,
-      logprobs: choice.logprobs
-        ? { content: encodeLogprobs(choice.logprobs), refusal: ext.marker(choice, 'refusalLogprobs') ?? null }
-        : null,
+      logprobs: choice.logprobs ? { content: encodeLogprobs(choice.logprobs), refusal: ext.marker(choice, 'refusalLogprobs') ?? null } : null,
     };
     if (!choice.logprobs && ext.marker(choice, 'noLogprobs')) delete wire.logprobs;
     ext.writeRest(wire, choice);

@@ -217,7 +217,8 @@ function decodeChunk(state: ChatDecodeState, chunk: Record<string, unknown>, out
       // Some compatible servers send `message` where a chunk has `delta`: read it as one.
       const delta = isJsonObject(wire.delta) ? wire.delta : isJsonObject(wire.message) ? wire.message : undefined;
       if (delta) {
-        const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : typeof delta.reasoning === 'string' ? delta.reasoning : undefined;
+        const reasoning =
+          typeof delta.reasoning_content === 'string' ? delta.reasoning_content : typeof delta.reasoning === 'string' ? delta.reasoning : undefined;
         if (reasoning) textDelta(state, choice, choiceIndex, 'reasoning', reasoning, out);
         // The opening `content: ""` carries nothing: a text block starts with the first text.
         if (typeof delta.content === 'string' && delta.content !== '') textDelta(state, choice, choiceIndex, 'text', delta.content, out);
@@ -228,7 +229,8 @@ function decodeChunk(state: ChatDecodeState, chunk: Record<string, unknown>, out
         if (Array.isArray(delta.tool_calls)) {
           for (let k = 0; k < delta.tool_calls.length; k++) toolDelta(state, choice, choiceIndex, delta.tool_calls[k], k, out);
         }
-        if (isJsonObject(delta.function_call)) toolDelta(state, choice, choiceIndex, { index: -1, id: delta.function_call.name, function: delta.function_call }, 0, out);
+        if (isJsonObject(delta.function_call))
+          toolDelta(state, choice, choiceIndex, { index: -1, id: delta.function_call.name, function: delta.function_call }, 0, out);
       }
       if (isJsonObject(wire.logprobs) && choice.open?.kind === 'text') {
         let logprobs: ReturnType<typeof decodeLogprobs> | undefined;

@@ -131,7 +131,12 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
         return;
       }
       if (block.kind === 'part') {
-        reportLoss(state.context, { code: 'dropped-part', path: `blocks[${event.index}]`, message: `a ${block.part.type} part has no openai-chat stream form`, protocol: P });
+        reportLoss(state.context, {
+          code: 'dropped-part',
+          path: `blocks[${event.index}]`,
+          message: `a ${block.part.type} part has no openai-chat stream form`,
+          protocol: P,
+        });
       }
       state.blocks.set(event.index, { choice, kind: block.kind, toolIndex: -1, freeform: false });
       if (!state.roleSent.has(choice) && block.kind === 'text') sendDelta(state, choice, { content: '' }, out);
@@ -162,7 +167,12 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       return;
     }
     case 'reasoning-signature':
-      reportLoss(state.context, { code: 'foreign-state', path: `blocks[${event.index}]`, message: 'openai-chat streams carry no reasoning signatures', protocol: P });
+      reportLoss(state.context, {
+        code: 'foreign-state',
+        path: `blocks[${event.index}]`,
+        message: 'openai-chat streams carry no reasoning signatures',
+        protocol: P,
+      });
       return;
     case 'citation':
       reportLoss(state.context, { code: 'dropped-field', path: `blocks[${event.index}]`, message: 'openai-chat streams carry no citations', protocol: P });
@@ -179,7 +189,8 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       if (event.usage) state.usage = event.usage;
       const finish = encodeFinishReason(event.reason, event.rawReason, state.context, choice === 0 ? 'finish' : `finish[${choice}]`);
       // As response-encode does: a refusal that said nothing still says it refused.
-      if (event.reason === 'refusal' && finish === 'content_filter' && !state.spoke.has(choice)) sendDelta(state, choice, { refusal: REFUSAL_FALLBACK_TEXT }, out);
+      if (event.reason === 'refusal' && finish === 'content_filter' && !state.spoke.has(choice))
+        sendDelta(state, choice, { refusal: REFUSAL_FALLBACK_TEXT }, out);
       const delta: Wire = state.roleSent.has(choice) ? {} : { role: 'assistant', content: '' };
       state.roleSent.add(choice);
       send(chunk(state, [{ index: choice, delta, finish_reason: finish }]), out);

@@ -7,13 +7,26 @@ import { describe, expect, it } from 'vitest';
 import { openaiChat } from '../src/index.js';
 
 /** `{type:"object", properties:{a: …}}` nested `levels` deep, ending in `{type:"string"}`. */
-const deepSchema = (levels: number): Record<string, unknown> => JSON.parse(`${'{"type":"object","properties":{"a":'.repeat(levels)}{"type":"string"}${'}}'.repeat(levels)}`);
+const deepSchema = (levels: number): Record<string, unknown> =>
+  JSON.parse(`${'{"type":"object","properties":{"a":'.repeat(levels)}{"type":"string"}${'}}'.repeat(levels)}`);
 
 describe('request.decode: a tool schema nested past MAX_JSON_DEPTH', () => {
   it.each([5_000, 100_000])('%i levels: invalid_request naming the path', (levels) => {
-    const error = thrown(() => openaiChat.request.decode({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f', parameters: deepSchema(levels) } }] }));
+    const error = thrown(() =>
+      openaiChat.request.decode({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [{ type: 'function', function: { name: 'f', parameters: deepSchema(levels) } }],
+      }),
+    );
     expect(LlmError.isInstance(error)).toBe(true);
     const path = 'tools[0].function.parameters.properties.a.properties.a….properties.a';
-    expect((error as LlmError).toJSON()).toEqual({ kind: 'invalid_request', status: 400, message: `${path}: JSON nested deeper than 128 levels`, path, protocol: 'openai-chat' });
+    expect((error as LlmError).toJSON()).toEqual({
+      kind: 'invalid_request',
+      status: 400,
+      message: `${path}: JSON nested deeper than 128 levels`,
+      path,
+      protocol: 'openai-chat',
+    });
   });
 });

@@ -119,14 +119,24 @@ describe('every canonical finish reason has a Chat word (none passes an unfinish
 
 describe('stream chunks carrying `message` in place of `delta` are read like deltas', () => {
   const head = { id: 'chatcmpl-m', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'compat-1' };
-  const sse = (payloads: unknown[]): string => payloads.map((payload) => `data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n\n`).join('');
+  const sse = (payloads: unknown[]): string =>
+    payloads.map((payload) => `data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n\n`).join('');
   const decode = async (raw: string) => runTransform(openaiChat.stream.decode(), await collectSse(streamOf([utf8(raw)])));
 
   it('text, refusal and tool calls, exact events', async () => {
     const raw = sse([
       { ...head, choices: [{ index: 0, message: { role: 'assistant', content: 'Hel' }, finish_reason: null }] },
       { ...head, choices: [{ index: 0, message: { content: 'lo' }, finish_reason: null }] },
-      { ...head, choices: [{ index: 0, message: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a"' } }] }, finish_reason: null }] },
+      {
+        ...head,
+        choices: [
+          {
+            index: 0,
+            message: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a"' } }] },
+            finish_reason: null,
+          },
+        ],
+      },
       { ...head, choices: [{ index: 0, message: { tool_calls: [{ index: 0, function: { arguments: ':1}' } }] }, finish_reason: 'tool_calls' }] },
       { ...head, choices: [{ index: 1, message: { role: 'assistant', content: null, refusal: 'No.' }, finish_reason: 'stop' }] },
       '[DONE]',
@@ -167,7 +177,11 @@ describe('an answer from an upstream with no id or time gets a chatcmpl- id and 
 
   it('JSON: an empty id and no created', () => {
     vi.spyOn(Date, 'now').mockReturnValue(NOW_MS);
-    const body = openaiChat.response.encode({ id: '', model: 'gemini-2.5-pro', choices: [{ index: 0, content: [{ type: 'text', text: 'Hi' }], finishReason: 'stop' }] });
+    const body = openaiChat.response.encode({
+      id: '',
+      model: 'gemini-2.5-pro',
+      choices: [{ index: 0, content: [{ type: 'text', text: 'Hi' }], finishReason: 'stop' }],
+    });
     expect(body.id).toMatch(ID);
     expect(body.created).toBe(1_800_000_000);
     // A time the upstream did send is kept, 0 included (a Chat answer round-trips unchanged).

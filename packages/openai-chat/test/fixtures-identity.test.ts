@@ -1,14 +1,6 @@
 import type { LlmStreamEvent } from '@llm/core';
 import { accumulateEvents, collectSse, isJsonObject } from '@llm/core';
-import {
-  listFixtures,
-  readCassette,
-  readChunkPayloads,
-  readFixtureBytes,
-  readFixtureJson,
-  runTransform,
-  streamOf,
-} from '@llm/test-utils';
+import { listFixtures, readCassette, readChunkPayloads, readFixtureBytes, readFixtureJson, runTransform, streamOf } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { openaiChat } from '../src/index.js';
 
@@ -53,7 +45,10 @@ describe('response identity over the JSON bodies', () => {
 });
 
 async function decodePayloads(payloads: string[]): Promise<LlmStreamEvent[]> {
-  return runTransform(openaiChat.stream.decode(), payloads.map((data) => ({ data }) as { data: string; event: undefined; id: undefined }));
+  return runTransform(
+    openaiChat.stream.decode(),
+    payloads.map((data) => ({ data }) as { data: string; event: undefined; id: undefined }),
+  );
 }
 
 function checkRules(events: LlmStreamEvent[]): void {
@@ -90,7 +85,12 @@ describe('stream decoding of every capture', () => {
       const response = accumulateEvents(events);
       for (const [index, text] of expected) {
         const got = response.choices.find((choice) => choice.index === index)!;
-        expect(got.content.filter((part) => part.type === 'text').map((part) => (part as { text: string }).text).join('')).toBe(text);
+        expect(
+          got.content
+            .filter((part) => part.type === 'text')
+            .map((part) => (part as { text: string }).text)
+            .join(''),
+        ).toBe(text);
       }
     });
   }

@@ -7,7 +7,6 @@ import { propertyRuns } from '@llm/test-utils/property-runs';
 import { describe, expect, it } from 'vitest';
 import { openaiChat } from '../src/index.js';
 
-
 /** Asserts decode then encode gives back every generated body. */
 function roundTrips(bodies: fc.Arbitrary<unknown>, side: { decode(body: unknown): unknown; encode(value: never): unknown }): void {
   fc.assert(
@@ -20,8 +19,13 @@ function roundTrips(bodies: fc.Arbitrary<unknown>, side: { decode(body: unknown)
 const text = fc.string({ maxLength: 40, unit: 'grapheme' });
 const callId = fc.stringMatching(/^call_[A-Za-z0-9]{1,12}$/);
 const toolName = fc.stringMatching(/^[a-z][a-z0-9_]{0,15}$/);
-const jsonArgs = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.oneof(fc.integer(), fc.boolean(), text), { maxKeys: 3 }).map((value) => JSON.stringify(value));
-const textParts = fc.array(text.map((value) => ({ type: 'text', text: value })), { minLength: 1, maxLength: 3 });
+const jsonArgs = fc
+  .dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.oneof(fc.integer(), fc.boolean(), text), { maxKeys: 3 })
+  .map((value) => JSON.stringify(value));
+const textParts = fc.array(
+  text.map((value) => ({ type: 'text', text: value })),
+  { minLength: 1, maxLength: 3 },
+);
 
 const toolCall = fc.record({ id: callId, type: fc.constant('function'), function: fc.record({ name: toolName, arguments: jsonArgs }) });
 const message = fc.oneof(
@@ -38,8 +42,17 @@ const request = fc.record(
     max_completion_tokens: fc.integer({ min: 1, max: 100_000 }),
     seed: fc.integer(),
     stop: fc.array(text, { minLength: 1, maxLength: 4 }),
-    tools: fc.array(fc.record({ type: fc.constant('function'), function: fc.record({ name: toolName, description: text, parameters: fc.constant({ type: 'object', properties: {} }) }) }), { minLength: 1, maxLength: 3 }),
-    tool_choice: fc.oneof(fc.constantFrom('auto', 'none', 'required'), toolName.map((name) => ({ type: 'function', function: { name } }))),
+    tools: fc.array(
+      fc.record({
+        type: fc.constant('function'),
+        function: fc.record({ name: toolName, description: text, parameters: fc.constant({ type: 'object', properties: {} }) }),
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+    tool_choice: fc.oneof(
+      fc.constantFrom('auto', 'none', 'required'),
+      toolName.map((name) => ({ type: 'function', function: { name } })),
+    ),
     parallel_tool_calls: fc.boolean(),
     metadata: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), text, { maxKeys: 3 }),
     x_vendor_field: fc.jsonValue(),
@@ -58,14 +71,31 @@ const answer = fc.record({
   object: fc.constant('chat.completion'),
   created: fc.integer({ min: 0, max: 2_000_000_000 }),
   model: fc.constantFrom('gpt-4o', 'gpt-4.1'),
-  choices: fc.array(
-    fc.oneof(
-      fc.record({ message: fc.record({ role: fc.constant('assistant'), content: text, refusal: fc.constant(null) }), finish_reason: fc.constantFrom('stop', 'length', 'content_filter') }),
-      fc.record({ message: fc.record({ role: fc.constant('assistant'), content: fc.constant(null), refusal: fc.constant(null), tool_calls: fc.array(toolCall, { minLength: 1, maxLength: 3 }) }), finish_reason: fc.constant('tool_calls') }),
+  choices: fc
+    .array(
+      fc.oneof(
+        fc.record({
+          message: fc.record({ role: fc.constant('assistant'), content: text, refusal: fc.constant(null) }),
+          finish_reason: fc.constantFrom('stop', 'length', 'content_filter'),
+        }),
+        fc.record({
+          message: fc.record({
+            role: fc.constant('assistant'),
+            content: fc.constant(null),
+            refusal: fc.constant(null),
+            tool_calls: fc.array(toolCall, { minLength: 1, maxLength: 3 }),
+          }),
+          finish_reason: fc.constant('tool_calls'),
+        }),
+      ),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map((choices) => choices.map((choice, index) => ({ index, ...choice, logprobs: null }))),
+  usage: fc
+    .integer({ min: 0, max: 10_000 })
+    .chain((prompt) =>
+      fc.integer({ min: 0, max: 10_000 }).map((completion) => ({ prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion })),
     ),
-    { minLength: 1, maxLength: 3 },
-  ).map((choices) => choices.map((choice, index) => ({ index, ...choice, logprobs: null }))),
-  usage: fc.integer({ min: 0, max: 10_000 }).chain((prompt) => fc.integer({ min: 0, max: 10_000 }).map((completion) => ({ prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }))),
 });
 
 describe('property: response decode then encode is the identity', () => {
@@ -89,7 +119,10 @@ describe('property: stream fragments accumulate to the joined text and arguments
           ...argPieces.map((piece) => chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] })),
           chunk({}, 'tool_calls'),
         ];
-        const events = await runTransform<unknown, LlmStreamEvent>(openaiChat.stream.decode(), [...payloads.map((payload) => ({ data: JSON.stringify(payload) })), { data: '[DONE]' }]);
+        const events = await runTransform<unknown, LlmStreamEvent>(openaiChat.stream.decode(), [
+          ...payloads.map((payload) => ({ data: JSON.stringify(payload) })),
+          { data: '[DONE]' },
+        ]);
         const response = accumulateEvents(events);
         const joined = pieces.join('');
         expect(response.choices[0]?.finishReason).toBe('tool_calls');

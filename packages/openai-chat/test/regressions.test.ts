@@ -7,7 +7,11 @@ import { openaiChat } from '../src/index.js';
 const P = 'openai-chat';
 const head = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm' };
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...head, choices: [{ index: 0, delta, finish_reason: finish }] });
-const decodeStream = async (payloads: unknown[]) => runTransform<unknown, LlmStreamEvent>(openaiChat.stream.decode(), payloads.map((payload) => ({ data: JSON.stringify(payload) })));
+const decodeStream = async (payloads: unknown[]) =>
+  runTransform<unknown, LlmStreamEvent>(
+    openaiChat.stream.decode(),
+    payloads.map((payload) => ({ data: JSON.stringify(payload) })),
+  );
 
 describe('regressions', () => {
   it('#29 DeepSeek reasoning_content after tool calls is read and written back on the assistant message', () => {
@@ -15,7 +19,12 @@ describe('regressions', () => {
       model: 'deepseek-reasoner',
       messages: [
         { role: 'user', content: 'weather?' },
-        { role: 'assistant', content: '', reasoning_content: 'Need the tool.', tool_calls: [{ id: 'c', type: 'function', function: { name: 'w', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: '',
+          reasoning_content: 'Need the tool.',
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'w', arguments: '{}' } }],
+        },
         { role: 'tool', tool_call_id: 'c', content: 'sunny' },
       ],
     };
@@ -28,7 +37,12 @@ describe('regressions', () => {
     const events = await decodeStream([
       chunk({ role: 'assistant', reasoning_content: 'think' }),
       chunk({ tool_calls: [{ index: 0, id: 'a', type: 'function', function: { name: 'f', arguments: '{"x"' } }] }),
-      chunk({ tool_calls: [{ index: 0, id: 'a', type: 'function', function: { name: 'f', arguments: ':1' } }, { index: 1, id: 'b', type: 'function', function: { name: 'f', arguments: '{}' } }] }),
+      chunk({
+        tool_calls: [
+          { index: 0, id: 'a', type: 'function', function: { name: 'f', arguments: ':1' } },
+          { index: 1, id: 'b', type: 'function', function: { name: 'f', arguments: '{}' } },
+        ],
+      }),
       { ...head, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '}' } }] }, finish_reason: 'tool_calls' }] },
     ]);
     expect(events).toEqual([
@@ -56,7 +70,16 @@ describe('regressions', () => {
   it('#39 assistant text next to tool_calls is kept, each call once', () => {
     const body = {
       model: 'm',
-      messages: [{ role: 'assistant', content: 'Let me look.', tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }, { id: 'b', type: 'function', function: { name: 'g', arguments: '{}' } }] }],
+      messages: [
+        {
+          role: 'assistant',
+          content: 'Let me look.',
+          tool_calls: [
+            { id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } },
+            { id: 'b', type: 'function', function: { name: 'g', arguments: '{}' } },
+          ],
+        },
+      ],
     };
     const decoded = openaiChat.request.decode(structuredClone(body));
     expect(decoded.messages[0]?.content).toEqual([

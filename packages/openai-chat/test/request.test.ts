@@ -242,12 +242,24 @@ describe('request decode: tools and tool_choice', () => {
     ['none', { type: 'none' }],
     ['auto', { type: 'auto' }],
     ['required', { type: 'required' }],
-    [{ type: 'function', function: { name: 'get_weather' } }, { type: 'tool', name: 'get_weather' }],
-    [{ type: 'custom', custom: { name: 'shell' } }, { type: 'tool', name: 'shell' }],
+    [
+      { type: 'function', function: { name: 'get_weather' } },
+      { type: 'tool', name: 'get_weather' },
+    ],
+    [
+      { type: 'custom', custom: { name: 'shell' } },
+      { type: 'tool', name: 'shell' },
+    ],
     [
       {
         type: 'allowed_tools',
-        allowed_tools: { mode: 'required', tools: [{ type: 'function', function: { name: 'get_weather' } }, { type: 'custom', custom: { name: 'shell' } }] },
+        allowed_tools: {
+          mode: 'required',
+          tools: [
+            { type: 'function', function: { name: 'get_weather' } },
+            { type: 'custom', custom: { name: 'shell' } },
+          ],
+        },
       },
       { type: 'allowed', names: ['get_weather', 'shell'], mode: 'required' },
     ],
@@ -297,12 +309,23 @@ describe('request decode: generation settings', () => {
         ...base,
         response_format: {
           type: 'json_schema',
-          json_schema: { name: 'answer', description: 'The answer', schema: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false }, strict: true },
+          json_schema: {
+            name: 'answer',
+            description: 'The answer',
+            schema: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false },
+            strict: true,
+          },
         },
       },
       {
         ...baseCanonical,
-        responseFormat: { type: 'json-schema', name: 'answer', description: 'The answer', schema: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false }, strict: true },
+        responseFormat: {
+          type: 'json-schema',
+          name: 'answer',
+          description: 'The answer',
+          schema: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false },
+          strict: true,
+        },
       },
     );
   });
@@ -338,11 +361,20 @@ describe('request decode: generation settings', () => {
   });
   it('web_search_options is the canonical hosted web search tool, after the function tools', () => {
     const web_search_options = { search_context_size: 'low', user_location: { type: 'approximate', approximate: { country: 'FR' } } };
-    golden({ ...base, web_search_options }, { ...baseCanonical, tools: [{ type: 'web_search', name: 'web_search', contextSize: 'low', userLocation: { country: 'FR' } }] });
+    golden(
+      { ...base, web_search_options },
+      { ...baseCanonical, tools: [{ type: 'web_search', name: 'web_search', contextSize: 'low', userLocation: { country: 'FR' } }] },
+    );
     const fn = { type: 'function', function: { name: 'f' } };
     golden(
       { ...base, tools: [fn], web_search_options: {} },
-      { ...baseCanonical, tools: [{ type: 'function', name: 'f' }, { type: 'web_search', name: 'web_search', extensions: { [P]: { $tools: true } } }] },
+      {
+        ...baseCanonical,
+        tools: [
+          { type: 'function', name: 'f' },
+          { type: 'web_search', name: 'web_search', extensions: { [P]: { $tools: true } } },
+        ],
+      },
     );
     // Shapes with no canonical meaning are kept for Chat.
     const odd = { search_context_size: 'huge', user_location: { type: 'approximate', approximate: { country: 'FR', city: null } } };
@@ -352,7 +384,10 @@ describe('request decode: generation settings', () => {
     );
   });
   it('unknown fields and explicit nulls survive', () => {
-    golden({ ...base, temperature: null, some_vendor_flag: { a: 1 } }, { ...baseCanonical, extensions: { [P]: { temperature: null, some_vendor_flag: { a: 1 } } } });
+    golden(
+      { ...base, temperature: null, some_vendor_flag: { a: 1 } },
+      { ...baseCanonical, extensions: { [P]: { temperature: null, some_vendor_flag: { a: 1 } } } },
+    );
   });
 });
 
@@ -367,7 +402,13 @@ describe('request encode from hand-built canonical values', () => {
     const { body, warnings } = encodeWithWarnings({
       model: 'gpt-5',
       messages: [
-        { role: 'system', content: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }] },
+        {
+          role: 'system',
+          content: [
+            { type: 'text', text: 'A' },
+            { type: 'text', text: 'B' },
+          ],
+        },
         { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
         {
           role: 'assistant',

@@ -107,7 +107,17 @@ describe('response decode', () => {
             index: 0,
             message: message({ content: 'Hi' }),
             logprobs: {
-              content: [{ token: 'Hi', logprob: -0.1, bytes: [72, 105], top_logprobs: [{ token: 'Hi', logprob: -0.1, bytes: [72, 105] }, { token: 'Yo', logprob: -2.5, bytes: null }] }],
+              content: [
+                {
+                  token: 'Hi',
+                  logprob: -0.1,
+                  bytes: [72, 105],
+                  top_logprobs: [
+                    { token: 'Hi', logprob: -0.1, bytes: [72, 105] },
+                    { token: 'Yo', logprob: -2.5, bytes: null },
+                  ],
+                },
+              ],
               refusal: null,
             },
             finish_reason: 'stop',
@@ -122,7 +132,17 @@ describe('response decode', () => {
             content: [{ type: 'text', text: 'Hi' }],
             finishReason: 'stop',
             rawFinishReason: 'stop',
-            logprobs: [{ token: 'Hi', logprob: -0.1, bytes: [72, 105], top: [{ token: 'Hi', logprob: -0.1, bytes: [72, 105] }, { token: 'Yo', logprob: -2.5 }] }],
+            logprobs: [
+              {
+                token: 'Hi',
+                logprob: -0.1,
+                bytes: [72, 105],
+                top: [
+                  { token: 'Hi', logprob: -0.1, bytes: [72, 105] },
+                  { token: 'Yo', logprob: -2.5 },
+                ],
+              },
+            ],
           },
         ],
       },
@@ -150,7 +170,9 @@ describe('response decode', () => {
         choices: [
           {
             index: 0,
-            content: [{ type: 'text', text: 'See example.', citations: [{ kind: 'url', url: 'https://example.com', title: 'Example', startIndex: 4, endIndex: 12 }] }],
+            content: [
+              { type: 'text', text: 'See example.', citations: [{ kind: 'url', url: 'https://example.com', title: 'Example', startIndex: 4, endIndex: 12 }] },
+            ],
             finishReason: 'stop',
             rawFinishReason: 'stop',
           },
@@ -271,7 +293,11 @@ describe('errors', () => {
     const text = openaiChat.error.decode(502, 'Bad Gateway');
     expect([text.kind, text.message, (text.cause as Error).message]).toEqual(['upstream', 'upstream answered HTTP 502', 'Bad Gateway']);
     const flat = openaiChat.error.decode(500, { error: 'dial tcp 10.0.0.5:9099: connection refused' });
-    expect([flat.kind, flat.message, (flat.cause as Error).message]).toEqual(['server', 'upstream answered HTTP 500', '{"error":"dial tcp 10.0.0.5:9099: connection refused"}']);
+    expect([flat.kind, flat.message, (flat.cause as Error).message]).toEqual([
+      'server',
+      'upstream answered HTTP 500',
+      '{"error":"dial tcp 10.0.0.5:9099: connection refused"}',
+    ]);
     const empty = openaiChat.error.decode(500, null);
     expect([empty.message, empty.cause]).toEqual(['upstream answered HTTP 500', undefined]);
   });

@@ -115,7 +115,14 @@ describe('stream decode', () => {
           { ...head, choices: [choice(0, { content: 'ok' }), { index: 1, delta: {}, finish_reason: 'length' }] },
           {
             ...head,
-            choices: [{ index: 0, delta: { content: '!' }, logprobs: { content: [{ token: '!', logprob: -0.5, bytes: [33], top_logprobs: [] }], refusal: null }, finish_reason: null }],
+            choices: [
+              {
+                index: 0,
+                delta: { content: '!' },
+                logprobs: { content: [{ token: '!', logprob: -0.5, bytes: [33], top_logprobs: [] }], refusal: null },
+                finish_reason: null,
+              },
+            ],
           },
           { ...head, choices: [choice(0, {}, 'content_filter')], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } },
         ]),
@@ -269,7 +276,13 @@ describe('stream encode, judged by the openai SDK', () => {
         { index: 1, message: { role: 'assistant', content: null, refusal: 'I will not.' }, logprobs: null, finish_reason: 'stop' },
         { index: 2, message: { role: 'assistant', content: 'Short', refusal: null }, logprobs: null, finish_reason: 'length' },
       ],
-      usage: { prompt_tokens: 12, completion_tokens: 30, total_tokens: 42, prompt_tokens_details: { cached_tokens: 4 }, completion_tokens_details: { reasoning_tokens: 7 } },
+      usage: {
+        prompt_tokens: 12,
+        completion_tokens: 30,
+        total_tokens: 42,
+        prompt_tokens_details: { cached_tokens: 4 },
+        completion_tokens_details: { reasoning_tokens: 7 },
+      },
     };
     expect(openaiChat.response.encode(response)).toEqual(expected);
     expect(await sdkFinal(responseToEvents(response))).toEqual(expected);
@@ -299,7 +312,13 @@ describe('stream encode, judged by the openai SDK', () => {
     expect(out.at(-1)).toEqual({ data: '[DONE]' });
     const usageChunk = JSON.parse(out.at(-2)!.data) as Record<string, unknown>;
     expect(usageChunk.choices).toEqual([]);
-    expect(usageChunk.usage).toEqual({ prompt_tokens: 12, completion_tokens: 30, total_tokens: 42, prompt_tokens_details: { cached_tokens: 4 }, completion_tokens_details: { reasoning_tokens: 7 } });
+    expect(usageChunk.usage).toEqual({
+      prompt_tokens: 12,
+      completion_tokens: 30,
+      total_tokens: 42,
+      prompt_tokens_details: { cached_tokens: 4 },
+      completion_tokens_details: { reasoning_tokens: 7 },
+    });
     // Without include_usage no chunk carries usage.
     const plain = await runTransform(openaiChat.stream.encode(), responseToEvents(response));
     expect(plain.some((event) => event.data !== '[DONE]' && 'usage' in (JSON.parse(event.data) as object))).toBe(false);
@@ -338,7 +357,7 @@ describe('stream encode, judged by the openai SDK', () => {
 });
 
 describe('exported stream steps', () => {
-  it('decode with (state, sse, out) and end with (state, out), as the codec\'s decoder does', async () => {
+  it("decode with (state, sse, out) and end with (state, out), as the codec's decoder does", async () => {
     const events: LlmStreamEvent[] = [];
     const out = { enqueue: (event: LlmStreamEvent) => void events.push(event) };
     const state = createDecodeState();
@@ -347,7 +366,7 @@ describe('exported stream steps', () => {
     expect(events).toEqual(EXPECTED);
   });
 
-  it('encode with (state, event, out) and end with (state, out), as the codec\'s encoder does', async () => {
+  it("encode with (state, event, out) and end with (state, out), as the codec's encoder does", async () => {
     const chunks: { data: string }[] = [];
     const out = { enqueue: (sse: { data: string }) => void chunks.push(sse) };
     const state = createEncodeState({ includeUsage: true });

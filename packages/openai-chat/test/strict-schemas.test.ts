@@ -89,7 +89,10 @@ describe('strict tool and response schemas (Chat)', () => {
   });
 
   it('strictTools sends a named JSON response schema strict too', () => {
-    const { body, warnings } = encode({ ...base, responseFormat: { type: 'json-schema', name: 'weather', schema: loose, strict: false } }, { strictTools: true });
+    const { body, warnings } = encode(
+      { ...base, responseFormat: { type: 'json-schema', name: 'weather', schema: loose, strict: false } },
+      { strictTools: true },
+    );
     expect(body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'weather', schema: strict, strict: true } });
     expect(warnings).toEqual(looseWarnings('responseFormat.schema'));
     expect(encode({ ...base, responseFormat: { type: 'json-schema', name: 'weather', schema: loose } }).body.response_format).toEqual({
@@ -99,7 +102,10 @@ describe('strict tool and response schemas (Chat)', () => {
   });
 
   it('an invalid schema is a 400 naming the tool and the path before anything is sent', () => {
-    const bad: LlmRequest = { ...base, tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'strin' } } } }] };
+    const bad: LlmRequest = {
+      ...base,
+      tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'strin' } } } }],
+    };
     const error = thrown(() => encode(bad, { strictTools: true }));
     expect(error).toBeInstanceOf(LlmError);
     expect((error as LlmError).toJSON()).toEqual({
@@ -142,8 +148,16 @@ describe('strict tool and response schemas (Chat)', () => {
       },
     });
     expect(warnings).toEqual([
-      { code: 'lossy-conversion', path: 'responseFormat.schema.properties.temp', message: 'optional property made required and nullable: strict mode requires every property' },
-      { code: 'lossy-conversion', path: 'responseFormat.schema.additionalProperties', message: 'open object closed (additionalProperties: false): strict mode allows no undeclared properties' },
+      {
+        code: 'lossy-conversion',
+        path: 'responseFormat.schema.properties.temp',
+        message: 'optional property made required and nullable: strict mode requires every property',
+      },
+      {
+        code: 'lossy-conversion',
+        path: 'responseFormat.schema.additionalProperties',
+        message: 'open object closed (additionalProperties: false): strict mode allows no undeclared properties',
+      },
     ]);
   });
 
@@ -153,7 +167,11 @@ describe('strict tool and response schemas (Chat)', () => {
         contents: [{ role: 'user', parts: [{ text: 'Route' }] }],
         generationConfig: {
           responseMimeType: 'application/json',
-          responseJsonSchema: { type: 'OBJECT', properties: { reasoning: { type: 'STRING' }, model_choice: { type: 'STRING', enum: ['flash', 'pro'] } }, required: ['reasoning', 'model_choice'] },
+          responseJsonSchema: {
+            type: 'OBJECT',
+            properties: { reasoning: { type: 'STRING' }, model_choice: { type: 'STRING', enum: ['flash', 'pro'] } },
+            required: ['reasoning', 'model_choice'],
+          },
         },
       },
       { model: 'gemini-2.5-flash' },

@@ -19,10 +19,15 @@ const encode = async (events: LlmStreamEvent[]): Promise<unknown[]> =>
   (await runTransform(openaiChat.stream.encode(), events)).map((event) => (event.data === '[DONE]' ? '[DONE]' : JSON.parse(event.data)));
 
 const START = { type: 'start', id: 'chatcmpl-1', model: 'gpt-4o', created: 1700000000 };
-const TRUNCATED = { kind: 'upstream', status: 502, message: 'the Chat Completions stream ended before finish_reason', protocol: 'openai-chat', code: 'stream_truncated' };
+const TRUNCATED = {
+  kind: 'upstream',
+  status: 502,
+  message: 'the Chat Completions stream ended before finish_reason',
+  protocol: 'openai-chat',
+  code: 'stream_truncated',
+};
 const callStart = { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] };
 const callArgs = (json: string) => ({ tool_calls: [{ index: 0, function: { arguments: json } }] });
-
 
 describe('stream.decode: how a Chat stream ended', () => {
   it.each([
@@ -105,7 +110,13 @@ describe('stream.encode: a Chat client never sees a cut answer as complete', () 
   const sent = [
     {
       ...head,
-      choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] }, finish_reason: null }],
+      choices: [
+        {
+          index: 0,
+          delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] },
+          finish_reason: null,
+        },
+      ],
     },
     { ...head, choices: [{ index: 0, delta: callArgs('{"city":"Pa'), finish_reason: null }] },
   ];
@@ -127,7 +138,9 @@ describe('stream.encode: a Chat client never sees a cut answer as complete', () 
   });
 
   it('empty input (not even a start) is one error chunk, never an empty body or a bare [DONE]', async () => {
-    expect(await encode([])).toEqual([{ error: { message: 'the upstream stream ended before it finished', type: 'server_error', param: null, code: 'stream_truncated' } }]);
+    expect(await encode([])).toEqual([
+      { error: { message: 'the upstream stream ended before it finished', type: 'server_error', param: null, code: 'stream_truncated' } },
+    ]);
   });
 
   it('input that stops with neither finish nor error ends the same way, not with [DONE]', async () => {

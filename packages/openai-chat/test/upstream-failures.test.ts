@@ -39,7 +39,13 @@ describe('response.decode: a body that is not a Chat Completions answer is an up
     const error = thrown(() => openaiChat.response.decode(body));
     expect(LlmError.isInstance(error)).toBe(true);
     const where = path === '$' ? '' : ` at ${path}`;
-    expect((error as LlmError).toJSON()).toEqual({ kind: 'upstream', status: 502, message: `invalid Chat Completions answer${where}`, path, protocol: 'openai-chat' });
+    expect((error as LlmError).toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: `invalid Chat Completions answer${where}`,
+      path,
+      protocol: 'openai-chat',
+    });
   });
 });
 
@@ -72,7 +78,10 @@ describe('stream.decode: a chunk that is not a Chat Completions chunk ends the s
   });
 
   it('the usage-only chunk without a choices list is still read', async () => {
-    const events = await decode([data({ id: 'c', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }), data({ id: 'c', usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } })]);
+    const events = await decode([
+      data({ id: 'c', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
+      data({ id: 'c', usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } }),
+    ]);
     expect(events.map((event) => event.type)).toEqual(['start', 'usage', 'finish']);
   });
 });

@@ -42,7 +42,11 @@ export function isLifted(tool: LlmTool): boolean {
 }
 
 /** The remembered items, rebuilt with their lifted tools, for the input encoder to place. */
-export function rebuildAdditionalTools(items: readonly AdditionalToolsItem[], tools: readonly LlmTool[] | undefined, context: CodecContext | undefined): { at: number; item: unknown }[] {
+export function rebuildAdditionalTools(
+  items: readonly AdditionalToolsItem[],
+  tools: readonly LlmTool[] | undefined,
+  context: CodecContext | undefined,
+): { at: number; item: unknown }[] {
   return items.map(({ at, item }, ordinal) => {
     const own = (tools ?? []).filter((tool) => ext.marker(tool, 'additional') === ordinal);
     return { at, item: { ...item, tools: encodeTools(own, context) } };

@@ -10,7 +10,6 @@ import { streamDecoder } from './stream-decode.js';
 import { streamEncoder } from './stream-encode.js';
 import type { OpenAIResponsesWireTypes } from './wire-types.js';
 
-
 /** Responses' rules for the router (see `CodecTraits`). */
 const traits: CodecTraits = {
   multipleCandidates: false,

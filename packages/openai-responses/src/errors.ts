@@ -81,7 +81,8 @@ function stringField(object: Record<string, unknown> | undefined, key: string): 
 /** `LlmError` -> status, `{error:{message,type,param,code}}` body and a `retry-after` header. */
 export function encodeError(error: LlmError): { status: number; body: OpenAIResponsesErrorBody; headers?: Record<string, string> } {
   const type = TYPE_BY_KIND[error.kind];
-  const code = error.kind === 'context_length' ? 'context_length_exceeded' : (error.code ?? (error.kind === 'quota' || error.kind === 'rate_limit' ? type : null));
+  const code =
+    error.kind === 'context_length' ? 'context_length_exceeded' : (error.code ?? (error.kind === 'quota' || error.kind === 'rate_limit' ? type : null));
   const result: { status: number; body: OpenAIResponsesErrorBody; headers?: Record<string, string> } = {
     status: error.status,
     body: { error: { message: error.message, type, param: error.path ?? null, code } },

@@ -47,10 +47,7 @@ function isApprovalRequest(value: unknown): boolean {
 }
 
 /** Canonical finish reason -> Responses `status` and `incomplete_details`. */
-export function encodeFinishReason(
-  reason: LlmFinishReason | undefined,
-  raw: string | undefined,
-): { status: string; incomplete?: { reason: string } } {
+export function encodeFinishReason(reason: LlmFinishReason | undefined, raw: string | undefined): { status: string; incomplete?: { reason: string } } {
   if (raw !== undefined) {
     if (raw.startsWith('incomplete')) {
       const detail = raw.slice('incomplete:'.length);

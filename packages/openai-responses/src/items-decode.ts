@@ -71,10 +71,7 @@ function decodeInputItem(items: unknown[], index: number, messages: LlmMessage[]
   }
   const path = joinPath('input', index);
   if (isToolSideItem(type)) {
-    const part =
-      type === 'function_call_output' || type === 'custom_tool_call_output'
-        ? decodeToolOutput(item, path)
-        : providerPart(item);
+    const part = type === 'function_call_output' || type === 'custom_tool_call_output' ? decodeToolOutput(item, path) : providerPart(item);
     const last = messages[messages.length - 1];
     if (last?.role === 'tool' && !last.extensions) last.content.push(part);
     else messages.push({ role: 'tool', content: [part] });

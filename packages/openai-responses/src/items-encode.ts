@@ -43,7 +43,12 @@ export function encodeMessages(messages: readonly LlmMessage[], context: CodecCo
     const text = textOf(message.content);
     instructions = instructions === undefined ? text : `${instructions}\n\n${text}`;
     if (start > 0) {
-      reportLoss(context, { code: 'lossy-conversion', path: `messages[${start}]`, message: 'several system messages were joined into instructions', protocol: PROTOCOL });
+      reportLoss(context, {
+        code: 'lossy-conversion',
+        path: `messages[${start}]`,
+        message: 'several system messages were joined into instructions',
+        protocol: PROTOCOL,
+      });
     }
     start++;
   }
@@ -215,7 +220,12 @@ export function encodeAssistantParts(
  * `store: false` an item is only sent with its `encrypted_content`, never as a bare id that the
  * server could not resolve.
  */
-function encodeReasoning(part: LlmReasoningPart, path: string, context: CodecContext | undefined, options: EncodeInputOptions): Record<string, unknown> | undefined {
+function encodeReasoning(
+  part: LlmReasoningPart,
+  path: string,
+  context: CodecContext | undefined,
+  options: EncodeInputOptions,
+): Record<string, unknown> | undefined {
   if (part.origin && part.origin.protocol !== PROTOCOL) {
     reportLoss(context, { ...opaqueStateWarning(path, { foreign: part.origin, target: { protocol: PROTOCOL } }), protocol: PROTOCOL });
     return undefined;
@@ -226,7 +236,12 @@ function encodeReasoning(part: LlmReasoningPart, path: string, context: CodecCon
     return undefined;
   }
   if (options.store === false && part.signature === undefined) {
-    reportLoss(context, { code: 'dropped-part', path, message: 'with store:false a reasoning item needs its encrypted_content; a bare id cannot be resolved', protocol: PROTOCOL });
+    reportLoss(context, {
+      code: 'dropped-part',
+      path,
+      message: 'with store:false a reasoning item needs its encrypted_content; a bare id cannot be resolved',
+      protocol: PROTOCOL,
+    });
     return undefined;
   }
   return reasoningItem(part);

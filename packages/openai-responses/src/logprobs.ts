@@ -81,6 +81,7 @@ export function logprobsFromWire(list: readonly Wire[]): LlmTokenLogprob[] {
 function tokenOf(entry: Wire, withTop: boolean): LlmTokenLogprob {
   const token: LlmTokenLogprob = { token: typeof entry.token === 'string' ? entry.token : '', logprob: typeof entry.logprob === 'number' ? entry.logprob : 0 };
   if (Array.isArray(entry.bytes)) token.bytes = entry.bytes as number[];
-  if (withTop && Array.isArray(entry.top_logprobs)) token.top = (entry.top_logprobs as Wire[]).map((top) => tokenOf(top, false) as { token: string; logprob: number; bytes?: number[] });
+  if (withTop && Array.isArray(entry.top_logprobs))
+    token.top = (entry.top_logprobs as Wire[]).map((top) => tokenOf(top, false) as { token: string; logprob: number; bytes?: number[] });
   return token;
 }

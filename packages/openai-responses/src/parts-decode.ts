@@ -63,10 +63,7 @@ export function decodeContentPart(holder: WireHolder, key: number, parent: strin
       const fileId = read.optionalString(part, 'file_id', path);
       const out: LlmImagePart = {
         type: 'image',
-        source:
-          url !== undefined
-            ? { kind: 'url', url }
-            : { kind: 'file', fileId: fileId ?? '', provider: PROTOCOL },
+        source: url !== undefined ? { kind: 'url', url } : { kind: 'file', fileId: fileId ?? '', provider: PROTOCOL },
       };
       const detail = read.optionalString(part, 'detail', path);
       if (detail !== undefined) out.detail = detail as NonNullable<LlmImagePart['detail']>;
@@ -116,14 +113,9 @@ export function decodeContentPart(holder: WireHolder, key: number, parent: strin
       return out;
     }
     default:
-      return invalidAt(
-        joinPath(parent, key),
-        '"input_text", "output_text", "refusal", "input_image", "input_file" or "input_audio" as type',
-        type,
-      );
+      return invalidAt(joinPath(parent, key), '"input_text", "output_text", "refusal", "input_image", "input_file" or "input_audio" as type', type);
   }
 }
-
 
 function citationOf(annotation: unknown): LlmCitation {
   const value = (typeof annotation === 'object' && annotation !== null ? annotation : {}) as Record<string, unknown>;

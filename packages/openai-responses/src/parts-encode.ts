@@ -1,11 +1,4 @@
-import {
-  bytesToBase64,
-  citationSpan,
-  reportLoss,
-  type CodecContext,
-  type LlmCitation,
-  type LlmPart,
-} from '@llm/core';
+import { bytesToBase64, citationSpan, reportLoss, type CodecContext, type LlmCitation, type LlmPart } from '@llm/core';
 import { dataUrl } from '@llm/core/kit';
 import { PROTOCOL, ext } from './protocol.js';
 
@@ -28,12 +21,7 @@ export function annotationOf(citation: LlmCitation, text: string): Record<string
  * Encodes a canonical part as a message content part. `output` selects `output_text` (assistant
  * replay) over `input_text`. Parts a message cannot hold return `undefined` after a warning.
  */
-export function encodeContentPart(
-  part: LlmPart,
-  output: boolean,
-  path: string,
-  context: CodecContext | undefined,
-): Record<string, unknown> | undefined {
+export function encodeContentPart(part: LlmPart, output: boolean, path: string, context: CodecContext | undefined): Record<string, unknown> | undefined {
   const bag = ext.bag(part);
   switch (part.type) {
     case 'text': {

@@ -1,11 +1,4 @@
-import {
-  isStrictResponseFormat,
-  reportCacheHints,
-  reportLoss,
-  strictResponseSchema,
-  type CodecContext,
-  type LlmRequest,
-} from '@llm/core';
+import { isStrictResponseFormat, reportCacheHints, reportLoss, strictResponseSchema, type CodecContext, type LlmRequest } from '@llm/core';
 import { type AdditionalToolsItem, isLifted, rebuildAdditionalTools } from './additional-tools.js';
 import { encodeLogprobsInclude } from './logprobs.js';
 import { PROTOCOL, ext } from './protocol.js';
@@ -72,7 +65,11 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
           break;
         case 'json-schema': {
           const strict = isStrictResponseFormat(format, context);
-          const wire: Record<string, unknown> = { type: 'json_schema', name: format.name ?? 'response', schema: strict ? strictResponseSchema(format, context) : format.schema };
+          const wire: Record<string, unknown> = {
+            type: 'json_schema',
+            name: format.name ?? 'response',
+            schema: strict ? strictResponseSchema(format, context) : format.schema,
+          };
           if (format.description !== undefined) wire.description = format.description;
           if (strict) wire.strict = true;
           else if (format.strict !== undefined) wire.strict = format.strict;

@@ -1,12 +1,4 @@
-import {
-  collectUnknown,
-  isJsonObject,
-  joinPath,
-  type CodecContext,
-  type LlmAssistantContent,
-  type LlmChoice,
-  type LlmResponse,
-} from '@llm/core';
+import { collectUnknown, isJsonObject, joinPath, type CodecContext, type LlmAssistantContent, type LlmChoice, type LlmResponse } from '@llm/core';
 import { decodeAnswerLogprobs } from './logprobs.js';
 import { PROTOCOL, ext, read } from './protocol.js';
 import { decodeFinishReason } from './finish-reason.js';
@@ -55,7 +47,7 @@ export function decodeResponseObject(body: Record<string, unknown>, path: string
   const incomplete = body.incomplete_details;
   const reason =
     typeof incomplete === 'object' && incomplete !== null && typeof (incomplete as { reason?: unknown }).reason === 'string'
-      ? ((incomplete as { reason: string }).reason)
+      ? (incomplete as { reason: string }).reason
       : undefined;
   const finish = decodeFinishReason(status, reason, content);
   const choice: LlmChoice = { index: 0, content, finishReason: finish.reason, rawFinishReason: finish.raw };

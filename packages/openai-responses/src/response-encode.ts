@@ -1,7 +1,4 @@
-import {
-  type CodecContext,
-  type LlmResponse,
-} from '@llm/core';
+import type { CodecContext, LlmResponse } from '@llm/core';
 import { encodeAnswerLogprobs } from './logprobs.js';
 import { ext } from './protocol.js';
 import { encodeFinishReason } from './finish-reason.js';
@@ -25,10 +22,17 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): O
   const itemStatus = status === 'incomplete' ? 'incomplete' : 'completed';
   if (choice) {
     const refusal = missingRefusal(choice);
-    encodeAssistantParts(refusal ? [...choice.content, refusal] : choice.content, 'choices[0]', output, context, {}, {
-      status: itemStatus,
-      idFor: (prefix, index) => `${prefix}_${base}_${index}`,
-    });
+    encodeAssistantParts(
+      refusal ? [...choice.content, refusal] : choice.content,
+      'choices[0]',
+      output,
+      context,
+      {},
+      {
+        status: itemStatus,
+        idFor: (prefix, index) => `${prefix}_${base}_${index}`,
+      },
+    );
     encodeAnswerLogprobs(choice, output);
   }
   const body: Record<string, unknown> = { id: response.id };

@@ -249,7 +249,12 @@ function itemDone(state: DecodeState, event: Wire, out: Out): void {
     if (part.type === 'reasoning') {
       startReasoning(entry, part.format ?? 'summary', out);
       if (part.signature !== undefined) {
-        out.enqueue({ type: 'reasoning-signature', index: entry.block, signature: part.signature, origin: state.model ? { protocol: PROTOCOL, model: state.model } : { protocol: PROTOCOL } });
+        out.enqueue({
+          type: 'reasoning-signature',
+          index: entry.block,
+          signature: part.signature,
+          origin: state.model ? { protocol: PROTOCOL, model: state.model } : { protocol: PROTOCOL },
+        });
       }
     } else if (part.type === 'tool-call' && !entry.argsSeen && typeof part.arguments === 'string' && part.arguments !== '') {
       out.enqueue({ type: 'tool-args-delta', index: entry.block, json: part.arguments });
@@ -306,7 +311,8 @@ function terminal(state: DecodeState, event: Wire, out: Out): void {
   }
   state.items.clear();
   // A failed response that no `error` event announced still carries its error: pass it on.
-  if (event.type === 'response.failed' && typeof response.error === 'object' && response.error !== null) return fail(state, streamError({ error: response.error }), out);
+  if (event.type === 'response.failed' && typeof response.error === 'object' && response.error !== null)
+    return fail(state, streamError({ error: response.error }), out);
   const incomplete = response.incomplete_details as Wire | null | undefined;
   const status = typeof response.status === 'string' ? response.status : event.type === 'response.completed' ? 'completed' : undefined;
   const finish = decodeFinishReason(status, typeof incomplete?.reason === 'string' ? incomplete.reason : undefined, state.kinds);
@@ -329,6 +335,13 @@ function streamError(event: Wire): LlmError {
   const nested = typeof event.error === 'object' && event.error !== null ? (event.error as Wire) : event;
   const code = typeof nested.code === 'string' ? nested.code : typeof nested.type === 'string' ? nested.type : undefined;
   const message = typeof nested.message === 'string' ? nested.message : 'the upstream stream failed';
-  const kind = code === 'insufficient_quota' ? 'quota' : code === 'rate_limit_exceeded' ? 'rate_limit' : code === 'context_length_exceeded' ? 'context_length' : 'upstream';
+  const kind =
+    code === 'insufficient_quota'
+      ? 'quota'
+      : code === 'rate_limit_exceeded'
+        ? 'rate_limit'
+        : code === 'context_length_exceeded'
+          ? 'context_length'
+          : 'upstream';
   return new LlmError({ kind, message, code, protocol: PROTOCOL, raw: event });
 }

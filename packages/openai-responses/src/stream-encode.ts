@@ -132,12 +132,16 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       const item = state.open.get(event.index);
       if (!item) return;
       item.text += event.json;
-      emit(state, {
-        type: item.freeform ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta',
-        item_id: item.itemId,
-        output_index: item.outputIndex,
-        delta: event.json,
-      }, out);
+      emit(
+        state,
+        {
+          type: item.freeform ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta',
+          item_id: item.itemId,
+          output_index: item.outputIndex,
+          delta: event.json,
+        },
+        out,
+      );
       return;
     }
     case 'citation': {
@@ -208,18 +212,26 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
     case 'refusal': {
       const item: OpenItem = { kind: block.kind, outputIndex, itemId: `msg_${state.base}_${index}`, text: '' };
       state.open.set(index, item);
-      emit(state, {
-        type: 'response.output_item.added',
-        output_index: outputIndex,
-        item: { id: item.itemId, type: 'message', status: 'in_progress', content: [], role: 'assistant' },
-      }, out);
-      emit(state, {
-        type: 'response.content_part.added',
-        item_id: item.itemId,
-        output_index: outputIndex,
-        content_index: 0,
-        part: block.kind === 'refusal' ? { type: 'refusal', refusal: '' } : { type: 'output_text', annotations: [], text: '' },
-      }, out);
+      emit(
+        state,
+        {
+          type: 'response.output_item.added',
+          output_index: outputIndex,
+          item: { id: item.itemId, type: 'message', status: 'in_progress', content: [], role: 'assistant' },
+        },
+        out,
+      );
+      emit(
+        state,
+        {
+          type: 'response.content_part.added',
+          item_id: item.itemId,
+          output_index: outputIndex,
+          content_index: 0,
+          part: block.kind === 'refusal' ? { type: 'refusal', refusal: '' } : { type: 'output_text', annotations: [], text: '' },
+        },
+        out,
+      );
       return;
     }
     case 'reasoning': {
@@ -240,19 +252,28 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
         freeform: block.freeform === true,
       };
       state.open.set(index, item);
-      emit(state, {
-        type: 'response.output_item.added',
-        output_index: outputIndex,
-        item: block.freeform
-          ? { id: item.itemId, type: 'custom_tool_call', status: 'in_progress', call_id: block.id, ...callNameFields(block.name), input: '' }
-          : { id: item.itemId, type: 'function_call', status: 'in_progress', call_id: block.id, ...callNameFields(block.name), arguments: '' },
-      }, out);
+      emit(
+        state,
+        {
+          type: 'response.output_item.added',
+          output_index: outputIndex,
+          item: block.freeform
+            ? { id: item.itemId, type: 'custom_tool_call', status: 'in_progress', call_id: block.id, ...callNameFields(block.name), input: '' }
+            : { id: item.itemId, type: 'function_call', status: 'in_progress', call_id: block.id, ...callNameFields(block.name), arguments: '' },
+        },
+        out,
+      );
       return;
     }
     case 'part': {
       const part = block.part;
       if (part.type !== 'provider' || part.protocol !== PROTOCOL) {
-        reportLoss(state.options, { code: 'dropped-part', path: `blocks[${index}]`, message: `a ${part.type} part has no Responses stream form`, protocol: PROTOCOL });
+        reportLoss(state.options, {
+          code: 'dropped-part',
+          path: `blocks[${index}]`,
+          message: `a ${part.type} part has no Responses stream form`,
+          protocol: PROTOCOL,
+        });
         return;
       }
       state.open.set(index, { kind: 'part', outputIndex, itemId: '', text: '' });
@@ -271,14 +292,18 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
 
 function textDelta(state: EncodeState, item: OpenItem, text: string, out: Out): void {
   item.text += text;
-  emit(state, {
-    type: item.kind === 'refusal' ? 'response.refusal.delta' : 'response.output_text.delta',
-    item_id: item.itemId,
-    output_index: item.outputIndex,
-    content_index: 0,
-    delta: text,
-    ...(item.kind === 'refusal' ? {} : { logprobs: [] }),
-  }, out);
+  emit(
+    state,
+    {
+      type: item.kind === 'refusal' ? 'response.refusal.delta' : 'response.output_text.delta',
+      item_id: item.itemId,
+      output_index: item.outputIndex,
+      content_index: 0,
+      delta: text,
+      ...(item.kind === 'refusal' ? {} : { logprobs: [] }),
+    },
+    out,
+  );
 }
 
 function openReasoningPart(state: EncodeState, item: OpenItem, out: Out): void {
@@ -287,8 +312,20 @@ function openReasoningPart(state: EncodeState, item: OpenItem, out: Out): void {
   emit(
     state,
     item.full
-      ? { type: 'response.content_part.added', item_id: item.itemId, output_index: item.outputIndex, content_index: 0, part: { type: 'reasoning_text', text: '' } }
-      : { type: 'response.reasoning_summary_part.added', item_id: item.itemId, output_index: item.outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' } },
+      ? {
+          type: 'response.content_part.added',
+          item_id: item.itemId,
+          output_index: item.outputIndex,
+          content_index: 0,
+          part: { type: 'reasoning_text', text: '' },
+        }
+      : {
+          type: 'response.reasoning_summary_part.added',
+          item_id: item.itemId,
+          output_index: item.outputIndex,
+          summary_index: 0,
+          part: { type: 'summary_text', text: '' },
+        },
     out,
   );
 }
@@ -304,9 +341,14 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
     case 'refusal': {
       // Citations are ranges of the whole text: their annotations go out once it is known.
       const annotations = item.citations?.map((citation) => annotationOf(citation, item.text)) ?? [];
-      annotations.forEach((annotation, at) => emit(state, { type: 'response.output_text.annotation.added', ...base, content_index: 0, annotation_index: at, annotation }, out));
+      annotations.forEach((annotation, at) =>
+        emit(state, { type: 'response.output_text.annotation.added', ...base, content_index: 0, annotation_index: at, annotation }, out),
+      );
       const logprobs = item.logprobs ? logprobsToWire(item.logprobs) : undefined;
-      const part = item.kind === 'refusal' ? { type: 'refusal', refusal: item.text } : { type: 'output_text', annotations, text: item.text, ...(logprobs ? { logprobs } : {}) };
+      const part =
+        item.kind === 'refusal'
+          ? { type: 'refusal', refusal: item.text }
+          : { type: 'output_text', annotations, text: item.text, ...(logprobs ? { logprobs } : {}) };
       if (item.kind === 'refusal') emit(state, { type: 'response.refusal.done', ...base, content_index: 0, refusal: item.text }, out);
       else emit(state, { type: 'response.output_text.done', ...base, content_index: 0, text: item.text, logprobs: logprobs ?? [] }, out);
       emit(state, { type: 'response.content_part.done', ...base, content_index: 0, part }, out);
@@ -379,4 +421,3 @@ function failed(state: EncodeState, error: LlmError, out: Out): void {
   body.output = state.output;
   emit(state, { type: 'response.failed', response: body }, out);
 }
-

@@ -1,9 +1,4 @@
-import {
-  collectUnknown,
-  joinPath,
-  type LlmTool,
-  type LlmToolChoice,
-} from '@llm/core';
+import { collectUnknown, joinPath, type LlmTool, type LlmToolChoice } from '@llm/core';
 import { PROTOCOL, ext, read } from './protocol.js';
 import { qualifiedName } from './namespaces.js';
 import { decodeCodeInterpreter } from './code-interpreter.js';
@@ -46,7 +41,9 @@ export function decodeTools(holder: Record<string, unknown>, parent: string): Ll
 const NAMESPACE_KNOWN = new Set(['tools']);
 
 function isFunctionOrCustom(tool: unknown): boolean {
-  return typeof tool === 'object' && tool !== null && ((tool as Record<string, unknown>).type === 'function' || (tool as Record<string, unknown>).type === 'custom');
+  return (
+    typeof tool === 'object' && tool !== null && ((tool as Record<string, unknown>).type === 'function' || (tool as Record<string, unknown>).type === 'custom')
+  );
 }
 
 function decodeTool(tool: Record<string, unknown>, path: string, type: string): LlmTool {

@@ -1,11 +1,4 @@
-import {
-  isStrictTool,
-  reportLoss,
-  strictToolParameters,
-  type CodecContext,
-  type LlmTool,
-  type LlmToolChoice,
-} from '@llm/core';
+import { isStrictTool, reportLoss, strictToolParameters, type CodecContext, type LlmTool, type LlmToolChoice } from '@llm/core';
 import { PROTOCOL, ext } from './protocol.js';
 import { splitQualifiedName } from './namespaces.js';
 import { encodeCodeInterpreter } from './code-interpreter.js';
@@ -72,7 +65,12 @@ function encodeTool(tool: LlmTool, bag: Record<string, unknown> | undefined, ind
       return encodeCodeInterpreter(tool, `tools[${index}]`, context);
     case 'provider':
       if (tool.protocol === PROTOCOL) return tool.value;
-      reportLoss(context, { code: 'dropped-tool', path: `tools[${index}]`, message: `the ${tool.protocol} tool ${tool.name} has no Responses form`, protocol: PROTOCOL });
+      reportLoss(context, {
+        code: 'dropped-tool',
+        path: `tools[${index}]`,
+        message: `the ${tool.protocol} tool ${tool.name} has no Responses form`,
+        protocol: PROTOCOL,
+      });
       return undefined;
     default: {
       const unreachable: never = tool;

@@ -8,12 +8,37 @@ const CASES: Array<[label: string, body: unknown, path: string, message: string]
   ['body not an object', null, '$', '$: expected an object, got null'],
   ['input a number', { model: 'm', input: 5 }, 'input', 'input: expected an array, got 5'],
   ['input item null', { model: 'm', input: [null] }, 'input[0]', 'input[0]: expected an object, got null'],
-  ['unknown role', { model: 'm', input: [{ type: 'message', role: 'wizard', content: 'x' }] }, 'input[0].role', 'input[0].role: expected "user", "assistant", "system" or "developer", got "wizard"'],
-  ['function_call without call_id', { model: 'm', input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }, 'input[0].call_id', 'input[0].call_id: expected a string, got nothing'],
-  ['call_id a number', { model: 'm', input: [{ type: 'function_call_output', call_id: 3, output: 'x' }] }, 'input[0].call_id', 'input[0].call_id: expected a string, got 3'],
-  ['reasoning summary a string', { model: 'm', input: [{ type: 'reasoning', summary: 'x' }] }, 'input[0].summary', 'input[0].summary: expected an array, got "x"'],
+  [
+    'unknown role',
+    { model: 'm', input: [{ type: 'message', role: 'wizard', content: 'x' }] },
+    'input[0].role',
+    'input[0].role: expected "user", "assistant", "system" or "developer", got "wizard"',
+  ],
+  [
+    'function_call without call_id',
+    { model: 'm', input: [{ type: 'function_call', name: 'f', arguments: '{}' }] },
+    'input[0].call_id',
+    'input[0].call_id: expected a string, got nothing',
+  ],
+  [
+    'call_id a number',
+    { model: 'm', input: [{ type: 'function_call_output', call_id: 3, output: 'x' }] },
+    'input[0].call_id',
+    'input[0].call_id: expected a string, got 3',
+  ],
+  [
+    'reasoning summary a string',
+    { model: 'm', input: [{ type: 'reasoning', summary: 'x' }] },
+    'input[0].summary',
+    'input[0].summary: expected an array, got "x"',
+  ],
   ['function tool without name', { model: 'm', input: 'x', tools: [{ type: 'function' }] }, 'tools[0].name', 'tools[0].name: expected a string, got nothing'],
-  ['max_output_tokens a string', { model: 'm', input: 'x', max_output_tokens: 'many' }, 'max_output_tokens', 'max_output_tokens: expected a non-negative integer, got "many"'],
+  [
+    'max_output_tokens a string',
+    { model: 'm', input: 'x', max_output_tokens: 'many' },
+    'max_output_tokens',
+    'max_output_tokens: expected a non-negative integer, got "many"',
+  ],
   ['instructions a number', { model: 'm', input: 'x', instructions: 4 }, 'instructions', 'instructions: expected a string, got 4'],
 ];
 
@@ -52,11 +77,31 @@ describe('every status', () => {
   const text = { type: 'output_text', text: 'par', annotations: [] };
   const CASES: Array<[label: string, body: Record<string, unknown>, reason: string, raw: string]> = [
     ['completed with text', { ...base, status: 'completed', output: [message('completed', text)] }, 'stop', 'completed'],
-    ['#16 completed with a function call', { ...base, status: 'completed', output: [{ type: 'function_call', id: 'fc_1', status: 'completed', call_id: 'c', name: 'f', arguments: '{}' }] }, 'tool_calls', 'completed'],
-    ['completed with an MCP approval request', { ...base, status: 'completed', output: [{ type: 'mcp_approval_request', id: 'mcpr_1', server_label: 'fs', name: 'rm', arguments: '{}' }] }, 'tool_calls', 'completed'],
+    [
+      '#16 completed with a function call',
+      { ...base, status: 'completed', output: [{ type: 'function_call', id: 'fc_1', status: 'completed', call_id: 'c', name: 'f', arguments: '{}' }] },
+      'tool_calls',
+      'completed',
+    ],
+    [
+      'completed with an MCP approval request',
+      { ...base, status: 'completed', output: [{ type: 'mcp_approval_request', id: 'mcpr_1', server_label: 'fs', name: 'rm', arguments: '{}' }] },
+      'tool_calls',
+      'completed',
+    ],
     ['completed with a refusal', { ...base, status: 'completed', output: [message('completed', { type: 'refusal', refusal: 'no' })] }, 'refusal', 'completed'],
-    ['incomplete: max_output_tokens', { ...base, status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [message('incomplete', text)] }, 'length', 'incomplete:max_output_tokens'],
-    ['incomplete: content_filter', { ...base, status: 'incomplete', incomplete_details: { reason: 'content_filter' }, output: [message('incomplete', text)] }, 'content_filter', 'incomplete:content_filter'],
+    [
+      'incomplete: max_output_tokens',
+      { ...base, status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [message('incomplete', text)] },
+      'length',
+      'incomplete:max_output_tokens',
+    ],
+    [
+      'incomplete: content_filter',
+      { ...base, status: 'incomplete', incomplete_details: { reason: 'content_filter' }, output: [message('incomplete', text)] },
+      'content_filter',
+      'incomplete:content_filter',
+    ],
     ['failed with its error', { ...base, status: 'failed', error: { code: 'server_error', message: 'boom' }, output: [] }, 'error', 'failed'],
     ['cancelled', { ...base, status: 'cancelled', output: [] }, 'other', 'cancelled'],
     ['queued (background)', { ...base, status: 'queued', background: true, output: [] }, 'pause', 'queued'],
@@ -69,7 +114,12 @@ describe('every status', () => {
   });
 
   it('canonical reasons from other protocols become the status the API would give', () => {
-    const answer = (finishReason: LlmResponse['choices'][number]['finishReason']): LlmResponse => ({ id: 'resp_1', model: 'gpt-5', created: 1, choices: [{ index: 0, content: [], finishReason }] });
+    const answer = (finishReason: LlmResponse['choices'][number]['finishReason']): LlmResponse => ({
+      id: 'resp_1',
+      model: 'gpt-5',
+      created: 1,
+      choices: [{ index: 0, content: [], finishReason }],
+    });
     const statusOf = (response: LlmResponse) => {
       const { status, incomplete_details } = openaiResponses.response.encode(response) as { status: string; incomplete_details?: unknown };
       return { status, incomplete_details };

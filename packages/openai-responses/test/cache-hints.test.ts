@@ -11,7 +11,13 @@ describe('cache hints (Responses caches prompt prefixes automatically, no breakp
       tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: {} }, cache: {} }],
       messages: [
         { role: 'system', content: [{ type: 'text', text: 'be brief', cache: { ttl: '1h' } }] },
-        { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'text', text: 'long doc', cache: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'text', text: 'long doc', cache: {} },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'lookup', arguments: {}, cache: {} }] },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'lookup', content: 'ok', cache: { ttl: '5m' } }] },
       ],
@@ -21,7 +27,14 @@ describe('cache hints (Responses caches prompt prefixes automatically, no breakp
       model: 'gpt-5',
       instructions: 'be brief',
       input: [
-        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }, { type: 'input_text', text: 'long doc' }] },
+        {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'hi' },
+            { type: 'input_text', text: 'long doc' },
+          ],
+        },
         { type: 'function_call', call_id: 'c1', name: 'lookup', arguments: '{}' },
         { type: 'function_call_output', call_id: 'c1', output: 'ok' },
       ],
@@ -45,7 +58,10 @@ describe('cache hints (Responses caches prompt prefixes automatically, no breakp
 
   it('reports nothing when no hint is set', () => {
     const warnings: LlmWarning[] = [];
-    openaiResponses.request.encode({ model: 'gpt-5', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [{ type: 'function', name: 'f' }] }, { warn: (warning) => warnings.push(warning) });
+    openaiResponses.request.encode(
+      { model: 'gpt-5', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [{ type: 'function', name: 'f' }] },
+      { warn: (warning) => warnings.push(warning) },
+    );
     expect(warnings).toEqual([]);
   });
 });

@@ -30,7 +30,14 @@ const codeModeRequest = {
     },
     { type: 'message', id: 'msg_1', role: 'developer', content: [{ type: 'input_text', text: 'You are Codex.' }] },
     { type: 'message', id: 'msg_2', role: 'user', content: [{ type: 'input_text', text: 'Read README.md' }] },
-    { type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_1', namespace: 'functions', name: 'exec', input: 'await tools.exec_command({cmd: "cat README.md"})' },
+    {
+      type: 'custom_tool_call',
+      id: 'ctc_1',
+      call_id: 'call_1',
+      namespace: 'functions',
+      name: 'exec',
+      input: 'await tools.exec_command({cmd: "cat README.md"})',
+    },
     { type: 'custom_tool_call_output', call_id: 'call_1', output: [{ type: 'input_text', text: 'MARKER: x' }] },
   ],
   tool_choice: 'auto',
@@ -81,7 +88,9 @@ describe('namespaced tools and additional_tools items (Codex)', () => {
       model: 'm',
       choices: [{ index: 0, finishReason: 'tool_calls', content: [{ type: 'tool-call', id: 'call_9', name: 'collaboration.spawn_agent', arguments: '{}' }] }],
     });
-    expect(response.output).toEqual([expect.objectContaining({ type: 'function_call', call_id: 'call_9', namespace: 'collaboration', name: 'spawn_agent', arguments: '{}' })]);
+    expect(response.output).toEqual([
+      expect.objectContaining({ type: 'function_call', call_id: 'call_9', namespace: 'collaboration', name: 'spawn_agent', arguments: '{}' }),
+    ]);
 
     const events: LlmStreamEvent[] = [
       { type: 'start', id: 'resp_2', model: 'm' },
@@ -95,11 +104,19 @@ describe('namespaced tools and additional_tools items (Codex)', () => {
     expect(added.item).toMatchObject({ type: 'custom_tool_call', call_id: 'call_1', namespace: 'functions', name: 'exec' });
     // Decoding that stream gives the qualified name back.
     const decoded = await collect(streamOf(wire).pipeThrough(openaiResponses.stream.decode()));
-    expect(decoded.find((event) => event.type === 'block-start')).toEqual({ type: 'block-start', index: 0, block: { kind: 'tool_call', id: 'call_1', name: 'functions.exec', freeform: true } });
+    expect(decoded.find((event) => event.type === 'block-start')).toEqual({
+      type: 'block-start',
+      index: 0,
+      block: { kind: 'tool_call', id: 'call_1', name: 'functions.exec', freeform: true },
+    });
   });
 
   it('a plain tool (no bag) named with a dot is written whole at the top level, never invented into a namespace group', () => {
-    const body = openaiResponses.request.encode({ model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], tools: [{ type: 'function', name: 'a.b', parameters: params }] });
+    const body = openaiResponses.request.encode({
+      model: 'm',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }],
+      tools: [{ type: 'function', name: 'a.b', parameters: params }],
+    });
     expect(body.tools).toEqual([{ type: 'function', name: 'a.b', parameters: params, strict: false }]);
   });
 });

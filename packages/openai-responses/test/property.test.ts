@@ -8,7 +8,6 @@ import { propertyRuns } from '@llm/test-utils/property-runs';
 import { describe, expect, it } from 'vitest';
 import { openaiResponses } from '../src/index.js';
 
-
 /** Asserts decode then encode gives back every generated body. */
 function roundTrips(bodies: fc.Arbitrary<unknown>, side: { decode(body: unknown): unknown; encode(value: never): unknown }): void {
   fc.assert(
@@ -21,12 +20,29 @@ function roundTrips(bodies: fc.Arbitrary<unknown>, side: { decode(body: unknown)
 const text = fc.string({ maxLength: 40, unit: 'grapheme' });
 const callId = fc.stringMatching(/^call_[A-Za-z0-9]{1,12}$/);
 const toolName = fc.stringMatching(/^[a-z][a-z0-9_]{0,15}$/);
-const jsonArgs = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.oneof(fc.integer(), fc.boolean(), text), { maxKeys: 3 }).map((value) => JSON.stringify(value));
+const jsonArgs = fc
+  .dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.oneof(fc.integer(), fc.boolean(), text), { maxKeys: 3 })
+  .map((value) => JSON.stringify(value));
 
 const inputItem = fc.oneof(
   fc.record({ role: fc.constantFrom('user', 'system', 'developer'), content: text }),
-  fc.record({ type: fc.constant('message'), role: fc.constant('user'), content: fc.array(text.map((value) => ({ type: 'input_text', text: value })), { minLength: 1, maxLength: 3 }) }),
-  fc.record({ type: fc.constant('reasoning'), id: fc.stringMatching(/^rs_[a-z0-9]{1,8}$/), summary: fc.array(text.map((value) => ({ type: 'summary_text', text: value })), { maxLength: 2 }), encrypted_content: fc.base64String({ minLength: 4, maxLength: 40 }) }),
+  fc.record({
+    type: fc.constant('message'),
+    role: fc.constant('user'),
+    content: fc.array(
+      text.map((value) => ({ type: 'input_text', text: value })),
+      { minLength: 1, maxLength: 3 },
+    ),
+  }),
+  fc.record({
+    type: fc.constant('reasoning'),
+    id: fc.stringMatching(/^rs_[a-z0-9]{1,8}$/),
+    summary: fc.array(
+      text.map((value) => ({ type: 'summary_text', text: value })),
+      { maxLength: 2 },
+    ),
+    encrypted_content: fc.base64String({ minLength: 4, maxLength: 40 }),
+  }),
   fc.record({ type: fc.constant('function_call'), call_id: callId, name: toolName, arguments: jsonArgs }),
   fc.record({ type: fc.constant('function_call_output'), call_id: callId, output: text }),
 );
@@ -35,8 +51,20 @@ const request = fc.record(
     model: fc.constantFrom('gpt-5', 'gpt-4.1', 'o4-mini'),
     instructions: text,
     input: fc.oneof(text, fc.array(inputItem, { minLength: 1, maxLength: 6 })),
-    tools: fc.array(fc.record({ type: fc.constant('function'), name: toolName, description: text, parameters: fc.constant({ type: 'object', properties: {}, required: [], additionalProperties: false }), strict: fc.boolean() }), { minLength: 1, maxLength: 3 }),
-    tool_choice: fc.oneof(fc.constantFrom('auto', 'none', 'required'), toolName.map((name) => ({ type: 'function', name }))),
+    tools: fc.array(
+      fc.record({
+        type: fc.constant('function'),
+        name: toolName,
+        description: text,
+        parameters: fc.constant({ type: 'object', properties: {}, required: [], additionalProperties: false }),
+        strict: fc.boolean(),
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+    tool_choice: fc.oneof(
+      fc.constantFrom('auto', 'none', 'required'),
+      toolName.map((name) => ({ type: 'function', name })),
+    ),
     parallel_tool_calls: fc.boolean(),
     max_output_tokens: fc.integer({ min: 16, max: 100_000 }),
     temperature: fc.double({ min: 0, max: 2, noNaN: true }),
@@ -56,9 +84,32 @@ describe('property: request decode then encode is the identity', () => {
 });
 
 const outputItem = fc.oneof(
-  fc.record({ type: fc.constant('reasoning'), id: fc.stringMatching(/^rs_[a-z0-9]{1,8}$/), summary: fc.array(text.map((value) => ({ type: 'summary_text', text: value })), { maxLength: 2 }) }),
-  fc.record({ id: fc.stringMatching(/^msg_[a-z0-9]{1,8}$/), type: fc.constant('message'), status: fc.constant('completed'), role: fc.constant('assistant'), content: fc.array(text.map((value) => ({ type: 'output_text', text: value, annotations: [] })), { minLength: 1, maxLength: 2 }) }),
-  fc.record({ id: fc.stringMatching(/^fc_[a-z0-9]{1,8}$/), type: fc.constant('function_call'), status: fc.constant('completed'), call_id: callId, name: toolName, arguments: jsonArgs }),
+  fc.record({
+    type: fc.constant('reasoning'),
+    id: fc.stringMatching(/^rs_[a-z0-9]{1,8}$/),
+    summary: fc.array(
+      text.map((value) => ({ type: 'summary_text', text: value })),
+      { maxLength: 2 },
+    ),
+  }),
+  fc.record({
+    id: fc.stringMatching(/^msg_[a-z0-9]{1,8}$/),
+    type: fc.constant('message'),
+    status: fc.constant('completed'),
+    role: fc.constant('assistant'),
+    content: fc.array(
+      text.map((value) => ({ type: 'output_text', text: value, annotations: [] })),
+      { minLength: 1, maxLength: 2 },
+    ),
+  }),
+  fc.record({
+    id: fc.stringMatching(/^fc_[a-z0-9]{1,8}$/),
+    type: fc.constant('function_call'),
+    status: fc.constant('completed'),
+    call_id: callId,
+    name: toolName,
+    arguments: jsonArgs,
+  }),
 );
 const answer = fc.record({
   id: fc.stringMatching(/^resp_[A-Za-z0-9]{1,10}$/),
@@ -90,14 +141,25 @@ describe('property: stream deltas accumulate to the joined text and arguments', 
         const argPieces = [...offsets, args.length].map((end, index, all) => args.slice(index === 0 ? 0 : all[index - 1], end));
         const joined = pieces.join('');
         const response = { id: 'resp_p', object: 'response', created_at: 1, status: 'in_progress', model: 'gpt-5', output: [] as unknown[] };
-        const message = { id: 'msg_1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: joined, annotations: [] }] };
+        const message = {
+          id: 'msg_1',
+          type: 'message',
+          status: 'completed',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: joined, annotations: [] }],
+        };
         const call = { id: 'fc_1', type: 'function_call', status: 'completed', call_id: 'call_1', name: 'f', arguments: args };
         let sequence = 0;
         const event = (type: string, fields: Record<string, unknown>) => ({ type, sequence_number: sequence++, ...fields });
         const payloads = [
           event('response.created', { response }),
           event('response.output_item.added', { output_index: 0, item: { ...message, status: 'in_progress', content: [] } }),
-          event('response.content_part.added', { output_index: 0, item_id: 'msg_1', content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }),
+          event('response.content_part.added', {
+            output_index: 0,
+            item_id: 'msg_1',
+            content_index: 0,
+            part: { type: 'output_text', text: '', annotations: [] },
+          }),
           ...pieces.map((delta) => event('response.output_text.delta', { output_index: 0, item_id: 'msg_1', content_index: 0, delta })),
           event('response.output_text.done', { output_index: 0, item_id: 'msg_1', content_index: 0, text: joined }),
           event('response.content_part.done', { output_index: 0, item_id: 'msg_1', content_index: 0, part: message.content[0] }),
@@ -114,7 +176,9 @@ describe('property: stream deltas accumulate to the joined text and arguments', 
         );
         const streamed = accumulateEvents(events);
         expect(streamed.choices[0]?.finishReason).toBe('tool_calls');
-        expect(streamed.choices[0]?.content.map((part) => (part.type === 'text' ? part.text : part.type === 'tool-call' ? part.arguments : part.type))).toEqual([joined, args]);
+        expect(streamed.choices[0]?.content.map((part) => (part.type === 'text' ? part.text : part.type === 'tool-call' ? part.arguments : part.type))).toEqual(
+          [joined, args],
+        );
       }),
       propertyRuns(200),
     );

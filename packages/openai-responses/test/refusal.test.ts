@@ -23,7 +23,13 @@ describe('a refusal finish reaches Responses clients as a refusal part', () => {
     expect(wire.status).toBe('completed');
     expect(wire.incomplete_details).toBeNull();
     expect(wire.output).toEqual([
-      { id: 'msg_r1_0', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Here is how to', annotations: [] }, REFUSAL_PART] },
+      {
+        id: 'msg_r1_0',
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'Here is how to', annotations: [] }, REFUSAL_PART],
+      },
     ]);
     const back = openaiResponses.response.decode(wire).choices[0];
     expect(back?.finishReason).toBe('refusal');
@@ -49,7 +55,13 @@ describe('a refusal finish reaches Responses clients as a refusal part', () => {
   it('stream, partial text: refusal events after the text item, then response.completed holding both items', async () => {
     const sse = await runTransform(openaiResponses.stream.encode(), responseToEvents(claudeRefusal('Here is how to')));
     const events = sse.map((event) => JSON.parse(event.data) as Record<string, unknown>);
-    const text = { id: 'msg_r1_0', type: 'message', status: 'completed', content: [{ type: 'output_text', annotations: [], text: 'Here is how to' }], role: 'assistant' };
+    const text = {
+      id: 'msg_r1_0',
+      type: 'message',
+      status: 'completed',
+      content: [{ type: 'output_text', annotations: [], text: 'Here is how to' }],
+      role: 'assistant',
+    };
     const refusal = { id: 'msg_r1_1', type: 'message', status: 'completed', content: [REFUSAL_PART], role: 'assistant' };
     const at = { item_id: 'msg_r1_1', output_index: 1, content_index: 0 };
     expect(events.slice(8).map(({ sequence_number: _, ...event }) => event)).toEqual([
@@ -59,7 +71,10 @@ describe('a refusal finish reaches Responses clients as a refusal part', () => {
       { type: 'response.refusal.done', ...at, refusal: REFUSAL_TEXT },
       { type: 'response.content_part.done', ...at, part: REFUSAL_PART },
       { type: 'response.output_item.done', output_index: 1, item: refusal },
-      expect.objectContaining({ type: 'response.completed', response: expect.objectContaining({ status: 'completed', incomplete_details: null, output: [text, refusal] }) }),
+      expect.objectContaining({
+        type: 'response.completed',
+        response: expect.objectContaining({ status: 'completed', incomplete_details: null, output: [text, refusal] }),
+      }),
     ]);
     expect(events.slice(0, 8).map((event) => event.type)).toEqual([
       'response.created',

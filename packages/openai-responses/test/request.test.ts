@@ -26,7 +26,9 @@ describe('request.decode', () => {
         { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
         { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
       ],
-      tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, strict: true }],
+      tools: [
+        { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, strict: true },
+      ],
       tool_choice: { type: 'function', name: 'get_weather' },
       temperature: 0.2,
       max_output_tokens: 100,
@@ -49,7 +51,9 @@ describe('request.decode', () => {
         },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', content: 'sunny' }] },
       ],
-      tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, strict: true }],
+      tools: [
+        { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, strict: true },
+      ],
       toolChoice: { type: 'tool', name: 'get_weather' },
       sampling: { temperature: 0.2 },
       maxOutputTokens: 100,
@@ -198,7 +202,15 @@ describe('request.decode', () => {
     const warnings: LlmWarning[] = [];
     const request: LlmRequest = {
       model: 'm',
-      messages: [{ role: 'assistant', content: [{ type: 'reasoning', text: 't', signature: 'sig', origin: { protocol: 'claude' } }, { type: 'text', text: 'ok' }] }],
+      messages: [
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 't', signature: 'sig', origin: { protocol: 'claude' } },
+            { type: 'text', text: 'ok' },
+          ],
+        },
+      ],
     };
     expect(encode(request, { warn: (warning) => warnings.push(warning) }).input).toEqual([
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok', annotations: [] }] },
@@ -215,7 +227,9 @@ describe('request.decode', () => {
   });
 
   it('encodes canonical function tools flat with strict false unless asked', () => {
-    expect(encode({ model: 'm', messages: [], tools: [{ type: 'function', name: 'f', parameters: { type: 'object' } }], toolChoice: { type: 'tool', name: 'f' } })).toEqual({
+    expect(
+      encode({ model: 'm', messages: [], tools: [{ type: 'function', name: 'f', parameters: { type: 'object' } }], toolChoice: { type: 'tool', name: 'f' } }),
+    ).toEqual({
       model: 'm',
       input: [],
       tools: [{ type: 'function', name: 'f', parameters: { type: 'object' }, strict: false }],

@@ -53,7 +53,19 @@ function count(events: LlmStreamEvent[], type: LlmStreamEvent['type']): number {
 
 /** The `response` snapshot of lifecycle events (what the API sends, trimmed of request echo). */
 function snapshot(id: string, status: string, more: Wire = {}): Wire {
-  return { id, object: 'response', created_at: CREATED, status, background: false, error: null, incomplete_details: null, model: MODEL, output: [], usage: null, ...more };
+  return {
+    id,
+    object: 'response',
+    created_at: CREATED,
+    status,
+    background: false,
+    error: null,
+    incomplete_details: null,
+    model: MODEL,
+    output: [],
+    usage: null,
+    ...more,
+  };
 }
 
 function lifecycle(type: string, response: Wire): Wire {
@@ -96,7 +108,13 @@ function streamedText(item: ReturnType<typeof at>, contentIndex: number, deltas:
   ];
 }
 
-const USAGE_WIRE = { input_tokens: 31, input_tokens_details: { cached_tokens: 0 }, output_tokens: 160, output_tokens_details: { reasoning_tokens: 128 }, total_tokens: 191 };
+const USAGE_WIRE = {
+  input_tokens: 31,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens: 160,
+  output_tokens_details: { reasoning_tokens: 128 },
+  total_tokens: 191,
+};
 const USAGE = { inputTokens: 31, outputTokens: 160, totalTokens: 191, cacheReadTokens: 0, reasoningTokens: 128 };
 
 /** block-end extensions of an `output_text` part that came first in its message item. */
@@ -131,7 +149,16 @@ describe('stream.decode golden: reasoning', () => {
         msg.added(IN_PROGRESS_MESSAGE),
         ...streamedText(msg, 0, ['Total: ', '7 m.']),
         msg.done(message('completed', [outputText(text)])),
-        lifecycle('response.completed', snapshot('resp_1', 'completed', { output: [{ id: 'rs_1', ...reasoningDone }, { id: 'msg_1', ...message('completed', [outputText(text)]) }], usage: USAGE_WIRE })),
+        lifecycle(
+          'response.completed',
+          snapshot('resp_1', 'completed', {
+            output: [
+              { id: 'rs_1', ...reasoningDone },
+              { id: 'msg_1', ...message('completed', [outputText(text)]) },
+            ],
+            usage: USAGE_WIRE,
+          }),
+        ),
       ]),
     );
     expect(events).toEqual([
@@ -201,7 +228,11 @@ describe('stream.decode golden: reasoning', () => {
       { type: 'reasoning-delta', index: 0, text: thought },
       { type: 'block-start', index: 1, block: { kind: 'text' } },
       { type: 'text-delta', index: 1, text: '4' },
-      { type: 'block-end', index: 1, extensions: { [P]: { annotations: [], $type: 'output_text', $item: { type: 'message', status: 'completed', id: 'msg_tmp_8cjof4f6zpw' } } } },
+      {
+        type: 'block-end',
+        index: 1,
+        extensions: { [P]: { annotations: [], $type: 'output_text', $item: { type: 'message', status: 'completed', id: 'msg_tmp_8cjof4f6zpw' } } },
+      },
       { type: 'block-end', index: 0, extensions: { [P]: { $content: [{ type: 'reasoning_text', text: thought }], $summary: [] } } },
       {
         type: 'finish',
@@ -313,7 +344,13 @@ describe('stream.decode golden: annotations and built-in tools', () => {
       status: 'completed',
       action: { type: 'search', query: 'tech news today', sources: [{ type: 'url', url: 'https://techcrunch.com/2025/12/05/a/' }] },
     };
-    const citation = { type: 'url_citation', end_index: 31, start_index: 13, title: 'A story | TechCrunch', url: 'https://techcrunch.com/2025/12/05/a/?utm_source=openai' };
+    const citation = {
+      type: 'url_citation',
+      end_index: 31,
+      start_index: 13,
+      title: 'A story | TechCrunch',
+      url: 'https://techcrunch.com/2025/12/05/a/?utm_source=openai',
+    };
     const text = 'Top story: A ([techcrunch.com](https://techcrunch.com/2025/12/05/a/?utm_source=openai)).';
     const events = await decode(
       sse([
@@ -330,7 +367,11 @@ describe('stream.decode golden: annotations and built-in tools', () => {
         msg.on('response.content_part.added', { content_index: 0, part: outputText('') }),
         msg.on('response.output_text.delta', { content_index: 0, delta: 'Top story: A (', logprobs: [] }),
         msg.on('response.output_text.annotation.added', { content_index: 0, annotation_index: 0, annotation: citation }),
-        msg.on('response.output_text.delta', { content_index: 0, delta: '[techcrunch.com](https://techcrunch.com/2025/12/05/a/?utm_source=openai)).', logprobs: [] }),
+        msg.on('response.output_text.delta', {
+          content_index: 0,
+          delta: '[techcrunch.com](https://techcrunch.com/2025/12/05/a/?utm_source=openai)).',
+          logprobs: [],
+        }),
         msg.on('response.output_text.done', { content_index: 0, text, logprobs: [] }),
         msg.on('response.content_part.done', { content_index: 0, part: outputText(text, [citation]) }),
         msg.done(message('completed', [outputText(text, [citation])])),
@@ -419,7 +460,11 @@ describe('stream.decode golden: annotations and built-in tools', () => {
               id: 'fs_0459517ad68504ad0068cabfbd76888192a5dc4475fadabf8a',
               type: 'file_search_call',
               status: 'completed',
-              queries: ['What is an embedding model according to this document?', 'What is an embedding model defined as in the document?', 'definition of embedding model'],
+              queries: [
+                'What is an embedding model according to this document?',
+                'What is an embedding model defined as in the document?',
+                'definition of embedding model',
+              ],
               results: null,
             },
           },
@@ -438,8 +483,17 @@ describe('stream.decode golden: annotations and built-in tools', () => {
       // file_citation has neither a character range nor a title the citation could take.
       { type: 'citation', index: 3, citation: { kind: 'file', fileId: 'file-Ebzhf8H4DPGPr9pUhr7n7v' } },
       { type: 'citation', index: 3, citation: { kind: 'file', fileId: 'file-Ebzhf8H4DPGPr9pUhr7n7v' } },
-      { type: 'block-end', index: 3, extensions: firstTextEnd('msg_0459517ad68504ad0068cabfc6b5c48192a15ac773668537f1', 'completed', [annotation(154), annotation(382)]) },
-      { type: 'finish', reason: 'stop', rawReason: 'completed', usage: { inputTokens: 3737, outputTokens: 621, totalTokens: 4358, cacheReadTokens: 2304, reasoningTokens: 512 } },
+      {
+        type: 'block-end',
+        index: 3,
+        extensions: firstTextEnd('msg_0459517ad68504ad0068cabfc6b5c48192a15ac773668537f1', 'completed', [annotation(154), annotation(382)]),
+      },
+      {
+        type: 'finish',
+        reason: 'stop',
+        rawReason: 'completed',
+        usage: { inputTokens: 3737, outputTokens: 621, totalTokens: 4358, cacheReadTokens: 2304, reasoningTokens: 512 },
+      },
     ]);
   });
 });
@@ -450,7 +504,13 @@ describe('stream.decode golden: terminal events', () => {
     const msg = at(1, 'msg_inc');
     const summary = [{ type: 'summary_text', text: 'Long list.' }];
     const cut = 'Here are the first primes: 2, 3, 5,';
-    const usage = { input_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens: 64, output_tokens_details: { reasoning_tokens: 48 }, total_tokens: 76 };
+    const usage = {
+      input_tokens: 12,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 64,
+      output_tokens_details: { reasoning_tokens: 48 },
+      total_tokens: 76,
+    };
     const events = await decode(
       sse([
         ...opening('resp_inc'),
@@ -599,7 +659,10 @@ describe('stream.decode golden: terminal events', () => {
   // (the API does send it alone), that error ends the stream.
   it('response.failed alone: response.error becomes an error event', async () => {
     const events = await decode(
-      sse([...opening('resp_f2'), lifecycle('response.failed', snapshot('resp_f2', 'failed', { error: { code: 'server_error', message: 'The model produced invalid content.' } }))]),
+      sse([
+        ...opening('resp_f2'),
+        lifecycle('response.failed', snapshot('resp_f2', 'failed', { error: { code: 'server_error', message: 'The model produced invalid content.' } })),
+      ]),
     );
     expect(events.at(-1)).toEqual({ type: 'error', error: expect.objectContaining({ code: 'server_error', message: 'The model produced invalid content.' }) });
   });
@@ -609,7 +672,13 @@ describe('stream.decode golden: function calls', () => {
   it('parallel function calls with arguments split over several deltas: fragments passed through as they come', async () => {
     const first = at(0, 'fc_1');
     const second = at(1, 'fc_2');
-    const call = (callId: string, name: string, status: string, args: string): Wire => ({ type: 'function_call', status, arguments: args, call_id: callId, name });
+    const call = (callId: string, name: string, status: string, args: string): Wire => ({
+      type: 'function_call',
+      status,
+      arguments: args,
+      call_id: callId,
+      name,
+    });
     const argsFirst = '{"city":"Zürich","unit":"c"}';
     const argsSecond = '{"tz":"Europe/Zurich"}';
     const events = await decode(
@@ -671,23 +740,34 @@ describe('stream.decode golden: function calls', () => {
     const [stream] = chunkStreams('vercel-ai/openai-reasoning-encrypted-content.1.chunks.txt');
     const events = await decode(stream!);
     const model = 'gpt-5.1-codex-max';
-    const reasoningDone = JSON.parse(stream!.find((event) => event.data.includes('"type":"response.output_item.done"'))!.data) as { item: { encrypted_content: string } };
+    const reasoningDone = JSON.parse(stream!.find((event) => event.data.includes('"type":"response.output_item.done"'))!.data) as {
+      item: { encrypted_content: string };
+    };
     const fragments = ['{"', 'a', '":', '12', ',"', 'b', '":', '7', ',"', 'op', '":"', 'add', '"}'];
     expect(count(events, 'reasoning-delta')).toBe(32);
     expect(squash(events)).toEqual([
       { type: 'start', id: 'resp_01830d662ab3856501693c321345c88190b0de00f3b9975691', model, created: 1765552659 },
-      { type: 'block-start', index: 0, block: { kind: 'reasoning', format: 'summary', id: 'rs_01830d662ab3856501693c321405c88190be3ab04d5782d5f9', origin: { protocol: P, model } } },
+      {
+        type: 'block-start',
+        index: 0,
+        block: { kind: 'reasoning', format: 'summary', id: 'rs_01830d662ab3856501693c321405c88190be3ab04d5782d5f9', origin: { protocol: P, model } },
+      },
       {
         type: 'reasoning-delta',
         index: 0,
-        text: '**Calculating step-by-step using calculator**\n\nI\'ll compute 12 plus 7, then multiply the result by 3, and finally multiply that by 10, reporting the final product.',
+        text: "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result by 3, and finally multiply that by 10, reporting the final product.",
       },
       { type: 'reasoning-signature', index: 0, signature: reasoningDone.item.encrypted_content, origin: { protocol: P, model } },
       { type: 'block-end', index: 0, extensions: { [P]: {} } },
       { type: 'block-start', index: 1, block: { kind: 'tool_call', id: 'call_AB6AaRZ1FYZB2RwS6A5vbdqn', name: 'calculator' } },
       ...fragments.map((json) => ({ type: 'tool-args-delta', index: 1, json })),
       { type: 'block-end', index: 1, extensions: { [P]: { id: 'fc_01830d662ab3856501693c32151234819091cfca267e98cc5f', status: 'completed' } } },
-      { type: 'finish', reason: 'tool_calls', rawReason: 'completed', usage: { inputTokens: 134, outputTokens: 28, totalTokens: 162, cacheReadTokens: 0, reasoningTokens: 0 } },
+      {
+        type: 'finish',
+        reason: 'tool_calls',
+        rawReason: 'completed',
+        usage: { inputTokens: 134, outputTokens: 28, totalTokens: 162, cacheReadTokens: 0, reasoningTokens: 0 },
+      },
     ]);
     expect(reasoningDone.item.encrypted_content).toMatch(/^gAAAAABpPDIVOKrs/);
   });

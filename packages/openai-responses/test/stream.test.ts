@@ -60,7 +60,11 @@ async function judged(response: LlmResponse) {
  * `output_parsed`, `parsed` on output_text parts and `parsed_arguments` on function calls.
  */
 function parsedShape(item: Record<string, unknown>): Record<string, unknown> {
-  if (item.type === 'message') return { ...item, content: (item.content as Array<Record<string, unknown>>).map((part) => (part.type === 'output_text' ? { ...part, parsed: null } : part)) };
+  if (item.type === 'message')
+    return {
+      ...item,
+      content: (item.content as Array<Record<string, unknown>>).map((part) => (part.type === 'output_text' ? { ...part, parsed: null } : part)),
+    };
   if (item.type === 'function_call') return { ...item, parsed_arguments: null };
   return item;
 }
@@ -137,7 +141,14 @@ describe('stream.encode', () => {
     // The stream gives each text or refusal block its own message item, where response.encode
     // groups adjacent parts into one message: both are valid Responses output, same content.
     const message = (id: string, part: Record<string, unknown>) => ({ id, type: 'message', status: 'completed', role: 'assistant', content: [part] });
-    const call = (index: number, callId: string, name: string, args: string) => ({ id: `fc_3_${index}`, type: 'function_call', status: 'completed', call_id: callId, name, arguments: args });
+    const call = (index: number, callId: string, name: string, args: string) => ({
+      id: `fc_3_${index}`,
+      type: 'function_call',
+      status: 'completed',
+      call_id: callId,
+      name,
+      arguments: args,
+    });
     expect(final.output).toEqual([
       message('msg_3_0', { type: 'output_text', text: 'Part one.', annotations: [], parsed: null }),
       message('msg_3_1', { type: 'refusal', refusal: 'Not that part.', parsed: null }),
@@ -149,7 +160,10 @@ describe('stream.encode', () => {
 
   it('ends with error and response.failed on a canonical error', async () => {
     const { LlmError } = await import('@llm/core');
-    const sse = await encodeToSse([{ type: 'start', id: 'resp_2', model: 'm', created: 1 }, { type: 'error', error: new LlmError({ kind: 'rate_limit', message: 'slow down' }) }]);
+    const sse = await encodeToSse([
+      { type: 'start', id: 'resp_2', model: 'm', created: 1 },
+      { type: 'error', error: new LlmError({ kind: 'rate_limit', message: 'slow down' }) },
+    ]);
     expect(sse.map((event) => JSON.parse(event.data))).toEqual([
       expect.objectContaining({ type: 'response.created', sequence_number: 0 }),
       expect.objectContaining({ type: 'response.in_progress', sequence_number: 1 }),
@@ -164,9 +178,7 @@ describe('stream.decode', () => {
     const { accumulateEvents } = await import('@llm/core');
     const bytes = await sseBytes(responseToEvents(RESPONSE));
     const decodeBytes = async (chunks: Uint8Array[]) => {
-      const events = await collect(
-        (await collectSseStream(chunks)).pipeThrough(openaiResponses.stream.decode()),
-      );
+      const events = await collect((await collectSseStream(chunks)).pipeThrough(openaiResponses.stream.decode()));
       return accumulateEvents(events);
     };
     const whole = await decodeBytes([bytes]);

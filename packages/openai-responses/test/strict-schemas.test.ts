@@ -27,14 +27,24 @@ const strict = {
   },
   required: ['query', 'filters', 'tree'],
   additionalProperties: false,
-  $defs: { Node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['children'], additionalProperties: false } },
+  $defs: {
+    Node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['children'], additionalProperties: false },
+  },
 };
 function looseWarnings(at: string): LlmWarning[] {
   const closed = 'open object closed (additionalProperties: false): strict mode allows no undeclared properties';
   return [
     { code: 'dropped-field', path: `${at}.properties.query.format`, message: 'format "uri" is not supported in strict mode' },
-    { code: 'dropped-field', path: `${at}.properties.filters.additionalProperties`, message: 'strict mode allows no undeclared properties: additionalProperties set to false' },
-    { code: 'lossy-conversion', path: `${at}.properties.filters`, message: 'optional property made required and nullable: strict mode requires every property' },
+    {
+      code: 'dropped-field',
+      path: `${at}.properties.filters.additionalProperties`,
+      message: 'strict mode allows no undeclared properties: additionalProperties set to false',
+    },
+    {
+      code: 'lossy-conversion',
+      path: `${at}.properties.filters`,
+      message: 'optional property made required and nullable: strict mode requires every property',
+    },
     { code: 'lossy-conversion', path: `${at}.additionalProperties`, message: closed },
     { code: 'lossy-conversion', path: `${at}.$defs.Node.additionalProperties`, message: closed },
   ];
@@ -48,7 +58,16 @@ function encode(request: LlmRequest, context: CodecContext = {}): { body: Record
 
 describe('strict tool and response schemas (Responses)', () => {
   it('strictTools sends every function tool strict, its schema rewritten, each change of meaning warned at its path', () => {
-    const { body, warnings } = encode({ ...base, tools: [{ type: 'function', name: 'search', parameters: loose }, { type: 'function', name: 'now' }] }, { strictTools: true });
+    const { body, warnings } = encode(
+      {
+        ...base,
+        tools: [
+          { type: 'function', name: 'search', parameters: loose },
+          { type: 'function', name: 'now' },
+        ],
+      },
+      { strictTools: true },
+    );
     expect(body.tools).toEqual([
       { type: 'function', name: 'search', parameters: strict, strict: true },
       { type: 'function', name: 'now', parameters: { type: 'object', properties: {}, additionalProperties: false, required: [] }, strict: true },
@@ -89,7 +108,12 @@ describe('strict tool and response schemas (Responses)', () => {
   });
 
   it('an invalid schema is a 400 naming the tool and the path before anything is sent', () => {
-    const bad: LlmRequest = { ...base, tools: [{ type: 'function', name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query', 2] }, strict: true }] };
+    const bad: LlmRequest = {
+      ...base,
+      tools: [
+        { type: 'function', name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query', 2] }, strict: true },
+      ],
+    };
     expect((thrown(() => encode(bad)) as LlmError).toJSON()).toEqual({
       kind: 'invalid_request',
       status: 400,
@@ -117,14 +141,27 @@ describe('strict tool and response schemas (Responses)', () => {
         format: {
           type: 'json_schema',
           name: 'response',
-          schema: { type: 'object', properties: { title: { type: 'string' }, year: { type: ['integer', 'null'] } }, required: ['title', 'year'], additionalProperties: false },
+          schema: {
+            type: 'object',
+            properties: { title: { type: 'string' }, year: { type: ['integer', 'null'] } },
+            required: ['title', 'year'],
+            additionalProperties: false,
+          },
           strict: true,
         },
       },
     });
     expect(warnings).toEqual([
-      { code: 'lossy-conversion', path: 'responseFormat.schema.properties.year', message: 'optional property made required and nullable: strict mode requires every property' },
-      { code: 'lossy-conversion', path: 'responseFormat.schema.additionalProperties', message: 'open object closed (additionalProperties: false): strict mode allows no undeclared properties' },
+      {
+        code: 'lossy-conversion',
+        path: 'responseFormat.schema.properties.year',
+        message: 'optional property made required and nullable: strict mode requires every property',
+      },
+      {
+        code: 'lossy-conversion',
+        path: 'responseFormat.schema.additionalProperties',
+        message: 'open object closed (additionalProperties: false): strict mode allows no undeclared properties',
+      },
     ]);
   });
 });

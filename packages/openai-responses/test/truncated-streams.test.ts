@@ -9,8 +9,13 @@ import { openaiResponses } from '../src/index.js';
 
 const sse = typedSseEvent;
 const decode = (events: SseEvent[]): Promise<LlmStreamEvent[]> => runTransform(openaiResponses.stream.decode(), events);
-const TRUNCATED = { kind: 'upstream', status: 502, message: 'the Responses stream ended before response.completed', protocol: 'openai-responses', code: 'stream_truncated' };
-
+const TRUNCATED = {
+  kind: 'upstream',
+  status: 502,
+  message: 'the Responses stream ended before response.completed',
+  protocol: 'openai-responses',
+  code: 'stream_truncated',
+};
 
 describe('stream.decode: how a Responses stream ended', () => {
   const created = sse({ type: 'response.created', response: { id: 'resp_1', model: 'gpt-5', created_at: 1700000000, status: 'in_progress' } });
@@ -19,7 +24,11 @@ describe('stream.decode: how a Responses stream ended', () => {
   it('a function call cut mid-arguments (no response.completed) ends in an upstream error, the call left open', async () => {
     const events = await decode([
       created,
-      sse({ type: 'response.output_item.added', output_index: 0, item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '' } }),
+      sse({
+        type: 'response.output_item.added',
+        output_index: 0,
+        item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '' },
+      }),
       sse({ type: 'response.function_call_arguments.delta', output_index: 0, item_id: 'fc_1', delta: '{"city":"Pa' }),
     ]);
     expect(errorsAsJson(events)).toEqual([
@@ -45,7 +54,11 @@ describe('stream.decode: how a Responses stream ended', () => {
     ]);
   });
 
-  const callAdded = sse({ type: 'response.output_item.added', output_index: 0, item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '' } });
+  const callAdded = sse({
+    type: 'response.output_item.added',
+    output_index: 0,
+    item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '' },
+  });
   const callArgs = (delta: string) => sse({ type: 'response.function_call_arguments.delta', output_index: 0, item_id: 'fc_1', delta });
   const CALL_OPENED = { type: 'block-start', index: 0, block: { kind: 'tool_call', id: 'call_1', name: 'get_weather' } };
   const completed = sse({ type: 'response.completed', response: { id: 'resp_1', model: 'gpt-5', status: 'completed', output: [] } });
@@ -64,7 +77,10 @@ describe('stream.decode: how a Responses stream ended', () => {
   });
 
   it('response.incomplete (max_output_tokens) with a call open closes it under a `length` finish: the protocol said the output was cut', async () => {
-    const incomplete = sse({ type: 'response.incomplete', response: { id: 'resp_1', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [] } });
+    const incomplete = sse({
+      type: 'response.incomplete',
+      response: { id: 'resp_1', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [] },
+    });
     const events = await decode([created, callAdded, callArgs('{"city":"Pa'), incomplete]);
     expect(events).toEqual([
       START,
@@ -101,7 +117,13 @@ describe('stream.encode: a Responses client never sees a cut answer as completed
     'response.output_item.added',
     'response.function_call_arguments.delta',
   ];
-  const finishedText = { id: 'msg_1_0', type: 'message', status: 'completed', content: [{ type: 'output_text', annotations: [], text: 'Checking.' }], role: 'assistant' };
+  const finishedText = {
+    id: 'msg_1_0',
+    type: 'message',
+    status: 'completed',
+    content: [{ type: 'output_text', annotations: [], text: 'Checking.' }],
+    role: 'assistant',
+  };
 
   async function encode(events: LlmStreamEvent[]): Promise<Array<{ event: string | undefined; data: Record<string, unknown> }>> {
     return (await runTransform(openaiResponses.stream.encode(), events)).map((event) => ({ event: event.event, data: JSON.parse(event.data) }));
@@ -144,7 +166,12 @@ describe('stream.encode: a Responses client never sees a cut answer as completed
     expect(wire.map((event) => event.data)).toEqual([
       { type: 'response.created', response: response('resp_1', 1700000000, 'gpt-5', 'in_progress'), sequence_number: 0 },
       { type: 'response.in_progress', response: response('resp_1', 1700000000, 'gpt-5', 'in_progress'), sequence_number: 1 },
-      { type: 'response.output_item.added', output_index: 0, item: { id: 'fc_1_0', type: 'function_call', status: 'in_progress', call_id: 'call_1', name: 'get_weather', arguments: '' }, sequence_number: 2 },
+      {
+        type: 'response.output_item.added',
+        output_index: 0,
+        item: { id: 'fc_1_0', type: 'function_call', status: 'in_progress', call_id: 'call_1', name: 'get_weather', arguments: '' },
+        sequence_number: 2,
+      },
       { type: 'response.function_call_arguments.delta', item_id: 'fc_1_0', output_index: 0, delta: '{"city":"Pa', sequence_number: 3 },
       { type: 'error', code: 'stream_truncated', message, param: null, sequence_number: 4 },
       { type: 'response.failed', response: response('resp_1', 1700000000, 'gpt-5', 'failed', { code: 'server_error', message }), sequence_number: 5 },

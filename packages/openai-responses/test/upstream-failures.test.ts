@@ -54,7 +54,13 @@ describe('response.decode: a body that is not a Responses answer is an upstream 
     const error = thrown(() => openaiResponses.response.decode(body));
     expect(LlmError.isInstance(error)).toBe(true);
     const where = path === '$' ? '' : ` at ${path}`;
-    expect((error as LlmError).toJSON()).toEqual({ kind: 'upstream', status: 502, message: `invalid Responses answer${where}`, path, protocol: 'openai-responses' });
+    expect((error as LlmError).toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: `invalid Responses answer${where}`,
+      path,
+      protocol: 'openai-responses',
+    });
   });
 });
 
@@ -62,13 +68,21 @@ describe('stream.decode: an event without a type ends the stream (issue 17)', ()
   it('is an upstream error at type, not a silent skip', async () => {
     const events = await decode([sse({ type: 'response.created', response: { id: 'resp_1' } }), { event: undefined, data: '{"delta":"lost"}', id: undefined }]);
     expect(events.map((event) => event.type)).toEqual(['start', 'error']);
-    expect(errorOf(events[1]).toJSON()).toEqual({ kind: 'upstream', status: 502, message: 'invalid Responses stream event at type', path: 'type', protocol: 'openai-responses' });
+    expect(errorOf(events[1]).toJSON()).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: 'invalid Responses stream event at type',
+      path: 'type',
+      protocol: 'openai-responses',
+    });
   });
 });
 
 describe('stream.decode: an event nested deeper than MAX_JSON_DEPTH ends the stream (issue 17)', () => {
   it('5,000 levels: an upstream error naming the path, no stack overflow', async () => {
-    const events = await decode([{ event: 'response.created', data: `{"type":"response.created","x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`, id: undefined }]);
+    const events = await decode([
+      { event: 'response.created', data: `{"type":"response.created","x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`, id: undefined },
+    ]);
     expect(events).toHaveLength(1);
     const path = 'x[0][0][0][0][0][0][0]…[0][0]';
     expect((events[0] as Extract<LlmStreamEvent, { type: 'error' }>).error.toJSON()).toEqual({
@@ -83,7 +97,9 @@ describe('stream.decode: an event nested deeper than MAX_JSON_DEPTH ends the str
 
 describe('upstream error answers (issue 17 follow-up)', () => {
   it("keeps the provider's message from its error shape", () => {
-    expect(openaiResponses.error.decode(400, { error: { message: 'bad input', type: 'invalid_request_error', param: 'input', code: null } }).message).toBe('bad input');
+    expect(openaiResponses.error.decode(400, { error: { message: 'bad input', type: 'invalid_request_error', param: 'input', code: null } }).message).toBe(
+      'bad input',
+    );
   });
 
   it("answers a proxy's HTML page by status; the page goes to the log as the cause, not to the client", () => {
@@ -107,6 +123,7 @@ describe('response.answerFault: the top-level markers every Responses answer has
   ])('%s -> %s', (_label, body, fault) => {
     expect(openaiResponses.response.answerFault(body)).toBe(fault);
     // What the check refuses never decodes either: the passed-through and decoded paths agree.
-    if (fault !== undefined) expect(thrown(() => openaiResponses.response.decode(body))).toMatchObject({ kind: 'upstream', status: 502, protocol: 'openai-responses' });
+    if (fault !== undefined)
+      expect(thrown(() => openaiResponses.response.decode(body))).toMatchObject({ kind: 'upstream', status: 502, protocol: 'openai-responses' });
   });
 });

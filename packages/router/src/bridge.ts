@@ -132,11 +132,7 @@ export interface BridgeAnswers {
   /** Upstream response body -> client SSE bytes (non-streaming upstream, streaming client). */
   responseToStream(body: unknown, options?: BridgeStreamOptions): ReadableStream<Uint8Array>;
   /** Upstream error -> client status, body and headers. */
-  error(
-    status: number,
-    body: unknown,
-    headers?: { get(name: string): string | null },
-  ): { status: number; body: unknown; headers?: Record<string, string> };
+  error(status: number, body: unknown, headers?: { get(name: string): string | null }): { status: number; body: unknown; headers?: Record<string, string> };
   /** Any error (an `LlmError` or anything thrown) -> client status, body and headers. */
   encodeError(error: unknown): { status: number; body: unknown; headers?: Record<string, string> };
 }
@@ -528,4 +524,3 @@ function fromArray<T>(items: readonly T[]): ReadableStream<T> {
     },
   });
 }
-

@@ -18,8 +18,7 @@ export function checkCapabilities(request: LlmRequest, capabilities: Partial<Ups
       message.content.forEach((part, partIndex) => {
         const path = `messages[${messageIndex}].content[${partIndex}]`;
         const hasImage =
-          part.type === 'image' ||
-          (part.type === 'tool-result' && Array.isArray(part.content) && part.content.some((item) => item.type === 'image'));
+          part.type === 'image' || (part.type === 'tool-result' && Array.isArray(part.content) && part.content.some((item) => item.type === 'image'));
         if (hasImage && capabilities.images === false) fail('images', path);
         // A document the model is asked to cite (Claude `citations.enabled`).
         if (part.type === 'file' && part.citations === true && capabilities.citations === false) fail('citations', path);

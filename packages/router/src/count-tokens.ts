@@ -33,7 +33,13 @@ export async function countTokens(runtime: RouterRuntime, call: RouterCall, matc
  * needs no translation), with the route's model. Any failure (a 404 included) gives undefined,
  * and the caller answers with the estimate: a count call never marks a model missing.
  */
-async function countUpstream(runtime: RouterRuntime, call: RouterCall, match: HttpRequestMatch, body: Record<string, unknown>, clientHeaders: HeaderReader): Promise<RouterReply | undefined> {
+async function countUpstream(
+  runtime: RouterRuntime,
+  call: RouterCall,
+  match: HttpRequestMatch,
+  body: Record<string, unknown>,
+  clientHeaders: HeaderReader,
+): Promise<RouterReply | undefined> {
   const { config, codecs, transport, calls } = runtime;
   const clientModel = match.model ?? (typeof body.model === 'string' ? body.model : undefined);
   const route = clientModel ? resolveRoute(config.routes, clientModel) : undefined;
@@ -41,10 +47,23 @@ async function countUpstream(runtime: RouterRuntime, call: RouterCall, match: Ht
   const codec = upstream ? codecs[upstream.protocol] : undefined;
   if (!route || !upstream || !codec || codec.id !== call.clientCodec.id || !clientModel) return undefined;
   const model = route.model ?? clientModel;
-  const target = codec.http.buildRequest({ baseUrl: upstream.baseUrl, model, stream: false, operation: 'count-tokens', ...credentials(upstream), headers: upstreamHeaders(upstream, codec, call.clientCodec.id, clientHeaders) });
+  const target = codec.http.buildRequest({
+    baseUrl: upstream.baseUrl,
+    model,
+    stream: false,
+    operation: 'count-tokens',
+    ...credentials(upstream),
+    headers: upstreamHeaders(upstream, codec, call.clientCodec.id, clientHeaders),
+  });
   const sent = codec.http.modelIn === 'body' && typeof body.model === 'string' ? { ...body, model } : body;
   try {
-    const response = await transport({ url: target.url, method: 'POST', headers: target.headers, body: JSON.stringify(sent), signal: AbortSignal.timeout(upstream.timeoutMs ?? 30_000) });
+    const response = await transport({
+      url: target.url,
+      method: 'POST',
+      headers: target.headers,
+      body: JSON.stringify(sent),
+      signal: AbortSignal.timeout(upstream.timeoutMs ?? 30_000),
+    });
     if (!isOkStatus(response.status)) {
       await response.body?.cancel();
       return undefined;

@@ -66,7 +66,8 @@ export function noteToolResults(diagnostics: RequestDiagnostics, messages: LlmMe
     if (message.role !== 'tool') continue;
     for (const part of message.content) {
       if (part.type !== 'tool-result') continue;
-      const text = typeof part.content === 'string' ? part.content : part.content.map((item) => (item.type === 'text' ? item.text : `[${item.type}]`)).join(' ');
+      const text =
+        typeof part.content === 'string' ? part.content : part.content.map((item) => (item.type === 'text' ? item.text : `[${item.type}]`)).join(' ');
       diagnostics.toolResultPreviews.unshift(diagnosticPreview(text));
     }
   }

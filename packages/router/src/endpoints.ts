@@ -25,4 +25,3 @@ export function estimateTokens(bodyText: string): number {
 export function estimateTokensOfBytes(bytes: number): number {
   return Math.ceil(bytes / 3);
 }
-

@@ -34,7 +34,8 @@ function mediaParts(request: LlmRequest): Array<{ part: MediaPart; path: string 
   const out: Array<{ part: MediaPart; path: string }> = [];
   const visit = (parts: readonly unknown[], path: string) => {
     (parts as Array<{ type: string; source?: LlmMediaSource; content?: unknown }>).forEach((part, index) => {
-      if ((part.type === 'image' || part.type === 'file' || part.type === 'audio') && part.source) out.push({ part: part as MediaPart, path: `${path}[${index}]` });
+      if ((part.type === 'image' || part.type === 'file' || part.type === 'audio') && part.source)
+        out.push({ part: part as MediaPart, path: `${path}[${index}]` });
       else if (part.type === 'tool-result' && Array.isArray(part.content)) visit(part.content, `${path}[${index}].content`);
     });
   };

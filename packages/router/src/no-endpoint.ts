@@ -12,7 +12,9 @@ import type { RouterReply } from './reply.js';
 export function noEndpointReply(codecs: CodecRegistry, method: string, pathname: string): RouterReply {
   const error = new LlmError({ kind: 'not_found', message: `no endpoint at ${method} ${pathname}` });
   const codec = Object.values(codecs).find((candidate) => candidate?.http.ownsPath(pathname));
-  const encoded = codec ? codec.error.encode(error) : { status: 404, body: { error: { message: error.message, type: 'not_found_error', param: null, code: null } } };
+  const encoded = codec
+    ? codec.error.encode(error)
+    : { status: 404, body: { error: { message: error.message, type: 'not_found_error', param: null, code: null } } };
   return { status: encoded.status, headers: { 'content-type': 'application/json', ...encoded.headers }, body: JSON.stringify(encoded.body) };
 }
 

@@ -35,7 +35,10 @@ export function openRequestState(request: LlmRequest, context?: CodecContext): L
       const path = `messages[${messageIndex}].content[${partIndex}]`;
       // An empty signature proves nothing (Claude clients echo unsigned thinking with `signature: ""`),
       // nor does Gemini's documented skip sentinel: the Gemini encoder adds it again where needed.
-      if ((part.type === 'reasoning' && part.signature === '') || ((part.type === 'tool-call' || part.type === 'text' || part.type === 'reasoning') && part.signature === SKIP_SIGNATURE)) {
+      if (
+        (part.type === 'reasoning' && part.signature === '') ||
+        ((part.type === 'tool-call' || part.type === 'text' || part.type === 'reasoning') && part.signature === SKIP_SIGNATURE)
+      ) {
         delete part.signature;
         delete part.origin;
       }

@@ -1,14 +1,4 @@
-import type {
-  LlmAudioPart,
-  LlmFilePart,
-  LlmImagePart,
-  LlmMessage,
-  LlmRequest,
-  LlmToolMessage,
-  LlmToolResultPart,
-  LlmUserMessage,
-  ProtocolId,
-} from '@llm/core';
+import type { LlmAudioPart, LlmFilePart, LlmImagePart, LlmMessage, LlmRequest, LlmToolMessage, LlmToolResultPart, LlmUserMessage, ProtocolId } from '@llm/core';
 import { reportLoss, type CodecContext } from '@llm/core';
 import { protocolTraits, type ProtocolRef } from './protocol-traits.js';
 

@@ -71,10 +71,17 @@ export class CallRecorder {
    * A failure in the client's protocol (encoded by `via`, the attempt's bridge, when there is one):
    * generic where the cause is internal, the detail in the record only. Ends the call.
    */
-  respondError(call: RouterCall, error: unknown, via?: { encodeError(error: unknown): { status: number; body: unknown; headers?: Record<string, string> } }): RouterReply {
+  respondError(
+    call: RouterCall,
+    error: unknown,
+    via?: { encodeError(error: unknown): { status: number; body: unknown; headers?: Record<string, string> } },
+  ): RouterReply {
     const { error: shown, detail } = clientFacingError(error, call.requestId);
     const encoded = via ? via.encodeError(shown) : call.clientCodec.error.encode(shown);
-    this.finish(call, detail === undefined ? { status: encoded.status, errorKind: shown.kind } : { status: encoded.status, errorKind: shown.kind, errorDetail: detail });
+    this.finish(
+      call,
+      detail === undefined ? { status: encoded.status, errorKind: shown.kind } : { status: encoded.status, errorKind: shown.kind, errorDetail: detail },
+    );
     return this.respond(call, JSON.stringify(encoded.body), encoded.status, {
       'content-type': 'application/json',
       ...encoded.headers,

@@ -34,7 +34,10 @@ export function mintResponseId(): string {
 export function saveTurn(store: StateStore, quota: OwnerQuota, id: string, owner: string | undefined, messages: LlmMessage[]): void {
   const turn: StoredTurn = { owner: owner ?? null, messages };
   const key = turnKey(id);
-  void store.set(key, turn).then(() => quota.add(owner, key), () => undefined);
+  void store.set(key, turn).then(
+    () => quota.add(owner, key),
+    () => undefined,
+  );
 }
 
 /** The conversation stored under `id`, or 404 when it is missing or another owner's. */
@@ -47,7 +50,10 @@ export async function loadTurn(store: StateStore, id: string, owner: string | un
 /** Records that `owner` got the Responses upstream's answer `id` (counted by `quota`). Failures only lose the record. */
 export function recordOwner(store: StateStore, quota: OwnerQuota, id: string, owner: string): void {
   const key = ownerKey(id);
-  void store.set(key, owner).then(() => quota.add(owner, key), () => undefined);
+  void store.set(key, owner).then(
+    () => quota.add(owner, key),
+    () => undefined,
+  );
 }
 
 /** The owner a stored turn or owner record names (for {@link OwnerQuota}). */

@@ -1,4 +1,13 @@
-import { LlmStreamAccumulator, isJsonObject, type Codec, type LlmMessage, type LlmRequest, type LlmResponse, type LlmStreamEvent, type LlmUsage } from '@llm/core';
+import {
+  LlmStreamAccumulator,
+  isJsonObject,
+  type Codec,
+  type LlmMessage,
+  type LlmRequest,
+  type LlmResponse,
+  type LlmStreamEvent,
+  type LlmUsage,
+} from '@llm/core';
 import type { RouterRuntime } from './router-runtime.js';
 import { checkOwner, loadTurn, recordOwner, saveTurn } from './response-state.js';
 

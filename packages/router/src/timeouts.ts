@@ -85,7 +85,8 @@ class ChunkWatch<T> implements WatchedChunks<T> {
   #reject: ((error: unknown) => void) | undefined;
   #failure: unknown;
   #ended = false;
-  readonly #onAbort = (): void => this.#fail(LlmError.isInstance(this.signal?.reason) ? this.signal.reason : new LlmError({ kind: 'cancelled', message: 'client cancelled the request' }));
+  readonly #onAbort = (): void =>
+    this.#fail(LlmError.isInstance(this.signal?.reason) ? this.signal.reason : new LlmError({ kind: 'cancelled', message: 'client cancelled the request' }));
 
   constructor(
     private readonly source: AsyncIterator<T>,

@@ -120,7 +120,12 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
       const encoded = answers.error(response.status, errorBody, response.headers);
       const decoded = upstreamCodec.error.decode(response.status, errorBody, response.headers);
       // A body that is not the protocol's error shape (a proxy's page) is the decoded error's cause: log it.
-      calls.finish(call, decoded.cause === undefined ? { status: encoded.status, errorKind: decoded.kind } : { status: encoded.status, errorKind: decoded.kind, errorDetail: describeError(decoded) });
+      calls.finish(
+        call,
+        decoded.cause === undefined
+          ? { status: encoded.status, errorKind: decoded.kind }
+          : { status: encoded.status, errorKind: decoded.kind, errorDetail: describeError(decoded) },
+      );
       return calls.respond(call, JSON.stringify(encoded.body), encoded.status, { 'content-type': 'application/json', ...encoded.headers });
     }
     return answerReply(runtime, call, {

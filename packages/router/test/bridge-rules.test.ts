@@ -51,7 +51,13 @@ describe('R1 lenient content (before decoding)', () => {
     ]);
   });
 
-  const chatAnswer = { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-up', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] };
+  const chatAnswer = {
+    id: 'c',
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-up',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+  };
   function handlerWith(policies: PolicyConfig | undefined, seen: unknown[]) {
     const config: RouterConfig = {
       upstreams: { up: { protocol: 'openai-chat', baseUrl: 'http://up.test/v1', apiKey: 'k' } },
@@ -75,7 +81,10 @@ describe('R1 lenient content (before decoding)', () => {
     const seen: unknown[] = [];
     const response = await handlerWith(undefined, seen)(claudeCall({ text: 'hi' }));
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'messages[0].content: expected an array, got an object' } });
+    expect(await response.json()).toEqual({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'messages[0].content: expected an array, got an object' },
+    });
     expect(seen).toEqual([]);
   });
 
@@ -117,12 +126,18 @@ describe('R1 lenient content on count-tokens calls', () => {
 
 describe('R2 system text', () => {
   it('system reminders are stripped from system text too; a system message left empty goes', () => {
-    const out = run({ model: 'm', messages: [system(`You are an agent.\n${REMINDER}`, REMINDER), system(REMINDER), user('hi')] }, { stripSystemReminders: true });
+    const out = run(
+      { model: 'm', messages: [system(`You are an agent.\n${REMINDER}`, REMINDER), system(REMINDER), user('hi')] },
+      { stripSystemReminders: true },
+    );
     expect(out.messages).toEqual([system('You are an agent.\n'), user('hi')]);
   });
 
   it('joinSystemText joins blocks with a blank line (or the separator given), keeping the last cache breakpoint', () => {
-    const cached: LlmMessage = { role: 'system', content: [{ ...text('You are Claude Code.'), cache: { ttl: '1h' } }, { ...text('Be brief.'), cache: { ttl: '5m' } }, text('Use tools.')] };
+    const cached: LlmMessage = {
+      role: 'system',
+      content: [{ ...text('You are Claude Code.'), cache: { ttl: '1h' } }, { ...text('Be brief.'), cache: { ttl: '5m' } }, text('Use tools.')],
+    };
     expect(run({ model: 'm', messages: [structuredClone(cached), user('hi')] }, { joinSystemText: true }).messages).toEqual([
       { role: 'system', content: [{ type: 'text', text: 'You are Claude Code.\n\nBe brief.\n\nUse tools.', cache: { ttl: '5m' } }] },
       user('hi'),
@@ -259,7 +274,11 @@ describe('streaming usage estimate', () => {
     };
     if (policies) config.policies = policies;
     const response = await createHandler(config)(
-      new Request('http://router.test/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body: claudeStream }),
+      new Request('http://router.test/v1/messages', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: claudeStream,
+      }),
     );
     const text = await response.text();
     const delta = text.split('\n').find((line) => line.startsWith('data: {"type":"message_delta"'));

@@ -59,7 +59,9 @@ describe('bridge requests', () => {
     const response = { id: 'r', model: 'a', choices: [], anything: true };
     expect(same.response(response)).toBe(response);
     // Not an answer at all: the 502 a decoded answer would get, never passed through (issue 17).
-    expect(() => same.response({ anything: true })).toThrow(expect.objectContaining({ kind: 'upstream', status: 502, message: 'invalid Chat Completions answer at choices', path: 'choices' }));
+    expect(() => same.response({ anything: true })).toThrow(
+      expect.objectContaining({ kind: 'upstream', status: 502, message: 'invalid Chat Completions answer at choices', path: 'choices' }),
+    );
   });
 
   it('cuts stop sequences to the target limit with a warning', () => {
@@ -113,10 +115,7 @@ describe('bridge responses and streams', () => {
     const out = bridge({ client: responses, upstream: chat }).responseToStream(structuredClone(toolTurn));
     const events = parseFakeSse(await textOf(out)) as LlmStreamEvent[];
     expect(events.at(-1)).toMatchObject({ type: 'finish', reason: 'tool_calls' });
-    expect(events.filter((e) => e.type === 'block-start').map((e) => (e as { block: { kind: string } }).block.kind)).toEqual([
-      'text',
-      'tool_call',
-    ]);
+    expect(events.filter((e) => e.type === 'block-start').map((e) => (e as { block: { kind: string } }).block.kind)).toEqual(['text', 'tool_call']);
   });
 
   it('a streaming upstream serves a non-streaming client', async () => {
@@ -170,7 +169,9 @@ describe('one bridge, many exchanges (stateless bridge, per-exchange answers)', 
     tools: [{ type: 'function', function: { name: toolName, parameters: { type: 'object', properties: {} } } }],
   });
   const toolNamesOf = (answer: unknown): string[] =>
-    (answer as { choices: Array<{ message: { tool_calls: Array<{ function: { name: string } }> } }> }).choices[0]!.message.tool_calls.map((call) => call.function.name);
+    (answer as { choices: Array<{ message: { tool_calls: Array<{ function: { name: string } }> } }> }).choices[0]!.message.tool_calls.map(
+      (call) => call.function.name,
+    );
 
   it('restores each answer with its own request tool-name map, interleaved', async () => {
     const via = bridge({ client: realChat, upstream: realClaude });
@@ -197,7 +198,11 @@ describe('one bridge, many exchanges (stateless bridge, per-exchange answers)', 
       text
         .split('\n\n')
         .filter((line) => line.startsWith('data: {'))
-        .flatMap((line) => (JSON.parse(line.slice(6)) as { choices: Array<{ delta: { tool_calls?: Array<{ function?: { name?: string } }> } }> }).choices[0]?.delta.tool_calls ?? [])
+        .flatMap(
+          (line) =>
+            (JSON.parse(line.slice(6)) as { choices: Array<{ delta: { tool_calls?: Array<{ function?: { name?: string } }> } }> }).choices[0]?.delta
+              .tool_calls ?? [],
+        )
         .flatMap((call) => (call.function?.name === undefined ? [] : [call.function.name]));
     expect(names(await textOf(slash.answers.stream(bytesOf(sse))))).toEqual(['mcp/read']);
     expect(names(await textOf(dot.answers.stream(bytesOf(sse))))).toEqual(['mcp.read']);

@@ -18,7 +18,13 @@ describe('checkCapabilities', () => {
   const request: LlmRequest = {
     model: 'm',
     messages: [
-      { role: 'user', content: [{ type: 'text', text: 'read' }, { type: 'file', source: pdf, citations: true }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'read' },
+          { type: 'file', source: pdf, citations: true },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'look', arguments: {} }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'image', source: { kind: 'url', url: 'https://x/y.png' } }] }] },
     ],
@@ -34,8 +40,16 @@ describe('checkCapabilities', () => {
   it('names the first part or field the upstream cannot take', () => {
     expect(failure(request, { tools: false })).toEqual({ kind: 'unsupported', path: 'tools', message: 'upstream up does not support tools' });
     expect(failure(request, { reasoning: false })).toEqual({ kind: 'unsupported', path: 'reasoning', message: 'upstream up does not support reasoning' });
-    expect(failure(request, { images: false })).toEqual({ kind: 'unsupported', path: 'messages[2].content[0]', message: 'upstream up does not support images' });
-    expect(failure(request, { citations: false })).toEqual({ kind: 'unsupported', path: 'messages[0].content[1]', message: 'upstream up does not support citations' });
+    expect(failure(request, { images: false })).toEqual({
+      kind: 'unsupported',
+      path: 'messages[2].content[0]',
+      message: 'upstream up does not support images',
+    });
+    expect(failure(request, { citations: false })).toEqual({
+      kind: 'unsupported',
+      path: 'messages[0].content[1]',
+      message: 'upstream up does not support citations',
+    });
   });
 
   it('a document sent without a citation request passes an upstream without citations', () => {

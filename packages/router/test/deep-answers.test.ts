@@ -34,7 +34,12 @@ describe('a same-protocol JSON answer nested too deep', () => {
     const requestId = response.headers.get('x-request-id');
     expect(response.status).toBe(502);
     expect(await response.json()).toEqual({
-      error: { message: `invalid Chat Completions answer at extra${'[0]'.repeat(7)}…[0][0] (request id ${requestId})`, type: 'server_error', param: `extra${'[0]'.repeat(7)}…[0][0]`, code: null },
+      error: {
+        message: `invalid Chat Completions answer at extra${'[0]'.repeat(7)}…[0][0] (request id ${requestId})`,
+        type: 'server_error',
+        param: `extra${'[0]'.repeat(7)}…[0][0]`,
+        code: null,
+      },
     });
     expect(records[0]).toMatchObject({ status: 502, errorKind: 'upstream', upstream: 'chat' });
     expect(records[0]?.errorDetail).toContain('JSON nested deeper than 128 levels');

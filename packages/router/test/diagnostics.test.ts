@@ -28,7 +28,11 @@ describe('request diagnostics through the handler', () => {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'Read', arguments: '{"file_path":".env"}' } }] },
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'Read', arguments: '{"file_path":".env"}' } }],
+        },
         finish_reason: 'tool_calls',
       },
     ],
@@ -54,11 +58,20 @@ describe('request diagnostics through the handler', () => {
       hooks: { onRequestEnd: (record) => records.push(record) },
       transport: async () => {
         const status = statuses[calls++] ?? 200;
-        return new Response(status === 200 ? JSON.stringify(chatAnswer) : '{"error":{"message":"busy"}}', { status, headers: { 'content-type': 'application/json' } });
+        return new Response(status === 200 ? JSON.stringify(chatAnswer) : '{"error":{"message":"busy"}}', {
+          status,
+          headers: { 'content-type': 'application/json' },
+        });
       },
       ...config,
     });
-    const response = await handler(new Request('http://router.test/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body }));
+    const response = await handler(
+      new Request('http://router.test/v1/messages', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body,
+      }),
+    );
     await response.text();
     return records[0] as RequestRecord;
   }
@@ -86,7 +99,11 @@ describe('request diagnostics of a streamed answer', () => {
     const chunk = (delta: object, finish: string | null = null) =>
       `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-up', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     const sse = [
-      chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'Grep', arguments: '{"pattern":' } }] }),
+      chunk({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'Grep', arguments: '{"pattern":' } }],
+      }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '"TODO"}' } }] }),
       chunk({ tool_calls: [{ index: 1, id: 'call_2', type: 'function', function: { name: 'Read', arguments: '{"file_path":"a.ts"}' } }] }),
       chunk({}, 'tool_calls'),
@@ -104,7 +121,16 @@ describe('request diagnostics of a streamed answer', () => {
       new Request('http://router.test/v1/messages', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-        body: JSON.stringify({ model: 'claude-x', max_tokens: 64, stream: true, tools: [{ name: 'Grep', input_schema: { type: 'object' } }, { name: 'Read', input_schema: { type: 'object' } }], messages: [{ role: 'user', content: 'find todos' }] }),
+        body: JSON.stringify({
+          model: 'claude-x',
+          max_tokens: 64,
+          stream: true,
+          tools: [
+            { name: 'Grep', input_schema: { type: 'object' } },
+            { name: 'Read', input_schema: { type: 'object' } },
+          ],
+          messages: [{ role: 'user', content: 'find todos' }],
+        }),
       }),
     );
     await response.text();

@@ -14,7 +14,10 @@ const transport: Transport = async () => {
 const handler = (countTokens?: 'upstream') =>
   createHandler({
     upstreams: { anthropic: { protocol: 'claude', baseUrl: 'http://upstream.test' }, gemini: { protocol: 'gemini', baseUrl: 'http://upstream.test' } },
-    routes: [{ match: 'claude-*', upstream: 'anthropic' }, { match: '*', upstream: 'gemini' }],
+    routes: [
+      { match: 'claude-*', upstream: 'anthropic' },
+      { match: '*', upstream: 'gemini' },
+    ],
     transport,
     maxRetries: 0,
     ...(countTokens ? { countTokens } : {}),
@@ -82,7 +85,10 @@ describe('paths', () => {
 
 describe("each codec's path family (http.ownsPath)", () => {
   const codecs = defaultCodecs();
-  const owners = (path: string) => Object.entries(codecs).filter(([, codec]) => codec?.http.ownsPath(path)).map(([id]) => id);
+  const owners = (path: string) =>
+    Object.entries(codecs)
+      .filter(([, codec]) => codec?.http.ownsPath(path))
+      .map(([id]) => id);
 
   it('holds its endpoints and what is below them; families are disjoint; /v1/models is in none', () => {
     const expected: Record<string, string[]> = {
@@ -112,7 +118,10 @@ describe('JSON nesting of client bodies', () => {
     const deep = `{"model":"gpt-x","messages":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     const answer = await send('/v1/chat/completions', { method: 'POST', body: deep });
     const path = 'messages[0][0][0][0][0][0][0]…[0][0]';
-    expect(answer).toEqual({ status: 400, body: { error: { message: `${path}: JSON nested deeper than 128 levels`, type: 'invalid_request_error', param: path, code: null } } });
+    expect(answer).toEqual({
+      status: 400,
+      body: { error: { message: `${path}: JSON nested deeper than 128 levels`, type: 'invalid_request_error', param: path, code: null } },
+    });
   });
 
   it('a 5,000-level tool schema answers 400 in the client protocol, naming the path', async () => {
@@ -121,7 +130,10 @@ describe('JSON nesting of client bodies', () => {
     const body = { model: 'claude-x', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 't', input_schema: schema }] };
     const answer = await send('/v1/messages', { method: 'POST', body: JSON.stringify(body) });
     const path = 'tools[0].input_schema.properties.a.properties.a.properties….a.properties';
-    expect(answer).toEqual({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `${path}: JSON nested deeper than 128 levels` } } });
+    expect(answer).toEqual({
+      status: 400,
+      body: { type: 'error', error: { type: 'invalid_request_error', message: `${path}: JSON nested deeper than 128 levels` } },
+    });
   });
 
   it('exactly 128 levels are accepted, 129 are not', async () => {

@@ -171,5 +171,13 @@ export function parseFakeSse(text: string): unknown[] {
   return text
     .split('\n\n')
     .filter((block) => block.trim() !== '')
-    .map((block) => JSON.parse(block.split('\n').find((line) => line.startsWith('data: '))?.slice(6) ?? 'null') as unknown);
+    .map(
+      (block) =>
+        JSON.parse(
+          block
+            .split('\n')
+            .find((line) => line.startsWith('data: '))
+            ?.slice(6) ?? 'null',
+        ) as unknown,
+    );
 }

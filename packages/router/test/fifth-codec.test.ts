@@ -23,9 +23,7 @@ const claudeBody = {
   max_tokens: 100,
   stop_sequences: ['a', 'b', 'c'],
   messages: [{ role: 'user', content: 'Patch it' }],
-  tools: [
-    { name: 'fs/Read', input_schema: { type: 'object', properties: {} } },
-  ],
+  tools: [{ name: 'fs/Read', input_schema: { type: 'object', properties: {} } }],
 };
 
 describe('a fifth codec, by its traits only', () => {
@@ -43,7 +41,13 @@ describe('a fifth codec, by its traits only', () => {
             object: 'chat.completion',
             created: 1,
             model: 'acme-large',
-            choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'fs__ead', arguments: '{}' } }] }, finish_reason: 'tool_calls' }],
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'fs__ead', arguments: '{}' } }] },
+                finish_reason: 'tool_calls',
+              },
+            ],
             usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
           }),
           { headers: { 'content-type': 'application/json' } },
@@ -58,7 +62,10 @@ describe('a fifth codec, by its traits only', () => {
     });
     expect(reply.status).toBe(200);
     expect(sent[0]?.url).toBe('https://acme.test/v1/chat/completions');
-    const upstreamBody = JSON.parse(new TextDecoder().decode(sent[0]?.body as Uint8Array)) as { stop: string[]; tools: Array<{ function: { name: string; parameters: unknown } }> };
+    const upstreamBody = JSON.parse(new TextDecoder().decode(sent[0]?.body as Uint8Array)) as {
+      stop: string[];
+      tools: Array<{ function: { name: string; parameters: unknown } }>;
+    };
     expect(upstreamBody.stop).toEqual(['a', 'b']);
     expect(upstreamBody.tools.map((tool) => tool.function.name)).toEqual(['fs__ead']);
     const answer = JSON.parse(reply.body as string) as { content: Array<{ type: string; name: string }>; stop_reason: string };

@@ -38,7 +38,10 @@ function config(baseUrl: string, extra: Partial<RouterConfig> = {}): RouterConfi
   return {
     codecs: fakeCodecs(),
     upstreams: { main: { protocol: 'claude', baseUrl, apiKey: 'server-key' } },
-    routes: [{ match: 'gpt-*', upstream: 'main', model: 'claude-up' }, { match: 'exact-model', upstream: 'main' }],
+    routes: [
+      { match: 'gpt-*', upstream: 'main', model: 'claude-up' },
+      { match: 'exact-model', upstream: 'main' },
+    ],
     retryBaseDelayMs: 1,
     ...extra,
   };
@@ -229,7 +232,13 @@ describe('createHandler', () => {
 
   it('an empty policies object keeps the same-protocol fast path: the body reaches the upstream as sent', async () => {
     const mock = await upstream((_request, response) =>
-      json(response, 200, { id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] }),
+      json(response, 200, {
+        id: 'c1',
+        object: 'chat.completion',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+      }),
     );
     const handler = createHandler({
       codecs: { 'openai-chat': openaiChat },
@@ -245,9 +254,7 @@ describe('createHandler', () => {
   });
 
   it("forwards a Claude client's anthropic-version and anthropic-beta to a Claude upstream, under the upstream's own headers", async () => {
-    const mock = await upstream((_request, response) =>
-      json(response, 200, claudeTextMessage('ok', 'c', { input_tokens: 1, output_tokens: 1 })),
-    );
+    const mock = await upstream((_request, response) => json(response, 200, claudeTextMessage('ok', 'c', { input_tokens: 1, output_tokens: 1 })));
     const handler = createHandler({
       codecs: { claude },
       upstreams: { anthropic: { protocol: 'claude', baseUrl: mock.baseUrl, apiKey: 'server-key', headers: { 'anthropic-version': '2026-10-21' } } },
@@ -282,7 +289,7 @@ describe('createRouter', () => {
     requestId,
   });
 
-  it('answers a plain call with a plain reply (whole text body) under the caller\'s request id', async () => {
+  it("answers a plain call with a plain reply (whole text body) under the caller's request id", async () => {
     const mock = await upstream((_request, response) => json(response, 200, answer));
     const records: RequestRecord[] = [];
     const route = createRouter(config(mock.baseUrl, { hooks: { onRequestEnd: (record) => records.push(record) } }));
@@ -315,7 +322,7 @@ describe('createRouter', () => {
     expect(reply.body).toBe(JSON.stringify(answer));
   });
 
-  it('streams as an async iterable of text, read from the transport\'s own chunks (no Web stream)', async () => {
+  it("streams as an async iterable of text, read from the transport's own chunks (no Web stream)", async () => {
     const sse = fakeSse(streamEvents);
     const bodies: string[] = [];
     const records: RequestRecord[] = [];
@@ -383,7 +390,7 @@ describe('createRouter', () => {
     expect(records[0]?.status).toBe(200);
   });
 
-  it('answers an upstream error from a light transport answer in the client\'s shape', async () => {
+  it("answers an upstream error from a light transport answer in the client's shape", async () => {
     const transport: Transport = async () => ({
       status: 400,
       headers: { get: () => null },

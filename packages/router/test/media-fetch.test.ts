@@ -63,7 +63,16 @@ const ask = (url: string) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       model: 'gpt-4o',
-      input: [{ type: 'message', role: 'user', content: [{ type: 'input_file', file_url: url }, { type: 'input_text', text: 'Summarize.' }] }],
+      input: [
+        {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_file', file_url: url },
+            { type: 'input_text', text: 'Summarize.' },
+          ],
+        },
+      ],
     }),
   });
 
@@ -235,12 +244,41 @@ describe('isAllowedMediaUrl on the normalized URL', () => {
   it('isInternalHost: loopback, link-local, private, unspecified (IPv4, IPv6, mapped forms, localhost); public hosts are not', () => {
     const url = (text: string) => new URL(text).hostname;
     const internal = [
-      'http://127.0.0.1/', 'http://0x7f.1/', 'http://2130706433/', 'http://0.0.0.0/', 'http://10.1.2.3/', 'http://172.16.0.1/', 'http://172.31.255.255/',
-      'http://192.168.1.1/', 'http://169.254.169.254/', 'http://100.64.0.1/', 'http://224.0.0.1/', 'http://localhost/', 'http://LOCALHOST./', 'http://api.localhost/',
-      'http://[::1]/', 'http://[::]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:a9fe:a9fe]/', 'http://[::127.0.0.1]/', 'http://[fe80::1]/', 'http://[fc00::1]/',
-      'http://[fd12:3456::1]/', 'http://[64:ff9b::a00:1]/', 'http://[2002:7f00:1::]/', 'http://[ff02::1]/',
+      'http://127.0.0.1/',
+      'http://0x7f.1/',
+      'http://2130706433/',
+      'http://0.0.0.0/',
+      'http://10.1.2.3/',
+      'http://172.16.0.1/',
+      'http://172.31.255.255/',
+      'http://192.168.1.1/',
+      'http://169.254.169.254/',
+      'http://100.64.0.1/',
+      'http://224.0.0.1/',
+      'http://localhost/',
+      'http://LOCALHOST./',
+      'http://api.localhost/',
+      'http://[::1]/',
+      'http://[::]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://[::127.0.0.1]/',
+      'http://[fe80::1]/',
+      'http://[fc00::1]/',
+      'http://[fd12:3456::1]/',
+      'http://[64:ff9b::a00:1]/',
+      'http://[2002:7f00:1::]/',
+      'http://[ff02::1]/',
     ];
-    const external = ['http://8.8.8.8/', 'http://172.32.0.1/', 'http://100.128.0.1/', 'http://[2606:4700::1111]/', 'http://[::ffff:8.8.8.8]/', 'http://example.com/', 'http://localhost.example.com/'];
+    const external = [
+      'http://8.8.8.8/',
+      'http://172.32.0.1/',
+      'http://100.128.0.1/',
+      'http://[2606:4700::1111]/',
+      'http://[::ffff:8.8.8.8]/',
+      'http://example.com/',
+      'http://localhost.example.com/',
+    ];
     expect(internal.filter((text) => !isInternalHost(url(text)))).toEqual([]);
     expect(external.filter((text) => isInternalHost(url(text)))).toEqual([]);
   });
@@ -249,19 +287,58 @@ describe('isAllowedMediaUrl on the normalized URL', () => {
     const url = (text: string) => new URL(text).hostname;
     const internal = [
       // IPv4: this network, CGNAT, IETF assignments, documentation, benchmarking, reserved, broadcast
-      'http://0.1.2.3/', 'http://100.127.255.255/', 'http://192.0.0.8/', 'http://192.0.2.1/', 'http://198.51.100.1/', 'http://203.0.113.1/',
-      'http://198.18.0.1/', 'http://198.19.255.255/', 'http://240.0.0.1/', 'http://255.255.255.255/', 'http://239.255.255.250/',
+      'http://0.1.2.3/',
+      'http://100.127.255.255/',
+      'http://192.0.0.8/',
+      'http://192.0.2.1/',
+      'http://198.51.100.1/',
+      'http://203.0.113.1/',
+      'http://198.18.0.1/',
+      'http://198.19.255.255/',
+      'http://240.0.0.1/',
+      'http://255.255.255.255/',
+      'http://239.255.255.250/',
       // IPv6: IPv4-translated (::ffff:0:0/96), unspecified, loopback, discard, IETF assignments, documentation, ULA, link-local, multicast
-      'http://[::ffff:0:a00:1]/', 'http://[::ffff:0:7f00:1]/', 'http://[::ffff:0:a9fe:a9fe]/', 'http://[::]/', 'http://[::1]/', 'http://[::1:0:0:1]/',
-      'http://[100::1]/', 'http://[2001:2::1]/', 'http://[2001:10::1]/', 'http://[2001:db8::1]/', 'http://[3fff::1]/', 'http://[fc00::1]/', 'http://[fdff::1]/',
-      'http://[fe80::1]/', 'http://[febf::1]/', 'http://[ff0e::1]/',
+      'http://[::ffff:0:a00:1]/',
+      'http://[::ffff:0:7f00:1]/',
+      'http://[::ffff:0:a9fe:a9fe]/',
+      'http://[::]/',
+      'http://[::1]/',
+      'http://[::1:0:0:1]/',
+      'http://[100::1]/',
+      'http://[2001:2::1]/',
+      'http://[2001:10::1]/',
+      'http://[2001:db8::1]/',
+      'http://[3fff::1]/',
+      'http://[fc00::1]/',
+      'http://[fdff::1]/',
+      'http://[fe80::1]/',
+      'http://[febf::1]/',
+      'http://[ff0e::1]/',
       // embeddings: NAT64 (well-known and local-use), 6to4, Teredo
-      'http://[64:ff9b::7f00:1]/', 'http://[64:ff9b:1::1]/', 'http://[2002:a00:1::]/', 'http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/',
+      'http://[64:ff9b::7f00:1]/',
+      'http://[64:ff9b:1::1]/',
+      'http://[2002:a00:1::]/',
+      'http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/',
     ];
     const external = [
-      'http://1.1.1.1/', 'http://192.0.1.1/', 'http://192.0.3.1/', 'http://198.17.255.255/', 'http://198.20.0.1/', 'http://198.51.101.1/', 'http://203.0.114.1/',
-      'http://223.255.255.255/', 'http://[::ffff:0:808:808]/', 'http://[64:ff9b::808:808]/', 'http://[2002:808:808::]/', 'http://[2001:4860:4860::8888]/',
-      'http://[2001:200::1]/', 'http://[2001:db9::1]/', 'http://[3fff:1000::1]/', 'http://[fe00::1]/', 'http://[101::1]/',
+      'http://1.1.1.1/',
+      'http://192.0.1.1/',
+      'http://192.0.3.1/',
+      'http://198.17.255.255/',
+      'http://198.20.0.1/',
+      'http://198.51.101.1/',
+      'http://203.0.114.1/',
+      'http://223.255.255.255/',
+      'http://[::ffff:0:808:808]/',
+      'http://[64:ff9b::808:808]/',
+      'http://[2002:808:808::]/',
+      'http://[2001:4860:4860::8888]/',
+      'http://[2001:200::1]/',
+      'http://[2001:db9::1]/',
+      'http://[3fff:1000::1]/',
+      'http://[fe00::1]/',
+      'http://[101::1]/',
     ];
     expect(internal.filter((text) => !isInternalHost(url(text)))).toEqual([]);
     expect(external.filter((text) => isInternalHost(url(text)))).toEqual([]);

@@ -17,9 +17,7 @@ export interface MockUpstream {
 }
 
 /** Starts a mock upstream; `reply` answers each request (the n-th, 0-based, is `index`). */
-export async function startUpstream(
-  reply: (request: ReceivedRequest, response: ServerResponse, index: number) => void,
-): Promise<MockUpstream> {
+export async function startUpstream(reply: (request: ReceivedRequest, response: ServerResponse, index: number) => void): Promise<MockUpstream> {
   const received: ReceivedRequest[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];

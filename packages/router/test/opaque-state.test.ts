@@ -34,7 +34,12 @@ describe('opaque state for Chat clients', () => {
     expect(call.id).toBe(
       embedOpaqueState('toolu_1', {
         origin: claudeOrigin,
-        data: { reasoning: [{ text: 'I should read it.', signature: 'SIG_A' }, { text: '', signature: 'REDACTED_B', redacted: true }] },
+        data: {
+          reasoning: [
+            { text: 'I should read it.', signature: 'SIG_A' },
+            { text: '', signature: 'REDACTED_B', redacted: true },
+          ],
+        },
       }),
     );
     expect(content[0]).toEqual({ type: 'reasoning', text: 'I should read it.' });
@@ -44,7 +49,13 @@ describe('opaque state for Chat clients', () => {
       model: 'm',
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'go' }] },
-        { role: 'assistant', content: [{ type: 'reasoning', text: 'I should read it.' }, { type: 'tool-call', id: call.id, name: 'read', arguments: '{"path":"a"}' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'I should read it.' },
+            { type: 'tool-call', id: call.id, name: 'read', arguments: '{"path":"a"}' },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: call.id, content: 'file a' }] },
       ],
     };
@@ -97,12 +108,24 @@ describe('opaque state for Chat clients', () => {
       { type: 'finish', reason: 'tool_calls' },
     ];
     const out = parseFakeSse(await textOf(bridge({ client: fakeCodec('openai-chat'), upstream: fakeCodec('claude') }).stream(bytesOf(fakeSse(events)))));
-    expect(out.map((e) => (e as { type: string }).type)).toEqual(['start', 'block-start', 'reasoning-delta', 'block-end', 'block-start', 'block-end', 'finish']);
+    expect(out.map((e) => (e as { type: string }).type)).toEqual([
+      'start',
+      'block-start',
+      'reasoning-delta',
+      'block-end',
+      'block-start',
+      'block-end',
+      'finish',
+    ]);
     expect(out[1]).toEqual({ type: 'block-start', index: 0, block: { kind: 'reasoning' } });
     expect(out[4]).toEqual({
       type: 'block-start',
       index: 1,
-      block: { kind: 'tool_call', name: 't', id: embedOpaqueState('toolu_9', { origin: claudeOrigin, data: { reasoning: [{ text: 'think', signature: 'SIG' }] } }) },
+      block: {
+        kind: 'tool_call',
+        name: 't',
+        id: embedOpaqueState('toolu_9', { origin: claudeOrigin, data: { reasoning: [{ text: 'think', signature: 'SIG' }] } }),
+      },
     });
   });
 });
@@ -136,7 +159,10 @@ describe('opaque state for clients with a native field', () => {
       'claude',
     );
     const part = sealed.choices[0]?.content[0] as { signature: string };
-    const opened = openRequestState({ model: 'o3', messages: [{ role: 'assistant', content: [{ type: 'reasoning', text: 'sum', signature: part.signature, origin: { protocol: 'claude' } }] }] });
+    const opened = openRequestState({
+      model: 'o3',
+      messages: [{ role: 'assistant', content: [{ type: 'reasoning', text: 'sum', signature: part.signature, origin: { protocol: 'claude' } }] }],
+    });
     // The item id and text form come back too: Responses replays reasoning items by id.
     expect(opened.messages[0]?.content[0]).toEqual({ type: 'reasoning', text: 'sum', signature: 'ENC', origin, id: 'rs_1', format: 'summary' });
   });
@@ -197,7 +223,13 @@ describe('opaque state for clients with a native field', () => {
       {
         model: 'm',
         messages: [
-          { role: 'assistant', content: [{ type: 'reasoning', text: 't', signature: bad }, { type: 'tool-call', id: `call_1__${bad}`, name: 'n', arguments: '{}' }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'reasoning', text: 't', signature: bad },
+              { type: 'tool-call', id: `call_1__${bad}`, name: 'n', arguments: '{}' },
+            ],
+          },
         ],
       },
       { warn: (w) => warnings.push(w) },

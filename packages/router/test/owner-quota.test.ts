@@ -8,7 +8,13 @@ import { DEFAULT_MAX_STORED_TURNS_PER_OWNER } from '../src/owner-quota.js';
 import { MemoryStateStore } from '../src/state-store.js';
 
 const answer = () =>
-  Response.json({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'g', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] });
+  Response.json({
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'g',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+  });
 
 function router(extra: Partial<RouterConfig>) {
   return createRouter({

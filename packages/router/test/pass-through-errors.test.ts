@@ -42,7 +42,10 @@ function responsesFailure(code: string, message: string): string {
     tool_choice: 'auto',
     tools: [],
   };
-  return sse('error', { type: 'error', code, message, param: null, sequence_number: 2 }) + sse('response.failed', { type: 'response.failed', response, sequence_number: 3 });
+  return (
+    sse('error', { type: 'error', code, message, param: null, sequence_number: 2 }) +
+    sse('response.failed', { type: 'response.failed', response, sequence_number: 3 })
+  );
 }
 const cases: Case[] = [
   {
@@ -50,7 +53,19 @@ const cases: Case[] = [
     path: '/v1/messages',
     body: { model: 'm', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'hi' }] },
     upstream: [
-      sse('message_start', { type: 'message_start', message: { id: 'msg_up1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 0 } } }),
+      sse('message_start', {
+        type: 'message_start',
+        message: {
+          id: 'msg_up1',
+          type: 'message',
+          role: 'assistant',
+          model: 'm',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 3, output_tokens: 0 },
+        },
+      }),
       sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
       sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hel' } }),
     ],
@@ -61,8 +76,18 @@ const cases: Case[] = [
     protocol: 'openai-chat',
     path: '/v1/chat/completions',
     body: { model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] },
-    upstream: [sse(undefined, { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }] })],
-    cutSignal: sse(undefined, { error: { message: 'the Chat Completions stream ended before finish_reason', type: 'server_error', param: null, code: 'stream_truncated' } }),
+    upstream: [
+      sse(undefined, {
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }],
+      }),
+    ],
+    cutSignal: sse(undefined, {
+      error: { message: 'the Chat Completions stream ended before finish_reason', type: 'server_error', param: null, code: 'stream_truncated' },
+    }),
     timeoutSignal: sse(undefined, { error: { message: silence, type: 'server_error', param: null, code: null } }),
   },
   {
@@ -70,9 +95,22 @@ const cases: Case[] = [
     path: '/v1/responses',
     body: { model: 'm', stream: true, input: 'hi' },
     upstream: [
-      sse('response.created', { type: 'response.created', sequence_number: 0, response: { id: responseId, object: 'response', created_at: 1, status: 'in_progress', model: 'm', output: [] } }),
-      sse('response.in_progress', { type: 'response.in_progress', sequence_number: 1, response: { id: responseId, object: 'response', created_at: 1, status: 'in_progress', model: 'm', output: [] } }),
-      sse('response.output_item.added', { type: 'response.output_item.added', sequence_number: 2, output_index: 0, item: { id: 'msg_1', type: 'message', status: 'in_progress', role: 'assistant', content: [] } }),
+      sse('response.created', {
+        type: 'response.created',
+        sequence_number: 0,
+        response: { id: responseId, object: 'response', created_at: 1, status: 'in_progress', model: 'm', output: [] },
+      }),
+      sse('response.in_progress', {
+        type: 'response.in_progress',
+        sequence_number: 1,
+        response: { id: responseId, object: 'response', created_at: 1, status: 'in_progress', model: 'm', output: [] },
+      }),
+      sse('response.output_item.added', {
+        type: 'response.output_item.added',
+        sequence_number: 2,
+        output_index: 0,
+        item: { id: 'msg_1', type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+      }),
     ],
     // `error`, then `response.failed` for the upstream's response (its id, model and creation time), nothing opened again.
     cutSignal: responsesFailure('stream_truncated', 'the Responses stream ended before response.completed'),
@@ -98,7 +136,8 @@ function router(protocol: ProtocolId, upstreamAnswer: UpstreamResponse, streamId
   });
 }
 
-const post = (path: string, body: unknown) => new Request(`http://router.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown) =>
+  new Request(`http://router.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /** The SSE events of `text`, each as its own text (`\n\n` included). */
 const eventsOf = (text: string): string[] => text.split(/(?<=\n\n)/);

@@ -59,7 +59,13 @@ describe('policies, one at a time', () => {
   });
 
   it('loop guard: an identical call (same arguments in any spacing and key order) adds the instruction', () => {
-    const messages = [user('read it'), call('c1', 'read', '{"path":"a","n":1}'), result('c1', 'A'), call('c2', 'read', '{ "n": 1, "path": "a" }'), result('c2', 'A')];
+    const messages = [
+      user('read it'),
+      call('c1', 'read', '{"path":"a","n":1}'),
+      result('c1', 'A'),
+      call('c2', 'read', '{ "n": 1, "path": "a" }'),
+      result('c2', 'A'),
+    ];
     expect(run({ model: 'm', messages: structuredClone(messages) }, { loopGuard: true }).messages).toEqual([
       ...messages,
       { role: 'system', content: [text(LOOP_GUARD_INSTRUCTION)] },
@@ -173,7 +179,13 @@ describe('validation plan through a Chat -> Responses bridge', () => {
       model: 'gpt-5',
       messages: [
         { role: 'system', content: 'You are a coding agent.' },
-        { role: 'user', content: [{ type: 'text', text: REMINDER }, { type: 'text', text: 'list the files' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: REMINDER },
+            { type: 'text', text: 'list the files' },
+          ],
+        },
         { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{}' } }] },
         { role: 'tool', tool_call_id: 'call_1', content: `a.txt\n${REMINDER}` },
       ],
@@ -260,7 +272,13 @@ describe('streaming through the handler', () => {
 
   it('policies shape the upstream request of a streaming client; the stream passes through', async () => {
     const chunks = [
-      { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-up', choices: [{ index: 0, delta: { role: 'assistant', content: 'a.txt' }, finish_reason: null }] },
+      {
+        id: 'chatcmpl-1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'gpt-up',
+        choices: [{ index: 0, delta: { role: 'assistant', content: 'a.txt' }, finish_reason: null }],
+      },
       { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-up', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
     ];
     mock = await startUpstream((_request, response) => {

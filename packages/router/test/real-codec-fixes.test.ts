@@ -27,7 +27,9 @@ describe('translation fixes over the real codecs', () => {
       'dropped-field@mcp_servers',
       'dropped-field@context_management',
     ]);
-    expect(() => bridge({ client: claude, upstream: openaiChat, strict: true }).request(structuredClone(body))).toThrow(/container: claude field container has no openai-chat equivalent/);
+    expect(() => bridge({ client: claude, upstream: openaiChat, strict: true }).request(structuredClone(body))).toThrow(
+      /container: claude field container has no openai-chat equivalent/,
+    );
     // A Claude upstream gets them back unchanged.
     const same = bridge({ client: claude, upstream: claude, transformRequest: (r) => r }).request(structuredClone(body));
     expect(same.body).toMatchObject({ container: 'container_1', mcp_servers: body.mcp_servers, context_management: body.context_management });
@@ -54,7 +56,13 @@ describe('translation fixes over the real codecs', () => {
       messages: [
         { role: 'user', content: 'a' },
         { role: 'assistant', content: 'b' },
-        { role: 'user', content: [{ type: 'text', text: 'Now answer in French.' }, { type: 'text', text: 'c' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Now answer in French.' },
+            { type: 'text', text: 'c' },
+          ],
+        },
       ],
     });
     expect(warnings).toEqual(['lossy-conversion@messages[3]']);
@@ -108,7 +116,16 @@ describe('translation fixes over the real codecs', () => {
   });
 
   it('a Chat client asking include_usage of a Claude upstream gets the usage chunk without any policy configured', async () => {
-    const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-up', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } };
+    const message = {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-up',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 12, output_tokens: 1 },
+    };
     const events = [
       { type: 'message_start', message },
       { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
@@ -128,12 +145,21 @@ describe('translation fixes over the real codecs', () => {
       method: 'POST',
       url: 'http://router.test/v1/chat/completions',
       headers: { get: () => null },
-      text: async () => JSON.stringify({ model: 'gpt-4.1', stream: true, ...(streamOptions ? { stream_options: streamOptions } : {}), messages: [{ role: 'user', content: 'a' }] }),
+      text: async () =>
+        JSON.stringify({
+          model: 'gpt-4.1',
+          stream: true,
+          ...(streamOptions ? { stream_options: streamOptions } : {}),
+          messages: [{ role: 'user', content: 'a' }],
+        }),
     });
     const chunksOf = async (streamOptions: unknown) => {
       const reply = await route(call(streamOptions));
       const text = await new Response(toResponse(reply).body).text();
-      return text.split('\n\n').filter((frame) => frame.startsWith('data: {')).map((frame) => JSON.parse(frame.slice(6)) as { choices: unknown[]; usage?: unknown });
+      return text
+        .split('\n\n')
+        .filter((frame) => frame.startsWith('data: {'))
+        .map((frame) => JSON.parse(frame.slice(6)) as { choices: unknown[]; usage?: unknown });
     };
     const withUsage = await chunksOf({ include_usage: true });
     expect(withUsage.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } });

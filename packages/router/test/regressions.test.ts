@@ -127,10 +127,16 @@ describe('REGRESSIONS.md, OpenAI Chat <-> Responses', () => {
       input: 'Weather in Paris?',
       tools: [{ type: 'function', name: 'get_weather', parameters: weatherTool.function.parameters, strict: false }],
     });
-    const answer = via.response(responsesAnswer('o4-mini', [
-        { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Need weather.' }], encrypted_content: 'ENC1' },
-        { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
-      ], responsesUsage(10, 20, 0, 12))) as { choices: Array<{ message: { reasoning_content: string; tool_calls: Array<{ id: string; function: unknown }> } }> };
+    const answer = via.response(
+      responsesAnswer(
+        'o4-mini',
+        [
+          { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Need weather.' }], encrypted_content: 'ENC1' },
+          { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
+        ],
+        responsesUsage(10, 20, 0, 12),
+      ),
+    ) as { choices: Array<{ message: { reasoning_content: string; tool_calls: Array<{ id: string; function: unknown }> } }> };
     const message = answer.choices[0]?.message;
     const call = message?.tool_calls[0];
     expect(message?.reasoning_content).toBe('Need weather.');
@@ -163,13 +169,19 @@ describe('REGRESSIONS.md, OpenAI Chat <-> Responses', () => {
     const { via, warnings } = bridged(openaiChat, openaiResponses);
     via.request({ model: 'gpt-oss-120b', messages: [{ role: 'user', content: 'Hi' }] });
     const reasoning = { type: 'reasoning', id: 'rs_1', summary: [], content: [{ type: 'reasoning_text', text: 'Raw thought.' }] };
-    const response = responsesAnswer('gpt-oss-120b', [reasoning, { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hi', annotations: [] }] }], responsesUsage(3, 4, 0, 2));
+    const response = responsesAnswer(
+      'gpt-oss-120b',
+      [reasoning, { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hi', annotations: [] }] }],
+      responsesUsage(3, 4, 0, 2),
+    );
     expect(via.response(response)).toEqual({
       id: 'resp_1',
       object: 'chat.completion',
       created: 1,
       model: 'gpt-oss-120b',
-      choices: [{ index: 0, message: { role: 'assistant', reasoning_content: 'Raw thought.', content: 'Hi', refusal: null }, finish_reason: 'stop', logprobs: null }],
+      choices: [
+        { index: 0, message: { role: 'assistant', reasoning_content: 'Raw thought.', content: 'Hi', refusal: null }, finish_reason: 'stop', logprobs: null },
+      ],
       usage: {
         prompt_tokens: 3,
         completion_tokens: 4,
@@ -182,10 +194,24 @@ describe('REGRESSIONS.md, OpenAI Chat <-> Responses', () => {
     const events = [
       { type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress', output: [], usage: null } },
       { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { type: 'reasoning', id: 'rs_1', summary: [] } },
-      { type: 'response.content_part.added', sequence_number: 2, item_id: 'rs_1', output_index: 0, content_index: 0, part: { type: 'reasoning_text', text: '' } },
+      {
+        type: 'response.content_part.added',
+        sequence_number: 2,
+        item_id: 'rs_1',
+        output_index: 0,
+        content_index: 0,
+        part: { type: 'reasoning_text', text: '' },
+      },
       { type: 'response.reasoning_text.delta', sequence_number: 3, item_id: 'rs_1', output_index: 0, content_index: 0, delta: 'Raw thought.' },
       { type: 'response.reasoning_text.done', sequence_number: 4, item_id: 'rs_1', output_index: 0, content_index: 0, text: 'Raw thought.' },
-      { type: 'response.content_part.done', sequence_number: 5, item_id: 'rs_1', output_index: 0, content_index: 0, part: { type: 'reasoning_text', text: 'Raw thought.' } },
+      {
+        type: 'response.content_part.done',
+        sequence_number: 5,
+        item_id: 'rs_1',
+        output_index: 0,
+        content_index: 0,
+        part: { type: 'reasoning_text', text: 'Raw thought.' },
+      },
       { type: 'response.output_item.done', sequence_number: 6, output_index: 0, item: reasoning },
       { type: 'response.completed', sequence_number: 7, response: { ...response, output: [reasoning] } },
     ];
@@ -210,7 +236,13 @@ describe('REGRESSIONS.md, OpenAI Chat <-> Responses', () => {
 
     const back = bridged(openaiChat, openaiResponses).via;
     back.request({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] });
-    const chat = back.response(responsesAnswer('gpt-4o', [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hello', annotations: [] }] }], responsesUsage(1200, 300, 1000, 250))) as { usage: unknown };
+    const chat = back.response(
+      responsesAnswer(
+        'gpt-4o',
+        [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hello', annotations: [] }] }],
+        responsesUsage(1200, 300, 1000, 250),
+      ),
+    ) as { usage: unknown };
     expect(chat.usage).toEqual({
       prompt_tokens: 1200,
       completion_tokens: 300,
@@ -319,7 +351,13 @@ describe('REGRESSIONS.md, OpenAI Chat <-> Responses', () => {
     }) as { output: unknown[] };
     expect(answer.output).toEqual([
       { type: 'reasoning', summary: [{ type: 'summary_text', text: 'Need weather.' }], id: 'rs_chatcmpl-1_0' },
-      { type: 'message', id: 'msg_chatcmpl-1_1', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Checking.', annotations: [] }] },
+      {
+        type: 'message',
+        id: 'msg_chatcmpl-1_1',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Checking.', annotations: [] }],
+      },
       { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', id: 'fc_chatcmpl-1_2', status: 'completed' },
     ]);
     expect(warnings).toEqual([]);
@@ -373,10 +411,16 @@ describe('REGRESSIONS.md, OpenAI Chat <-> Responses', () => {
   it('R42: reasoning replayed to a Responses upstream through a Chat client carries its encrypted content inline, never null', () => {
     const { via } = bridged(openaiChat, openaiResponses);
     via.request({ model: 'o4-mini', messages: [{ role: 'user', content: 'Hi' }], tools: [weatherTool] });
-    const answer = via.response(responsesAnswer('o4-mini', [
-        { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'ENC1' },
-        { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}', status: 'completed' },
-      ], responsesUsage(1, 1))) as { choices: Array<{ message: { tool_calls: Array<{ id: string }> } }> };
+    const answer = via.response(
+      responsesAnswer(
+        'o4-mini',
+        [
+          { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'ENC1' },
+          { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}', status: 'completed' },
+        ],
+        responsesUsage(1, 1),
+      ),
+    ) as { choices: Array<{ message: { tool_calls: Array<{ id: string }> } }> };
     const calls = answer.choices[0]?.message.tool_calls ?? [];
     const next = via.request({
       model: 'o4-mini',
@@ -409,7 +453,11 @@ describe('REGRESSIONS.md, handler state (previous_response_id, count tokens)', (
           index === 0
             ? {
                 index: 0,
-                message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+                message: {
+                  role: 'assistant',
+                  content: null,
+                  tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+                },
                 finish_reason: 'tool_calls',
               }
             : { index: 0, message: { role: 'assistant', content: 'Sunny in Paris.' }, finish_reason: 'stop' },
@@ -461,7 +509,13 @@ describe('REGRESSIONS.md, handler state (previous_response_id, count tokens)', (
     expect((mock.received[1]?.body as { messages: unknown }).messages).toEqual(secondUpstreamMessages);
     const secondAnswer = (await second.json()) as { id: string; output: unknown[] };
     expect(secondAnswer.output).toEqual([
-      { type: 'message', id: `msg_${secondAnswer.id.slice(5)}_0`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Sunny in Paris.', annotations: [] }] },
+      {
+        type: 'message',
+        id: `msg_${secondAnswer.id.slice(5)}_0`,
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Sunny in Paris.', annotations: [] }],
+      },
     ]);
   });
 
@@ -559,8 +613,7 @@ describe('REGRESSIONS.md, handler state (previous_response_id, count tokens)', (
   it('R25: the count-tokens estimate includes the system prompt, tool definitions and message overhead', async () => {
     const mock = await chatUpstream();
     const handler = createHandler(config(mock.baseUrl));
-    const count = async (body: unknown) =>
-      ((await (await handler(post('/v1/responses/input_tokens', body))).json()) as { input_tokens: number }).input_tokens;
+    const count = async (body: unknown) => ((await (await handler(post('/v1/responses/input_tokens', body))).json()) as { input_tokens: number }).input_tokens;
     const bare = await count({ model: 'gpt-4o', input: 'Hi' });
     const instructions = 'You are a careful assistant. '.repeat(10);
     const withSystem = await count({ model: 'gpt-4o', instructions, input: 'Hi' });
@@ -653,13 +706,24 @@ describe('REGRESSIONS.md, Claude Messages', () => {
     }
     // Without a budget the default stays 4096.
     const { via } = bridged(gemini, claude);
-    const plain = via.request({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }, { model: 'gemini-2.5-pro', upstreamModel: 'claude-sonnet-4-5', stream: false });
-    expect(plain.body).toEqual({ model: 'claude-sonnet-4-5', max_tokens: 4096, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false });
+    const plain = via.request(
+      { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+      { model: 'gemini-2.5-pro', upstreamModel: 'claude-sonnet-4-5', stream: false },
+    );
+    expect(plain.body).toEqual({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 4096,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      stream: false,
+    });
   });
 
   it('R37: reasoning effort and a JSON schema format both reach Claude output_config', () => {
     const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false };
-    const { body, warnings } = chatToClaude({ reasoning_effort: 'high', response_format: { type: 'json_schema', json_schema: { name: 'x', schema, strict: true } } });
+    const { body, warnings } = chatToClaude({
+      reasoning_effort: 'high',
+      response_format: { type: 'json_schema', json_schema: { name: 'x', schema, strict: true } },
+    });
     expect(body).toEqual({
       model: 'claude-sonnet-4-5',
       max_tokens: 512,
@@ -686,7 +750,13 @@ describe('REGRESSIONS.md, Claude Messages', () => {
       messages: [
         { role: 'user', content: 'hi' },
         { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'read', input: { p: 'a' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: 'A' }, { type: 'text', text: 'and?' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'call_1', content: 'A' },
+            { type: 'text', text: 'and?' },
+          ],
+        },
       ],
     });
   });
@@ -747,7 +817,11 @@ describe('REGRESSIONS.md, Claude Messages', () => {
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: 'Reading.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"p":"a"}' } }] },
+          message: {
+            role: 'assistant',
+            content: 'Reading.',
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"p":"a"}' } }],
+          },
           finish_reason: 'tool_calls',
         },
       ],
@@ -767,7 +841,13 @@ describe('REGRESSIONS.md, Claude Messages', () => {
       max_tokens: 100,
       messages: [
         { role: 'user', content: 'hi' },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'Plan.', signature: 'SIG_A' }, { type: 'tool_use', id: 'toolu_1', name: 'read', input: {} }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'Plan.', signature: 'SIG_A' },
+            { type: 'tool_use', id: 'toolu_1', name: 'read', input: {} },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }] },
       ],
     });
@@ -801,7 +881,13 @@ describe('REGRESSIONS.md, Claude Messages', () => {
       messages: [
         { role: 'user', content: 'hi' },
         // What a Claude client got from R4's answer (unsigned thinking), echoed with the tool call.
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'Need the file.', signature: '' }, { type: 'tool_use', id: 'call_1', name: 'read', input: { p: 'a' } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'Need the file.', signature: '' },
+            { type: 'tool_use', id: 'call_1', name: 'read', input: { p: 'a' } },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: 'A' }] },
       ],
     }) as { body: { messages: unknown[] } };
@@ -818,7 +904,11 @@ describe('REGRESSIONS.md, Claude Messages', () => {
     const answer = via.response({
       ...chatHead('gpt-4o'),
       choices: [
-        { index: 0, message: { role: 'assistant', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'read', arguments: '{"p":"a"}' } }] }, finish_reason: 'tool_calls' },
+        {
+          index: 0,
+          message: { role: 'assistant', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'read', arguments: '{"p":"a"}' } }] },
+          finish_reason: 'tool_calls',
+        },
       ],
     }) as { content: Array<{ id: string }> };
     expect(answer.content).toEqual([{ type: 'tool_use', id: 'call_9', name: 'read', input: { p: 'a' } }]);
@@ -870,7 +960,16 @@ describe('REGRESSIONS.md, Claude Messages', () => {
     expect(events).toEqual([
       {
         type: 'message_start',
-        message: { id: 'chatcmpl-1', type: 'message', role: 'assistant', model: 'deepseek-reasoner', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } },
+        message: {
+          id: 'chatcmpl-1',
+          type: 'message',
+          role: 'assistant',
+          model: 'deepseek-reasoner',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 0, output_tokens: 0 },
+        },
       },
       textBlock,
       { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Let me check.' } },
@@ -923,7 +1022,9 @@ describe('REGRESSIONS.md, Claude Messages', () => {
 
   it('R46: Claude stream usage from a Chat upstream arrives in message_delta, cache reads outside input_tokens', async () => {
     const { via } = bridged(claude, openaiChat);
-    const sent = via.request({ model: 'gpt-4o', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] }) as { body: Record<string, unknown> };
+    const sent = via.request({ model: 'gpt-4o', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] }) as {
+      body: Record<string, unknown>;
+    };
     // The router asks the Chat upstream for usage.
     expect(sent.body.stream_options).toEqual({ include_usage: true });
     const chunks = [
@@ -943,8 +1044,23 @@ describe('REGRESSIONS.md, Claude Messages', () => {
 
   it('R40: two tool_use blocks streamed by Claude become two separate Chat tool calls', async () => {
     const { via } = bridged(openaiChat, claude);
-    via.request({ model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
-    const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } };
+    via.request({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    const message = {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 1 },
+    };
     const events = [
       { type: 'message_start', message },
       { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'read', input: {} } },
@@ -956,7 +1072,9 @@ describe('REGRESSIONS.md, Claude Messages', () => {
       { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } },
       { type: 'message_stop' },
     ];
-    const chunks = dataOf(await readText(via.stream(bytesStream([sseBytes(events, true)])))) as Array<{ choices?: Array<{ delta: unknown; finish_reason: unknown }> }>;
+    const chunks = dataOf(await readText(via.stream(bytesStream([sseBytes(events, true)])))) as Array<{
+      choices?: Array<{ delta: unknown; finish_reason: unknown }>;
+    }>;
     expect(chunks.flatMap((chunk) => chunk.choices ?? []).map((choice) => [choice.delta, choice.finish_reason])).toEqual([
       [{ role: 'assistant', tool_calls: [{ index: 0, id: 'toolu_1', type: 'function', function: { name: 'read', arguments: '' } }] }, null],
       [{ tool_calls: [{ index: 0, function: { arguments: '{"p":"a"}' } }] }, null],
@@ -970,7 +1088,11 @@ describe('REGRESSIONS.md, Claude Messages', () => {
     const { via } = bridged(claude, openaiResponses);
     via.request({ model: 'gpt-4.1', max_tokens: 100, tools: [claudeTool], messages: [{ role: 'user', content: 'read a' }] });
     const answer = via.response(
-      responsesAnswer('gpt-4.1', [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'read', arguments: '{"p":"a"}', status: 'completed' }], responsesUsage(1, 1)),
+      responsesAnswer(
+        'gpt-4.1',
+        [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'read', arguments: '{"p":"a"}', status: 'completed' }],
+        responsesUsage(1, 1),
+      ),
     ) as { content: unknown; stop_reason: string };
     expect(answer.content).toEqual([{ type: 'tool_use', id: 'call_1', name: 'read', input: { p: 'a' } }]);
     expect(answer.stop_reason).toBe('tool_use');
@@ -1033,7 +1155,11 @@ describe('REGRESSIONS.md, Claude Messages', () => {
 describe('REGRESSIONS.md, Gemini', () => {
   const chatRequest = (extra: Record<string, unknown>) => {
     const { via, warnings } = bridged(openaiChat, gemini);
-    return { body: via.request({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'x' }], ...extra }).body as Record<string, unknown>, warnings, via };
+    return {
+      body: via.request({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'x' }], ...extra }).body as Record<string, unknown>,
+      warnings,
+      via,
+    };
   };
   /** The declaration Gemini gets for one Chat tool with these parameters. */
   const declarationFor = (parameters: Record<string, unknown>) => {
@@ -1135,7 +1261,12 @@ describe('REGRESSIONS.md, Gemini', () => {
       role: 'user',
       parts: [
         {
-          functionResponse: { name: 'shot', response: { output: 'here' }, id: 'toolu_1', parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] },
+          functionResponse: {
+            name: 'shot',
+            response: { output: 'here' },
+            id: 'toolu_1',
+            parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }],
+          },
         },
       ],
     });
@@ -1206,7 +1337,9 @@ describe('REGRESSIONS.md, Gemini', () => {
     via.request({ model: 'gemini-3-pro-preview', stream: true, messages: [{ role: 'user', content: 'x' }] });
     const chunks = dataOf(await readText(via.stream(bytesStream([encoder.encode(`data: ${JSON.stringify(geminiCalls)}\r\n\r\n`)]))));
     const calls = new Map<number, { id: string; function: { name: string; arguments: string } }>();
-    for (const chunk of chunks as Array<{ choices?: Array<{ delta: { tool_calls?: Array<{ index: number; id?: string; function: { name?: string; arguments: string } }> } }> }>) {
+    for (const chunk of chunks as Array<{
+      choices?: Array<{ delta: { tool_calls?: Array<{ index: number; id?: string; function: { name?: string; arguments: string } }> } }>;
+    }>) {
       for (const call of chunk.choices?.[0]?.delta.tool_calls ?? []) {
         const known = calls.get(call.index);
         if (known) known.function.arguments += call.function.arguments;
@@ -1258,7 +1391,9 @@ describe('REGRESSIONS.md, Gemini', () => {
     fromGemini.request({ model: 'gemini-3-pro-preview', max_tokens: 100, messages: [{ role: 'user', content: 'x' }] });
     const answer = fromGemini.response({
       ...geminiCalls,
-      candidates: [{ ...geminiCalls.candidates[0], content: { role: 'model', parts: [{ text: 'Plan.', thought: true, thoughtSignature: 'GTHINK' }, { text: 'Done.' }] } }],
+      candidates: [
+        { ...geminiCalls.candidates[0], content: { role: 'model', parts: [{ text: 'Plan.', thought: true, thoughtSignature: 'GTHINK' }, { text: 'Done.' }] } },
+      ],
     }) as { content: Array<{ type: string; signature?: string }> };
     expect(answer.content[0]?.type).toBe('thinking');
     expect(answer.content[0]?.signature?.startsWith('llms1_')).toBe(true);

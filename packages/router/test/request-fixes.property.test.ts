@@ -7,18 +7,22 @@ import { dropEmptyContent, midConversationSystemToUser, orderToolResults } from 
 const CALL_IDS = ['a', 'b', 'c', 'd'];
 
 const text = fc.constantFrom('', 'hi', 'x');
-const userMessage = fc.array(text, { minLength: 0, maxLength: 3 }).map((texts): LlmMessage => ({ role: 'user', content: texts.map((t) => ({ type: 'text', text: t })) }));
+const userMessage = fc
+  .array(text, { minLength: 0, maxLength: 3 })
+  .map((texts): LlmMessage => ({ role: 'user', content: texts.map((t) => ({ type: 'text', text: t })) }));
 const systemMessage = text.map((t): LlmMessage => ({ role: 'system', content: [{ type: 'text', text: t }] }));
-const assistantMessage = fc
-  .record({ lead: fc.option(text, { nil: undefined }), calls: fc.uniqueArray(fc.constantFrom(...CALL_IDS), { maxLength: 3 }) })
-  .map(({ lead, calls }): LlmMessage => ({
+const assistantMessage = fc.record({ lead: fc.option(text, { nil: undefined }), calls: fc.uniqueArray(fc.constantFrom(...CALL_IDS), { maxLength: 3 }) }).map(
+  ({ lead, calls }): LlmMessage => ({
     role: 'assistant',
     content: [
       ...(lead === undefined ? [] : [{ type: 'text' as const, text: lead }]),
       ...calls.map((id) => ({ type: 'tool-call' as const, id, name: `t_${id}`, arguments: '{}' })),
     ],
-  }));
-const toolMessage = fc.constantFrom(...CALL_IDS, 'orphan').map((id): LlmMessage => ({ role: 'tool', content: [{ type: 'tool-result', toolCallId: id, content: `r_${id}` }] }));
+  }),
+);
+const toolMessage = fc
+  .constantFrom(...CALL_IDS, 'orphan')
+  .map((id): LlmMessage => ({ role: 'tool', content: [{ type: 'tool-result', toolCallId: id, content: `r_${id}` }] }));
 const conversation = fc.array(fc.oneof(userMessage, systemMessage, assistantMessage, toolMessage, toolMessage), { maxLength: 10 });
 
 /**
@@ -80,7 +84,9 @@ describe('request fixes (properties)', () => {
         const out = midConversationSystemToUser(messages);
         const moved = messages.some((message, index) => firstTurn >= 0 && index > firstTurn && message.role === 'system');
         if (!moved) expect(out).toBe(messages);
-        expect(out.map((message) => message.role)).toEqual(messages.map((message, index) => (message.role === 'system' && firstTurn >= 0 && index > firstTurn ? 'user' : message.role)));
+        expect(out.map((message) => message.role)).toEqual(
+          messages.map((message, index) => (message.role === 'system' && firstTurn >= 0 && index > firstTurn ? 'user' : message.role)),
+        );
       }),
       { numRuns: 300 },
     );

@@ -16,10 +16,19 @@ function reusingChatUpstream(sent: Sent): Transport {
     sent.push(body);
     const text = `echo ${body.messages.at(-1)?.content}`;
     if (!body.stream) {
-      return Response.json({ id: 'chatcmpl-same', object: 'chat.completion', created: 1, model: 'g', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] });
+      return Response.json({
+        id: 'chatcmpl-same',
+        object: 'chat.completion',
+        created: 1,
+        model: 'g',
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      });
     }
-    const chunk = (delta: unknown, finish: string | null) => `data: ${JSON.stringify({ id: 'chatcmpl-same', object: 'chat.completion.chunk', created: 1, model: 'g', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    return new Response(`${chunk({ role: 'assistant', content: text }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`, { headers: { 'content-type': 'text/event-stream' } });
+    const chunk = (delta: unknown, finish: string | null) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-same', object: 'chat.completion.chunk', created: 1, model: 'g', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    return new Response(`${chunk({ role: 'assistant', content: text }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`, {
+      headers: { 'content-type': 'text/event-stream' },
+    });
   };
 }
 
@@ -116,7 +125,10 @@ describe('a Responses upstream (its own ids)', () => {
     };
   }
   const responsesRouter = (sent: Sent) =>
-    router(responsesUpstream(sent), { upstreams: { up: { protocol: 'openai-responses', baseUrl: 'http://upstream.test/v1' } }, routes: [{ match: '*', upstream: 'up' }] });
+    router(responsesUpstream(sent), {
+      upstreams: { up: { protocol: 'openai-responses', baseUrl: 'http://upstream.test/v1' } },
+      routes: [{ match: '*', upstream: 'up' }],
+    });
 
   it('passes previous_response_id to the upstream for the key that got the id, and refuses (404) every other key before sending', async () => {
     const sent: Sent = [];

@@ -64,7 +64,7 @@ describe('what a request keeps alive while its upstream answers', () => {
     expect(aliveDuringCall).toBe(0);
   });
 
-  it('keeps no attempt\'s canonical tree alive while the upstreams of a fallback route answer', async () => {
+  it("keeps no attempt's canonical tree alive while the upstreams of a fallback route answer", async () => {
     const refs: Array<WeakRef<object>> = [];
     const alive: number[] = [];
     const router = createRouter({
@@ -81,7 +81,8 @@ describe('what a request keeps alive while its upstream answers', () => {
       transport: async (request: UpstreamRequest) => {
         // The parsed client body stays for the second upstream; each attempt's own tree does not.
         alive.push(await survivors(refs));
-        if (request.url.startsWith('http://first.test')) return new Response('{"type":"error","error":{"type":"overloaded_error","message":"busy"}}', { status: 529 });
+        if (request.url.startsWith('http://first.test'))
+          return new Response('{"type":"error","error":{"type":"overloaded_error","message":"busy"}}', { status: 529 });
         return claudeReply();
       },
     });

@@ -26,28 +26,58 @@ const cases: Record<ProtocolId, Case> = {
     path: '/v1/chat/completions',
     baseUrl: 'http://upstream.test/v1',
     request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
-    valid: { id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hello', future_field: 1 }, finish_reason: 'stop' }], brand_new: { x: [1] } },
+    valid: {
+      id: 'c1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'hello', future_field: 1 }, finish_reason: 'stop' }],
+      brand_new: { x: [1] },
+    },
   },
   'openai-responses': {
     codec: openaiResponses,
     path: '/v1/responses',
     baseUrl: 'http://upstream.test/v1',
     request: { model: 'm', input: 'hi' },
-    valid: { id: 'resp_1', object: 'response', created_at: 1, status: 'completed', model: 'm', output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'hello', annotations: [] }] }], brand_new: { x: [1] } },
+    valid: {
+      id: 'resp_1',
+      object: 'response',
+      created_at: 1,
+      status: 'completed',
+      model: 'm',
+      output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'hello', annotations: [] }] }],
+      brand_new: { x: [1] },
+    },
   },
   claude: {
     codec: claude,
     path: '/v1/messages',
     baseUrl: 'http://upstream.test',
     request: { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] },
-    valid: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'hello' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 }, brand_new: { x: [1] } },
+    valid: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      content: [{ type: 'text', text: 'hello' }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+      brand_new: { x: [1] },
+    },
   },
   gemini: {
     codec: gemini,
     path: '/v1beta/models/m:generateContent',
     baseUrl: 'http://upstream.test',
     request: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
-    valid: { candidates: [{ content: { role: 'model', parts: [{ text: 'hello' }] }, finishReason: 'STOP', index: 0 }], modelVersion: 'm', responseId: 'r1', brand_new: { x: [1] } },
+    valid: {
+      candidates: [{ content: { role: 'model', parts: [{ text: 'hello' }] }, finishReason: 'STOP', index: 0 }],
+      modelVersion: 'm',
+      responseId: 'r1',
+      brand_new: { x: [1] },
+    },
   },
 };
 
@@ -67,7 +97,9 @@ function router(protocol: ProtocolId, body: string) {
 async function ask(protocol: ProtocolId, upstreamBody: string) {
   const { handler, records } = router(protocol, upstreamBody);
   const { path, request } = cases[protocol];
-  const response = await handler(new Request(`http://router.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) }));
+  const response = await handler(
+    new Request(`http://router.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) }),
+  );
   return { response, records, requestId: response.headers.get('x-request-id') };
 }
 
@@ -105,7 +137,9 @@ describe('a same-protocol 200 JSON body that is not the protocol answer is a 502
         // The upstream is named in the record (the log), never in the answer.
         expect(records).toHaveLength(1);
         expect(records[0]).toMatchObject({ status: 502, errorKind: 'upstream', upstream: 'main', upstreamProtocol: protocol });
-        expect(records[0]?.errorDetail).toBe(`LlmError(upstream 502 at ${path}): invalid ${NAMES[protocol]} answer${at} <- cause: LlmError(invalid_request 400 at ${path}): ${path}: ${detail}`);
+        expect(records[0]?.errorDetail).toBe(
+          `LlmError(upstream 502 at ${path}): invalid ${NAMES[protocol]} answer${at} <- cause: LlmError(invalid_request 400 at ${path}): ${path}: ${detail}`,
+        );
       });
     }
   }

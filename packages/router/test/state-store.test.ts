@@ -60,7 +60,13 @@ describe('MemoryStateStore byte budget', () => {
 
 describe('the router state under the byte budget', () => {
   const chatAnswer: Transport = async () =>
-    Response.json({ id: 'c', object: 'chat.completion', created: 1, model: 'g', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] });
+    Response.json({
+      id: 'c',
+      object: 'chat.completion',
+      created: 1,
+      model: 'g',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+    });
 
   it('keeps the newest turns of large Responses requests within maxBytes; evicted ones answer 404', async () => {
     const stateStore = new MemoryStateStore({ maxBytes: MiB });

@@ -36,7 +36,12 @@ const claudeBody = (strict?: boolean) => ({
   tools: [strict === undefined ? weather : { ...weather, strict }],
 });
 
-async function strictToolsSent(protocol: ProtocolId, body: unknown, upstream: Partial<UpstreamConfig> = {}, path = '/v1/messages'): Promise<boolean | undefined> {
+async function strictToolsSent(
+  protocol: ProtocolId,
+  body: unknown,
+  upstream: Partial<UpstreamConfig> = {},
+  path = '/v1/messages',
+): Promise<boolean | undefined> {
   const spy = spyOn(defaultCodecs()[protocol] as Codec);
   const route = createRouter({
     codecs: { ...defaultCodecs(), [protocol]: spy.codec },
@@ -46,7 +51,12 @@ async function strictToolsSent(protocol: ProtocolId, body: unknown, upstream: Pa
     // The answer does not matter here: the request was encoded before it was sent.
     transport: async () => new Response('{}', { status: 400, headers: { 'content-type': 'application/json' } }),
   });
-  await route({ method: 'POST', url: `http://router.test${path}`, headers: new Headers({ 'anthropic-version': '2023-06-01' }), text: async () => JSON.stringify(body) });
+  await route({
+    method: 'POST',
+    url: `http://router.test${path}`,
+    headers: new Headers({ 'anthropic-version': '2023-06-01' }),
+    text: async () => JSON.stringify(body),
+  });
   expect(spy.contexts).toHaveLength(1);
   return spy.contexts[0]?.strictTools;
 }

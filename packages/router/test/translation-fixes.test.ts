@@ -9,8 +9,16 @@ const user = (text: string): LlmMessage => ({ role: 'user', content: [{ type: 't
 
 describe('request fixes', () => {
   it('merges consecutive same-role turns for alternating targets', () => {
-    expect(mergeSameRoleTurns([user('a'), { ...user('b'), stringContent: true } as LlmMessage, { role: 'assistant', content: [{ type: 'text', text: 'c' }] }])).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+    expect(
+      mergeSameRoleTurns([user('a'), { ...user('b'), stringContent: true } as LlmMessage, { role: 'assistant', content: [{ type: 'text', text: 'c' }] }]),
+    ).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'c' }] },
     ]);
   });
@@ -68,7 +76,11 @@ describe('tool adaptation', () => {
     expect(sent.tools).toEqual([{ type: 'function', name: 'mcp_read' }]);
     expect(sent.toolChoice).toEqual({ type: 'tool', name: 'mcp_read' });
     expect(sent.messages[0]?.content[0]).toMatchObject({ name: 'mcp_read' });
-    const answer: LlmResponse = { id: 'r', model: 'm', choices: [{ index: 0, finishReason: 'tool_calls', content: [{ type: 'tool-call', id: 'x', name: 'mcp_read', arguments: {} }] }] };
+    const answer: LlmResponse = {
+      id: 'r',
+      model: 'm',
+      choices: [{ index: 0, finishReason: 'tool_calls', content: [{ type: 'tool-call', id: 'x', name: 'mcp_read', arguments: {} }] }],
+    };
     expect((exchange.answers.response(answer) as LlmResponse).choices[0]?.content[0]).toMatchObject({ name: 'mcp/read' });
   });
 

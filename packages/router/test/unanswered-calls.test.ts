@@ -140,7 +140,10 @@ describe('a Gemini history with an unanswered function call', () => {
     });
     expect((out.body as { contents: unknown }).contents).toEqual([
       { role: 'user', parts: [{ text: 'Weather in Paris?' }] },
-      { role: 'model', parts: [{ functionCall: { id: 'call_0', name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'skip_thought_signature_validator' }] },
+      {
+        role: 'model',
+        parts: [{ functionCall: { id: 'call_0', name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'skip_thought_signature_validator' }],
+      },
       { role: 'user', parts: [{ text: 'Never mind.' }] },
     ]);
     expect(warnings.map((warning) => `${warning.code}@${warning.path}`)).toEqual([]);

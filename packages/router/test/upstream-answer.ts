@@ -18,7 +18,12 @@ export function chunkSource(read: (index: number) => Promise<IteratorResult<Uint
 }
 
 /** A transport answer: status, content type, and a body served as chunks (never ending when `hang`). */
-export function answer(status: number, contentType: string, chunks: readonly string[], options: { hang?: boolean; onReturn?: () => void } = {}): UpstreamResponse {
+export function answer(
+  status: number,
+  contentType: string,
+  chunks: readonly string[],
+  options: { hang?: boolean; onReturn?: () => void } = {},
+): UpstreamResponse {
   const text = chunks.join('');
   return {
     status,

@@ -41,7 +41,11 @@ function claudeSseEvents(text: string): { event: string; data: unknown }[] {
     .split('\n\n')
     .map((block) => {
       const [eventLine, dataLine, ...rest] = block.split('\n');
-      expect({ eventLine: eventLine?.startsWith('event: '), dataLine: dataLine?.startsWith('data: '), rest }).toEqual({ eventLine: true, dataLine: true, rest: [] });
+      expect({ eventLine: eventLine?.startsWith('event: '), dataLine: dataLine?.startsWith('data: '), rest }).toEqual({
+        eventLine: true,
+        dataLine: true,
+        rest: [],
+      });
       return { event: eventLine!.slice('event: '.length), data: JSON.parse(dataLine!.slice('data: '.length)) as unknown };
     });
 }
@@ -66,7 +70,8 @@ describe('a stream that ends without saying how', () => {
   });
 
   it('a Chat upstream cut before finish_reason ends a Claude client stream with an error event, not end_turn', async () => {
-    const chunk = (delta: Record<string, unknown>) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'g', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
+    const chunk = (delta: Record<string, unknown>) =>
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'g', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
     const { handler } = fakeRouter(async () => answer(200, 'text/event-stream', [chunk({ role: 'assistant', content: 'Hel' }), chunk({ content: 'lo' })]), {
       codecs: { claude, 'openai-chat': openaiChat },
       upstreams: { main: { protocol: 'openai-chat', baseUrl: 'http://upstream.test/v1' } },
@@ -79,7 +84,16 @@ describe('a stream that ends without saying how', () => {
         event: 'message_start',
         data: {
           type: 'message_start',
-          message: { id: 'c1', type: 'message', role: 'assistant', model: 'g', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } },
+          message: {
+            id: 'c1',
+            type: 'message',
+            role: 'assistant',
+            model: 'g',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 0, output_tokens: 0 },
+          },
         },
       },
       { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
@@ -120,7 +134,9 @@ describe('upstream answers that do not decode', () => {
     const response = await handler(post('/openai-chat/generate', fakeBody));
     const requestId = response.headers.get('x-request-id');
     expect(response.status).toBe(502);
-    expect(await response.json()).toEqual({ error: { protocol: 'openai-chat', kind: 'upstream', message: `invalid Claude answer at choices (request id ${requestId})` } });
+    expect(await response.json()).toEqual({
+      error: { protocol: 'openai-chat', kind: 'upstream', message: `invalid Claude answer at choices (request id ${requestId})` },
+    });
     expect(records[0]).toMatchObject({ status: 502, errorKind: 'upstream', upstream: 'main' });
     expect(records[0]?.errorDetail).toContain('choices: required');
   });
@@ -135,13 +151,13 @@ describe('upstream answers that do not decode', () => {
   it('a stream whose data does not decode ends with one upstream error event, and the upstream call is cancelled', async () => {
     let cancelled = 0;
     const { handler, records } = fakeRouter(async () =>
-      answer(200, 'text/event-stream', [fakeSse(opening.slice(0, 1)), 'data: {not json\n\n', fakeSse(opening.slice(1))], { hang: true, onReturn: () => cancelled++ }),
+      answer(200, 'text/event-stream', [fakeSse(opening.slice(0, 1)), 'data: {not json\n\n', fakeSse(opening.slice(1))], {
+        hang: true,
+        onReturn: () => cancelled++,
+      }),
     );
     const response = await handler(post('/openai-chat/generate', { ...fakeBody, stream: true }));
-    expect(parseFakeSse(await response.text())).toEqual([
-      opening[0],
-      { type: 'error', error: { kind: 'upstream', message: 'invalid Claude stream' } },
-    ]);
+    expect(parseFakeSse(await response.text())).toEqual([opening[0], { type: 'error', error: { kind: 'upstream', message: 'invalid Claude stream' } }]);
     expect(cancelled).toBe(1);
     expect(records[0]?.errorKind).toBe('upstream');
     expect(records[0]?.errorDetail).toContain('SyntaxError');
@@ -165,13 +181,25 @@ describe('an upstream answering a stream request with JSON', () => {
   });
 
   it('real codecs: a Claude upstream answering a Chat stream request with its JSON message gives the Chat client a whole stream', async () => {
-    const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'c', content: [{ type: 'text', text: 'hello' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } };
+    const message = {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'c',
+      content: [{ type: 'text', text: 'hello' }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 3, output_tokens: 1 },
+    };
     const { handler } = fakeRouter(async () => answer(200, 'application/json', [JSON.stringify(message)]), {
       codecs: { claude, 'openai-chat': openaiChat },
       upstreams: { main: { protocol: 'claude', baseUrl: 'http://upstream.test' } },
     });
     const response = await handler(post('/v1/chat/completions', { model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] }));
-    const data = (await response.text()).split('\n\n').filter(Boolean).map((block) => block.slice('data: '.length));
+    const data = (await response.text())
+      .split('\n\n')
+      .filter(Boolean)
+      .map((block) => block.slice('data: '.length));
     expect(data.at(-1)).toBe('[DONE]');
     const chunks = data.slice(0, -1).map((text) => JSON.parse(text) as { choices: { delta: { content?: string }; finish_reason: string | null }[] });
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe('hello');
@@ -188,12 +216,18 @@ describe('an upstream answering a stream request with JSON', () => {
 
 describe('timeouts after the headers and the request deadline', () => {
   it("a JSON body the transport's own idle timeout ended is a 504 timeout, not an unreadable 502", async () => {
-    const stalled = new LlmError({ kind: 'timeout', message: 'the upstream answer stopped arriving before it was complete', cause: new Error('socket 10.0.0.5:9099 idle') });
+    const stalled = new LlmError({
+      kind: 'timeout',
+      message: 'the upstream answer stopped arriving before it was complete',
+      cause: new Error('socket 10.0.0.5:9099 idle'),
+    });
     const { handler, records } = fakeRouter(async () => ({ ...answer(200, 'application/json', []), json: () => Promise.reject(stalled) }));
     const response = await handler(post('/openai-chat/generate', fakeBody));
     const requestId = response.headers.get('x-request-id');
     expect(response.status).toBe(504);
-    expect(await response.json()).toEqual({ error: { protocol: 'openai-chat', kind: 'timeout', message: `the upstream answer stopped arriving before it was complete (request id ${requestId})` } });
+    expect(await response.json()).toEqual({
+      error: { protocol: 'openai-chat', kind: 'timeout', message: `the upstream answer stopped arriving before it was complete (request id ${requestId})` },
+    });
     expect(records[0]).toMatchObject({ status: 504, errorKind: 'timeout', upstream: 'main' });
   });
 
@@ -204,7 +238,10 @@ describe('timeouts after the headers and the request deadline', () => {
     });
     const started = Date.now();
     const response = await handler(post('/openai-chat/generate', { ...fakeBody, stream: true }));
-    expect(parseFakeSse(await response.text())).toEqual([...opening, { type: 'error', error: { kind: 'timeout', message: 'the upstream sent nothing for 50 ms' } }]);
+    expect(parseFakeSse(await response.text())).toEqual([
+      ...opening,
+      { type: 'error', error: { kind: 'timeout', message: 'the upstream sent nothing for 50 ms' } },
+    ]);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(cancelled).toBe(1);
     expect(records[0]).toMatchObject({ status: 200, errorKind: 'timeout' });
@@ -266,9 +303,14 @@ describe('timeouts after the headers and the request deadline', () => {
 
   it('requestDeadlineMs ends a running stream with the timeout error event', async () => {
     let cancelled = 0;
-    const { handler } = fakeRouter(async () => answer(200, 'text/event-stream', [fakeSse(opening)], { hang: true, onReturn: () => cancelled++ }), { requestDeadlineMs: 80 });
+    const { handler } = fakeRouter(async () => answer(200, 'text/event-stream', [fakeSse(opening)], { hang: true, onReturn: () => cancelled++ }), {
+      requestDeadlineMs: 80,
+    });
     const response = await handler(post('/openai-chat/generate', { ...fakeBody, stream: true }));
-    expect(parseFakeSse(await response.text())).toEqual([...opening, { type: 'error', error: { kind: 'timeout', message: 'the request passed its deadline of 80 ms' } }]);
+    expect(parseFakeSse(await response.text())).toEqual([
+      ...opening,
+      { type: 'error', error: { kind: 'timeout', message: 'the request passed its deadline of 80 ms' } },
+    ]);
     expect(cancelled).toBe(1);
   });
 });
@@ -306,7 +348,10 @@ describe('internal details never reach clients', () => {
       index === 0 ? Promise.resolve({ done: false, value: encoder.encode(fakeSse(opening)) }) : Promise.reject(new Error('read ECONNRESET 10.0.0.5:9099'));
     const { handler, records } = fakeRouter(async () => ({ ...answer(200, 'text/event-stream', []), chunks: () => chunkSource(resetAfterOne) }));
     const response = await handler(post('/openai-chat/generate', { ...fakeBody, stream: true }));
-    expect(parseFakeSse(await response.text())).toEqual([...opening, { type: 'error', error: { kind: 'upstream', message: 'the upstream connection failed mid-stream' } }]);
+    expect(parseFakeSse(await response.text())).toEqual([
+      ...opening,
+      { type: 'error', error: { kind: 'upstream', message: 'the upstream connection failed mid-stream' } },
+    ]);
     expect(records[0]?.errorDetail).toContain('read ECONNRESET 10.0.0.5:9099');
   });
 });

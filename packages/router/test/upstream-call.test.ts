@@ -13,12 +13,20 @@ function scripted(answers: (() => Response)[]) {
     calls,
     transport: async (request: UpstreamRequest) => {
       calls.push(request);
-      return (answers[calls.length - 1] ?? answers[answers.length - 1] as () => Response)();
+      return (answers[calls.length - 1] ?? (answers[answers.length - 1] as () => Response))();
     },
   };
 }
 
-const options = { url: 'http://up.test/v1/x', headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 60_000, maxRetries: 2, retryBaseDelayMs: 500, maxRetryDelayMs: 30_000 };
+const options = {
+  url: 'http://up.test/v1/x',
+  headers: { 'content-type': 'application/json' },
+  body: '{}',
+  timeoutMs: 60_000,
+  maxRetries: 2,
+  retryBaseDelayMs: 500,
+  maxRetryDelayMs: 30_000,
+};
 
 describe('callUpstream retries', () => {
   it('waits exactly the retry-after of a 429 before the next attempt, then returns the answer', async () => {

@@ -24,7 +24,8 @@ function claudeUpstream(upstreamAnswer: UpstreamResponse) {
   return { handler, records };
 }
 
-const post = (path: string, body: unknown) => new Request(`http://router.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown) =>
+  new Request(`http://router.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const claudeRequest = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] };
 const chatRequest = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
 

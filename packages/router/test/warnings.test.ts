@@ -35,7 +35,7 @@ const post = (body: unknown) =>
 describe('translation warnings of one request', () => {
   it('an unknown body key that is not ASCII, or holds CR / LF / NUL, reaches x-llm-warnings percent-encoded (a valid header)', async () => {
     const { handler } = claudeToChat({ warningsHeader: true });
-    const response = await handler(post(claudeBody({ '日本語': 1, 'a\r\nb\u0000c': 2 })));
+    const response = await handler(post(claudeBody({ 日本語: 1, 'a\r\nb\u0000c': 2 })));
     expect(response.status).toBe(200);
     const value = response.headers.get('x-llm-warnings') as string;
     expect(value).toBe('dropped-field@%E6%97%A5%E6%9C%AC%E8%AA%9E, dropped-field@a%0D%0Ab%00c');

@@ -32,7 +32,9 @@ const peer = await loadPeerPayloads(arg('peers-scripts', resolve(REPO, '../share
 const model = MODEL[UPSTREAM];
 if (!model) throw new Error(`--upstream: one of ${Object.keys(MODEL).join(', ')}`);
 const answer = JSON.stringify(
-  { gemini: peer.geminiResponse, claude: peer.anthropicResponse, 'openai-responses': peer.responsesResponse, 'openai-chat': peer.openaiChatResponse }[UPSTREAM](model),
+  { gemini: peer.geminiResponse, claude: peer.anthropicResponse, 'openai-responses': peer.responsesResponse, 'openai-chat': peer.openaiChatResponse }[UPSTREAM](
+    model,
+  ),
 );
 
 // The upstream: answers at once, or holds every request until `release()`.
@@ -53,7 +55,10 @@ const release = () => held.splice(0).forEach((reply) => reply());
 const work = mkdtempSync(join(tmpdir(), 'llm-in-flight-'));
 // As users run it (and as the load run does): usage ledger on, an access-log line per request.
 const config = gatewayConfig(work, 'gateway', UPSTREAM, upstreamUrl, false, PORT);
-const gateway = spawn(process.execPath, ['--heapsnapshot-signal=SIGUSR2', join(REPO, 'packages/gateway/dist/cli.js'), 'serve', '--config', config], { cwd: work, stdio: 'ignore' });
+const gateway = spawn(process.execPath, ['--heapsnapshot-signal=SIGUSR2', join(REPO, 'packages/gateway/dist/cli.js'), 'serve', '--config', config], {
+  cwd: work,
+  stdio: 'ignore',
+});
 await waitPort(PORT);
 
 const body = JSON.stringify(clientBody(peer, 'openai-chat', { model: 'client-model', stream: false, size: SIZE }));

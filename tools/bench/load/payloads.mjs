@@ -20,7 +20,13 @@ export function responsesRequest(peer, { stream = false, historyBytes = SIZES['2
     model,
     instructions: system.content,
     input: rest.map((m) => ({ role: m.role, content: m.content })),
-    tools: chat.tools.map((t) => ({ type: 'function', name: t.function.name, description: t.function.description, parameters: t.function.parameters, strict: false })),
+    tools: chat.tools.map((t) => ({
+      type: 'function',
+      name: t.function.name,
+      description: t.function.description,
+      parameters: t.function.parameters,
+      strict: false,
+    })),
     max_output_tokens: chat.max_tokens,
     temperature: chat.temperature,
     store: false,
@@ -54,8 +60,17 @@ export function answerText(client, text, stream) {
       return undefined;
     }
     if (client === 'openai-chat') return j.choices?.[0]?.message?.content;
-    if (client === 'openai-responses') return j.output?.flatMap((i) => i.content ?? []).filter((p) => p.type === 'output_text').map((p) => p.text).join('');
-    if (client === 'claude') return j.content?.filter((b) => b.type === 'text').map((b) => b.text).join('');
+    if (client === 'openai-responses')
+      return j.output
+        ?.flatMap((i) => i.content ?? [])
+        .filter((p) => p.type === 'output_text')
+        .map((p) => p.text)
+        .join('');
+    if (client === 'claude')
+      return j.content
+        ?.filter((b) => b.type === 'text')
+        .map((b) => b.text)
+        .join('');
     return undefined;
   }
   let out = '';

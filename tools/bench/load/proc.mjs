@@ -12,7 +12,9 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export function startPinned(def, cpu, logDir, name) {
   const log = openSync(join(logDir, `${name}.log`), 'a');
   return spawn('taskset', ['-c', cpu, def.cmd, ...def.args], {
-    cwd: def.cwd, env: { ...process.env, ...def.env }, stdio: ['ignore', log, log],
+    cwd: def.cwd,
+    env: { ...process.env, ...def.env },
+    stdio: ['ignore', log, log],
   });
 }
 
@@ -31,7 +33,10 @@ export async function waitPort(port, ms = 30_000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     const ok = await new Promise((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => { socket.destroy(); resolve(true); });
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.on('error', () => resolve(false));
     });
     if (ok) return;
@@ -44,7 +49,9 @@ function treePids(pid) {
   const out = [pid];
   try {
     for (const t of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) out.push(...treePids(Number(t)));
-  } catch { /* gone */ }
+  } catch {
+    /* gone */
+  }
   return out;
 }
 
@@ -60,7 +67,9 @@ export function procStat(pid) {
       hwmKb += Number(status.match(/VmHWM:\s+(\d+)/)?.[1] ?? 0);
       const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
       ticks += Number(fields[11]) + Number(fields[12]);
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return { rssKb, hwmKb, ticks };
 }
@@ -69,7 +78,9 @@ export function procStat(pid) {
 export function sampler(pid) {
   const start = procStat(pid);
   let peak = start.rssKb;
-  const timer = setInterval(() => { peak = Math.max(peak, procStat(pid).rssKb); }, 100);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, procStat(pid).rssKb);
+  }, 100);
   return () => {
     clearInterval(timer);
     const end = procStat(pid);

@@ -50,8 +50,9 @@ const cli = join(REPO, 'packages/gateway/dist/cli.js');
 if (!existsSync(cli)) throw new Error(`${cli} missing: build first (the "load" script runs turbo build)`);
 const peer = await loadPeerPayloads(PEERS_SCRIPTS);
 const MAIN_CLI = arg('main-cli', '');
-const defs = allTargets({ repo: REPO, peersScripts: PEERS_SCRIPTS, peersDir: PEERS_DIR, work: OUT, upstream: UPSTREAM, mainCli: MAIN_CLI || undefined })
-  .filter((t) => !ONLY || ONLY.split(',').includes(t.name));
+const defs = allTargets({ repo: REPO, peersScripts: PEERS_SCRIPTS, peersDir: PEERS_DIR, work: OUT, upstream: UPSTREAM, mainCli: MAIN_CLI || undefined }).filter(
+  (t) => !ONLY || ONLY.split(',').includes(t.name),
+);
 
 const started = new Set();
 const start = (def, cpu, name) => {
@@ -76,7 +77,9 @@ async function roundTrip(t) {
   const notes = [];
   for (const stream of [false, true]) {
     const res = await fetch(`http://127.0.0.1:${t.port}${t.path}`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...t.headers }, body: bodyOf(t, '2k', stream),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...t.headers },
+      body: bodyOf(t, '2k', stream),
     });
     const text = await res.text();
     const ok = res.status === 200 && answerText(t.client, text, stream) === peer.ANSWER_TEXT;
@@ -99,11 +102,19 @@ function medianRun(runs) {
 
 async function load(t, body, connections, duration) {
   const result = await autocannon({
-    url: `http://127.0.0.1:${t.port}${t.path}`, method: 'POST', body, connections, duration, timeout: 10,
+    url: `http://127.0.0.1:${t.port}${t.path}`,
+    method: 'POST',
+    body,
+    connections,
+    duration,
+    timeout: 10,
     headers: { 'content-type': 'application/json', ...t.headers },
   });
   return {
-    requests: result.requests.total, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99,
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
   };
 }
@@ -120,27 +131,40 @@ async function ttfbProbe(t, n) {
       const since = () => Number(process.hrtime.bigint() - t0) / 1e6;
       let buf = '';
       let seen = false;
-      const req = http.request({
-        host: '127.0.0.1', port: t.port, path: t.path, method: 'POST', agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...t.headers },
-      }, (res) => {
-        headersMs.push(since());
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          if (seen) return;
-          buf += chunk;
-          if (buf.includes('token0')) { seen = true; tokenMs.push(since()); }
-        });
-        res.on('end', done);
-        res.on('error', done);
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: t.port,
+          path: t.path,
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...t.headers },
+        },
+        (res) => {
+          headersMs.push(since());
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => {
+            if (seen) return;
+            buf += chunk;
+            if (buf.includes('token0')) {
+              seen = true;
+              tokenMs.push(since());
+            }
+          });
+          res.on('end', done);
+          res.on('error', done);
+        },
+      );
       req.setTimeout(15_000, () => req.destroy());
       req.on('error', done);
       req.end(payload);
     });
   }
   agent.destroy();
-  const q = (a, p) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : null; };
+  const q = (a, p) => {
+    const s = [...a].sort((x, y) => x - y);
+    return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : null;
+  };
   return { n: tokenMs.length, headersP50: q(headersMs, 0.5), tokenP50: q(tokenMs, 0.5), tokenP99: q(tokenMs, 0.99) };
 }
 
@@ -151,27 +175,50 @@ async function openStreams(t, child, n) {
   let completed = 0;
   let failed = 0;
   let peak = 0;
-  const timer = setInterval(() => { peak = Math.max(peak, procStat(child.pid).rssKb); }, 100);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, procStat(child.pid).rssKb);
+  }, 100);
   let allOpenRssMb = null;
-  const all = Array.from({ length: n }, () => new Promise((done) => {
-    const req = http.request({
-      host: '127.0.0.1', port: t.port, path: t.path, method: 'POST', agent: false,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...t.headers },
-    }, (res) => {
-      let first = true;
-      res.on('data', () => {
-        if (!first) return;
-        first = false;
-        firstBytes += 1;
-        if (firstBytes === n) allOpenRssMb = procStat(child.pid).rssKb / 1024;
-      });
-      res.on('end', () => { if (res.statusCode === 200) completed += 1; else failed += 1; done(); });
-      res.on('error', () => { failed += 1; done(); });
-    });
-    req.setTimeout(60_000, () => req.destroy());
-    req.on('error', () => { failed += 1; done(); });
-    req.end(payload);
-  }));
+  const all = Array.from(
+    { length: n },
+    () =>
+      new Promise((done) => {
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port: t.port,
+            path: t.path,
+            method: 'POST',
+            agent: false,
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...t.headers },
+          },
+          (res) => {
+            let first = true;
+            res.on('data', () => {
+              if (!first) return;
+              first = false;
+              firstBytes += 1;
+              if (firstBytes === n) allOpenRssMb = procStat(child.pid).rssKb / 1024;
+            });
+            res.on('end', () => {
+              if (res.statusCode === 200) completed += 1;
+              else failed += 1;
+              done();
+            });
+            res.on('error', () => {
+              failed += 1;
+              done();
+            });
+          },
+        );
+        req.setTimeout(60_000, () => req.destroy());
+        req.on('error', () => {
+          failed += 1;
+          done();
+        });
+        req.end(payload);
+      }),
+  );
   await Promise.all(all);
   clearInterval(timer);
   return { streams: n, gotFirstByte: firstBytes, completed, failed, allOpenRssMb, peakRssMb: Math.max(peak, procStat(child.pid).rssKb) / 1024 };
@@ -183,7 +230,9 @@ const available = (t) => !t.requires || existsSync(t.requires);
 
 let mock = start({ cmd: process.execPath, args: [join(PEERS_SCRIPTS, 'mock-upstream.mjs'), `--port=${MOCK_PORT}`] }, RIG_CPU, 'mock');
 // The traced targets' collector, on the rig's CPU like the mock.
-const sink = defs.some((t) => t.otlpSink) ? start({ cmd: process.execPath, args: [join(HERE, 'otlp-sink.mjs'), `--port=${OTLP_SINK_PORT}`] }, RIG_CPU, 'otlp-sink') : undefined;
+const sink = defs.some((t) => t.otlpSink)
+  ? start({ cmd: process.execPath, args: [join(HERE, 'otlp-sink.mjs'), `--port=${OTLP_SINK_PORT}`] }, RIG_CPU, 'otlp-sink')
+  : undefined;
 try {
   await waitPort(MOCK_PORT);
   if (sink) await waitPort(OTLP_SINK_PORT);
@@ -203,7 +252,11 @@ try {
       row.roundTrip = await roundTrip(t);
       await sleep(1000);
       row.idleRssMb = procStat(child.pid).rssKb / 1024;
-      const scenarios = [['json-2k', '2k', false], ['json-50k', '50k', false], ['stream-2k', '2k', true]];
+      const scenarios = [
+        ['json-2k', '2k', false],
+        ['json-50k', '50k', false],
+        ['stream-2k', '2k', true],
+      ];
       for (const [label, size, stream] of scenarios) {
         const body = bodyOf(t, size, stream);
         await load(t, body, 16, 2); // warm-up: JIT, pools
@@ -220,12 +273,16 @@ try {
         }
         const r = medianRun(runs);
         row.runs[label] = r;
-        console.log(`  ${label} c${CONC}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.cpuUsPerReq?.toFixed(0)} µs CPU/req (runs: ${r.cpuUsPerReqRuns.map((v) => v?.toFixed(0)).join(' / ')}), peak RSS ${r.peakRssMb.toFixed(0)} MB, errors ${r.errors}`);
+        console.log(
+          `  ${label} c${CONC}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.cpuUsPerReq?.toFixed(0)} µs CPU/req (runs: ${r.cpuUsPerReqRuns.map((v) => v?.toFixed(0)).join(' / ')}), peak RSS ${r.peakRssMb.toFixed(0)} MB, errors ${r.errors}`,
+        );
       }
       await sleep(1000);
       row.ttfb = await ttfbProbe(t, TTFB_N);
       row.hwmMb = procStat(child.pid).hwmKb / 1024;
-      console.log(`  TTFB (c1, stream): headers p50 ${row.ttfb.headersP50?.toFixed(2)} ms, first token p50 ${row.ttfb.tokenP50?.toFixed(2)} ms, p99 ${row.ttfb.tokenP99?.toFixed(2)} ms; RSS idle ${row.idleRssMb.toFixed(0)} MB, high-water ${row.hwmMb.toFixed(0)} MB`);
+      console.log(
+        `  TTFB (c1, stream): headers p50 ${row.ttfb.headersP50?.toFixed(2)} ms, first token p50 ${row.ttfb.tokenP50?.toFixed(2)} ms, p99 ${row.ttfb.tokenP99?.toFixed(2)} ms; RSS idle ${row.idleRssMb.toFixed(0)} MB, high-water ${row.hwmMb.toFixed(0)} MB`,
+      );
     } catch (error) {
       row.error = String(error?.message ?? error);
       console.log(`  ERROR ${row.error}`);
@@ -240,7 +297,11 @@ try {
   if (OPEN_STREAMS > 0) {
     await stop(mock);
     started.delete(mock);
-    mock = start({ cmd: process.execPath, args: [join(PEERS_SCRIPTS, 'mock-upstream.mjs'), `--port=${MOCK_PORT}`, '--chunk-delay-ms=100'] }, RIG_CPU, 'mock-slow');
+    mock = start(
+      { cmd: process.execPath, args: [join(PEERS_SCRIPTS, 'mock-upstream.mjs'), `--port=${MOCK_PORT}`, '--chunk-delay-ms=100'] },
+      RIG_CPU,
+      'mock-slow',
+    );
     await waitPort(MOCK_PORT);
     for (const t of defs.filter((d) => d.kind !== 'direct' && !d.name.includes('lean') && d.name !== 'yardstick-oa2an')) {
       if (!available(t)) continue;
@@ -251,7 +312,9 @@ try {
         const idleRssMb = procStat(child.pid).rssKb / 1024;
         const r = await openStreams(t, child, OPEN_STREAMS);
         results.openStreams.push({ name: t.name, pair: t.pair, idleRssMb, ...r });
-        console.log(`== ${t.name}: ${OPEN_STREAMS} open streams: RSS ${r.allOpenRssMb?.toFixed(0) ?? 'n/a'} MB with all open, peak ${r.peakRssMb.toFixed(0)} MB; ${r.gotFirstByte} got a first byte, ${r.completed} completed, ${r.failed} failed`);
+        console.log(
+          `== ${t.name}: ${OPEN_STREAMS} open streams: RSS ${r.allOpenRssMb?.toFixed(0) ?? 'n/a'} MB with all open, peak ${r.peakRssMb.toFixed(0)} MB; ${r.gotFirstByte} got a first byte, ${r.completed} completed, ${r.failed} failed`,
+        );
       } catch (error) {
         results.openStreams.push({ name: t.name, pair: t.pair, error: String(error?.message ?? error) });
         console.log(`== ${t.name}: open streams ERROR ${error?.message ?? error}`);

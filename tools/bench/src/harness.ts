@@ -50,7 +50,10 @@ export function measure(benchCase: BenchCase, minMillis = 300): BenchResult {
   let subjectBest = Number.POSITIVE_INFINITY;
   for (let round = 0; round < 3; round++) {
     baselineBest = Math.min(baselineBest, timePerOp(baseline, minMillis));
-    subjectBest = Math.min(subjectBest, timePerOp(() => benchCase.run(benchCase.wire), minMillis));
+    subjectBest = Math.min(
+      subjectBest,
+      timePerOp(() => benchCase.run(benchCase.wire), minMillis),
+    );
   }
   return {
     name: benchCase.name,

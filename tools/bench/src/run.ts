@@ -8,7 +8,9 @@ import { measure, printTable, type BenchCase, type BenchResult } from './harness
 const suitesDir = join(dirname(fileURLToPath(import.meta.url)), 'suites');
 const wanted = process.argv.slice(2);
 const results: BenchResult[] = [];
-for (const file of readdirSync(suitesDir).filter((name) => name.endsWith('.ts')).sort()) {
+for (const file of readdirSync(suitesDir)
+  .filter((name) => name.endsWith('.ts'))
+  .sort()) {
   const name = file.replace(/\.ts$/, '');
   if (wanted.length > 0 && !wanted.includes(name)) continue;
   const suite = (await import(join(suitesDir, file))) as { cases(): BenchCase[] | Promise<BenchCase[]> };

@@ -71,7 +71,11 @@ export interface ArrivedEvent {
  * A stream case: `arrived` events fed one by one through `pipeline()` (a fresh decoder ->
  * encoder), against the floor of a proxy that parses and re-serialises each event.
  */
-export function streamCase(name: string, arrived: ArrivedEvent[], pipeline: () => (event: ArrivedEvent) => void): { name: string; wire: string; baseline: () => unknown; run: () => unknown } {
+export function streamCase(
+  name: string,
+  arrived: ArrivedEvent[],
+  pipeline: () => (event: ArrivedEvent) => void,
+): { name: string; wire: string; baseline: () => unknown; run: () => unknown } {
   return {
     name,
     wire: `[${arrived.map((event) => event.data).join(',')}]`,

@@ -203,7 +203,7 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
     // A Claude classifier refusal: partial or no text and stop_reason 'refusal', nothing else.
     lost: { 'openai-chat': null, 'openai-responses': null, gemini: null },
     reason:
-      "a Claude refusal reaches Chat as content_filter (with the fallback refusal string when there is no text), Responses with a refusal part (REFUSAL_FALLBACK_TEXT), Gemini as SAFETY",
+      'a Claude refusal reaches Chat as content_filter (with the fallback refusal string when there is no text), Responses with a refusal part (REFUSAL_FALLBACK_TEXT), Gemini as SAFETY',
     apply: refusalAcross,
   },
   {
@@ -238,9 +238,13 @@ export function lossesFor(scenario: string, client: ProtocolId, upstream: Protoc
   for (const loss of EXPECTED_LOSSES) {
     if (!([] as string[]).concat(loss.scenario).includes(scenario)) continue;
     const when = loss.when ?? {};
-    if ((when.client && !([] as ProtocolId[]).concat(when.client).includes(client)) || (when.upstream && !([] as ProtocolId[]).concat(when.upstream).includes(upstream)) || (when.mode && when.mode !== mode)) continue;
-    const side =
-      when.side !== 'upstream' && client in loss.lost ? client : when.side !== 'client' && upstream in loss.lost ? upstream : undefined;
+    if (
+      (when.client && !([] as ProtocolId[]).concat(when.client).includes(client)) ||
+      (when.upstream && !([] as ProtocolId[]).concat(when.upstream).includes(upstream)) ||
+      (when.mode && when.mode !== mode)
+    )
+      continue;
+    const side = when.side !== 'upstream' && client in loss.lost ? client : when.side !== 'client' && upstream in loss.lost ? upstream : undefined;
     if (side === undefined) continue;
     losses.push(loss);
     const warning = loss.lost[side];
@@ -251,8 +255,15 @@ export function lossesFor(scenario: string, client: ProtocolId, upstream: Protoc
 
 /** The legend line of a loss: the protocols, the narrowing, the reason. */
 export function describeLoss(loss: ExpectedLoss, short: (id: ProtocolId) => string): string {
-  const who = Object.keys(loss.lost).map((id) => short(id as ProtocolId)).join(', ');
+  const who = Object.keys(loss.lost)
+    .map((id) => short(id as ProtocolId))
+    .join(', ');
   const { side, client, upstream, mode } = loss.when ?? {};
-  const narrowing = [side && `as ${side}`, client && `client ${([] as ProtocolId[]).concat(client).map(short).join('/')}`, upstream && `upstream ${([] as ProtocolId[]).concat(upstream).map(short).join('/')}`, mode && `${mode} only`].filter(Boolean);
+  const narrowing = [
+    side && `as ${side}`,
+    client && `client ${([] as ProtocolId[]).concat(client).map(short).join('/')}`,
+    upstream && `upstream ${([] as ProtocolId[]).concat(upstream).map(short).join('/')}`,
+    mode && `${mode} only`,
+  ].filter(Boolean);
   return `- ${([] as string[]).concat(loss.scenario).join(', ')} (${who}${narrowing.length > 0 ? `; ${narrowing.join(', ')}` : ''}): ${loss.reason}`;
 }

@@ -84,7 +84,8 @@ function collect(message: LlmMessage, turn: RequestMeaning['turns'][number], nam
         turn.calls.push(callText(part.name, part.arguments));
         break;
       case 'tool-result': {
-        const output = typeof part.content === 'string' ? part.content : part.content.map((item) => (item.type === 'text' ? item.text : `[${item.type}]`)).join('');
+        const output =
+          typeof part.content === 'string' ? part.content : part.content.map((item) => (item.type === 'text' ? item.text : `[${item.type}]`)).join('');
         turn.results.push(`${names.get(part.toolCallId) ?? '?'}${part.isError ? ' error' : ''}: ${output}`);
         break;
       }
@@ -101,12 +102,14 @@ export function responseMeaning(response: LlmResponse): ResponseMeaning {
     if (part.type === 'text') {
       meaning.text += part.text;
       for (const citation of part.citations ?? []) if (citation.url !== undefined) (meaning.citations ??= []).push(`${citation.url} ${citation.title ?? ''}`);
-    }
-    else if (part.type === 'reasoning') meaning.reasoning += part.text;
+    } else if (part.type === 'reasoning') meaning.reasoning += part.text;
     else if (part.type === 'refusal') meaning.refusal += part.text;
     else if (part.type === 'tool-call') meaning.calls.push(callText(part.name, part.arguments));
   }
-  if (choice?.logprobs?.length) meaning.logprobs = choice.logprobs.map((token) => `${token.token} ${token.logprob} [${(token.top ?? []).map((top) => `${top.token} ${top.logprob}`).join(', ')}]`);
+  if (choice?.logprobs?.length)
+    meaning.logprobs = choice.logprobs.map(
+      (token) => `${token.token} ${token.logprob} [${(token.top ?? []).map((top) => `${top.token} ${top.logprob}`).join(', ')}]`,
+    );
   if (choice?.finishReason) meaning.finish = choice.finishReason;
   if (response.usage) {
     const { inputTokens, outputTokens, cacheReadTokens, reasoningTokens } = response.usage;

@@ -65,12 +65,20 @@ export async function runCell(scenario: Scenario, client: Codec, upstream: Codec
     const warnings = [...seen].sort();
     const detail =
       firstDifference(expected, actual) ??
-      (JSON.stringify(warnings) === JSON.stringify(expectedWarnings) ? undefined : `warnings: expected ${JSON.stringify(expectedWarnings)}, got ${JSON.stringify(warnings)}`) ??
+      (JSON.stringify(warnings) === JSON.stringify(expectedWarnings)
+        ? undefined
+        : `warnings: expected ${JSON.stringify(expectedWarnings)}, got ${JSON.stringify(warnings)}`) ??
       (await strictDifference(scenario, client, upstream, mode, actual, bridgeLosses.size > 0));
     const status = detail !== undefined ? 'fail' : losses.length > 0 ? 'loss' : 'pass';
     return { ...base, status, detail, expected, actual, warnings, expectedWarnings };
   } catch (error) {
-    return { ...base, status: 'fail', detail: `threw: ${error instanceof Error ? error.message : String(error)}`, warnings: [...seen].sort(), expectedWarnings };
+    return {
+      ...base,
+      status: 'fail',
+      detail: `threw: ${error instanceof Error ? error.message : String(error)}`,
+      warnings: [...seen].sort(),
+      expectedWarnings,
+    };
   }
 }
 
@@ -97,7 +105,9 @@ async function strictDifference(scenario: Scenario, client: Codec, upstream: Cod
       if (mode !== 'stream') return 'strict: a lossy translation went through';
       const unsupported = new LlmError({ kind: 'unsupported', message: 'unsupported' });
       const { error } = await nativeStream(client, [{ type: 'start' }, { type: 'error', error: unsupported }]);
-      return firstDifference(error, strict.error) === undefined ? undefined : `strict: the stream did not end with the unsupported error: ${JSON.stringify(strict.error)}`;
+      return firstDifference(error, strict.error) === undefined
+        ? undefined
+        : `strict: the stream did not end with the unsupported error: ${JSON.stringify(strict.error)}`;
     }
     const difference = firstDifference(lenient, strict);
     return difference === undefined ? undefined : `strict: ${difference}`;
@@ -121,7 +131,9 @@ function nativeError(client: Codec, error: LlmError): ErrorMeaning {
  * these events (its partial answer and the error), the baseline of the mid-stream error cells.
  */
 async function nativeStream(client: Codec, events: LlmStreamEvent[]): Promise<Pick<Outcome, 'response' | 'error'>> {
-  const decoded = await collect(decodeSse(streamOf(events).pipeThrough(client.stream.encode({})).pipeThrough(encodeSse())).pipeThrough(client.stream.decode({})));
+  const decoded = await collect(
+    decodeSse(streamOf(events).pipeThrough(client.stream.encode({})).pipeThrough(encodeSse())).pipeThrough(client.stream.decode({})),
+  );
   const failure = decoded.find((event) => event.type === 'error');
   if (failure?.type !== 'error') throw new Error(`${client.id} stream codec lost a native error event`);
   return { response: responseMeaning(partialResponse(decoded)), error: { kind: failure.error.kind, status: client.error.encode(failure.error).status } };
@@ -229,7 +241,10 @@ function withOrigin(response: LlmResponse, upstream: ProtocolId): LlmResponse {
 
 /** What a client holds of a stream that failed: the blocks so far. */
 function partialResponse(events: LlmStreamEvent[]): LlmResponse {
-  const before = events.slice(0, events.findIndex((event) => event.type === 'error'));
+  const before = events.slice(
+    0,
+    events.findIndex((event) => event.type === 'error'),
+  );
   const open = new Set<number>();
   for (const event of before) {
     if (event.type === 'block-start') open.add(event.index);

@@ -30,7 +30,11 @@ const usage = (inputTokens: number, outputTokens: number, extra: Partial<LlmUsag
 });
 const text = (value: string) => ({ type: 'text' as const, text: value });
 const say = (value: string): LlmRequest['messages'][number] => ({ role: 'user', content: [text(value)] });
-const answer = (content: LlmResponse['choices'][number]['content'], finishReason: LlmResponse['choices'][number]['finishReason'], used = usage(10, 5)): LlmResponse => ({
+const answer = (
+  content: LlmResponse['choices'][number]['content'],
+  finishReason: LlmResponse['choices'][number]['finishReason'],
+  used = usage(10, 5),
+): LlmResponse => ({
   id: 'resp_conformance',
   model: MODEL,
   choices: [{ index: 0, content, finishReason }],
@@ -94,7 +98,10 @@ const written: Scenario[] = [
       messages: [
         {
           role: 'user',
-          content: [{ type: 'file', filename: 'doc.pdf', source: { kind: 'base64', mediaType: 'application/pdf', data: PDF } }, text('Summarize the document.')],
+          content: [
+            { type: 'file', filename: 'doc.pdf', source: { kind: 'base64', mediaType: 'application/pdf', data: PDF } },
+            text('Summarize the document.'),
+          ],
         },
       ],
     },
@@ -190,12 +197,26 @@ const written: Scenario[] = [
     id: 'web-search',
     title: 'web search with citations',
     request: { model: MODEL, messages: [say('When does the Rust 2027 edition ship?')], tools: [{ type: 'web_search', name: 'web_search' }] },
-    response: answer([{ type: 'text', text: 'It ships in 2027.', citations: [{ kind: 'url', url: 'https://blog.rust-lang.org/2027', title: 'Rust 2027', startIndex: 0, endIndex: 17 }] }], 'stop'),
+    response: answer(
+      [
+        {
+          type: 'text',
+          text: 'It ships in 2027.',
+          citations: [{ kind: 'url', url: 'https://blog.rust-lang.org/2027', title: 'Rust 2027', startIndex: 0, endIndex: 17 }],
+        },
+      ],
+      'stop',
+    ),
   },
   {
     id: 'audio',
     title: 'audio input',
-    request: { model: MODEL, messages: [{ role: 'user', content: [text('Transcribe this.'), { type: 'audio', source: { kind: 'base64', mediaType: 'audio/wav', data: WAV }, format: 'wav' }] }] },
+    request: {
+      model: MODEL,
+      messages: [
+        { role: 'user', content: [text('Transcribe this.'), { type: 'audio', source: { kind: 'base64', mediaType: 'audio/wav', data: WAV }, format: 'wav' }] },
+      ],
+    },
     response: answer([text('Hello.')], 'stop'),
   },
   {
@@ -210,8 +231,22 @@ const written: Scenario[] = [
           content: [text('Hi there')],
           finishReason: 'stop',
           logprobs: [
-            { token: 'Hi', logprob: -0.01, top: [{ token: 'Hi', logprob: -0.01 }, { token: 'Hello', logprob: -4.6 }] },
-            { token: ' there', logprob: -0.2, top: [{ token: ' there', logprob: -0.2 }, { token: '!', logprob: -1.7 }] },
+            {
+              token: 'Hi',
+              logprob: -0.01,
+              top: [
+                { token: 'Hi', logprob: -0.01 },
+                { token: 'Hello', logprob: -4.6 },
+              ],
+            },
+            {
+              token: ' there',
+              logprob: -0.2,
+              top: [
+                { token: ' there', logprob: -0.2 },
+                { token: '!', logprob: -1.7 },
+              ],
+            },
           ],
         },
       ],

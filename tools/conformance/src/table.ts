@@ -12,7 +12,11 @@ const MARK: Record<CellResult['status'], string> = { pass: 'ok', loss: 'loss', f
  */
 export function renderTable(results: readonly CellResult[]): string {
   const pairs = [...new Set(results.map((cell) => `${cell.client}>${cell.upstream}`))];
-  const label = (pair: string) => pair.split('>').map((id) => SHORT[id as ProtocolId]).join('→');
+  const label = (pair: string) =>
+    pair
+      .split('>')
+      .map((id) => SHORT[id as ProtocolId])
+      .join('→');
   const cell = (scenario: string, pair: string) =>
     (['json', 'stream'] as const)
       .map((mode) => results.find((result) => result.scenario === scenario && `${result.client}>${result.upstream}` === pair && result.mode === mode))
@@ -33,7 +37,11 @@ export function renderTable(results: readonly CellResult[]): string {
     ...EXPECTED_LOSSES.map((loss) => describeLoss(loss, (id) => SHORT[id])),
   ];
   if (failed.length > 0) {
-    legend.push('', 'Failures:', ...failed.map((result) => `- ${result.scenario} ${label(`${result.client}>${result.upstream}`)} ${result.mode}: ${result.detail ?? ''}`));
+    legend.push(
+      '',
+      'Failures:',
+      ...failed.map((result) => `- ${result.scenario} ${label(`${result.client}>${result.upstream}`)} ${result.mode}: ${result.detail ?? ''}`),
+    );
   }
   return [...lines, ...legend].join('\n');
 }

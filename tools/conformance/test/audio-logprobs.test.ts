@@ -16,7 +16,15 @@ function translator(client: Codec, upstream: Codec, body: unknown) {
 const WAV = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=';
 const chatRequest = {
   model: 'm',
-  messages: [{ role: 'user', content: [{ type: 'text', text: 'Transcribe.' }, { type: 'input_audio', input_audio: { data: WAV, format: 'wav' } }] }],
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Transcribe.' },
+        { type: 'input_audio', input_audio: { data: WAV, format: 'wav' } },
+      ],
+    },
+  ],
   logprobs: true,
   top_logprobs: 2,
 };
@@ -33,7 +41,14 @@ describe('audio input across protocols', () => {
     expect(toGemini.warnings).toEqual([]);
     const toResponses = translator(openaiChat, openaiResponses, chatRequest);
     expect(toResponses.body.input).toEqual([
-      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Transcribe.' }, { type: 'input_audio', input_audio: { data: WAV, format: 'wav' } }] },
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'Transcribe.' },
+          { type: 'input_audio', input_audio: { data: WAV, format: 'wav' } },
+        ],
+      },
     ]);
     expect(toResponses.warnings).toEqual([]);
     const toClaude = translator(openaiChat, claude, chatRequest);
@@ -43,7 +58,15 @@ describe('audio input across protocols', () => {
 
   it('Gemini inlineData audio -> Chat input_audio with the format its media type names', () => {
     const { body, warnings } = translator(gemini, openaiChat, geminiRequest);
-    expect(body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Transcribe.' }, { type: 'input_audio', input_audio: { data: WAV, format: 'mp3' } }] }]);
+    expect(body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Transcribe.' },
+          { type: 'input_audio', input_audio: { data: WAV, format: 'mp3' } },
+        ],
+      },
+    ]);
     expect(warnings).toEqual([]);
   });
 });
@@ -65,8 +88,24 @@ describe('logprobs across protocols', () => {
   });
 
   const tokens = [
-    { token: 'Hi', logprob: -0.01, bytes: [72, 105], top: [{ token: 'Hi', logprob: -0.01, bytes: [72, 105] }, { token: 'Hello', logprob: -4.6, bytes: [72, 101, 108, 108, 111] }] },
-    { token: ' there', logprob: -0.2, bytes: [32, 116, 104, 101, 114, 101], top: [{ token: ' there', logprob: -0.2, bytes: [32, 116, 104, 101, 114, 101] }, { token: '!', logprob: -1.7, bytes: [33] }] },
+    {
+      token: 'Hi',
+      logprob: -0.01,
+      bytes: [72, 105],
+      top: [
+        { token: 'Hi', logprob: -0.01, bytes: [72, 105] },
+        { token: 'Hello', logprob: -4.6, bytes: [72, 101, 108, 108, 111] },
+      ],
+    },
+    {
+      token: ' there',
+      logprob: -0.2,
+      bytes: [32, 116, 104, 101, 114, 101],
+      top: [
+        { token: ' there', logprob: -0.2, bytes: [32, 116, 104, 101, 114, 101] },
+        { token: '!', logprob: -1.7, bytes: [33] },
+      ],
+    },
   ];
   const chatLogprobs = tokens.map(({ top, ...token }) => ({ ...token, top_logprobs: top }));
   const responsesLogprobs = chatLogprobs;
@@ -79,7 +118,14 @@ describe('logprobs across protocols', () => {
     object: 'chat.completion',
     created: 1,
     model: 'gpt-4o',
-    choices: [{ index: 0, message: { role: 'assistant', content: 'Hi there', refusal: null }, finish_reason: 'stop', logprobs: { content: chatLogprobs, refusal: null } }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: 'Hi there', refusal: null },
+        finish_reason: 'stop',
+        logprobs: { content: chatLogprobs, refusal: null },
+      },
+    ],
     usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
   };
   const responsesAnswer = {
@@ -88,7 +134,15 @@ describe('logprobs across protocols', () => {
     created_at: 1,
     status: 'completed',
     model: 'gpt-4o',
-    output: [{ type: 'message', id: 'msg_1', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hi there', annotations: [], logprobs: responsesLogprobs }] }],
+    output: [
+      {
+        type: 'message',
+        id: 'msg_1',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Hi there', annotations: [], logprobs: responsesLogprobs }],
+      },
+    ],
     usage: { input_tokens: 3, output_tokens: 2, total_tokens: 5 },
   };
   const geminiAnswer = {
@@ -106,7 +160,7 @@ describe('logprobs across protocols', () => {
     const { via } = translator(client, upstream, requestFor.get(client));
     return via.response(structuredClone(answer)) as Record<string, unknown>;
   };
-  const firstOutputText = (body: Record<string, unknown>) => ((body.output as Array<{ content: Array<Record<string, unknown>> }>)[0]!.content[0]!);
+  const firstOutputText = (body: Record<string, unknown>) => (body.output as Array<{ content: Array<Record<string, unknown>> }>)[0]!.content[0]!;
 
   it('answers: Chat logprobs -> Responses output_text.logprobs and Gemini logprobsResult', () => {
     expect(firstOutputText(answerOf(openaiResponses, openaiChat, chatAnswer)).logprobs).toEqual(responsesLogprobs);
@@ -114,16 +168,27 @@ describe('logprobs across protocols', () => {
   });
 
   it('answers: Responses output_text.logprobs -> Chat and Gemini', () => {
-    expect((answerOf(openaiChat, openaiResponses, responsesAnswer).choices as Array<Record<string, unknown>>)[0]!.logprobs).toEqual({ content: chatLogprobs, refusal: null });
+    expect((answerOf(openaiChat, openaiResponses, responsesAnswer).choices as Array<Record<string, unknown>>)[0]!.logprobs).toEqual({
+      content: chatLogprobs,
+      refusal: null,
+    });
     expect((answerOf(gemini, openaiResponses, responsesAnswer).candidates as Array<Record<string, unknown>>)[0]!.logprobsResult).toEqual(geminiLogprobs);
     // Same protocol: the part's logprobs are written once, as they came.
     expect(openaiResponses.response.encode(openaiResponses.response.decode(responsesAnswer))).toEqual(responsesAnswer);
   });
 
   it('answers: Gemini logprobsResult -> Chat and Responses (Gemini has no token bytes)', () => {
-    const unbytes = chatLogprobs.map(({ bytes: _b, top_logprobs, ...token }) => ({ ...token, bytes: null, top_logprobs: top_logprobs.map(({ bytes: _t, ...top }) => ({ ...top, bytes: null })) }));
+    const unbytes = chatLogprobs.map(({ bytes: _b, top_logprobs, ...token }) => ({
+      ...token,
+      bytes: null,
+      top_logprobs: top_logprobs.map(({ bytes: _t, ...top }) => ({ ...top, bytes: null })),
+    }));
     expect((answerOf(openaiChat, gemini, geminiAnswer).choices as Array<Record<string, unknown>>)[0]!.logprobs).toEqual({ content: unbytes, refusal: null });
-    const emptyBytes = chatLogprobs.map(({ bytes: _b, top_logprobs, ...token }) => ({ ...token, bytes: [], top_logprobs: top_logprobs.map(({ bytes: _t, ...top }) => ({ ...top, bytes: [] })) }));
+    const emptyBytes = chatLogprobs.map(({ bytes: _b, top_logprobs, ...token }) => ({
+      ...token,
+      bytes: [],
+      top_logprobs: top_logprobs.map(({ bytes: _t, ...top }) => ({ ...top, bytes: [] })),
+    }));
     expect(firstOutputText(answerOf(openaiResponses, gemini, geminiAnswer)).logprobs).toEqual(emptyBytes);
   });
 });

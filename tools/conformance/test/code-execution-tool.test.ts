@@ -15,13 +15,21 @@ function translate(client: Codec, upstream: Codec, body: unknown): { body: Recor
 }
 
 const question = 'What is 2**100?';
-const claudeRequest = { model: 'm', max_tokens: 100, tools: [{ type: 'code_execution_20250825', name: 'code_execution' }], messages: [{ role: 'user', content: question }] };
+const claudeRequest = {
+  model: 'm',
+  max_tokens: 100,
+  tools: [{ type: 'code_execution_20250825', name: 'code_execution' }],
+  messages: [{ role: 'user', content: question }],
+};
 const responsesRequest = { model: 'm', input: question, tools: [{ type: 'code_interpreter', container: { type: 'auto' } }] };
 const geminiRequest = { contents: [{ role: 'user', parts: [{ text: question }] }], tools: [{ codeExecution: {} }] };
 
 describe('hosted code execution tool across protocols', () => {
   it('Claude code_execution -> Responses code_interpreter in an automatic container, Gemini codeExecution; Chat has none (reported)', () => {
-    expect(translate(claude, openaiResponses, claudeRequest)).toEqual({ body: expect.objectContaining({ tools: [{ type: 'code_interpreter', container: { type: 'auto' } }] }), warnings: [] });
+    expect(translate(claude, openaiResponses, claudeRequest)).toEqual({
+      body: expect.objectContaining({ tools: [{ type: 'code_interpreter', container: { type: 'auto' } }] }),
+      warnings: [],
+    });
     expect(translate(claude, gemini, claudeRequest).body.tools).toEqual([{ codeExecution: {} }]);
     const chat = translate(claude, openaiChat, claudeRequest);
     expect(chat.body.tools).toBeUndefined();

@@ -83,7 +83,15 @@ describe('web search citations from a Claude upstream', () => {
     const { events } = await streamed(openaiResponses, claude, claudeSearchAnswer);
     const added = events.filter((event) => event.type === 'response.output_text.annotation.added');
     expect(added).toEqual([
-      { type: 'response.output_text.annotation.added', item_id: 'msg_msg_search_2', output_index: 0, content_index: 0, annotation_index: 0, annotation, sequence_number: 5 },
+      {
+        type: 'response.output_text.annotation.added',
+        item_id: 'msg_msg_search_2',
+        output_index: 0,
+        content_index: 0,
+        annotation_index: 0,
+        annotation,
+        sequence_number: 5,
+      },
     ]);
     const done = events.find((event) => event.type === 'response.content_part.done');
     expect(done?.part).toEqual({ type: 'output_text', annotations: [annotation], text: 'The edition ships in 2027.' });
@@ -92,11 +100,21 @@ describe('web search citations from a Claude upstream', () => {
   it('reaches Gemini clients as groundingMetadata (byte segments of the cited part), streaming and not', async () => {
     const grounding = (partIndex?: number) => ({
       groundingChunks: [{ web: { uri: URL, title: TITLE } }],
-      groundingSupports: [{ segment: { ...(partIndex === undefined ? {} : { partIndex }), startIndex: 0, endIndex: 26, text: 'The edition ships in 2027.' }, groundingChunkIndices: [0] }],
+      groundingSupports: [
+        {
+          segment: { ...(partIndex === undefined ? {} : { partIndex }), startIndex: 0, endIndex: 26, text: 'The edition ships in 2027.' },
+          groundingChunkIndices: [0],
+        },
+      ],
     });
     const { body, warnings } = answer(gemini, claude, claudeSearchAnswer);
     expect(body.candidates).toEqual([
-      { groundingMetadata: grounding(0), content: { parts: [{ text: 'The edition ships in 2027.' }, { text: ' More soon.' }], role: 'model' }, finishReason: 'STOP', index: 0 },
+      {
+        groundingMetadata: grounding(0),
+        content: { parts: [{ text: 'The edition ships in 2027.' }, { text: ' More soon.' }], role: 'model' },
+        finishReason: 'STOP',
+        index: 0,
+      },
     ]);
     expect(warnings).toEqual(serverBlocksDropped);
     const stream = await streamed(gemini, claude, claudeSearchAnswer);
@@ -119,12 +137,20 @@ describe('web search citations from a Gemini upstream (grounding)', () => {
   ];
 
   it('reaches Claude clients as web_search_result_location citations on the text block, streaming and not', async () => {
-    const citation = ({ url, title }: { url: string; title: string }) => ({ type: 'web_search_result_location', cited_text: '', url, title, encrypted_index: '' });
+    const citation = ({ url, title }: { url: string; title: string }) => ({
+      type: 'web_search_result_location',
+      cited_text: '',
+      url,
+      title,
+      encrypted_index: '',
+    });
     const { body, warnings } = answer(claude, gemini, geminiSearchAnswer);
     expect(body.content).toEqual([{ type: 'text', text: 'L’édition sort en 2027. More soon.', citations: both.map(citation) }]);
     expect(warnings).toEqual(['lossy-conversion@choices[0].content[0].citations[0]', 'lossy-conversion@choices[0].content[0].citations[1]']);
     const stream = await streamed(claude, gemini, geminiSearchAnswer);
-    expect(cites(stream.events)).toEqual(both.map((entry) => ({ type: 'content_block_delta', index: 0, delta: { type: 'citations_delta', citation: citation(entry) } })));
+    expect(cites(stream.events)).toEqual(
+      both.map((entry) => ({ type: 'content_block_delta', index: 0, delta: { type: 'citations_delta', citation: citation(entry) } })),
+    );
     expect(stream.warnings).toEqual(['lossy-conversion@blocks[0].citations', 'lossy-conversion@blocks[0].citations']);
   });
 
@@ -132,7 +158,13 @@ describe('web search citations from a Gemini upstream (grounding)', () => {
     const annotations = both.map(({ url, title }) => ({ type: 'url_citation', start_index: 0, end_index: 23, title, url }));
     const { body, warnings } = answer(openaiResponses, gemini, geminiSearchAnswer);
     expect(body.output).toEqual([
-      { type: 'message', id: 'msg_search_0', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'L’édition sort en 2027. More soon.', annotations }] },
+      {
+        type: 'message',
+        id: 'msg_search_0',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'L’édition sort en 2027. More soon.', annotations }],
+      },
     ]);
     expect(warnings).toEqual([]);
     const stream = await streamed(openaiResponses, gemini, geminiSearchAnswer);

@@ -6,7 +6,6 @@ import { openaiResponses } from '@llm/openai-responses';
 import { bridge } from '@llm/router';
 import { describe, expect, it } from 'vitest';
 
-
 /** The upstream body a client request becomes, and the warnings (`code@path`) on the way. */
 function translate(client: Codec, upstream: Codec, body: unknown, model = 'm'): { body: Record<string, unknown>; warnings: string[] } {
   const warnings: string[] = [];
@@ -58,9 +57,16 @@ describe('hosted web search tool across protocols', () => {
   });
 
   it('Responses web_search -> Claude: context size reported; a preview tool crosses the same way', () => {
-    const tool = { type: 'web_search', search_context_size: 'high', filters: { allowed_domains: ['a.test'] }, user_location: { type: 'approximate', country: 'DE' } };
+    const tool = {
+      type: 'web_search',
+      search_context_size: 'high',
+      filters: { allowed_domains: ['a.test'] },
+      user_location: { type: 'approximate', country: 'DE' },
+    };
     const { body, warnings } = translate(openaiResponses, claude, { model: 'm', input: question, tools: [tool] });
-    expect(body.tools).toEqual([{ type: 'web_search_20250305', name: 'web_search', allowed_domains: ['a.test'], user_location: { type: 'approximate', country: 'DE' } }]);
+    expect(body.tools).toEqual([
+      { type: 'web_search_20250305', name: 'web_search', allowed_domains: ['a.test'], user_location: { type: 'approximate', country: 'DE' } },
+    ]);
     expect(warnings).toEqual(['defaulted@max_tokens', 'dropped-field@tools[0].contextSize']);
     const preview = translate(openaiResponses, claude, { model: 'm', input: question, tools: [{ type: 'web_search_preview', search_context_size: 'low' }] });
     expect(preview.body.tools).toEqual([{ type: 'web_search_20250305', name: 'web_search' }]);
@@ -81,12 +87,18 @@ describe('hosted web search tool across protocols', () => {
     ]);
     expect(responses.warnings).toEqual([]);
     const google = translate(openaiChat, gemini, chatRequest);
-    expect(google.body.tools).toEqual([{ functionDeclarations: [{ name: 'read', parametersJsonSchema: { type: 'object', properties: {} } }] }, { googleSearch: {} }]);
+    expect(google.body.tools).toEqual([
+      { functionDeclarations: [{ name: 'read', parametersJsonSchema: { type: 'object', properties: {} } }] },
+      { googleSearch: {} },
+    ]);
     expect(google.warnings).toEqual(['dropped-field@tools[1].userLocation', 'dropped-field@tools[1].contextSize']);
   });
 
   it('Gemini googleSearch -> Claude, Responses and Chat; its own settings reported by name', () => {
-    const geminiRequest = { contents: [{ role: 'user', parts: [{ text: question }] }], tools: [{ googleSearch: { excludeDomains: ['spam.test'], timeRangeFilter: { startTime: '2026-01-01T00:00:00Z' } } }] };
+    const geminiRequest = {
+      contents: [{ role: 'user', parts: [{ text: question }] }],
+      tools: [{ googleSearch: { excludeDomains: ['spam.test'], timeRangeFilter: { startTime: '2026-01-01T00:00:00Z' } } }],
+    };
     const toClaude = translate(gemini, claude, geminiRequest);
     expect(toClaude.body.tools).toEqual([{ type: 'web_search_20250305', name: 'web_search', blocked_domains: ['spam.test'] }]);
     expect(toClaude.warnings).toEqual(['defaulted@max_tokens', 'dropped-field@tools[0].timeRangeFilter']);
@@ -118,7 +130,13 @@ describe('hosted web search tool across protocols', () => {
   it('same-protocol round trips stay exact, every version and spelling', () => {
     const claudeTools = [
       claudeRequest.tools[0],
-      { type: 'web_search_20260318', name: 'web_search', max_uses: null, user_location: { type: 'approximate', city: null, country: 'FR' }, allowed_callers: ['direct'] },
+      {
+        type: 'web_search_20260318',
+        name: 'web_search',
+        max_uses: null,
+        user_location: { type: 'approximate', city: null, country: 'FR' },
+        allowed_callers: ['direct'],
+      },
     ];
     expect(claude.request.encode(claude.request.decode({ ...claudeRequest, tools: claudeTools }))).toEqual({ ...claudeRequest, tools: claudeTools });
     const responsesTools = [
@@ -128,7 +146,10 @@ describe('hosted web search tool across protocols', () => {
     ];
     const responsesRequest = { model: 'm', input: question, tools: responsesTools };
     expect(openaiResponses.request.encode(openaiResponses.request.decode(responsesRequest))).toEqual(responsesRequest);
-    const geminiRequest = { contents: [{ role: 'user', parts: [{ text: question }] }], tools: [{ google_search: { exclude_domains: ['a.test'] } }, { googleSearch: {}, codeExecution: {} }] };
+    const geminiRequest = {
+      contents: [{ role: 'user', parts: [{ text: question }] }],
+      tools: [{ google_search: { exclude_domains: ['a.test'] } }, { googleSearch: {}, codeExecution: {} }],
+    };
     expect(gemini.request.encode(gemini.request.decode(geminiRequest, { model: 'm' }), { model: 'm' })).toEqual(geminiRequest);
   });
 });

@@ -82,8 +82,7 @@ export function readCassette(protocol: ProtocolId, path: string): CassetteIntera
     const item = entry as Record<string, any>;
     const request = item.request ?? {};
     const response = item.response ?? {};
-    const responseText: string | undefined =
-      typeof response.body?.string === 'string' ? response.body.string : undefined;
+    const responseText: string | undefined = typeof response.body?.string === 'string' ? response.body.string : undefined;
     let responseBody: unknown = response.parsed_body;
     if (responseBody === undefined && responseText !== undefined) {
       try {

@@ -38,7 +38,9 @@ describe('findSchemaProblem', () => {
     expect(findSchemaProblem(valid)).toBeUndefined();
     expect(findSchemaProblem(true)).toBeUndefined();
     // Gemini CLI's routing classifier sends Gemini's Type enum spelling in responseJsonSchema.
-    expect(findSchemaProblem({ type: 'OBJECT', properties: { choice: { type: 'STRING', enum: ['flash', 'pro'] }, n: { type: ['Integer', 'NULL'] } } })).toBeUndefined();
+    expect(
+      findSchemaProblem({ type: 'OBJECT', properties: { choice: { type: 'STRING', enum: ['flash', 'pro'] }, n: { type: ['Integer', 'NULL'] } } }),
+    ).toBeUndefined();
     expect(findSchemaProblem({})).toBeUndefined();
   });
 
@@ -57,7 +59,12 @@ describe('findSchemaProblem', () => {
     ['anyOf not an array', { anyOf: { type: 'string' } }, 'anyOf', 'expected a non-empty array of schemas, got an object'],
     ['an empty oneOf', { oneOf: [] }, 'oneOf', 'expected a non-empty array of schemas, got an array'],
     ['an allOf member not a schema', { allOf: [{}, []] }, 'allOf[1]', 'expected a schema (an object or a boolean), got an array'],
-    ['additionalProperties neither boolean nor schema', { additionalProperties: 'no' }, 'additionalProperties', 'expected a schema (an object or a boolean), got "no"'],
+    [
+      'additionalProperties neither boolean nor schema',
+      { additionalProperties: 'no' },
+      'additionalProperties',
+      'expected a schema (an object or a boolean), got "no"',
+    ],
     ['$ref not a string', { $ref: { path: '#' } }, '$ref', 'expected a string, got an object'],
     ['$defs not an object', { $defs: [] }, '$defs', 'expected an object of schemas, got an array'],
     ['a minimum that is not a number', { minimum: '0' }, 'minimum', 'expected a number, got "0"'],
@@ -76,7 +83,11 @@ describe('findSchemaProblem', () => {
   });
 
   it('reports the first fault in key order, deep inside, under the given path', () => {
-    const schema = { type: 'object', properties: { a: { type: 'array', items: { anyOf: [{ type: 'string' }, { properties: { b: { type: 'int' } } }] } } }, required: 5 };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'array', items: { anyOf: [{ type: 'string' }, { properties: { b: { type: 'int' } } }] } } },
+      required: 5,
+    };
     expect(findSchemaProblem(schema, 'tools[0].parameters')).toEqual({
       path: 'tools[0].parameters.properties.a.items.anyOf[1].properties.b.type',
       message: '"int" is not a JSON Schema type',

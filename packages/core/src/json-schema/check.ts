@@ -42,17 +42,39 @@ type Rule =
 
 const RULES = new Map<string, Rule>([
   ['type', 'type'],
-  ...['additionalProperties', 'additionalItems', 'unevaluatedItems', 'unevaluatedProperties', 'propertyNames', 'contains', 'not', 'if', 'then', 'else', 'contentSchema'].map(
-    (key) => [key, 'schema'] as const,
-  ),
+  ...[
+    'additionalProperties',
+    'additionalItems',
+    'unevaluatedItems',
+    'unevaluatedProperties',
+    'propertyNames',
+    'contains',
+    'not',
+    'if',
+    'then',
+    'else',
+    'contentSchema',
+  ].map((key) => [key, 'schema'] as const),
   ...['allOf', 'anyOf', 'oneOf', 'prefixItems'].map((key) => [key, 'schemas'] as const),
   ['items', 'schema-or-schemas'],
   ...['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'].map((key) => [key, 'schema-map'] as const),
   ['required', 'strings'],
   ['enum', 'array'],
-  ...['$ref', '$id', '$schema', '$anchor', '$dynamicRef', '$dynamicAnchor', '$comment', 'pattern', 'format', 'title', 'description', 'contentEncoding', 'contentMediaType'].map(
-    (key) => [key, 'string'] as const,
-  ),
+  ...[
+    '$ref',
+    '$id',
+    '$schema',
+    '$anchor',
+    '$dynamicRef',
+    '$dynamicAnchor',
+    '$comment',
+    'pattern',
+    'format',
+    'title',
+    'description',
+    'contentEncoding',
+    'contentMediaType',
+  ].map((key) => [key, 'string'] as const),
   ['minimum', 'number'],
   ['maximum', 'number'],
   ['multipleOf', 'positive'],
@@ -208,4 +230,3 @@ function checkStrings(value: unknown): Fault | undefined {
   }
   return undefined;
 }
-

@@ -12,7 +12,8 @@ import { MAX_INLINED_DEPTH } from './inline-refs.js';
 import { toOpenAIStrictSchema } from './openai-strict.js';
 
 /** `{type:"object", properties:{a: …}}` nested `levels` deep, ending in `{type:"string"}`. */
-const deepSchema = (levels: number): Record<string, unknown> => JSON.parse(`${'{"type":"object","properties":{"a":'.repeat(levels)}{"type":"string"}${'}}'.repeat(levels)}`);
+const deepSchema = (levels: number): Record<string, unknown> =>
+  JSON.parse(`${'{"type":"object","properties":{"a":'.repeat(levels)}{"type":"string"}${'}}'.repeat(levels)}`);
 
 const thrownBy = (run: () => unknown): LlmError => thrown(run) as LlmError;
 
@@ -48,7 +49,8 @@ describe('refs whose inlining nests without end', () => {
     const warnings: LlmWarning[] = [];
     const out = transform(chain, { path: 'tools[0].parameters', warn: (warning: LlmWarning) => warnings.push(warning) } as { path: string });
     let depth = 0;
-    for (let node: unknown = out; node && typeof node === 'object' && 'properties' in node; depth++) node = (node as { properties: { next: unknown } }).properties.next;
+    for (let node: unknown = out; node && typeof node === 'object' && 'properties' in node; depth++)
+      node = (node as { properties: { next: unknown } }).properties.next;
     expect(depth).toBeLessThanOrEqual(MAX_INLINED_DEPTH + 1);
     expect(warnings.filter((warning) => warning.message.includes(`nested deeper than ${MAX_INLINED_DEPTH} levels once $refs are inlined`))).toHaveLength(1);
   });

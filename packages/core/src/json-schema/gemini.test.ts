@@ -264,7 +264,12 @@ describe('toGeminiSchema', () => {
         type: 'object',
         properties: {
           name: { type: 'string', nullable: true },
-          id: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer', minimum: 0 }] },
+          id: {
+            anyOf: [
+              { type: 'string', minLength: 1 },
+              { type: 'integer', minimum: 0 },
+            ],
+          },
           count: { type: 'integer', minimum: 1, maximum: 9 },
           ratio: { type: 'number', minimum: 0 },
           options: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a', 'b'] },

@@ -37,11 +37,20 @@ describe('inlineRefs', () => {
   it('puts a $ref with conflicting constraints beside its target under allOf', () => {
     expect(
       run({ $defs: { A: { type: 'object', required: ['a'] } }, $ref: '#/$defs/A', required: ['b'], description: 'kept' }, { mode: 'keep' }).output,
-    ).toEqual({ allOf: [{ type: 'object', required: ['a'] }, { required: ['b'], description: 'kept' }] });
+    ).toEqual({
+      allOf: [
+        { type: 'object', required: ['a'] },
+        { required: ['b'], description: 'kept' },
+      ],
+    });
   });
 
   it('returns a schema without $ref, $defs or definitions keys as it is, in both modes', () => {
-    const schema = { type: 'object', properties: { path: { type: 'string' }, tags: { type: 'array', items: { type: 'string', enum: ['a'] } } }, required: ['path'] };
+    const schema = {
+      type: 'object',
+      properties: { path: { type: 'string' }, tags: { type: 'array', items: { type: 'string', enum: ['a'] } } },
+      required: ['path'],
+    };
     expect(run(schema, { mode: 'keep' }).output).toBe(schema);
     expect(run(schema, { mode: 'cut', depth: 2 }).output).toBe(schema);
     // A property named `definitions` is not a keyword, but the schema is copied the careful way.
@@ -85,7 +94,9 @@ describe('inlineRefs', () => {
   });
 
   it('reports each unresolvable ref once, also when probing for recursion', () => {
-    expect(run({ $defs: { L: { items: { $ref: '#/$defs/L' } } }, properties: { a: { $ref: 'other.json#/x' }, l: { $ref: '#/$defs/L' } } }, { mode: 'keep' })).toEqual({
+    expect(
+      run({ $defs: { L: { items: { $ref: '#/$defs/L' } } }, properties: { a: { $ref: 'other.json#/x' }, l: { $ref: '#/$defs/L' } } }, { mode: 'keep' }),
+    ).toEqual({
       output: { properties: { a: {}, l: { $ref: '#/$defs/L' } }, $defs: { L: { items: { $ref: '#/$defs/L' } } } },
       warnings: [{ code: 'dropped-field', path: 'schema.properties.a.$ref' }],
     });

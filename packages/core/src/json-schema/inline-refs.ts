@@ -62,7 +62,17 @@ export function inlineRefs(schema: JsonSchema, context: SchemaContext | undefine
   if (scan === 'no-refs') return schema;
   // Too deep (throws, naming the path), or refs found before the scan reached every node.
   checkJsonDepth(schema, { path });
-  const state: State = { root: schema, recursion, recursive: new Set(), names: new Map(), context, rootPath: path, report: false, written: 0, overBudget: false };
+  const state: State = {
+    root: schema,
+    recursion,
+    recursive: new Set(),
+    names: new Map(),
+    context,
+    rootPath: path,
+    report: false,
+    written: 0,
+    overBudget: false,
+  };
   if (recursion.mode === 'keep') {
     // Probe until the set of recursive refs is stable, so every use of one becomes a `$ref`.
     for (let size = -1; size !== state.recursive.size; ) {

@@ -48,7 +48,8 @@ function mergeTwo(left: JsonSchema, right: JsonSchema, path: string, context: Sc
       out.required = [...new Set([...current, ...value])];
     } else if (key === 'type') {
       const types = intersect(asList(current), asList(value));
-      if (types.length === 0) reportAt(context, 'lossy-conversion', joinPath(path, key), `allOf branches have no type in common; kept ${JSON.stringify(current)}`);
+      if (types.length === 0)
+        reportAt(context, 'lossy-conversion', joinPath(path, key), `allOf branches have no type in common; kept ${JSON.stringify(current)}`);
       else out.type = types.length === 1 ? types[0] : types;
     } else if (key === 'enum' && Array.isArray(current) && Array.isArray(value)) {
       out.enum = current.filter((item) => value.some((other) => sameJson(item, other)));

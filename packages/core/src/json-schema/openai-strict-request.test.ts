@@ -47,7 +47,11 @@ describe('OpenAI strict encoding of a request', () => {
   });
 
   it('checks a schema before rewriting it', () => {
-    expect(() => strictToolParameters({ type: 'function', name: 'f', parameters: { type: 'obj' } }, 1, undefined)).toThrow('tool "f": parameters.type: "obj" is not a JSON Schema type');
-    expect(() => strictResponseSchema({ type: 'json-schema', schema: { anyOf: [] } }, undefined)).toThrow('response format: schema.anyOf: expected a non-empty array of schemas, got an array');
+    expect(() => strictToolParameters({ type: 'function', name: 'f', parameters: { type: 'obj' } }, 1, undefined)).toThrow(
+      'tool "f": parameters.type: "obj" is not a JSON Schema type',
+    );
+    expect(() => strictResponseSchema({ type: 'json-schema', schema: { anyOf: [] } }, undefined)).toThrow(
+      'response format: schema.anyOf: expected a non-empty array of schemas, got an array',
+    );
   });
 });

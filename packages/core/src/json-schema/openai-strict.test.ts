@@ -201,7 +201,11 @@ describe('toOpenAIStrictSchema', () => {
   });
 
   it('keeps a recursive definition in $defs and refers to it with $ref', () => {
-    const node = { type: 'object', properties: { value: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['value', 'children'] };
+    const node = {
+      type: 'object',
+      properties: { value: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } },
+      required: ['value', 'children'],
+    };
     expect(run({ $defs: { Node: node }, type: 'object', properties: { root: { $ref: '#/$defs/Node' } }, required: ['root'] })).toEqual({
       output: {
         type: 'object',

@@ -81,8 +81,7 @@ function encodeNode(input: unknown, path: string, context: SchemaContext | undef
     else if (key === 'properties' || key === 'required' || key === 'additionalProperties') {
       // Holds the key's place, filled in below: an already strict schema comes out byte for byte as it went in.
       if (object) out[key] = undefined;
-    }
-    else if (key === 'items') out.items = encodeNode(value, at, context);
+    } else if (key === 'items') out.items = encodeNode(value, at, context);
     else if (key === 'anyOf' && Array.isArray(value)) out.anyOf = value.map((child, index) => encodeNode(child, joinPath(at, index), context));
     // Gemini's Schema spells int64 counts as decimal strings (proto3 JSON); strict mode wants numbers.
     else if ((key === 'minItems' || key === 'maxItems') && typeof value === 'string' && /^\d+$/.test(value)) out[key] = Number(value);
@@ -150,9 +149,19 @@ function closeObject(node: JsonSchema, path: string, context: SchemaContext | un
   const { additionalProperties } = node;
   if (additionalProperties === undefined) {
     // JSON Schema objects are open by default: closing one forbids what it allowed.
-    reportAt(context, 'lossy-conversion', joinPath(path, 'additionalProperties'), 'open object closed (additionalProperties: false): strict mode allows no undeclared properties');
+    reportAt(
+      context,
+      'lossy-conversion',
+      joinPath(path, 'additionalProperties'),
+      'open object closed (additionalProperties: false): strict mode allows no undeclared properties',
+    );
   } else if (additionalProperties !== false) {
-    reportAt(context, 'dropped-field', joinPath(path, 'additionalProperties'), 'strict mode allows no undeclared properties: additionalProperties set to false');
+    reportAt(
+      context,
+      'dropped-field',
+      joinPath(path, 'additionalProperties'),
+      'strict mode allows no undeclared properties: additionalProperties set to false',
+    );
   }
   return { properties, required: Object.keys(declared), additionalProperties: false };
 }

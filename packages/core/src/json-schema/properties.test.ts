@@ -8,9 +8,27 @@ import { findSchemaProblem } from './check.js';
 import { toOpenAIStrictSchema } from './openai-strict.js';
 
 const GEMINI_KEYWORDS = new Set([
-  'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required',
-  'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering', 'items',
-  'minimum', 'maximum',
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'anyOf',
+  'propertyOrdering',
+  'items',
+  'minimum',
+  'maximum',
 ]);
 
 const name = fc.constantFrom('a', 'b', 'c', 'when', 'x-y');
@@ -87,9 +105,12 @@ describe('schema transform properties', () => {
           if (extra.length > 0) problems.push(`keywords ${extra.join(',')}`);
           if (!(typeof node.type === 'string' || node.type === undefined)) problems.push(`type ${JSON.stringify(node.type)}`);
           if (node.type === 'null') problems.push('null type');
-          if (node.enum !== undefined && !(node.type === 'string' && (node.enum as unknown[]).every((value) => typeof value === 'string'))) problems.push(`enum ${JSON.stringify(node.enum)}`);
+          if (node.enum !== undefined && !(node.type === 'string' && (node.enum as unknown[]).every((value) => typeof value === 'string')))
+            problems.push(`enum ${JSON.stringify(node.enum)}`);
           if (isJsonObject(node.properties) && Object.keys(node.properties).length === 0) problems.push('empty properties');
-          if (Array.isArray(node.required)) for (const required of node.required) if (!Object.hasOwn(node.properties ?? {}, required as string)) problems.push(`required ${String(required)} not a property`);
+          if (Array.isArray(node.required))
+            for (const required of node.required)
+              if (!Object.hasOwn(node.properties ?? {}, required as string)) problems.push(`required ${String(required)} not a property`);
         }
         expect(problems).toEqual([]);
       }),
@@ -107,11 +128,14 @@ describe('schema transform properties', () => {
           const types = Array.isArray(node.type) ? node.type : [node.type];
           if (types.includes('object')) {
             if (node.additionalProperties !== false) problems.push('open object');
-            if (JSON.stringify(node.required) !== JSON.stringify(Object.keys(node.properties as object))) problems.push(`required ${JSON.stringify(node.required)}`);
+            if (JSON.stringify(node.required) !== JSON.stringify(Object.keys(node.properties as object)))
+              problems.push(`required ${JSON.stringify(node.required)}`);
           }
           if (types.includes('array') && !isJsonObject(node.items)) problems.push('array without items');
-          for (const key of ['allOf', 'oneOf', 'not', 'default', 'prefixItems', 'nullable', '$schema']) if (Object.hasOwn(node, key)) problems.push(`keyword ${key}`);
-          if (typeof node.$ref === 'string' && node.$ref !== '#' && !Object.hasOwn((output.$defs ?? {}) as object, node.$ref.slice('#/$defs/'.length))) problems.push(`dangling ${node.$ref}`);
+          for (const key of ['allOf', 'oneOf', 'not', 'default', 'prefixItems', 'nullable', '$schema'])
+            if (Object.hasOwn(node, key)) problems.push(`keyword ${key}`);
+          if (typeof node.$ref === 'string' && node.$ref !== '#' && !Object.hasOwn((output.$defs ?? {}) as object, node.$ref.slice('#/$defs/'.length)))
+            problems.push(`dangling ${node.$ref}`);
         }
         expect(problems).toEqual([]);
       }),

@@ -59,9 +59,7 @@ describe('wireReader', () => {
       'messages[0].content: expected a string, got nothing',
     );
     expect(failure(() => read.array(wire, 'model', '')).message).toBe('model: expected an array, got "m"');
-    expect(failure(() => read.optionalInteger(wire, 'temperature', '')).message).toBe(
-      'temperature: expected a non-negative integer, got 0.5',
-    );
+    expect(failure(() => read.optionalInteger(wire, 'temperature', '')).message).toBe('temperature: expected a non-negative integer, got 0.5');
     expect(failure(() => read.optionalNumber({ t: Number.NaN }, 't', 'x')).message).toBe('x.t: expected a number, got NaN');
     expect(failure(() => read.optionalBoolean(wire, 'model', '')).message).toBe('model: expected a boolean, got "m"');
     expect(failure(() => read.oneOf(wire.tool_choice, 'type', 'tool_choice', ['any', 'tool'])).message).toBe(

@@ -52,8 +52,7 @@ export function wireReader(protocol: ProtocolId): WireReader {
     throw LlmError.invalidRequest(joinPath(parent, key), `expected ${expected}, got ${describe(value)}`, protocol);
   }
   const at = (holder: WireHolder, key: PathKey): unknown => (holder as Record<PathKey, unknown>)[key];
-  const isObject = (value: unknown): value is Record<string, unknown> =>
-    typeof value === 'object' && value !== null && !Array.isArray(value);
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
   return {
     protocol,
@@ -96,9 +95,7 @@ export function wireReader(protocol: ProtocolId): WireReader {
     optionalInteger(holder, key, parent) {
       const value = at(holder, key);
       if (value === undefined || value === null) return undefined;
-      return typeof value === 'number' && Number.isInteger(value) && value >= 0
-        ? value
-        : fail(holder, key, parent, 'a non-negative integer');
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fail(holder, key, parent, 'a non-negative integer');
     },
     optionalBoolean(holder, key, parent) {
       const value = at(holder, key);

@@ -61,9 +61,7 @@ describe('decodeSse', () => {
   });
 
   it('ignores a final event without its blank line (the connection closed mid-event)', async () => {
-    expect(await decodeChunks([utf8('data: {"a":1}\n\ndata: {"partial"')])).toEqual([
-      { event: undefined, id: undefined, data: '{"a":1}' },
-    ]);
+    expect(await decodeChunks([utf8('data: {"a":1}\n\ndata: {"partial"')])).toEqual([{ event: undefined, id: undefined, data: '{"a":1}' }]);
   });
 
   it('errors a stream whose single event outgrows the buffer limit', async () => {
@@ -100,9 +98,7 @@ describe('formatSseEvent', () => {
   });
 
   it('strips CR and LF from event and id so they cannot inject fields', () => {
-    expect(formatSseEvent({ event: 'x\ndata: evil', id: '1\r\n2', data: 'ok' })).toBe(
-      'event: xdata: evil\nid: 12\ndata: ok\n\n',
-    );
+    expect(formatSseEvent({ event: 'x\ndata: evil', id: '1\r\n2', data: 'ok' })).toBe('event: xdata: evil\nid: 12\ndata: ok\n\n');
   });
 });
 
@@ -127,7 +123,12 @@ describe('encodeSse then decodeSse', () => {
           bytes.set(chunk, offset);
           offset += chunk.length;
         }
-        const decoded = await decodeChunks(splitAt(bytes, cuts.map((cut) => cut % (bytes.length + 1))));
+        const decoded = await decodeChunks(
+          splitAt(
+            bytes,
+            cuts.map((cut) => cut % (bytes.length + 1)),
+          ),
+        );
         // Leading spaces after "data:" are part of the value except the first one.
         expect(decoded).toEqual(events.map((item) => ({ event: item.event, id: undefined, data: item.data })));
       }),

@@ -8,14 +8,41 @@ import { userText } from './turns.js';
  * policy always matched.
  */
 export const DEFAULT_READ_WORDS: readonly string[] = [
-  'read', 'readme', 'summary', 'summarize', 'summarise', '解释', '总结',
-  'show', 'list', 'explain', 'what', 'why', 'how', 'find', 'search', 'look', 'describe',
+  'read',
+  'readme',
+  'summary',
+  'summarize',
+  'summarise',
+  '解释',
+  '总结',
+  'show',
+  'list',
+  'explain',
+  'what',
+  'why',
+  'how',
+  'find',
+  'search',
+  'look',
+  'describe',
 ];
 
 /** Words that mark a request as a change: the design's (edit, update, 修改 "modify", 写 "write") and more English verbs. */
 export const DEFAULT_WRITE_WORDS: readonly string[] = [
-  'edit', 'update', '修改', '写',
-  'write', 'change', 'fix', 'create', 'delete', 'remove', 'refactor', 'rename', 'implement', 'add',
+  'edit',
+  'update',
+  '修改',
+  '写',
+  'write',
+  'change',
+  'fix',
+  'create',
+  'delete',
+  'remove',
+  'refactor',
+  'rename',
+  'implement',
+  'add',
 ];
 
 interface IntentMatchers {

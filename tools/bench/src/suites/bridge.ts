@@ -10,7 +10,13 @@ import { agentTools, loopTurns, systemPrompt } from '../workloads.js';
 function claudeRequest(bytes: number): string {
   const messages: unknown[] = [{ role: 'user', content: 'Fix the failing test in src/math.ts.' }];
   for (const turn of loopTurns(Math.max(0, bytes - 20_000))) {
-    messages.push({ role: 'assistant', content: [{ type: 'text', text: 'Reading the file.' }, { type: 'tool_use', id: turn.id, name: turn.name, input: turn.args }] });
+    messages.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Reading the file.' },
+        { type: 'tool_use', id: turn.id, name: turn.name, input: turn.args },
+      ],
+    });
     messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: turn.id, content: turn.result }] });
   }
   const tools = agentTools(20).map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
@@ -23,7 +29,10 @@ export async function cases(): Promise<BenchCase[]> {
   const list: BenchCase[] = [];
   for (const [label, client, upstream] of pairs) {
     const via = bridge({ client, upstream });
-    for (const [size, bytes] of [['50 KB', 50_000], ['500 KB', 500_000]] as const) {
+    for (const [size, bytes] of [
+      ['50 KB', 50_000],
+      ['500 KB', 500_000],
+    ] as const) {
       const wire = claudeRequest(bytes);
       list.push({
         name: `bridge ${label} request ${size} (vs bare codecs)`,

@@ -9,7 +9,10 @@ function request(bytes: number): string {
   const tools = bytes < 10_000 ? agentTools(2) : agentTools(20);
   const contents: unknown[] = [{ role: 'user', parts: [{ text: 'Fix the failing test in src/math.ts.' }] }];
   for (const turn of loopTurns(Math.max(0, bytes - 20_000))) {
-    contents.push({ role: 'model', parts: [{ text: 'Reading the file.' }, { functionCall: { name: turn.name, args: turn.args, id: turn.id }, thoughtSignature: 'CiQBjz1rX'.repeat(8) }] });
+    contents.push({
+      role: 'model',
+      parts: [{ text: 'Reading the file.' }, { functionCall: { name: turn.name, args: turn.args, id: turn.id }, thoughtSignature: 'CiQBjz1rX'.repeat(8) }],
+    });
     contents.push({ role: 'user', parts: [{ functionResponse: { name: turn.name, id: turn.id, response: { output: turn.result } } }] });
   }
   return JSON.stringify({

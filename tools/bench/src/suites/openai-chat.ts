@@ -12,7 +12,11 @@ function request(bytes: number): string {
     { role: 'user', content: 'Fix the failing test in src/math.ts.' },
   ];
   for (const turn of loopTurns(Math.max(0, bytes - 20_000))) {
-    messages.push({ role: 'assistant', content: 'Reading the file.', tool_calls: [{ id: turn.id, type: 'function', function: { name: turn.name, arguments: JSON.stringify(turn.args) } }] });
+    messages.push({
+      role: 'assistant',
+      content: 'Reading the file.',
+      tool_calls: [{ id: turn.id, type: 'function', function: { name: turn.name, arguments: JSON.stringify(turn.args) } }],
+    });
     messages.push({ role: 'tool', tool_call_id: turn.id, content: turn.result });
   }
   return JSON.stringify({
@@ -25,11 +29,18 @@ function request(bytes: number): string {
 }
 
 function chunks(): unknown[] {
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1', choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'gpt-4.1',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
   const list: unknown[] = [chunk({ role: 'assistant', content: '' })];
   for (let index = 0; index < 900; index++) list.push(chunk({ content: `word${index} ` }));
   list.push(chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'bash', arguments: '' } }] }));
-  for (let index = 0; index < 97; index++) list.push(chunk({ tool_calls: [{ index: 0, function: { arguments: index === 0 ? '{"command":"' : index === 96 ? '"}' : 'ls ' } }] }));
+  for (let index = 0; index < 97; index++)
+    list.push(chunk({ tool_calls: [{ index: 0, function: { arguments: index === 0 ? '{"command":"' : index === 96 ? '"}' : 'ls ' } }] }));
   list.push(chunk({}, 'tool_calls'));
   return list;
 }

@@ -28,7 +28,9 @@ function events(): unknown[] {
   const list: unknown[] = [event('response.created', { response }), event('response.in_progress', { response })];
   const message = { id: 'msg_1', type: 'message', status: 'in_progress', role: 'assistant', content: [] };
   list.push(event('response.output_item.added', { output_index: 0, item: message }));
-  list.push(event('response.content_part.added', { output_index: 0, content_index: 0, item_id: 'msg_1', part: { type: 'output_text', text: '', annotations: [] } }));
+  list.push(
+    event('response.content_part.added', { output_index: 0, content_index: 0, item_id: 'msg_1', part: { type: 'output_text', text: '', annotations: [] } }),
+  );
   let text = '';
   for (let index = 0; index < 990; index++) {
     text += `word${index} `;
@@ -39,7 +41,22 @@ function events(): unknown[] {
   list.push(event('response.content_part.done', { output_index: 0, content_index: 0, item_id: 'msg_1', part }));
   const done = { ...message, status: 'completed', content: [part] };
   list.push(event('response.output_item.done', { output_index: 0, item: done }));
-  list.push(event('response.completed', { response: { ...response, status: 'completed', output: [done], usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 990, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 1000 } } }));
+  list.push(
+    event('response.completed', {
+      response: {
+        ...response,
+        status: 'completed',
+        output: [done],
+        usage: {
+          input_tokens: 10,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 990,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: 1000,
+        },
+      },
+    }),
+  );
   return list;
 }
 
