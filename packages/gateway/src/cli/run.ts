@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type ProtocolId, isProtocolId } from '@llm/core';
 import { ConfigError } from '../config/expand-env.js';
-import { ledgerPathOf } from '../config/ledger-path.js';
+import { type LedgerLocation, ledgerOf } from '../config/ledger-path.js';
+import { describeServer } from '../store/store-unavailable.js';
 import { loadConfigFile } from '../config/load.js';
-import { formatUsage, parseSince, usageReport } from '../ledger/report.js';
+import { formatUsage, parseSince, type UsageLine, usageReport } from '../ledger/report.js';
 import { startMockUpstream } from '../mock/server.js';
 import { startGateway } from '../server/start.js';
 import { reloadOnSignal } from './config-reload.js';
@@ -172,23 +173,30 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     const { values } = parseArgs({ args, options: { since: { type: 'string' }, by: { type: 'string' }, db: { type: 'string' }, config: { type: 'string', short: 'c' }, json: { type: 'boolean' } }, strict: true });
     const by = values.by ?? 'model';
     if (by !== 'model' && by !== 'upstream' && by !== 'key') throw new UsageError(`--by: expected model, upstream or key, got "${by}"`);
-    let path = values.db;
-    if (!path && values.config) {
-      path = ledgerPathOf(values.config, io.env);
-      if (!path) throw new UsageError('the config disables the ledger (ledger: false)');
+    let location: LedgerLocation | undefined = values.db ? { path: values.db } : undefined;
+    if (!location && values.config) {
+      location = ledgerOf(values.config, io.env);
+      if (!location) throw new UsageError('the config disables the ledger (ledger: false)');
     }
-    path ??= './gateway-usage.db';
+    location ??= { path: './gateway-usage.db' };
     let since = 0;
     try {
       since = values.since ? parseSince(values.since) : 0;
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    let lines: ReturnType<typeof usageReport>;
+    let lines: UsageLine[];
     try {
-      lines = usageReport(path, by, since);
+      if ('postgres' in location) {
+        // Its driver is loaded only for a config that names the database.
+        const { postgresUsageReport } = await import('../store/postgres/usage.js');
+        lines = await postgresUsageReport(location.postgres, by, since);
+      } else {
+        lines = usageReport(location.path, by, since);
+      }
     } catch (error) {
-      throw new UsageError(`cannot read ledger ${path}: ${(error as Error).message}`);
+      const where = 'postgres' in location ? describeServer(location.postgres) : location.path;
+      throw new UsageError(`cannot read ledger ${where}: ${(error as Error).message}`);
     }
     io.out(values.json ? JSON.stringify(lines) : formatUsage(lines, by));
     return 0;
