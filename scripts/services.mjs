@@ -104,18 +104,23 @@ export async function startPostgres(dir) {
   const data = join(dir, 'pg');
   if (process.getuid?.() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
   asPostgres(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'pg.log'), '-w', '-t', String(SERVICE_START_TIMEOUT_MS / 1000), 'start']);
+  // No fsync (the data is thrown away), but commits stay synchronous: a test that stops the server
+  // abruptly and starts it again (an outage) finds every committed row, as on a real server.
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
+  const start = () => asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'pg.log'), '-w', '-t', String(SERVICE_START_TIMEOUT_MS / 1000), 'start']);
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     stop: () => asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']),
+    /** Starts it again after `stop()`, same port and data (an outage's end, in tests). */
+    start,
   };
 }
 
-/** Starts redis-server on a free port, nothing saved to disk, as a child process stopped by its pid. */
-export async function startRedis(dir) {
-  const port = await freePort();
+/** Starts redis-server on `port` (default: a free one), nothing saved to disk, as a child process stopped by its pid. */
+export async function startRedis(dir, port) {
+  port ??= await freePort();
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
     stdio: 'ignore',
     detached: true,

@@ -129,7 +129,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record }),
     accessLogOnWrite: true,
   });
-  const server = await serveNode(handler, {
+  const serving = serveNode(handler, {
     port: options.port ?? config.listen.port ?? 8787,
     host,
     maxBodyBytes: config.maxBodyBytes,
@@ -139,6 +139,12 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     // The access line records what the client got: a 500 when node refused the answer's head.
     onWritten: (reply, status) => handler.written(reply, status),
     onEnded: (reply, firstByteAt) => handler.ended(reply, firstByteAt),
+  });
+  // A port in use: let go of the stores and upstream pools before saying so.
+  const server = await serving.catch(async (error: unknown) => {
+    await stores.close();
+    await closeTransport();
+    throw error;
   });
   const metricsServer = metrics && config.metrics !== false && config.metrics.port !== undefined ? await serveMetrics(metrics, config.metrics.port, config.metrics.host) : undefined;
   logger.info({ url: server.url, upstreams: Object.keys(config.upstreams), ...(metricsServer && { metricsUrl: metricsServer.url }) }, 'listening');

@@ -35,19 +35,7 @@ export async function openStores(config: GatewayConfig, logger: Logger, readines
     let ledger: Ledger | undefined;
     let answers: AnswerStore = new ResponseStore();
     let state: StateStore = new MemoryStateStore();
-    if (config.store?.postgres) {
-      const { openPostgresStores } = await import('./postgres/open.js');
-      const postgres = await openPostgresStores(config.store.postgres, logger, { ledger: config.ledger !== false, spoolPath: config.store.spool });
-      closers.push(() => postgres.close());
-      readiness.add({ name: 'postgres', ready: () => postgres.healthy });
-      ledger = postgres.ledger;
-      answers = postgres.answers;
-    } else if (config.ledger) {
-      ledger = openLedger(config.ledger.path, {
-        onError: (error) => logger.error({ err: reasonOf(error) }, 'usage ledger failed; requests continue without it'),
-      });
-      closers.push(() => ledger?.close());
-    }
+    // Servers first, the SQLite file last: a start that fails leaves no file behind.
     if (config.store?.redis) {
       const { connectRedis, RedisStateStore } = await import('./redis/state-store.js');
       let down = false;
@@ -63,6 +51,19 @@ export async function openStores(config: GatewayConfig, logger: Logger, readines
       closers.push(() => redisState.close());
       readiness.add({ name: 'redis', ready: () => redisState.healthy });
       state = redisState;
+    }
+    if (config.store?.postgres) {
+      const { openPostgresStores } = await import('./postgres/open.js');
+      const postgres = await openPostgresStores(config.store.postgres, logger, { ledger: config.ledger !== false, spoolPath: config.store.spool });
+      closers.push(() => postgres.close());
+      readiness.add({ name: 'postgres', ready: () => postgres.healthy });
+      ledger = postgres.ledger;
+      answers = postgres.answers;
+    } else if (config.ledger) {
+      ledger = openLedger(config.ledger.path, {
+        onError: (error) => logger.error({ err: reasonOf(error) }, 'usage ledger failed; requests continue without it'),
+      });
+      closers.push(() => ledger?.close());
     }
     return {
       ledger,

@@ -71,12 +71,19 @@ export async function connectRedis(url: string, onConnectionError: (error: unkno
     connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   });
-  redis.on('error', onConnectionError);
+  // The driver rejects a failed connect with "Connection is closed."; the reason came as an event.
+  let reason: unknown;
+  const atStart = (error: unknown) => {
+    reason = error;
+  };
+  redis.on('error', atStart);
   try {
     await redis.connect();
   } catch (error) {
     redis.disconnect();
-    throw new StoreStartError(`store.redis: cannot reach ${describeServer(url)}: ${reasonOf(error)}`);
+    throw new StoreStartError(`store.redis: cannot reach ${describeServer(url)}: ${reasonOf(reason ?? error)}`);
   }
+  redis.off('error', atStart);
+  redis.on('error', onConnectionError);
   return redis;
 }
