@@ -8,6 +8,7 @@ import { loadConfigFile } from '../config/load.js';
 import { formatUsage, parseSince, type UsageLine, usageReport } from '../ledger/report.js';
 import { startMockUpstream } from '../mock/server.js';
 import { startGateway } from '../server/start.js';
+import { isWorker, leaveCluster, parseWorkers, runWorkers } from './workers.js';
 import { reloadOnSignal } from './config-reload.js';
 import { type TranslateKind, translate } from '../translate.js';
 import { HELP, type CommandName, COMMANDS } from './help.js';
@@ -97,15 +98,23 @@ function drainFlag(value: string | undefined): number | undefined {
 
 /** Waits for SIGINT / SIGTERM (or the test's stop), then runs `stop`. */
 function untilStopped(io: CliIo, stop: () => Promise<void>): Promise<number> {
+  // A worker of `serve --workers` keeps listening after the first signal: a terminal's Ctrl-C
+  // reaches it along with its primary's, and the second must not kill it mid-drain.
+  const worker = isWorker();
   return new Promise((resolve) => {
+    let stopping = false;
     const done = async () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
+      if (stopping) return;
+      stopping = true;
+      if (!worker) {
+        process.off('SIGINT', done);
+        process.off('SIGTERM', done);
+      }
       await stop();
       resolve(0);
     };
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
+    process[worker ? 'on' : 'once']('SIGINT', done);
+    process[worker ? 'on' : 'once']('SIGTERM', done);
     io.onRunning?.(done);
   });
 }
@@ -121,9 +130,12 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
         mock: { type: 'boolean' },
         'drain-ms': { type: 'string' },
         'watch-config': { type: 'boolean' },
+        workers: { type: 'string' },
       },
       strict: true,
     });
+    const workers = parseWorkers(values.workers);
+    if (workers === undefined) throw new UsageError(`--workers: expected a number of processes or auto, got "${values.workers}"`);
     if (values.mock) {
       if (values.config) throw new UsageError('--mock serves its own config: leave out --config');
       const playground = await startPlayground({ port: portFlag(values.port), host: values.host });
@@ -134,15 +146,20 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     const configPath = values.config;
     if (!configPath) throw new UsageError('--config <file> (or --mock) is required');
     const config = loadConfigFile(configPath, io.env);
+    // The primary only checks the config (a bad one fails here once) and runs the workers.
+    if (workers > 1 && !isWorker()) return runWorkers(workers, io.err);
     io.tuneServeProcess?.(io.env);
     const gateway = await startGateway(config, { port: portFlag(values.port), host: values.host, drainMs: drainFlag(values['drain-ms']) });
     const stopReloading = reloadOnSignal(gateway, () => loadConfigFile(configPath, io.env), { watchFile: values['watch-config'] ? configPath : undefined });
     // stdout carries the JSON log lines only (`| jq`): the banner goes to stderr.
     io.err(`llm-gateway listening on ${gateway.url}`);
-    return untilStopped(io, () => {
+    const code = await untilStopped(io, () => {
       stopReloading();
       return gateway.close();
     });
+    // A worker's channel to its primary would keep it running.
+    leaveCluster();
+    return code;
   },
   async mock(args, io) {
     const { values } = parseArgs({ args, options: { protocol: { type: 'string' }, port: { type: 'string', short: 'p' }, host: { type: 'string' }, workdir: { type: 'string' } }, strict: true });
