@@ -21,7 +21,7 @@ export default defineConfig([
   {
     ...common,
     entry: ['src/cli.ts'],
-    noExternal: [/^(?!yaml$)/],
+    noExternal: [/^(?!(?:yaml|pg|ioredis)$)/],
     // Still one file: a dynamic import (prom-client, loaded only with metrics on) is inlined, and
     // its module evaluated only when imported, instead of becoming a chunk file beside the bin.
     splitting: false,

@@ -9,7 +9,7 @@ export const HELP: Record<CommandName | 'main', string> = {
 Usage: llm-gateway <command> [options]
 
 Commands:
-  serve      --config <file> [--port N] [--host H] [--drain-ms N] [--watch-config]   start the gateway
+  serve      --config <file> [--port N] [--host H] [--drain-ms N] [--watch-config] [--workers N|auto]   start the gateway
   serve      --mock [--port N] [--host H]            the gateway in front of four mock upstreams
   mock       --protocol <id> [--port N]              run the deterministic mock upstream
   translate  --from <id> --to <id> [--kind request|response|stream] [--model M] [file]
@@ -17,7 +17,7 @@ Commands:
 
 Protocols: openai-chat, openai-responses, claude, gemini.
 Run llm-gateway <command> --help for details; llm-gateway --version prints the version.`,
-  serve: `Usage: llm-gateway serve --config <file> [--port N] [--host H] [--drain-ms N] [--watch-config]
+  serve: `Usage: llm-gateway serve --config <file> [--port N] [--host H] [--drain-ms N] [--watch-config] [--workers N|auto]
        llm-gateway serve --mock [--port N] [--host H]
 
 Starts the gateway with a YAML or JSON config (\${VAR} expands from the environment).
@@ -30,6 +30,10 @@ cut the rest (a stream ends with its protocol's error event) and exit.
 SIGHUP reloads the config file (keys, upstreams, routes, policies, log level) without dropping a
 request in flight; an invalid file is logged and the running config kept. --watch-config also
 reloads when the file changes.
+--workers N runs N gateway processes sharing the port (auto: one per core; default 1), each
+taking connections in turn; signals go to every one; one that dies is replaced after 1 s. With
+several, give them shared stores (store.postgres / store.redis) or a SQLite ledger file: the
+in-memory stored answers and conversation state are per process.
 Runs WebAssembly (undici's HTTP parser) on V8's baseline tier only: 5-10 MB less resident
 after traffic, for about 3% more CPU per request. LLM_GATEWAY_WASM_TIER_UP=1 keeps V8's default tiering.
 Upstream proxy: HTTPS_PROXY (https upstreams), HTTP_PROXY (http ones, and https ones without

@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type ProtocolId, isProtocolId } from '@llm/core';
 import { ConfigError } from '../config/expand-env.js';
-import { ledgerPathOf } from '../config/ledger-path.js';
+import { type LedgerLocation, ledgerOf } from '../config/ledger-path.js';
+import { describeServer } from '../store/store-unavailable.js';
 import { loadConfigFile } from '../config/load.js';
-import { formatUsage, parseSince, usageReport } from '../ledger/report.js';
+import { formatUsage, parseSince, type UsageLine, usageReport } from '../ledger/report.js';
 import { startMockUpstream } from '../mock/server.js';
 import { startGateway } from '../server/start.js';
+import { isWorker, leaveCluster, parseWorkers, runWorkers } from './workers.js';
 import { reloadOnSignal } from './config-reload.js';
 import { type TranslateKind, translate } from '../translate.js';
 import { HELP, type CommandName, COMMANDS } from './help.js';
@@ -96,15 +98,23 @@ function drainFlag(value: string | undefined): number | undefined {
 
 /** Waits for SIGINT / SIGTERM (or the test's stop), then runs `stop`. */
 function untilStopped(io: CliIo, stop: () => Promise<void>): Promise<number> {
+  // A worker of `serve --workers` keeps listening after the first signal: a terminal's Ctrl-C
+  // reaches it along with its primary's, and the second must not kill it mid-drain.
+  const worker = isWorker();
   return new Promise((resolve) => {
+    let stopping = false;
     const done = async () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
+      if (stopping) return;
+      stopping = true;
+      if (!worker) {
+        process.off('SIGINT', done);
+        process.off('SIGTERM', done);
+      }
       await stop();
       resolve(0);
     };
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
+    process[worker ? 'on' : 'once']('SIGINT', done);
+    process[worker ? 'on' : 'once']('SIGTERM', done);
     io.onRunning?.(done);
   });
 }
@@ -120,9 +130,12 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
         mock: { type: 'boolean' },
         'drain-ms': { type: 'string' },
         'watch-config': { type: 'boolean' },
+        workers: { type: 'string' },
       },
       strict: true,
     });
+    const workers = parseWorkers(values.workers);
+    if (workers === undefined) throw new UsageError(`--workers: expected a number of processes or auto, got "${values.workers}"`);
     if (values.mock) {
       if (values.config) throw new UsageError('--mock serves its own config: leave out --config');
       const playground = await startPlayground({ port: portFlag(values.port), host: values.host });
@@ -133,15 +146,20 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     const configPath = values.config;
     if (!configPath) throw new UsageError('--config <file> (or --mock) is required');
     const config = loadConfigFile(configPath, io.env);
+    // The primary only checks the config (a bad one fails here once) and runs the workers.
+    if (workers > 1 && !isWorker()) return runWorkers(workers, io.err);
     io.tuneServeProcess?.(io.env);
     const gateway = await startGateway(config, { port: portFlag(values.port), host: values.host, drainMs: drainFlag(values['drain-ms']) });
     const stopReloading = reloadOnSignal(gateway, () => loadConfigFile(configPath, io.env), { watchFile: values['watch-config'] ? configPath : undefined });
     // stdout carries the JSON log lines only (`| jq`): the banner goes to stderr.
     io.err(`llm-gateway listening on ${gateway.url}`);
-    return untilStopped(io, () => {
+    const code = await untilStopped(io, () => {
       stopReloading();
       return gateway.close();
     });
+    // A worker's channel to its primary would keep it running.
+    leaveCluster();
+    return code;
   },
   async mock(args, io) {
     const { values } = parseArgs({ args, options: { protocol: { type: 'string' }, port: { type: 'string', short: 'p' }, host: { type: 'string' }, workdir: { type: 'string' } }, strict: true });
@@ -172,23 +190,30 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     const { values } = parseArgs({ args, options: { since: { type: 'string' }, by: { type: 'string' }, db: { type: 'string' }, config: { type: 'string', short: 'c' }, json: { type: 'boolean' } }, strict: true });
     const by = values.by ?? 'model';
     if (by !== 'model' && by !== 'upstream' && by !== 'key') throw new UsageError(`--by: expected model, upstream or key, got "${by}"`);
-    let path = values.db;
-    if (!path && values.config) {
-      path = ledgerPathOf(values.config, io.env);
-      if (!path) throw new UsageError('the config disables the ledger (ledger: false)');
+    let location: LedgerLocation | undefined = values.db ? { path: values.db } : undefined;
+    if (!location && values.config) {
+      location = ledgerOf(values.config, io.env);
+      if (!location) throw new UsageError('the config disables the ledger (ledger: false)');
     }
-    path ??= './gateway-usage.db';
+    location ??= { path: './gateway-usage.db' };
     let since = 0;
     try {
       since = values.since ? parseSince(values.since) : 0;
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    let lines: ReturnType<typeof usageReport>;
+    let lines: UsageLine[];
     try {
-      lines = usageReport(path, by, since);
+      if ('postgres' in location) {
+        // Its driver is loaded only for a config that names the database.
+        const { postgresUsageReport } = await import('../store/postgres/usage.js');
+        lines = await postgresUsageReport(location.postgres, by, since);
+      } else {
+        lines = usageReport(location.path, by, since);
+      }
     } catch (error) {
-      throw new UsageError(`cannot read ledger ${path}: ${(error as Error).message}`);
+      const where = 'postgres' in location ? describeServer(location.postgres) : location.path;
+      throw new UsageError(`cannot read ledger ${where}: ${(error as Error).message}`);
     }
     io.out(values.json ? JSON.stringify(lines) : formatUsage(lines, by));
     return 0;

@@ -21,6 +21,9 @@ export function missingVariableProblems(missing: readonly MissingVariable[]): st
   return missing.map(({ path, name }) => `${path}: environment variable ${name} is not set`);
 }
 
+/** Where ledger rows wait for a shared database at shutdown, by default (beside the config). */
+export const DEFAULT_SPOOL_PATH = './gateway-ledger-spool.jsonl';
+
 /** A relative ledger path resolved against the config's folder (`:memory:` is SQLite's, kept). */
 export function resolveLedgerPath(path: string, location: ConfigLocation): string {
   return location.baseDir && path !== ':memory:' ? resolve(location.baseDir, path) : path;
@@ -43,6 +46,7 @@ export function parseConfig(text: string, env: Record<string, string | undefined
   if (problems.length > 0 || !result.success) throw ConfigError.of(source, problems);
   const config = result.output;
   if (config.ledger) config.ledger.path = resolveLedgerPath(config.ledger.path, location);
+  if (config.store?.postgres) config.store.spool = resolveLedgerPath(config.store.spool ?? DEFAULT_SPOOL_PATH, location);
   return config;
 }
 

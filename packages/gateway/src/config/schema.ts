@@ -80,6 +80,20 @@ const ModelFamilies = v.strictObject({
 /** The usage ledger: a SQLite file (relative paths resolve against the config file's folder), or off. */
 export const LedgerSchema = v.optional(v.union([v.literal(false), v.strictObject({ path: v.pipe(v.string(), v.minLength(1, 'must not be empty')) })]), { path: './gateway-usage.db' });
 
+/**
+ * Shared stores, for several gateways serving as one (see the README, "Run several instances"):
+ * `postgres` (a URL) takes the usage ledger and stored Responses answers, `redis` (a URL) the
+ * continuation state. `spool`: the file for ledger rows still unwritten at shutdown while the
+ * database is down (default `./gateway-ledger-spool.jsonl` beside the config).
+ */
+export const StoreSchema = v.optional(
+  v.strictObject({
+    postgres: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'))),
+    redis: v.optional(v.pipe(v.string(), v.regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'))),
+    spool: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  }),
+);
+
 /** The gateway config file (YAML or JSON), after `${VAR}` expansion. */
 export const GatewayConfigSchema = v.strictObject({
   listen: v.optional(v.strictObject({ host: v.optional(v.string()), port: v.optional(Port) }), {}),
@@ -96,6 +110,7 @@ export const GatewayConfigSchema = v.strictObject({
   fetchMedia: v.optional(FetchMedia),
   countTokens: v.optional(v.picklist(['estimate', 'upstream'])),
   ledger: LedgerSchema,
+  store: StoreSchema,
   policies: v.optional(Policies, {}),
   strict: v.optional(v.boolean()),
   maxRetries: v.optional(NonNegativeInteger),

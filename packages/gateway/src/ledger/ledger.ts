@@ -30,9 +30,10 @@ export interface LedgerOptions {
 export interface Ledger {
   /** Queues a row; never throws, never blocks. */
   record(row: LedgerRow): void;
-  /** Writes what is queued now. */
-  flush(): void;
-  close(): void;
+  /** Writes what is queued now (a shared database's ledger: resolves once written or failed). */
+  flush(): void | Promise<void>;
+  /** Writes what is queued, then lets go of the database. */
+  close(): void | Promise<void>;
 }
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS requests (
@@ -59,7 +60,8 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS requests (
 );
 CREATE INDEX IF NOT EXISTS requests_time ON requests(time);`;
 
-const COLUMNS = ['time', 'request_id', 'key_id', 'client_protocol', 'upstream', 'upstream_protocol', 'client_model',
+/** The ledger's columns, in the order {@link pushValues} writes a row's values (SQLite's and PostgreSQL's alike). */
+export const COLUMNS = ['time', 'request_id', 'key_id', 'client_protocol', 'upstream', 'upstream_protocol', 'client_model',
   'upstream_model', 'status', 'stream', 'input_tokens', 'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'output_tokens',
   'first_byte_ms', 'total_ms', 'error_kind', 'usage_estimated'];
 
@@ -170,10 +172,11 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
   };
 }
 
-type Value = SqliteValue;
+/** One column's value. */
+export type Value = SqliteValue;
 
 /** Appends a row's values in {@link COLUMNS} order. */
-function pushValues(queue: Value[], row: LedgerRow): void {
+export function pushValues(queue: Value[], row: LedgerRow): void {
   const r = row.record;
   const u = r.usage;
   queue.push(

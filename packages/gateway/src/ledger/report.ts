@@ -17,7 +17,8 @@ export interface UsageLine {
   avgMs: number;
 }
 
-const COLUMNS: Record<UsageGrouping, string> = {
+/** The SQL expression of each grouping (the same in SQLite and PostgreSQL). */
+export const GROUP_EXPRESSIONS: Record<UsageGrouping, string> = {
   model: "COALESCE(client_model, '-')",
   upstream: "COALESCE(upstream, '-')",
   key: "COALESCE(key_id, '-')",
@@ -43,26 +44,44 @@ export function usageReport(path: string, by: UsageGrouping, since = 0, driver?:
   try {
     const rows = db
       .prepare(
-        `SELECT ${COLUMNS[by]} AS grp, COUNT(*) AS requests, SUM(status >= 400) AS errors,
+        `SELECT ${GROUP_EXPRESSIONS[by]} AS grp, COUNT(*) AS requests, SUM(status >= 400) AS errors,
           TOTAL(input_tokens) AS input, TOTAL(cached_tokens) AS cached, TOTAL(cache_write_tokens) AS cacheWrite,
           TOTAL(reasoning_tokens) AS reasoning, TOTAL(output_tokens) AS output, AVG(total_ms) AS avgMs
          FROM requests WHERE time >= ? GROUP BY grp ORDER BY requests DESC, grp`,
       )
-      .all(since) as { grp: string; requests: number; errors: number; input: number; cached: number; cacheWrite: number; reasoning: number; output: number; avgMs: number }[];
-    return rows.map((row) => ({
-      group: row.grp,
-      requests: row.requests,
-      errors: row.errors,
-      inputTokens: row.input,
-      cachedTokens: row.cached,
-      cacheWriteTokens: row.cacheWrite,
-      reasoningTokens: row.reasoning,
-      outputTokens: row.output,
-      avgMs: Math.round(row.avgMs * 10) / 10,
-    }));
+      .all(since) as UsageRow[];
+    return rows.map(toUsageLine);
   } finally {
     db.close();
   }
+}
+
+/** One group's sums as the report's queries name them (SQLite's and PostgreSQL's alike). */
+export interface UsageRow {
+  grp: string;
+  requests: number;
+  errors: number;
+  input: number;
+  cached: number;
+  cacheWrite: number;
+  reasoning: number;
+  output: number;
+  avgMs: number;
+}
+
+/** A queried row as a report line (the average rounded to 0.1 ms). */
+export function toUsageLine(row: UsageRow): UsageLine {
+  return {
+    group: row.grp,
+    requests: row.requests,
+    errors: row.errors,
+    inputTokens: row.input,
+    cachedTokens: row.cached,
+    cacheWriteTokens: row.cacheWrite,
+    reasoningTokens: row.reasoning,
+    outputTokens: row.output,
+    avgMs: Math.round(row.avgMs * 10) / 10,
+  };
 }
 
 /** Formats report lines as an aligned text table. */

@@ -1,4 +1,4 @@
-import { type AuthScheme, type ProtocolId, describeError, readCredential } from '@llm/core';
+import { type AuthScheme, LlmError, type ProtocolId, describeError, readCredential } from '@llm/core';
 import type { ReplyHandler, RouterReply, RouterRequest } from '@llm/router';
 import type { Logger } from 'pino';
 import { type ClientKey, unnamedKeyLabel } from '../config/client-keys.js';
@@ -13,7 +13,8 @@ import { internalErrorMessage } from './internal-error.js';
 import { protocolError } from './protocol-error.js';
 import { requestIdOf } from './request-id.js';
 import type { Readiness } from './readiness.js';
-import { ResponseStore } from './response-store.js';
+import { captureAnswer, ResponseStore } from './response-store.js';
+import type { AnswerStore } from '../store/answer-store.js';
 
 const ALL_SCHEMES: readonly AuthScheme[] = ['bearer', 'x-api-key', 'x-goog-api-key', 'query-key'];
 
@@ -27,7 +28,7 @@ export interface GatewayHandlerOptions {
   /** Records requests the gateway answers itself (401...); the router reports the others. */
   onLocalRecord?(record: RequestRecord, keyId: string | undefined): void;
   /** Keeps Responses answers for `GET /v1/responses/{id}`; default: a bounded in-memory store. */
-  responses?: ResponseStore;
+  responses?: AnswerStore;
   /**
    * The server tells the handler the status each client actually got, through
    * {@link GatewayHandler.written} (serveNode's `onWritten`), and each access line waits for it:
@@ -91,7 +92,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
   const { logger } = options;
   let { router } = options;
   let labels = keyLabels(options.keys);
-  const responses = options.responses ?? new ResponseStore();
+  const responses: AnswerStore = options.responses ?? new ResponseStore();
   const accessLog = createAccessLog(logger);
   let routes = options.routes ?? [];
   const observer = options.observer;
@@ -140,13 +141,13 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
         return call.finish(protocolError(protocol, status, presented ? 'invalid gateway key' : 'missing gateway key'));
       }
     }
-    const stored = protocol === 'openai-responses' && request.method === 'GET' ? storedResponse(responses, url, keyId) : undefined;
+    const stored = protocol === 'openai-responses' && request.method === 'GET' ? await storedResponse(responses, url, keyId) : undefined;
     if (stored) return call.finish(stored);
     const array = protocol === 'gemini' && wantsGeminiArray(url);
     routed.set(requestId, call);
     let reply = await router(routedRequest(request, requestId, keyId, array ? withAltSse(url) : url));
     if (array) reply = sseToGeminiArray(reply);
-    else if (protocol === 'openai-responses' && request.method === 'POST' && isCreateResponse(url)) reply = responses.capture(reply, keyId);
+    else if (protocol === 'openai-responses' && request.method === 'POST' && isCreateResponse(url)) reply = captureAnswer(responses, reply, keyId);
     return call.finish(reply);
   };
 
@@ -271,9 +272,16 @@ function isCreateResponse(url: URL): boolean {
  * A kept response of this key for `GET /v1/responses/{id}`; undefined lets the router answer
  * (404), for another key's id as for one never served. The path's encoding was checked first.
  */
-function storedResponse(store: ResponseStore, url: URL, keyId: string | undefined): RouterReply | undefined {
+async function storedResponse(store: AnswerStore, url: URL, keyId: string | undefined): Promise<RouterReply | undefined> {
   const match = /\/v1\/responses\/([^/]+)$/.exec(url.pathname);
-  const json = match?.[1] ? store.get(decodeURIComponent(match[1]), keyId) : undefined;
+  let json: string | undefined;
+  try {
+    json = match?.[1] ? await store.get(decodeURIComponent(match[1]), keyId) : undefined;
+  } catch (error) {
+    // A shared store that is down: its 503 (the store logged why), in the Responses protocol.
+    if (error instanceof LlmError) return protocolError('openai-responses', error.status, error.message);
+    throw error;
+  }
   return json === undefined ? undefined : { status: 200, headers: { 'content-type': 'application/json' }, body: json };
 }
 

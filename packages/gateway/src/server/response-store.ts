@@ -1,5 +1,6 @@
 import { chunksOf, parseSseText, type SseEvent, stepIterable, type StreamStep } from '@llm/core';
 import type { RouterReply } from '@llm/router';
+import type { AnswerStore } from '../store/answer-store.js';
 
 /** Default count bound of a {@link ResponseStore}. */
 export const DEFAULT_MAX_STORED_RESPONSES = 256;
@@ -22,7 +23,7 @@ export const DEFAULT_MAX_STORED_RESPONSE_CHARS = 32 * 1024 * 1024;
  * Bounds: {@link DEFAULT_MAX_STORED_RESPONSES} answers and {@link DEFAULT_MAX_STORED_RESPONSE_CHARS}
  * characters of JSON text (about as many bytes), the oldest evicted first.
  */
-export class ResponseStore {
+export class ResponseStore implements AnswerStore {
   private readonly entries = new Map<string, StoredResponse>();
   private bytes = 0;
 
@@ -59,14 +60,7 @@ export class ResponseStore {
    * it is; a stream passes through untouched while the scan watches it.
    */
   capture(reply: RouterReply, owner?: string): RouterReply {
-    if (reply.status !== 200 || !reply.body || reply.retrievable === false) return reply;
-    const type = reply.headers['content-type'] ?? '';
-    if (typeof reply.body === 'string') {
-      if (type.includes('application/json')) this.put(reply.body, owner);
-      return reply;
-    }
-    if (!type.includes('text/event-stream')) return reply;
-    return { ...reply, body: stepIterable(chunksOf(reply.body), completedEventTap((data) => this.put(extractResponse(data), owner))) };
+    return captureAnswer(this, reply, owner);
   }
 
   private delete(id: string): void {
@@ -75,6 +69,21 @@ export class ResponseStore {
     this.entries.delete(id);
     this.bytes -= old.json.length;
   }
+}
+
+/**
+ * The router's answer with its final response kept in `store`: a JSON body (complete anyway) is
+ * kept as it is; a stream passes through untouched while the scan watches it.
+ */
+export function captureAnswer(store: AnswerStore, reply: RouterReply, owner?: string): RouterReply {
+  if (reply.status !== 200 || !reply.body || reply.retrievable === false) return reply;
+  const type = reply.headers['content-type'] ?? '';
+  if (typeof reply.body === 'string') {
+    if (type.includes('application/json')) store.put(reply.body, owner);
+    return reply;
+  }
+  if (!type.includes('text/event-stream')) return reply;
+  return { ...reply, body: stepIterable(chunksOf(reply.body), completedEventTap((data) => store.put(extractResponse(data), owner))) };
 }
 
 /** One kept answer and the key id it belongs to. */
@@ -90,7 +99,7 @@ const LEADING_ID = /^\{\s*"id"\s*:\s*("(?:[^"\\]|\\.)*")/;
  * The `id` of a response object's JSON text. Read from the start of the text when it leads (no
  * parse of the whole answer on every request); otherwise the text is parsed.
  */
-function responseIdOf(json: string): string | undefined {
+export function responseIdOf(json: string): string | undefined {
   try {
     const leading = LEADING_ID.exec(json);
     const id: unknown = leading ? JSON.parse(leading[1] as string) : (JSON.parse(json) as { id?: unknown }).id;

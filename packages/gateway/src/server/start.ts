@@ -1,11 +1,10 @@
 import { LlmError, describeError } from '@llm/core';
-import { MemoryStateStore, type ReplyHandler, createRouter } from '@llm/router';
+import { type ReplyHandler, createRouter } from '@llm/router';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
 import { toRouterConfig } from '../config/load.js';
 import { logDiagnostics } from '../diagnostics-log.js';
-import { type Ledger, openLedger } from '../ledger/ledger.js';
 import { createLogger } from '../logger.js';
 import { logOutcome } from '../outcome-log.js';
 import { createMetrics, knownModels } from '../metrics.js';
@@ -13,6 +12,7 @@ import { logUpstreamFailures } from '../upstream-failure-log.js';
 import { serveMetrics } from './metrics-server.js';
 import { Readiness } from './readiness.js';
 import type { RouterConfig, Transport } from '../router-contract.js';
+import { openStores } from '../store/stores.js';
 import { createTracing } from '../tracing.js';
 import { createUndiciTransport } from '../transport.js';
 import { clientProtocolOf } from './client-protocol.js';
@@ -51,7 +51,7 @@ export interface Gateway {
   /**
    * Serves later requests under the config `load` gives: client keys, upstreams, routes,
    * policies, log level. Requests in flight finish under the config they started with. `listen`,
-   * `ledger`, `metrics`, `maxBodyBytes` and `drainMs` take a restart (the `config reloaded` line
+   * `ledger`, `store`, `metrics`, `maxBodyBytes` and `drainMs` take a restart (the `config reloaded` line
    * names those that changed). When `load` throws (an invalid file), the error is logged
    * (`config reload failed`) and the running config kept. False when it was kept.
    */
@@ -73,7 +73,7 @@ export const DEFAULT_DRAIN_MS = 10_000;
 export const CUT_GRACE_MS = 1_000;
 
 /** The config keys a reload cannot apply: they shape the server, not the requests. */
-const RESTART_KEYS = ['listen', 'ledger', 'metrics', 'tracing', 'maxBodyBytes', 'drainMs'] as const;
+const RESTART_KEYS = ['listen', 'ledger', 'store', 'metrics', 'tracing', 'maxBodyBytes', 'drainMs'] as const;
 
 /** Starts the gateway server for a validated config. */
 export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
@@ -81,22 +81,19 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   refuseOpenRelay(host, config.keys.length, config.allowOpen);
   const logger = options.logger ?? createLogger(config.log.level);
   const backstopMs = transportBodyIdleTimeoutMs(config);
-  const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: backstopMs });
-  let ledger: Ledger | undefined;
-  if (config.ledger) {
-    ledger = openLedger(config.ledger.path, {
-      onError: (error) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'usage ledger failed; requests continue without it'),
-    });
-  }
-  const metrics = config.metrics === false ? undefined : await createMetrics(knownModels(toRouterConfig(config).routes, config.metrics.models));
-  const tracingConfig = config.tracing ?? (options.spanExporter && { endpoint: 'http://unused.invalid' });
-  const tracing = tracingConfig ? await createTracing(tracingConfig, options.spanExporter) : undefined;
   let draining = false;
   const readiness = new Readiness();
   readiness.add({ name: 'draining', ready: () => !draining });
+  // Before anything else opens: a shared store that cannot be reached stops the start.
+  const stores = await openStores(config, logger, readiness);
+  const { ledger } = stores;
+  const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: backstopMs });
+  const metrics = config.metrics === false ? undefined : await createMetrics(knownModels(toRouterConfig(config).routes, config.metrics.models));
+  const tracingConfig = config.tracing ?? (options.spanExporter && { endpoint: 'http://unused.invalid' });
+  const tracing = tracingConfig ? await createTracing(tracingConfig, options.spanExporter) : undefined;
   // One store of conversation state for every router a reload builds: `previous_response_id`
   // turns outlive a reload.
-  const stateStore = new MemoryStateStore();
+  const stateStore = stores.state;
 
   const traced = (base: Transport, upstreams: GatewayConfig['upstreams']): Transport => (tracing ? tracing.transport(base, upstreams) : base);
   /** The router and routes of a config: what a reload replaces. */
@@ -128,10 +125,11 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     tracing,
     readiness,
     logger,
+    responses: stores.answers,
     onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record }),
     accessLogOnWrite: true,
   });
-  const server = await serveNode(handler, {
+  const serving = serveNode(handler, {
     port: options.port ?? config.listen.port ?? 8787,
     host,
     maxBodyBytes: config.maxBodyBytes,
@@ -141,6 +139,12 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     // The access line records what the client got: a 500 when node refused the answer's head.
     onWritten: (reply, status) => handler.written(reply, status),
     onEnded: (reply, firstByteAt) => handler.ended(reply, firstByteAt),
+  });
+  // A port in use: let go of the stores and upstream pools before saying so.
+  const server = await serving.catch(async (error: unknown) => {
+    await stores.close();
+    await closeTransport();
+    throw error;
   });
   const metricsServer = metrics && config.metrics !== false && config.metrics.port !== undefined ? await serveMetrics(metrics, config.metrics.port, config.metrics.host) : undefined;
   logger.info({ url: server.url, upstreams: Object.keys(config.upstreams), ...(metricsServer && { metricsUrl: metricsServer.url }) }, 'listening');
@@ -165,7 +169,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     await server.close();
     clearTimeout(cut);
     clearTimeout(grace);
-    ledger?.close();
+    await stores.close();
     await metricsServer?.close();
     await tracing?.shutdown();
     await closeTransport();
