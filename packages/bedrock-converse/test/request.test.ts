@@ -1,0 +1,262 @@
+// Requests: exact golden decode per shape, and Converse -> canonical -> Converse exactly.
+import type { LlmRequest, LlmWarning } from '@llm/core';
+import { describe, expect, it } from 'vitest';
+import { bedrockConverse } from '../src/index.js';
+
+const PNG = 'iVBORw0KGgo=';
+const PDF = 'JVBERi0xLjQK';
+
+/** Every request shape the codec models, in one body. */
+const wire = {
+  system: [{ text: 'Be brief.' }, { cachePoint: { type: 'default' } }],
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { text: 'Look:' },
+        { image: { format: 'png', source: { bytes: PNG } } },
+        { document: { format: 'pdf', name: 'Q3 report', source: { bytes: PDF } } },
+        { document: { name: 'notes', source: { text: 'plain notes' }, context: 'meeting', citations: { enabled: true } } },
+        { cachePoint: { type: 'default', ttl: '1h' } },
+      ],
+    },
+    {
+      role: 'assistant',
+      content: [
+        { reasoningContent: { reasoningText: { text: 'Need weather.', signature: 'sig-1' } } },
+        { reasoningContent: { redactedContent: 'cmVkYWN0ZWQ=' } },
+        { text: 'Checking.' },
+        { toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { city: 'Paris' } } },
+        { toolUse: { toolUseId: 'tooluse_2', name: 'get_time', input: {} } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        { toolResult: { toolUseId: 'tooluse_1', content: [{ json: { temp: 21 } }, { text: 'sunny' }] } },
+        { toolResult: { toolUseId: 'tooluse_2', content: [{ text: 'clock broken' }], status: 'error' } },
+        { text: 'And tomorrow?' },
+      ],
+    },
+  ],
+  inferenceConfig: { maxTokens: 512, temperature: 0.2, topP: 0.9, stopSequences: ['END'] },
+  toolConfig: {
+    tools: [
+      {
+        toolSpec: { name: 'get_weather', description: 'Weather by city', inputSchema: { json: { type: 'object', properties: { city: { type: 'string' } } } } },
+      },
+      { cachePoint: { type: 'default' } },
+      { toolSpec: { name: 'get_time', inputSchema: { json: { type: 'object' } } } },
+    ],
+    toolChoice: { any: {} },
+  },
+  additionalModelRequestFields: { top_k: 40 },
+  requestMetadata: { team: 'search' },
+  serviceTier: { type: 'priority' },
+  outputConfig: { effort: 'high' },
+};
+
+const canonical: LlmRequest = {
+  model: 'anthropic.claude-sonnet-4-5-20250929-v1:0',
+  stream: true,
+  messages: [
+    { role: 'system', content: [{ type: 'text', text: 'Be brief.', cache: {} }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Look:' },
+        { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: PNG } },
+        { type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: PDF }, filename: 'Q3 report' },
+        { type: 'file', source: { kind: 'text', text: 'plain notes' }, filename: 'notes', context: 'meeting', citations: true, cache: { ttl: '1h' } },
+      ],
+    },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'reasoning', text: 'Need weather.', signature: 'sig-1', origin: { protocol: 'bedrock-converse' } },
+        { type: 'reasoning', text: '', redacted: true, signature: 'cmVkYWN0ZWQ=', origin: { protocol: 'bedrock-converse' } },
+        { type: 'text', text: 'Checking.' },
+        { type: 'tool-call', id: 'tooluse_1', name: 'get_weather', arguments: { city: 'Paris' } },
+        { type: 'tool-call', id: 'tooluse_2', name: 'get_time', arguments: {} },
+      ],
+    },
+    {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'tooluse_1',
+          content: [
+            { type: 'json', value: { temp: 21 } },
+            { type: 'text', text: 'sunny' },
+          ],
+        },
+      ],
+    },
+    { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'tooluse_2', content: [{ type: 'text', text: 'clock broken' }], isError: true }] },
+    { role: 'user', content: [{ type: 'text', text: 'And tomorrow?' }] },
+  ],
+  maxOutputTokens: 512,
+  sampling: { temperature: 0.2, topP: 0.9 },
+  stop: ['END'],
+  tools: [
+    {
+      type: 'function',
+      name: 'get_weather',
+      description: 'Weather by city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      cache: {},
+    },
+    { type: 'function', name: 'get_time', parameters: { type: 'object' } },
+  ],
+  toolChoice: { type: 'required' },
+  metadata: { team: 'search' },
+  serviceTier: 'priority',
+  reasoning: { effort: 'high' },
+  extensions: { 'bedrock-converse': { additionalModelRequestFields: { top_k: 40 }, $outputConfig: {} } },
+};
+
+const context = { model: 'anthropic.claude-sonnet-4-5-20250929-v1:0', stream: true };
+
+describe('Converse requests', () => {
+  it('decode every modelled shape exactly (model and stream from the URL)', () => {
+    expect(bedrockConverse.request.decode(wire, context)).toEqual(canonical);
+  });
+
+  it('encode back to the same body', () => {
+    const warnings: LlmWarning[] = [];
+    expect(bedrockConverse.request.encode(bedrockConverse.request.decode(wire, context), { warn: (w) => warnings.push(w) })).toEqual(wire);
+    expect(warnings).toEqual([]);
+  });
+
+  it('round-trips a structured-output schema as the client wrote its text', () => {
+    const body = {
+      messages: [{ role: 'user', content: [{ text: 'List.' }] }],
+      outputConfig: { textFormat: { type: 'json_schema', structure: { jsonSchema: { schema: '{ "type": "object" }', name: 'list' } } } },
+    };
+    const decoded = bedrockConverse.request.decode(body, { model: 'm' });
+    expect(decoded.responseFormat).toEqual({ type: 'json-schema', schema: { type: 'object' }, name: 'list' });
+    expect(bedrockConverse.request.encode(decoded)).toEqual(body);
+  });
+
+  it('keeps blocks without a canonical meaning whole (guardContent, S3 images, tool results after text, unknown cachePoints)', () => {
+    const body = {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { cachePoint: { type: 'default' } },
+            { guardContent: { text: { text: 'check me' } } },
+            { image: { format: 'png', source: { s3Location: { uri: 's3://b/k.png' } } } },
+            { text: 'then' },
+            { toolResult: { toolUseId: 't', content: [{ video: { format: 'mp4', source: { bytes: 'AA==' } } }] } },
+          ],
+        },
+      ],
+      inferenceConfig: {},
+    };
+    const decoded = bedrockConverse.request.decode(body, { model: 'm' });
+    expect(decoded.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'provider', protocol: 'bedrock-converse', value: { cachePoint: { type: 'default' } } },
+          { type: 'provider', protocol: 'bedrock-converse', value: { guardContent: { text: { text: 'check me' } } } },
+          { type: 'provider', protocol: 'bedrock-converse', value: { image: { format: 'png', source: { s3Location: { uri: 's3://b/k.png' } } } } },
+          { type: 'text', text: 'then' },
+          { type: 'provider', protocol: 'bedrock-converse', value: body.messages[0]!.content[4] },
+        ],
+      },
+    ]);
+    expect(bedrockConverse.request.encode(decoded)).toEqual(body);
+  });
+
+  it('keeps two separate tool-result turns separate', () => {
+    const body = {
+      messages: [
+        { role: 'user', content: [{ toolResult: { toolUseId: 'a', content: [{ text: '1' }] } }] },
+        { role: 'user', content: [{ toolResult: { toolUseId: 'b', content: [{ text: '2' }] } }] },
+      ],
+    };
+    expect(bedrockConverse.request.encode(bedrockConverse.request.decode(body, { model: 'm' }))).toEqual(body);
+  });
+
+  it('refuses what is not a Converse request, naming the path', () => {
+    expect(() => bedrockConverse.request.decode({ messages: [{ role: 'system', content: [] }] }, { model: 'm' })).toThrow(
+      'messages[0].role: expected "user" or "assistant", got "system"',
+    );
+    expect(() =>
+      bedrockConverse.request.decode({ messages: [{ role: 'user', content: [{ toolResult: { toolUseId: 't', content: [], status: 'failed' } }] }] }),
+    ).toThrow('messages[0].content[0].toolResult.status: expected "success" or "error", got "failed"');
+    expect(() => bedrockConverse.request.decode({ messages: [], toolConfig: { tools: [], toolChoice: { none: {} } } })).toThrow('toolConfig.toolChoice');
+  });
+});
+
+describe('requests from other protocols', () => {
+  it('merges tool results and the user turn after them, writes media as bytes and reports what Converse cannot take', () => {
+    const warnings: LlmWarning[] = [];
+    const request: LlmRequest = {
+      model: 'amazon.nova-pro-v1:0',
+      messages: [
+        { role: 'system', content: [{ type: 'text', text: 'sys' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { kind: 'url', url: `data:image/jpeg;base64,${PNG}` }, detail: 'high' },
+            { type: 'image', source: { kind: 'url', url: 'https://example.com/cat.png' } },
+            { type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: PDF }, filename: 'report.pdf' },
+            { type: 'audio', source: { kind: 'base64', mediaType: 'audio/wav', data: 'AA==' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'think', signature: 'claude-sig', origin: { protocol: 'claude' } },
+            { type: 'tool-call', id: 'call_1', name: 'f', arguments: '{"a":1}' },
+          ],
+        },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', content: 'done' }] },
+        { role: 'user', content: [{ type: 'text', text: 'next' }] },
+      ],
+      tools: [
+        { type: 'function', name: 'f', parameters: { type: 'object' } },
+        { type: 'web_search', name: 'web_search' },
+      ],
+      toolChoice: { type: 'none' },
+      parallelToolCalls: false,
+      sampling: { topK: 5 },
+      responseFormat: { type: 'json' },
+      reasoning: { enabled: true, budgetTokens: 2048 },
+    };
+    expect(bedrockConverse.request.encode(request, { warn: (w) => warnings.push(w) })).toEqual({
+      system: [{ text: 'sys' }],
+      messages: [
+        {
+          role: 'user',
+          content: [{ image: { format: 'jpeg', source: { bytes: PNG } } }, { document: { format: 'pdf', name: 'report-pdf', source: { bytes: PDF } } }],
+        },
+        { role: 'assistant', content: [{ toolUse: { toolUseId: 'call_1', name: 'f', input: { a: 1 } } }] },
+        { role: 'user', content: [{ toolResult: { toolUseId: 'call_1', content: [{ text: 'done' }] } }, { text: 'next' }] },
+      ],
+      toolConfig: { tools: [{ toolSpec: { name: 'f', inputSchema: { json: { type: 'object' } } } }] },
+    });
+    expect(warnings.map((w) => `${w.code}@${w.path}`)).toEqual([
+      'dropped-field@messages[1].content[0].detail',
+      'dropped-part@messages[1].content[1]',
+      'lossy-conversion@messages[1].content[2].filename',
+      'dropped-part@messages[1].content[3]',
+      'foreign-state@messages[2].content[0]',
+      'dropped-field@sampling.topK',
+      'lossy-conversion@toolChoice',
+      'dropped-field@parallelToolCalls',
+      'dropped-tool@tools[1]',
+      'dropped-field@responseFormat',
+      'dropped-field@reasoning',
+    ]);
+  });
+
+  it('throws unsupported in strict mode at the first loss', () => {
+    const request: LlmRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], sampling: { seed: 1 } };
+    expect(() => bedrockConverse.request.encode(request, { strict: true })).toThrow('sampling.seed: Converse has no model-independent seed');
+  });
+});
