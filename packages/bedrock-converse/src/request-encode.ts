@@ -79,11 +79,10 @@ function encodeOutputConfig(request: LlmRequest, out: Wire, own: Wire | undefine
   const { $schemaText: schemaText, ...configExt } = (own?.$outputConfig as Wire | undefined) ?? {};
   const format = request.responseFormat;
   if (format?.type === 'json-schema') {
+    // Bedrock enforces the schema (constrained decoding): `strict` has nothing to add.
     const definition: Wire = { schema: typeof schemaText === 'string' ? schemaText : JSON.stringify(format.schema) };
     if (format.name !== undefined) definition.name = format.name;
     if (format.description !== undefined) definition.description = format.description;
-    if (format.strict !== undefined && own === undefined)
-      loss(context, 'dropped-field', 'responseFormat.strict', 'Converse output schemas have no strict flag');
     config.textFormat = { type: 'json_schema', structure: { jsonSchema: definition } };
   } else if (format?.type === 'json') {
     loss(context, 'dropped-field', 'responseFormat', 'Converse has no JSON mode without a schema');

@@ -3,7 +3,7 @@ import { reportLoss } from '@llm/core';
 import { encodeContent } from './content-encode.js';
 import { PROTOCOL, ext } from './protocol.js';
 import { encodeStopReason } from './stop-reason.js';
-import { encodeUsage } from './usage.js';
+import { encodeUsage, reportUnwrittenUsage } from './usage.js';
 import type { ConverseResponse } from './wire-types.js';
 
 type Wire = Record<string, unknown>;
@@ -29,7 +29,10 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): C
     stopReason: encodeStopReason(choice?.finishReason, choice?.rawFinishReason, choice?.stopSequence),
   };
   const own = ext.bag(response);
-  if (!own?.$noUsage) out.usage = encodeUsage(response.usage);
+  if (!own?.$noUsage) {
+    out.usage = encodeUsage(response.usage);
+    reportUnwrittenUsage(response.usage, context);
+  }
   if (response.serviceTier !== undefined) out.serviceTier = { type: response.serviceTier };
   ext.writeRest(out, response);
   // A folded Converse stream carries these on its choice (`messageStop` and `metadata` fields).

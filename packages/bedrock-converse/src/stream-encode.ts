@@ -11,7 +11,7 @@ import {
 import { encodeError, exceptionEventName } from './errors.js';
 import { PROTOCOL } from './protocol.js';
 import { encodeStopReason } from './stop-reason.js';
-import { encodeUsage } from './usage.js';
+import { encodeUsage, reportUnwrittenUsage } from './usage.js';
 
 type Out = Pick<TransformStreamDefaultController<SseEvent>, 'enqueue'>;
 type Wire = Record<string, unknown>;
@@ -220,7 +220,9 @@ function finish(state: ConverseEncodeState, event: Extract<LlmStreamEvent, { typ
   for (const index of [...state.open.keys()]) blockEnd(state, index, out);
   const streamed = event.extensions?.[PROTOCOL];
   const stop: Wire = { stopReason: encodeStopReason(event.reason, event.rawReason, event.stopSequence) };
-  const metadata: Wire = { usage: encodeUsage(event.usage ?? state.usage) };
+  const usage = event.usage ?? state.usage;
+  const metadata: Wire = { usage: encodeUsage(usage) };
+  reportUnwrittenUsage(usage, state.options);
   if (streamed) {
     Object.assign(stop, streamed.$stop);
     Object.assign(metadata, streamed.$metadata);

@@ -1,5 +1,5 @@
-import type { LlmUsage } from '@llm/core';
-import { joinPath } from '@llm/core';
+import type { CodecContext, LlmUsage } from '@llm/core';
+import { joinPath, reportLoss } from '@llm/core';
 import { PROTOCOL, read } from './protocol.js';
 import type { ConverseUsage } from './wire-types.js';
 
@@ -39,4 +39,28 @@ export function encodeUsage(usage: LlmUsage | undefined): ConverseUsage {
   if (usage.cacheReadTokens !== undefined) out.cacheReadInputTokens = usage.cacheReadTokens;
   if (usage.cacheWriteTokens !== undefined) out.cacheWriteInputTokens = usage.cacheWriteTokens;
   return out;
+}
+
+/** Canonical sub-counts a Converse `usage` has no field for. */
+const UNWRITTEN = [
+  'reasoningTokens',
+  'audioInputTokens',
+  'audioOutputTokens',
+  'toolUseInputTokens',
+  'acceptedPredictionTokens',
+  'rejectedPredictionTokens',
+  'serverToolRequests',
+] as const;
+
+/**
+ * Reports (`dropped-field@usage.<count>`) each sub-count of another protocol's usage that
+ * {@link encodeUsage} cannot write: Converse counts only input, output and cache tokens.
+ */
+export function reportUnwrittenUsage(usage: LlmUsage | undefined, context: CodecContext | undefined): void {
+  if (!usage || usage.raw?.protocol === PROTOCOL) return;
+  for (const field of UNWRITTEN) {
+    // A zero count loses nothing (Responses always states its reasoning tokens).
+    if (!usage[field]) continue;
+    reportLoss(context, { code: 'dropped-field', path: `usage.${field}`, message: `Converse usage has no ${field}`, protocol: PROTOCOL });
+  }
 }

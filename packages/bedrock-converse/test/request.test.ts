@@ -139,6 +139,22 @@ describe('Converse requests', () => {
     expect(bedrockConverse.request.encode(decoded)).toEqual(body);
   });
 
+  it('writes a response schema from another protocol as JSON text; `strict` loses nothing (Bedrock enforces schemas)', () => {
+    const warnings: LlmWarning[] = [];
+    const body = bedrockConverse.request.encode(
+      {
+        model: 'm',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'List.' }] }],
+        responseFormat: { type: 'json-schema', schema: { type: 'object', properties: {} }, name: 'list', strict: true },
+      },
+      { warn: (w) => warnings.push(w) },
+    );
+    expect(body.outputConfig).toEqual({
+      textFormat: { type: 'json_schema', structure: { jsonSchema: { schema: '{"type":"object","properties":{}}', name: 'list' } } },
+    });
+    expect(warnings).toEqual([]);
+  });
+
   it('keeps blocks without a canonical meaning whole (guardContent, S3 images, tool results after text, unknown cachePoints)', () => {
     const body = {
       messages: [

@@ -1,5 +1,6 @@
 // Answers: exact golden decode, identity round trip, and answers from other protocols.
 import type { LlmResponse, LlmWarning } from '@llm/core';
+import { responseToEvents } from '@llm/core';
 import { describe, expect, it } from 'vitest';
 import { bedrockConverse } from '../src/index.js';
 
@@ -117,5 +118,21 @@ describe('answers from other protocols', () => {
       metrics: { latencyMs: 0 },
     });
     expect(warnings.map((w) => `${w.code}@${w.path}`)).toEqual(['dropped-field@choices[0].logprobs']);
+  });
+
+  it('report the usage sub-counts Converse has no field for (zero counts lose nothing), in answers and streams', () => {
+    const warnings: string[] = [];
+    const warn = (w: LlmWarning) => warnings.push(`${w.code}@${w.path}`);
+    const answer = (reasoningTokens: number): LlmResponse => ({
+      id: 'r',
+      model: 'm',
+      choices: [{ index: 0, content: [{ type: 'text', text: '42' }], finishReason: 'stop' }],
+      usage: { inputTokens: 10, outputTokens: 300, reasoningTokens },
+    });
+    expect(bedrockConverse.response.encode(answer(250), { warn }).usage).toEqual({ inputTokens: 10, outputTokens: 300, totalTokens: 310 });
+    bedrockConverse.response.encode(answer(0), { warn });
+    const step = bedrockConverse.stream.encoder({ warn });
+    for (const event of responseToEvents(answer(250))) step.transform(event, { enqueue: () => undefined });
+    expect(warnings).toEqual(['dropped-field@usage.reasoningTokens', 'dropped-field@usage.reasoningTokens']);
   });
 });
