@@ -206,6 +206,15 @@ describe('Converse requests', () => {
     ).toThrow('messages[0].content[0].toolResult.status: expected "success" or "error", got "failed"');
     expect(() => bedrockConverse.request.decode({ messages: [], toolConfig: { tools: [], toolChoice: { none: {} } } })).toThrow('toolConfig.toolChoice');
   });
+
+  it('refuses input nested deeper than MAX_JSON_DEPTH as invalid_request', () => {
+    let input: Record<string, unknown> = {};
+    for (let depth = 0; depth < 200; depth++) input = { a: input };
+    const body = { messages: [{ role: 'assistant', content: [{ toolUse: { toolUseId: 't', name: 'f', input } }] }] };
+    expect(() => bedrockConverse.request.decode(body, { model: 'm' })).toThrow(
+      expect.objectContaining({ kind: 'invalid_request', protocol: 'bedrock-converse' }),
+    );
+  });
 });
 
 describe('requests from other protocols', () => {

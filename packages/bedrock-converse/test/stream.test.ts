@@ -172,6 +172,12 @@ describe('ConverseStream', () => {
     });
   });
 
+  it('refuses an event nested deeper than MAX_JSON_DEPTH with an upstream error', () => {
+    const deep = `${'{"a":'.repeat(200)}1${'}'.repeat(200)}`;
+    const events = decode([event('messageStart', { role: 'assistant' }), { event: 'contentBlockDelta', data: deep, id: undefined }]);
+    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'upstream', protocol: 'bedrock-converse' } });
+  });
+
   it('redacted reasoning streams as one delta and comes back', () => {
     const events = [
       event('messageStart', { role: 'assistant' }),
