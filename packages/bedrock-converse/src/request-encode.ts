@@ -46,6 +46,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Conv
   if (inferenceExt || Object.keys(inference).length > 0) out.inferenceConfig = inference;
 
   encodeTools(request, out, own, context);
+  if (out.toolConfig === undefined) declareCalledTools(out, context);
 
   if (request.metadata) out.requestMetadata = request.metadata;
   if (request.serviceTier !== undefined) out.serviceTier = { type: request.serviceTier };
@@ -72,6 +73,29 @@ function encodeTools(request: LlmRequest, out: Wire, own: Wire | undefined, cont
   const configExt = own?.$toolConfig as Wire | undefined;
   if (configExt) Object.assign(config, configExt);
   out.toolConfig = config;
+}
+
+/**
+ * Converse refuses a conversation holding `toolUse` / `toolResult` blocks without a `toolConfig`
+ * (a client may stop sending tools once it wants only a summary): the tools the history called
+ * are declared with an open schema, reported as `defaulted`. Runs only when no tool went out.
+ */
+function declareCalledTools(out: Wire, context: CodecContext | undefined): void {
+  const names = new Set<string>();
+  for (const message of out.messages as Wire[]) {
+    for (const block of message.content as Wire[]) {
+      const call = block.toolUse as Wire | undefined;
+      if (call && typeof call.name === 'string') names.add(call.name);
+    }
+  }
+  if (names.size === 0) return;
+  out.toolConfig = { tools: [...names].map((name) => ({ toolSpec: { name, inputSchema: { json: { type: 'object' } } } })) };
+  reportLoss(context, {
+    code: 'defaulted',
+    path: 'tools',
+    message: `Converse needs toolConfig when the conversation holds tool calls: ${[...names].join(', ')} declared from the history`,
+    protocol: PROTOCOL,
+  });
 }
 
 function encodeOutputConfig(request: LlmRequest, out: Wire, own: Wire | undefined, context: CodecContext | undefined): void {

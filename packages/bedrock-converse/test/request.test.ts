@@ -280,6 +280,22 @@ describe('requests from other protocols', () => {
     ]);
   });
 
+  it('declares the tools a history called when the request sends none (Converse requires toolConfig then)', () => {
+    const warnings: LlmWarning[] = [];
+    const request: LlmRequest = {
+      model: 'm',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'weather?' }] },
+        { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'get_weather', arguments: {} }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', content: 'sunny' }] },
+        { role: 'user', content: [{ type: 'text', text: 'summarise' }] },
+      ],
+    };
+    const body = bedrockConverse.request.encode(request, { warn: (w) => warnings.push(w), strict: true });
+    expect(body.toolConfig).toEqual({ tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object' } } } }] });
+    expect(warnings.map((w) => `${w.code}@${w.path}`)).toEqual(['defaulted@tools']);
+  });
+
   it('throws unsupported in strict mode at the first loss', () => {
     const request: LlmRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], sampling: { seed: 1 } };
     expect(() => bedrockConverse.request.encode(request, { strict: true })).toThrow('sampling.seed: Converse has no model-independent seed');
