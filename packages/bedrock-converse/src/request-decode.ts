@@ -5,6 +5,7 @@ import type {
   LlmMessage,
   LlmPart,
   LlmProviderPart,
+  LlmReasoningConfig,
   LlmReasoningEffort,
   LlmRequest,
   LlmSampling,
@@ -14,6 +15,7 @@ import type {
 } from '@llm/core';
 import { REASONING_EFFORTS, isJsonObject } from '@llm/core';
 import { decodeContent } from './content-decode.js';
+import { decodeThinking, isAnthropicModel } from './thinking.js';
 import { PROTOCOL, ext, read } from './protocol.js';
 import { decodeToolChoice, decodeTools } from './tools-decode.js';
 import { hasOnly } from './union.js';
@@ -63,6 +65,16 @@ export function decodeRequest(body: unknown, context?: CodecContext): LlmRequest
   }
   const output = read.optionalObject(wire, 'outputConfig', '');
   if (output) decodeOutputConfig(output, request, rest);
+  const fields = read.optionalObject(wire, 'additionalModelRequestFields', '');
+  if (fields && isAnthropicModel(request.model)) {
+    const reasoning: LlmReasoningConfig = request.reasoning ?? {};
+    const left = decodeThinking(fields, reasoning);
+    if (left !== fields) {
+      request.reasoning = reasoning;
+      if (left) rest.additionalModelRequestFields = left;
+      else delete rest.additionalModelRequestFields;
+    }
+  }
 
   for (const _ in rest) {
     request.extensions = { [PROTOCOL]: rest };
@@ -105,7 +117,7 @@ function decodeOutputConfig(output: Wire, request: LlmRequest, rest: Wire): void
   }
   const effort = output.effort;
   if (typeof effort === 'string' && (REASONING_EFFORTS as readonly string[]).includes(effort)) {
-    request.reasoning = { effort: effort as LlmReasoningEffort };
+    request.reasoning = { ...request.reasoning, effort: effort as LlmReasoningEffort };
   } else if (effort != null) outputRest.effort = effort;
   rest.$outputConfig = outputRest;
 }

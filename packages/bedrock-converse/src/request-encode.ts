@@ -1,6 +1,7 @@
 import type { CodecContext, LlmMessage, LlmReasoningConfig, LlmRequest, LlmSystemMessage } from '@llm/core';
 import { reportLoss } from '@llm/core';
 import { encodeContent, type EncodeContentOptions } from './content-encode.js';
+import { encodeThinking } from './thinking.js';
 import { PROTOCOL, ext } from './protocol.js';
 import { encodeTool, encodeToolChoice } from './tools-encode.js';
 import type { ConverseRequest } from './wire-types.js';
@@ -53,6 +54,8 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Conv
   encodeOutputConfig(request, out, own, context);
   reportUnmapped(request, context);
   ext.writeRest(out, request);
+  const thinking = request.reasoning && encodeThinking(request.reasoning, request.model, request.maxOutputTokens, context);
+  if (thinking) out.additionalModelRequestFields = { ...(out.additionalModelRequestFields as Wire | undefined), thinking };
   return out as unknown as ConverseRequest;
 }
 
@@ -111,30 +114,19 @@ function encodeOutputConfig(request: LlmRequest, out: Wire, own: Wire | undefine
   } else if (format?.type === 'json') {
     loss(context, 'dropped-field', 'responseFormat', 'Converse has no JSON mode without a schema');
   }
-  if (request.reasoning) encodeReasoning(request.reasoning, config, context);
+  if (request.reasoning) encodeEffort(request.reasoning, config, context);
   Object.assign(config, configExt);
   if (own?.$outputConfig !== undefined || Object.keys(config).length > 0) out.outputConfig = config;
 }
 
-/**
- * Converse has one model-independent reasoning setting, `outputConfig.effort`; thinking switches
- * and budgets are each model's own (`additionalModelRequestFields`), so they are reported.
- */
-function encodeReasoning(reasoning: LlmReasoningConfig, config: Wire, context: CodecContext | undefined): void {
+/** `outputConfig.effort`: Converse's one model-independent reasoning setting (thinking switches are `thinking.ts`'s). */
+function encodeEffort(reasoning: LlmReasoningConfig, config: Wire, context: CodecContext | undefined): void {
   const effort = reasoning.effort;
   if (effort !== undefined && EFFORTS.has(effort)) config.effort = effort;
   else if (effort === 'minimal') {
     loss(context, 'lossy-conversion', 'reasoning.effort', 'effort "minimal" was sent as "low"');
     config.effort = 'low';
-  } else if (effort !== undefined) loss(context, 'dropped-field', 'reasoning.effort', `Converse has no effort "${effort}"`);
-  if (reasoning.budgetTokens !== undefined || reasoning.enabled !== undefined || reasoning.adaptive !== undefined) {
-    loss(
-      context,
-      'dropped-field',
-      'reasoning',
-      'Converse has no model-independent thinking switch or budget (each model takes its own in additionalModelRequestFields)',
-    );
-  }
+  } else if (effort !== undefined && effort !== 'none') loss(context, 'dropped-field', 'reasoning.effort', `Converse has no effort "${effort}"`);
 }
 
 function reportUnmapped(request: LlmRequest, context: CodecContext | undefined): void {

@@ -217,6 +217,42 @@ describe('Converse requests', () => {
   });
 });
 
+describe('thinking of Claude models (additionalModelRequestFields.thinking)', () => {
+  const claudeModel = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
+
+  it('is the canonical reasoning setting, and comes back exactly beside the other model fields', () => {
+    const body = {
+      messages: [{ role: 'user', content: [{ text: 'Think.' }] }],
+      additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 4096 }, top_k: 5 },
+    };
+    const decoded = bedrockConverse.request.decode(body, { model: claudeModel });
+    expect(decoded.reasoning).toEqual({ enabled: true, budgetTokens: 4096 });
+    expect(decoded.extensions).toEqual({ 'bedrock-converse': { additionalModelRequestFields: { top_k: 5 } } });
+    expect(bedrockConverse.request.encode(decoded)).toEqual(body);
+  });
+
+  it('stays a model field, kept whole, for other models or shapes we do not model', () => {
+    const body = { messages: [], additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 10, display: 'x' } } };
+    expect(bedrockConverse.request.decode(body, { model: claudeModel }).reasoning).toBeUndefined();
+    expect(
+      bedrockConverse.request.decode({ ...body, additionalModelRequestFields: { thinking: { type: 'adaptive' } } }, { model: 'amazon.nova-pro-v1:0' })
+        .reasoning,
+    ).toBeUndefined();
+  });
+
+  it('is written for a Claude model from another protocol: a budget, adaptive, off, or a budget from the effort', () => {
+    const encode = (reasoning: LlmRequest['reasoning'], maxOutputTokens?: number) =>
+      bedrockConverse.request.encode({ model: claudeModel, messages: [], reasoning, ...(maxOutputTokens ? { maxOutputTokens } : {}) })
+        .additionalModelRequestFields;
+    expect(encode({ enabled: true, budgetTokens: 3000 })).toEqual({ thinking: { type: 'enabled', budget_tokens: 3000 } });
+    expect(encode({ adaptive: true })).toEqual({ thinking: { type: 'adaptive' } });
+    expect(encode({ effort: 'none' })).toEqual({ thinking: { type: 'disabled' } });
+    expect(encode({ enabled: true, effort: 'high' })).toEqual({ thinking: { type: 'enabled', budget_tokens: 16384 } });
+    expect(encode({ enabled: true, effort: 'high' }, 4000)).toEqual({ thinking: { type: 'enabled', budget_tokens: 3999 } });
+    expect(encode({ effort: 'high' })).toBeUndefined();
+  });
+});
+
 describe('requests from other protocols', () => {
   it('merges tool results and the user turn after them, writes media as bytes and reports what Converse cannot take', () => {
     const warnings: LlmWarning[] = [];

@@ -130,7 +130,8 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
     scenario: 'reasoning-tools',
     lost: { 'bedrock-converse': 'dropped-field@reasoning' },
     when: { side: 'upstream', client: 'gemini' },
-    reason: "a Gemini client states reasoning as a thinking budget; Converse takes only an effort level (budgets are each model's own field)",
+    reason:
+      'a Gemini client states reasoning as a thinking budget; Converse takes only an effort level, and a budget only for Claude models (the scenario model is not one)',
   },
   {
     scenario: 'structured',
