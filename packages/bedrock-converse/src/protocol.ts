@@ -15,10 +15,14 @@ export const read: WireReader = wireReader(PROTOCOL);
  * - `$separate`: this message started its own wire message (the encoder would otherwise merge it
  *   with the tool results before it).
  * - `$inferenceConfig`: `inferenceConfig` fields with no canonical home.
- * - `$toolConfig`: `toolConfig` fields with no canonical home.
+ * - `$toolConfig`: `toolConfig` fields with no canonical home (present, maybe empty, whenever the
+ *   request had a `toolConfig`).
  * - `$outputConfig`: `outputConfig` fields with no canonical home.
  * - `$schemaText`: the JSON text of an `outputConfig.textFormat` schema, as the client wrote it.
- * - `$status`: a tool result's `status` was `success` (written back only when it was sent).
- * - `$noStatus` (response): an answer without `stopReason` / `usage` / `metrics`, kept missing.
+ * - `$block`: a json part of a tool result that is a wire item kept whole (video, S3 media, ...).
+ * - `$noUsage`, `$noMetrics` (answers): an answer without `usage` / `metrics`, kept without them.
+ * - `$stop`, `$metadata` (a streamed answer's choice): `messageStop` and `metadata` fields besides
+ *   the stop reason and usage (`additionalModelResponseFields`, `metrics`, `trace`), and a stop
+ *   reason this codec does not know.
  */
 export const ext: ExtensionKit = extensionKit(PROTOCOL);

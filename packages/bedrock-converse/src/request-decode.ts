@@ -49,8 +49,8 @@ export function decodeRequest(body: unknown, context?: CodecContext): LlmRequest
   if (toolConfig) {
     request.tools = decodeTools(toolConfig);
     if (toolConfig.toolChoice != null) request.toolChoice = decodeToolChoice(toolConfig);
-    const configRest = ext.rest(toolConfig, TOOL_CONFIG_KNOWN);
-    if (configRest) rest.$toolConfig = configRest;
+    // Kept even when empty: it says the request had a toolConfig (an empty tool list comes back).
+    rest.$toolConfig = ext.rest(toolConfig, TOOL_CONFIG_KNOWN) ?? {};
   }
 
   const metadata = read.optionalObject(wire, 'requestMetadata', '');

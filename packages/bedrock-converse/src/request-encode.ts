@@ -69,8 +69,8 @@ function encodeTools(request: LlmRequest, out: Wire, own: Wire | undefined, cont
     if (only && !only.has(tool.name)) continue;
     encodeTool(tool, index, context, tools);
   }
-  // Converse refuses an empty tool list.
-  if (tools.length === 0) return;
+  // Converse refuses an empty tool list (a Converse client's own is written back as it came).
+  if (tools.length === 0 && own?.$toolConfig === undefined) return;
   const config: Wire = { tools };
   if (choice) config.toolChoice = choice;
   const configExt = own?.$toolConfig as Wire | undefined;

@@ -46,6 +46,8 @@ export function decodeResponse(body: unknown, context?: CodecContext): LlmRespon
   let rest = ext.rest(wire, KNOWN);
   if (tier && typeof tier.type === 'string') response.serviceTier = tier.type;
   else if (tier) (rest ??= {}).serviceTier = tier;
+  // Converse always sends usage and metrics; an answer without them is kept without them.
   if (wire.usage == null) (rest ??= {}).$noUsage = true;
+  if (wire.metrics === undefined) (rest ??= {}).$noMetrics = true;
   return ext.keep(response, rest);
 }

@@ -38,6 +38,6 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): C
   // A folded Converse stream carries these on its choice (`messageStop` and `metadata` fields).
   const streamed = ext.bag(choice);
   if (streamed) Object.assign(out, streamed.$stop, streamed.$metadata);
-  if (own === undefined && out.metrics === undefined) out.metrics = { latencyMs: 0 };
+  if (!own?.$noMetrics && out.metrics === undefined) out.metrics = { latencyMs: 0 };
   return out as unknown as ConverseResponse;
 }

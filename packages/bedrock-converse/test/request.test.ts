@@ -113,7 +113,7 @@ const canonical: LlmRequest = {
   metadata: { team: 'search' },
   serviceTier: 'priority',
   reasoning: { effort: 'high' },
-  extensions: { 'bedrock-converse': { additionalModelRequestFields: { top_k: 40 }, $outputConfig: {} } },
+  extensions: { 'bedrock-converse': { additionalModelRequestFields: { top_k: 40 }, $toolConfig: {}, $outputConfig: {} } },
 };
 
 const context = { model: 'anthropic.claude-sonnet-4-5-20250929-v1:0', stream: true };
