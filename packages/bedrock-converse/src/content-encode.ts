@@ -70,6 +70,24 @@ function documentBlock(part: LlmFilePart, path: string, options: EncodeContentOp
   const source = part.source;
   const mediaType = source.kind === 'url' ? (parseDataUrl(source.url)?.mediaType ?? source.mediaType) : source.mediaType;
   if (mediaType?.startsWith('image/')) return imageBlock(part, path, options);
+  let format: string | undefined;
+  let body: Wire;
+  if (source.kind === 'text') {
+    format = documentFormat(source.mediaType);
+    body = { text: source.text };
+  } else {
+    const bytes = inline(source);
+    if (!bytes) return sourceLoss(source, 'documents', path, options);
+    format = documentFormat(bytes.mediaType);
+    if (format === undefined)
+      return loss(
+        options,
+        'dropped-part',
+        path,
+        `Converse documents take pdf, csv, doc(x), xls(x), html, txt or md, not ${bytes.mediaType ?? 'unknown media'}`,
+      );
+    body = { bytes: bytes.data };
+  }
   const given = part.filename ?? part.title;
   const name = documentName(given ?? 'document');
   if (given !== undefined && name !== given)
@@ -79,23 +97,7 @@ function documentBlock(part: LlmFilePart, path: string, options: EncodeContentOp
       `${path}.filename`,
       `Converse document names take letters, digits, spaces, -, () and []: "${given}" was sent as "${name}"`,
     );
-  let out: Wire;
-  if (source.kind === 'text') {
-    const format = documentFormat(source.mediaType);
-    out = format === undefined ? { name, source: { text: source.text } } : { format, name, source: { text: source.text } };
-  } else {
-    const bytes = inline(source);
-    if (!bytes) return sourceLoss(source, 'documents', path, options);
-    const format = documentFormat(bytes.mediaType);
-    if (format === undefined)
-      return loss(
-        options,
-        'dropped-part',
-        path,
-        `Converse documents take pdf, csv, doc(x), xls(x), html, txt or md, not ${bytes.mediaType ?? 'unknown media'}`,
-      );
-    out = { format, name, source: { bytes: bytes.data } };
-  }
+  const out: Wire = format === undefined ? { name, source: body } : { format, name, source: body };
   if (part.filename !== undefined && part.title !== undefined)
     loss(options, 'dropped-field', `${path}.title`, 'a Converse document has one name: the file name was kept');
   if (part.context !== undefined) out.context = part.context;

@@ -316,6 +316,21 @@ describe('requests from other protocols', () => {
     ]);
   });
 
+  it('a document Converse cannot take is reported once, as dropped (not also renamed)', () => {
+    const warnings: LlmWarning[] = [];
+    const body = bedrockConverse.request.encode(
+      {
+        model: 'm',
+        messages: [{ role: 'user', content: [{ type: 'file', filename: 'clip.mp4', source: { kind: 'base64', mediaType: 'video/mp4', data: 'AA==' } }] }],
+      },
+      { warn: (w) => warnings.push(w) },
+    );
+    expect(body.messages).toEqual([{ role: 'user', content: [] }]);
+    expect(warnings.map((w) => `${w.code}@${w.path}: ${w.message}`)).toEqual([
+      'dropped-part@messages[0].content[0]: Converse documents take pdf, csv, doc(x), xls(x), html, txt or md, not video/mp4',
+    ]);
+  });
+
   it('declares the tools a history called when the request sends none (Converse requires toolConfig then)', () => {
     const warnings: LlmWarning[] = [];
     const request: LlmRequest = {
