@@ -1,5 +1,5 @@
 /**
- * The four wire protocols this project speaks. Each has one codec package.
+ * The wire protocols this project speaks. Each has one codec package.
  *
  * | id                 | wire API                                             | package                 |
  * |--------------------|------------------------------------------------------|-------------------------|
@@ -7,11 +7,12 @@
  * | `openai-responses` | OpenAI Responses, `POST /v1/responses`               | `@llm/openai-responses` |
  * | `claude`           | Anthropic Messages, `POST /v1/messages`              | `@llm/claude`           |
  * | `gemini`           | Gemini `models/{model}:generateContent`              | `@llm/gemini`           |
+ * | `bedrock-converse` | AWS Bedrock Converse, `POST /model/{id}/converse`    | `@llm/bedrock-converse` |
  */
-export type ProtocolId = 'openai-chat' | 'openai-responses' | 'claude' | 'gemini';
+export type ProtocolId = 'openai-chat' | 'openai-responses' | 'claude' | 'gemini' | 'bedrock-converse';
 
 /** Every {@link ProtocolId}, in a stable order (for matrices and loops). */
-export const PROTOCOL_IDS: readonly ProtocolId[] = Object.freeze(['openai-chat', 'openai-responses', 'claude', 'gemini']);
+export const PROTOCOL_IDS: readonly ProtocolId[] = Object.freeze(['openai-chat', 'openai-responses', 'claude', 'gemini', 'bedrock-converse']);
 
 /** Each protocol's name as its users know it, for messages (`the Claude stream ended before …`). */
 export const PROTOCOL_NAMES: Readonly<Record<ProtocolId, string>> = Object.freeze({
@@ -19,9 +20,10 @@ export const PROTOCOL_NAMES: Readonly<Record<ProtocolId, string>> = Object.freez
   'openai-responses': 'Responses',
   claude: 'Claude',
   gemini: 'Gemini',
+  'bedrock-converse': 'Bedrock Converse',
 });
 
-/** True when `value` names one of the four protocols. */
+/** True when `value` names one of the protocols. */
 export function isProtocolId(value: unknown): value is ProtocolId {
   return typeof value === 'string' && (PROTOCOL_IDS as readonly string[]).includes(value);
 }

@@ -10,8 +10,11 @@ function objects(value: unknown): Body[] {
   return Array.isArray(value) ? value.filter(isJsonObject) : [];
 }
 
+/** The protocols with a recorded request corpus (none for Bedrock Converse yet). */
+type Recorded = Exclude<ProtocolId, 'bedrock-converse'>;
+
 /** The JSON Schemas a request body of each protocol carries, by where they sit. Gemini's OpenAPI `parameters` are not JSON Schema. */
-const SCHEMAS: Record<ProtocolId, (body: Body) => Array<[string, unknown]>> = {
+const SCHEMAS: Record<Recorded, (body: Body) => Array<[string, unknown]>> = {
   'openai-chat': (body) => [
     ...objects(body.tools).map((tool, index): [string, unknown] => [`tools[${index}].function.parameters`, (tool.function as Body | undefined)?.parameters]),
     ['response_format.json_schema.schema', ((body.response_format as Body | undefined)?.json_schema as Body | undefined)?.schema],
@@ -36,7 +39,7 @@ const SCHEMAS: Record<ProtocolId, (body: Body) => Array<[string, unknown]>> = {
 };
 
 describe('findSchemaProblem on the recorded request corpus', () => {
-  it.each(Object.keys(SCHEMAS) as ProtocolId[])('passes every %s tool and response schema real clients sent', (protocol) => {
+  it.each(Object.keys(SCHEMAS) as Recorded[])('passes every %s tool and response schema real clients sent', (protocol) => {
     const problems: string[] = [];
     let checked = 0;
     for (const path of listFixtures(protocol, ['.yaml'])) {

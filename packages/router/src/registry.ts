@@ -1,4 +1,5 @@
 import type { Codec, ProtocolId } from '@llm/core';
+import * as conversePackage from '@llm/bedrock-converse';
 import * as claudePackage from '@llm/claude';
 import * as geminiPackage from '@llm/gemini';
 import * as chatPackage from '@llm/openai-chat';
@@ -12,7 +13,7 @@ function exported(module: object, name: string): Codec | undefined {
   return typeof value === 'object' && value !== null ? (value as Codec) : undefined;
 }
 
-/** The four codec packages' exports (`openaiChat`, `openaiResponses`, `claude`, `gemini`). */
+/** The codec packages' exports (`openaiChat`, `openaiResponses`, `claude`, `gemini`, `bedrockConverse`). */
 export function defaultCodecs(): CodecRegistry {
   const registry: CodecRegistry = {};
   const entries: Array<[ProtocolId, Codec | undefined]> = [
@@ -20,6 +21,7 @@ export function defaultCodecs(): CodecRegistry {
     ['openai-responses', exported(responsesPackage, 'openaiResponses')],
     ['claude', exported(claudePackage, 'claude')],
     ['gemini', exported(geminiPackage, 'gemini')],
+    ['bedrock-converse', exported(conversePackage, 'bedrockConverse')],
   ];
   for (const [id, codec] of entries) if (codec) registry[id] = codec;
   return registry;

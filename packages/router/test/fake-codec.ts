@@ -142,6 +142,7 @@ export function fakeCodecs(): Record<ProtocolId, Codec> {
     'openai-responses': fakeCodec('openai-responses'),
     claude: fakeCodec('claude'),
     gemini: fakeCodec('gemini'),
+    'bedrock-converse': fakeCodec('bedrock-converse'),
   };
 }
 

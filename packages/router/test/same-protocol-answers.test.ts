@@ -1,6 +1,7 @@
 // A same-protocol JSON answer passes through undecoded (issue 17): still, a 2xx body that is not
 // the protocol's answer must reach the client as the 502 `upstream` error a translated answer
 // gets, in the client's protocol, never as a 200 its SDK cannot read.
+import { bedrockConverse } from '@llm/bedrock-converse';
 import { claude } from '@llm/claude';
 import type { Codec, ProtocolId } from '@llm/core';
 import { gemini } from '@llm/gemini';
@@ -79,6 +80,19 @@ const cases: Record<ProtocolId, Case> = {
       brand_new: { x: [1] },
     },
   },
+  'bedrock-converse': {
+    codec: bedrockConverse,
+    path: '/model/m/converse',
+    baseUrl: 'http://upstream.test',
+    request: { messages: [{ role: 'user', content: [{ text: 'hi' }] }] },
+    valid: {
+      output: { message: { role: 'assistant', content: [{ text: 'hello' }] } },
+      stopReason: 'end_turn',
+      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+      metrics: { latencyMs: 1 },
+      brand_new: { x: [1] },
+    },
+  },
 };
 
 function router(protocol: ProtocolId, body: string) {
@@ -109,15 +123,23 @@ const upstreamErrorBody: Record<ProtocolId, (message: string, param: string) => 
   'openai-responses': (message, param) => ({ error: { message, type: 'server_error', param, code: null } }),
   claude: (message) => ({ type: 'error', error: { type: 'api_error', message } }),
   gemini: (message) => ({ error: { code: 502, message, status: 'UNAVAILABLE' } }),
+  'bedrock-converse': (message) => ({ message }),
 };
 
-const NAMES: Record<ProtocolId, string> = { 'openai-chat': 'Chat Completions', 'openai-responses': 'Responses', claude: 'Claude', gemini: 'Gemini' };
+const NAMES: Record<ProtocolId, string> = {
+  'openai-chat': 'Chat Completions',
+  'openai-responses': 'Responses',
+  claude: 'Claude',
+  gemini: 'Gemini',
+  'bedrock-converse': 'Bedrock Converse',
+};
 /** `{"unexpected":true}`: where each protocol refuses it, and what its decoder's reader says there. */
 const UNEXPECTED: Record<ProtocolId, { path: string; detail: string }> = {
   'openai-chat': { path: 'choices', detail: 'expected an array, got nothing' },
   'openai-responses': { path: 'id', detail: 'expected a string, got nothing' },
   claude: { path: 'content', detail: 'expected an array, got nothing' },
   gemini: { path: 'candidates', detail: 'expected at least one candidate, or promptFeedback.blockReason, got nothing' },
+  'bedrock-converse': { path: 'output', detail: 'expected an object, got nothing' },
 };
 
 describe('a same-protocol 200 JSON body that is not the protocol answer is a 502 upstream error, not passed through', () => {

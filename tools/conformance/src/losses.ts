@@ -32,7 +32,8 @@ const GEMINI_SKIP_SIGNATURE = 'skip_thought_signature_validator';
  * - Responses says refusal with a refusal part in a completed answer: a `refusal` finish without
  *   one gets core's `REFUSAL_FALLBACK_TEXT` as a refusal part (`content_filter` stays `incomplete`);
  * - Claude has no refusal block (the text is plain text) and no filter stop: `refusal` for both;
- * - Gemini has neither a refusal block nor a refusal finish: safety (`content_filter`) for both.
+ * - Gemini has neither a refusal block nor a refusal finish: safety (`content_filter`) for both;
+ * - Converse likewise: `content_filtered` for both, the text plain text.
  */
 function refusalAsSeen(protocol: ProtocolId, response: ResponseMeaning): void {
   switch (protocol) {
@@ -46,6 +47,7 @@ function refusalAsSeen(protocol: ProtocolId, response: ResponseMeaning): void {
       return;
     case 'claude':
     case 'gemini':
+    case 'bedrock-converse':
       response.text += response.refusal;
       response.refusal = '';
       if (response.finish === 'refusal' || response.finish === 'content_filter') response.finish = protocol === 'claude' ? 'refusal' : 'content_filter';
@@ -71,9 +73,18 @@ function serverError(client: Codec): NonNullable<Outcome['error']> {
 export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
   {
     scenario: 'image',
-    lost: { claude: 'dropped-field@messages[0].content[1].detail', gemini: 'dropped-field@messages[0].content[1].detail' },
+    lost: {
+      claude: 'dropped-field@messages[0].content[1].detail',
+      gemini: 'dropped-field@messages[0].content[1].detail',
+      'bedrock-converse': 'dropped-field@messages[0].content[1].detail',
+    },
     when: { client: 'openai-responses', side: 'upstream' },
-    reason: 'Responses input_image always names a detail level; Claude and Gemini images have none',
+    reason: 'Responses input_image always names a detail level; Claude, Gemini and Converse images have none',
+  },
+  {
+    scenario: 'pdf',
+    lost: { 'bedrock-converse': 'lossy-conversion@messages[0].content[0].filename' },
+    reason: "Converse document names take letters, digits, spaces, -, () and []: 'doc.pdf' is sent as 'doc-pdf'",
   },
   {
     scenario: 'pdf',
@@ -116,6 +127,13 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
     reason: 'a Gemini client states reasoning as a thinking budget; Chat takes only an effort level',
   },
   {
+    scenario: 'reasoning-tools',
+    lost: { 'bedrock-converse': 'dropped-field@reasoning' },
+    when: { side: 'upstream', client: 'gemini' },
+    reason:
+      'a Gemini client states reasoning as a thinking budget; Converse takes only an effort level, and a budget only for Claude models (the scenario model is not one)',
+  },
+  {
     scenario: 'structured',
     lost: { claude: 'dropped-field@responseFormat.name', gemini: 'dropped-field@responseFormat.name' },
     reason: 'Claude output_config.format and Gemini responseJsonSchema have no schema name',
@@ -129,27 +147,35 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
     },
   },
   {
+    scenario: 'audio',
+    lost: { 'bedrock-converse': 'dropped-part@messages[0].content[1]' },
+    reason: 'Converse takes no audio input: the clip is reported and left out, the text goes',
+    apply: (expected) => {
+      for (const turn of expected.request.turns) turn.media = turn.media.filter((media) => !media.startsWith('audio:'));
+    },
+  },
+  {
     scenario: 'logprobs',
-    lost: { claude: 'dropped-field@logprobs' },
-    reason: 'Claude returns no token logprobs: the request for them is reported and left out',
+    lost: { claude: 'dropped-field@logprobs', 'bedrock-converse': 'dropped-field@logprobs' },
+    reason: 'Claude and Converse return no token logprobs: the request for them is reported and left out',
     apply: (expected) => {
       delete expected.request.logprobs;
     },
   },
   {
     scenario: 'logprobs',
-    lost: { claude: 'dropped-field@choices[0].logprobs' },
+    lost: { claude: 'dropped-field@choices[0].logprobs', 'bedrock-converse': 'dropped-field@choices[0].logprobs' },
     when: { mode: 'json' },
-    reason: 'an answer with logprobs reaches a Claude client without them (or a Claude upstream cannot send them)',
+    reason: 'an answer with logprobs reaches a Claude or Converse client without them (or such an upstream cannot send them)',
     apply: (expected) => {
       delete expected.response?.logprobs;
     },
   },
   {
     scenario: 'logprobs',
-    lost: { claude: 'dropped-field@blocks[0].logprobs' },
+    lost: { claude: 'dropped-field@blocks[0].logprobs', 'bedrock-converse': 'dropped-field@blocks[0].logprobs' },
     when: { mode: 'stream' },
-    reason: 'streamed logprobs reach a Claude client without them (or a Claude upstream cannot stream them)',
+    reason: 'streamed logprobs reach a Claude or Converse client without them (or such an upstream cannot stream them)',
     apply: (expected) => {
       delete expected.response?.logprobs;
     },
@@ -157,7 +183,8 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
   {
     scenario: 'web-search',
     lost: { 'openai-chat': 'dropped-field@blocks[0]' },
-    when: { mode: 'stream' },
+    // Behind a Converse upstream a Chat client gets no citation to drop.
+    when: { mode: 'stream', upstream: ['openai-chat', 'openai-responses', 'claude', 'gemini'] },
     reason: 'Chat stream chunks have no annotations (only a whole message has them): a streamed citation is reported and left out',
     apply: (expected) => {
       delete expected.response?.citations;
@@ -166,7 +193,8 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
   {
     scenario: 'web-search',
     lost: { claude: 'lossy-conversion@choices[0].content[0].citations[0]' },
-    when: { mode: 'json' },
+    // Behind a Converse upstream a Claude client gets no citation to rewrite.
+    when: { mode: 'json', upstream: ['openai-chat', 'openai-responses', 'claude', 'gemini'] },
     reason: "a URL citation from another protocol becomes a Claude web_search_result_location without Claude's encrypted_index",
   },
   {
@@ -175,6 +203,36 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
     // Behind a Chat upstream a Claude client gets no streamed citation to rewrite.
     when: { mode: 'stream', upstream: ['openai-responses', 'claude', 'gemini'] },
     reason: "a streamed URL citation from another protocol becomes a Claude citations_delta without Claude's encrypted_index",
+  },
+  {
+    scenario: 'web-search',
+    lost: { 'bedrock-converse': 'dropped-tool@tools[0]' },
+    reason: 'Converse has no model-independent web search tool: it is reported and left out',
+    apply: (expected) => {
+      expected.request.tools = expected.request.tools.filter((name) => name !== 'web_search');
+      delete expected.response?.citations;
+    },
+  },
+  {
+    scenario: 'web-search',
+    lost: { 'bedrock-converse': 'dropped-field@choices[0].content[0].citations' },
+    when: { mode: 'json' },
+    reason: 'Converse text carries no citations: an answer with them reaches a Converse client without them (or a Converse upstream cannot send them)',
+  },
+  {
+    scenario: 'web-search',
+    lost: { 'bedrock-converse': 'dropped-field@blocks[0].citations' },
+    // Behind a Chat upstream the citation is dropped before it reaches a Converse client.
+    when: { mode: 'stream', upstream: ['openai-responses', 'claude', 'gemini', 'bedrock-converse'] },
+    reason: 'Converse streams carry no citations: a streamed citation is reported and left out',
+  },
+  {
+    scenario: ['usage', 'reasoning-tools'],
+    lost: { 'bedrock-converse': 'dropped-field@usage.reasoningTokens' },
+    reason: 'Converse usage has no reasoning-token count: it is reported and left out (output tokens still include it)',
+    apply: (expected) => {
+      if (expected.response?.usage) delete expected.response.usage.reasoningTokens;
+    },
   },
   {
     scenario: 'stop-sequence',
@@ -187,9 +245,9 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
   {
     scenario: 'refusal',
     // No warning: the refusal crosses; what differs is where its text sits and the reason word.
-    lost: { 'openai-chat': null, claude: null, gemini: null },
+    lost: { 'openai-chat': null, claude: null, gemini: null, 'bedrock-converse': null },
     reason:
-      "Chat says a refusal as finish_reason content_filter with its refusal string; Claude and Gemini have no refusal block (the text is plain text; Claude says stop_reason 'refusal', Gemini SAFETY)",
+      "Chat says a refusal as finish_reason content_filter with its refusal string; Claude, Gemini and Converse have no refusal block (the text is plain text; Claude says stop_reason 'refusal', Gemini SAFETY, Converse content_filtered)",
     apply: refusalAcross,
   },
   {
@@ -201,19 +259,20 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
   {
     scenario: ['claude-refusal-partial', 'claude-refusal-empty'],
     // A Claude classifier refusal: partial or no text and stop_reason 'refusal', nothing else.
-    lost: { 'openai-chat': null, 'openai-responses': null, gemini: null },
+    lost: { 'openai-chat': null, 'openai-responses': null, gemini: null, 'bedrock-converse': null },
     reason:
-      'a Claude refusal reaches Chat as content_filter (with the fallback refusal string when there is no text), Responses with a refusal part (REFUSAL_FALLBACK_TEXT), Gemini as SAFETY',
+      'a Claude refusal reaches Chat as content_filter (with the fallback refusal string when there is no text), Responses with a refusal part (REFUSAL_FALLBACK_TEXT), Gemini as SAFETY, Converse as content_filtered',
     apply: refusalAcross,
   },
   {
     scenario: 'stream-error',
     lost: { 'openai-chat': null, 'openai-responses': null },
-    when: { side: 'upstream', client: ['claude', 'gemini'] },
+    when: { side: 'upstream', client: ['claude', 'gemini', 'bedrock-converse'] },
     reason:
-      "OpenAI streams have no 'overloaded' error: behind Chat a Claude or Gemini client gets a server error, behind Responses an upstream (502) error (OpenAI clients read their own that way already)",
+      "OpenAI streams have no 'overloaded' error: behind Chat a Claude, Gemini or Converse client gets a server error, behind Responses an upstream (502) error (a server error to a Converse client, whose stream errors have names, not statuses; OpenAI clients read their own that way already)",
     apply: (expected, client, upstream) => {
-      if (upstream.id === 'openai-chat' || client.id === 'claude') expected.error = serverError(client);
+      // Converse streams name errors, not statuses: an upstream error is an InternalServerException.
+      if (upstream.id === 'openai-chat' || client.id === 'claude' || client.id === 'bedrock-converse') expected.error = serverError(client);
       else if (expected.error) expected.error.status = 502;
     },
   },

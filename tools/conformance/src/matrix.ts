@@ -3,8 +3,8 @@ import { defaultCodecs } from '@llm/router';
 import { runCell, type CellResult, type Mode } from './run.js';
 import { scenarios } from './scenarios.js';
 
-/** The four protocols: every client/upstream pair of them runs (16 pairs). */
-export const MATRIX_PROTOCOLS: readonly ProtocolId[] = ['openai-chat', 'openai-responses', 'claude', 'gemini'];
+/** The five protocols: every client/upstream pair of them runs (25 pairs). */
+export const MATRIX_PROTOCOLS: readonly ProtocolId[] = ['openai-chat', 'openai-responses', 'claude', 'gemini', 'bedrock-converse'];
 
 export const MODES: readonly Mode[] = ['json', 'stream'];
 

@@ -3,7 +3,7 @@ import { EXPECTED_LOSSES, describeLoss } from './losses.js';
 import type { CellResult } from './run.js';
 import { scenarios } from './scenarios.js';
 
-const SHORT: Record<ProtocolId, string> = { 'openai-chat': 'C', 'openai-responses': 'R', claude: 'A', gemini: 'G' };
+const SHORT: Record<ProtocolId, string> = { 'openai-chat': 'C', 'openai-responses': 'R', claude: 'A', gemini: 'G', 'bedrock-converse': 'B' };
 const MARK: Record<CellResult['status'], string> = { pass: 'ok', loss: 'loss', fail: 'FAIL', 'n/a': '-' };
 
 /**
@@ -30,7 +30,7 @@ export function renderTable(results: readonly CellResult[]): string {
   const failed = results.filter((result) => result.status === 'fail');
   const legend = [
     '',
-    'C = OpenAI Chat, R = OpenAI Responses, A = Anthropic Messages, G = Gemini; client→upstream; each cell json/stream.',
+    'C = OpenAI Chat, R = OpenAI Responses, A = Anthropic Messages, G = Gemini, B = Bedrock Converse; client→upstream; each cell json/stream.',
     '`loss`: passes with the expected losses below (and exactly their warnings); `-`: not applicable.',
     '',
     'Expected losses:',

@@ -6,8 +6,8 @@ const results = await runMatrix();
 
 describe('conformance matrix', () => {
   it('covers every pair of the enabled protocols, both modes, every scenario', () => {
-    expect(MATRIX_PROTOCOLS).toEqual(['openai-chat', 'openai-responses', 'claude', 'gemini']);
-    expect(pairs().length).toBe(16);
+    expect(MATRIX_PROTOCOLS).toEqual(['openai-chat', 'openai-responses', 'claude', 'gemini', 'bedrock-converse']);
+    expect(pairs().length).toBe(25);
     expect(results.length).toBe(pairs().length * scenarios.length * 2);
   });
 

@@ -1,0 +1,70 @@
+import type { CodecContext, LlmReasoningConfig } from '@llm/core';
+import { effortToBudget, reportLoss } from '@llm/core';
+import { PROTOCOL } from './protocol.js';
+
+type Wire = Record<string, unknown>;
+
+/**
+ * Converse has no model-independent thinking switch: each model takes its own in
+ * `additionalModelRequestFields`. Claude models take Anthropic's `thinking` object there, so for
+ * them (a model id naming Anthropic or Claude: `anthropic.claude-…`, `us.anthropic.…`, an
+ * inference-profile ARN) it is the canonical reasoning setting; for other models it stays a
+ * model field, kept whole.
+ * @see https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html
+ */
+const ANTHROPIC_MODEL = /anthropic|claude/i;
+
+/** True when `model` is a Claude model, whose thinking setting this codec reads and writes. */
+export function isAnthropicModel(model: string | undefined): boolean {
+  return model !== undefined && ANTHROPIC_MODEL.test(model);
+}
+
+/**
+ * `additionalModelRequestFields.thinking` of a Claude model -> `reasoning`. Returns the fields
+ * left to keep (`undefined` when none), or `fields` unchanged when `thinking` has a shape we do
+ * not model.
+ */
+export function decodeThinking(fields: Wire, reasoning: LlmReasoningConfig): Wire | undefined {
+  const thinking = fields.thinking as Wire | undefined;
+  if (typeof thinking !== 'object' || thinking === null) return fields;
+  let keys = 0;
+  for (const _ in thinking) keys++;
+  if (thinking.type === 'enabled' && keys === 2 && Number.isInteger(thinking.budget_tokens) && (thinking.budget_tokens as number) >= 0) {
+    reasoning.enabled = true;
+    reasoning.budgetTokens = thinking.budget_tokens as number;
+  } else if (thinking.type === 'adaptive' && keys === 1) reasoning.adaptive = true;
+  else if (thinking.type === 'disabled' && keys === 1) reasoning.enabled = false;
+  else return fields;
+  const { thinking: _thinking, ...rest } = fields;
+  for (const _ in rest) return rest;
+  return undefined;
+}
+
+/**
+ * `reasoning` -> the `thinking` object of a Claude model, or `undefined` when it states none. A
+ * switch without a budget gets one from the effort (core's table, at least 1024 as Anthropic
+ * requires, below `maxTokens`). Other models have no such field: reported.
+ */
+export function encodeThinking(
+  reasoning: LlmReasoningConfig,
+  model: string,
+  maxTokens: number | undefined,
+  context: CodecContext | undefined,
+): Wire | undefined {
+  const off = reasoning.enabled === false || reasoning.effort === 'none';
+  if (reasoning.budgetTokens === undefined && reasoning.enabled === undefined && reasoning.adaptive === undefined && !off) return undefined;
+  if (!isAnthropicModel(model)) {
+    reportLoss(context, {
+      code: 'dropped-field',
+      path: 'reasoning',
+      message: `Converse has no model-independent thinking switch or budget (${model} takes its own in additionalModelRequestFields)`,
+      protocol: PROTOCOL,
+    });
+    return undefined;
+  }
+  if (reasoning.adaptive) return { type: 'adaptive' };
+  if (off) return { type: 'disabled' };
+  if (reasoning.budgetTokens !== undefined) return { type: 'enabled', budget_tokens: reasoning.budgetTokens };
+  const budget = effortToBudget(reasoning.effort ?? 'medium', maxTokens);
+  return { type: 'enabled', budget_tokens: Math.max(1024, maxTokens === undefined ? budget : Math.min(budget, maxTokens - 1)) };
+}
