@@ -41,6 +41,7 @@ const PROVIDER: Readonly<Record<ProtocolId, string>> = {
   'openai-responses': 'openai',
   claude: 'anthropic',
   gemini: 'gcp.gemini',
+  'bedrock-converse': 'aws.bedrock',
 };
 
 /** Milliseconds between exports of finished spans (the SDK's batch default). */

@@ -4,6 +4,7 @@ import { gemini } from '@llm/gemini';
 import { openaiChat } from '@llm/openai-chat';
 import { openaiResponses } from '@llm/openai-responses';
 import { bridge } from '@llm/router';
+import { bedrockConverse } from '@llm/bedrock-converse';
 
 /** What `translate` converts. */
 export type TranslateKind = 'request' | 'response' | 'stream';
@@ -13,6 +14,7 @@ const CODECS: Readonly<Record<ProtocolId, Codec>> = {
   'openai-responses': openaiResponses as Codec,
   claude: claude as Codec,
   gemini: gemini as Codec,
+  'bedrock-converse': bedrockConverse as Codec,
 };
 
 /** A protocol's codec. */

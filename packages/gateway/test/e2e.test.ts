@@ -1,4 +1,4 @@
-import { PROTOCOL_IDS, type ProtocolId } from '@llm/core';
+import { SERVED_PROTOCOLS, type ServedProtocol } from '../src/served-protocols.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/logger.js';
@@ -13,7 +13,7 @@ import { createPassthroughHandler } from './helpers/passthrough-router.js';
  * protocol, and the official SDKs as clients, over all 16 pairs.
  */
 
-const UPSTREAM_MODEL: Record<ProtocolId, string> = {
+const UPSTREAM_MODEL: Record<ServedProtocol, string> = {
   'openai-chat': 'gpt-4.1',
   'openai-responses': 'gpt-5',
   claude: 'claude-opus-5-5',
@@ -25,12 +25,12 @@ const mocks: MockUpstream[] = [];
 
 describe('gateway end to end', () => {
   beforeAll(async () => {
-    mocks.push(...(await Promise.all(PROTOCOL_IDS.map((protocol) => startMockUpstream({ protocol })))));
+    mocks.push(...(await Promise.all(SERVED_PROTOCOLS.map((protocol) => startMockUpstream({ protocol })))));
     const config = parseConfig(
       JSON.stringify({
         keys: ['e2e-key'],
         upstreams: Object.fromEntries(mocks.map((m) => [m.protocol, { protocol: m.protocol, baseUrl: m.baseUrl, apiKey: 'upstream-key' }])),
-        routes: PROTOCOL_IDS.map((p) => ({ match: `to-${p}`, upstream: p, model: UPSTREAM_MODEL[p] })),
+        routes: SERVED_PROTOCOLS.map((p) => ({ match: `to-${p}`, upstream: p, model: UPSTREAM_MODEL[p] })),
         ledger: false,
         maxRetries: 0,
       }),
@@ -42,8 +42,8 @@ describe('gateway end to end', () => {
     await Promise.all(mocks.map((m) => m.close()));
   });
 
-  for (const client of PROTOCOL_IDS) {
-    for (const upstream of PROTOCOL_IDS) {
+  for (const client of SERVED_PROTOCOLS) {
+    for (const upstream of SERVED_PROTOCOLS) {
       for (const stream of [false, true]) {
         const mode = stream ? 'streaming' : 'non-streaming';
         it(`${client} client -> ${upstream} upstream, ${mode}: text`, async () => {
@@ -72,7 +72,7 @@ describe('gateway end to end', () => {
         });
       }
     }
-    for (const upstream of PROTOCOL_IDS) {
+    for (const upstream of SERVED_PROTOCOLS) {
       it(`${client} client of a ${upstream} upstream that fails mid-stream gets the error in its protocol`, async () => {
         const sdk = sdkClient(client, gateway.url, 'e2e-key');
         // The stream has started (status 200, some text) when the upstream sends its error event:
@@ -93,7 +93,7 @@ describe('SDK harness over a same-protocol passthrough (checks the clients and m
   let bare: Gateway;
   const own: MockUpstream[] = [];
   beforeAll(async () => {
-    own.push(...(await Promise.all(PROTOCOL_IDS.map((protocol) => startMockUpstream({ protocol })))));
+    own.push(...(await Promise.all(SERVED_PROTOCOLS.map((protocol) => startMockUpstream({ protocol })))));
     const config = parseConfig(
       JSON.stringify({
         upstreams: Object.fromEntries(own.map((m) => [m.protocol, { protocol: m.protocol, baseUrl: m.baseUrl }])),
@@ -107,7 +107,7 @@ describe('SDK harness over a same-protocol passthrough (checks the clients and m
     await bare.close();
     await Promise.all(own.map((m) => m.close()));
   });
-  for (const protocol of PROTOCOL_IDS) {
+  for (const protocol of SERVED_PROTOCOLS) {
     for (const stream of [false, true]) {
       it(`${protocol}, ${stream ? 'streaming' : 'non-streaming'}: tool loop`, async () => {
         const sdk = sdkClient(protocol, bare.url, 'any');

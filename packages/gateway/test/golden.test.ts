@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ProtocolId } from '@llm/core';
+import type { ServedProtocol } from '../src/served-protocols.js';
 import { describe, expect, it } from 'vitest';
 import { createMockHandler } from '../src/mock/handler.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const read = (name: string) => readFileSync(join(fixtures, name), 'utf8');
 
-const CASES: { fixture: string; protocol: ProtocolId; url: string; body: unknown }[] = [
+const CASES: { fixture: string; protocol: ServedProtocol; url: string; body: unknown }[] = [
   {
     fixture: 'claude-think-tool.1.stream.sse',
     protocol: 'claude',

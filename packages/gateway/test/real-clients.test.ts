@@ -4,7 +4,7 @@ import { createLogger } from '../src/logger.js';
 import { startMockUpstream } from '../src/mock/server.js';
 import { startGateway } from '../src/server/start.js';
 import { cleanEnv, installClient, runClient, scratch, writeCodexConfig, writeGeminiSettings } from './helpers/real-clients.js';
-import type { ProtocolId } from '@llm/core';
+import type { ServedProtocol } from '../src/served-protocols.js';
 
 /**
  * Real agent clients, run offline as ../shared/CLIENTS.md describes, complete a whole agent loop
@@ -20,7 +20,7 @@ beforeAll(async () => {
 }, 600_000);
 
 /** A gateway in front of one mock upstream, recording the status of every request it answers. */
-function gatewayTo(protocol: ProtocolId, cwd: string) {
+function gatewayTo(protocol: ServedProtocol, cwd: string) {
   const statuses: number[] = [];
   const state = { url: '', close: async () => {} };
   beforeAll(async () => {

@@ -21,6 +21,16 @@ describe('translate', () => {
     expect(body.messages.map((m) => m.role)).toEqual(['system', 'user']);
   });
 
+  it('translates a Claude request into a Bedrock Converse request (the model goes in the URL, not the body)', async () => {
+    const run = io(CLAUDE_REQUEST);
+    expect(await runCli(['translate', '--from', 'claude', '--to', 'bedrock-converse', '--model', 'anthropic.claude-sonnet-4-5'], run)).toBe(0);
+    expect(JSON.parse(run.stdout.join('\n'))).toEqual({
+      system: [{ text: 'be brief' }],
+      messages: [{ role: 'user', content: [{ text: 'hi' }] }],
+      inferenceConfig: { maxTokens: 64 },
+    });
+  });
+
   it('applies the fixes the gateway applies: consecutive user turns merged for Claude, a 70-character tool name shortened, with warnings on stderr', async () => {
     const longName = `lookup_${'x'.repeat(63)}`;
     const chat = { model: 'gpt-4.1', messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }], tools: [{ type: 'function', function: { name: longName, parameters: { type: 'object' } } }] };

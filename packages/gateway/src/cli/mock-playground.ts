@@ -1,11 +1,11 @@
-import type { ProtocolId } from '@llm/core';
+import type { ServedProtocol } from '../served-protocols.js';
 import { modelFamilyPreset } from '@llm/router';
 import { parseConfig } from '../config/load.js';
 import { type MockUpstream, startMockUpstream } from '../mock/server.js';
 import { type Gateway, startGateway } from '../server/start.js';
 
 /** The upstream name of each protocol's mock, as routes and the model lists name it. */
-const MOCKS: Record<ProtocolId, string> = { 'openai-chat': 'chat', 'openai-responses': 'responses', claude: 'claude', gemini: 'gemini' };
+const MOCKS: Record<ServedProtocol, string> = { 'openai-chat': 'chat', 'openai-responses': 'responses', claude: 'claude', gemini: 'gemini' };
 
 /** Model names the playground lists, one per family, so model pickers show each mock. */
 const LISTED_MODELS = ['claude-sonnet-4-5', 'gemini-2.5-flash', 'gpt-4.1', 'gpt-5-codex'];
@@ -25,7 +25,7 @@ export interface Playground {
  * playground to point real clients at without an API key.
  */
 export async function startPlayground(options: { port?: number; host?: string }): Promise<Playground> {
-  const protocols = Object.keys(MOCKS) as ProtocolId[];
+  const protocols = Object.keys(MOCKS) as ServedProtocol[];
   const mocks: MockUpstream[] = await Promise.all(protocols.map((protocol) => startMockUpstream({ protocol, port: 0 })));
   const upstreams = Object.fromEntries(mocks.map((mock) => [MOCKS[mock.protocol], { protocol: mock.protocol, baseUrl: mock.baseUrl, apiKey: 'mock' }]));
   const routes = [...modelFamilyPreset({ openaiResponses: 'responses', openaiChat: 'chat', claude: 'claude', gemini: 'gemini' }), { match: '*', upstream: 'claude' }];

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type ProtocolId, isProtocolId } from '@llm/core';
+import { PROTOCOL_IDS, type ProtocolId, isProtocolId } from '@llm/core';
+import { SERVED_PROTOCOLS, type ServedProtocol } from '../served-protocols.js';
 import { ConfigError } from '../config/expand-env.js';
 import { type LedgerLocation, ledgerOf } from '../config/ledger-path.js';
 import { describeServer } from '../store/store-unavailable.js';
@@ -77,9 +78,17 @@ function isParseArgsError(error: unknown): boolean {
 }
 
 function protocolFlag(value: string | undefined, flag: string): ProtocolId {
-  if (!value) throw new UsageError(`${flag} is required (openai-chat, openai-responses, claude or gemini)`);
-  if (!isProtocolId(value)) throw new UsageError(`${flag}: unknown protocol "${value}" (openai-chat, openai-responses, claude or gemini)`);
+  if (!value) throw new UsageError(`${flag} is required (${PROTOCOL_IDS.join(', ')})`);
+  if (!isProtocolId(value)) throw new UsageError(`${flag}: unknown protocol "${value}" (${PROTOCOL_IDS.join(', ')})`);
   return value;
+}
+
+/** A protocol the gateway serves over HTTP (mock upstreams speak only those). */
+function servedProtocolFlag(value: string | undefined, flag: string): ServedProtocol {
+  if (!value) throw new UsageError(`${flag} is required (${SERVED_PROTOCOLS.join(', ')})`);
+  const served = SERVED_PROTOCOLS.find((protocol) => protocol === value);
+  if (!served) throw new UsageError(`${flag}: unknown protocol "${value}" (${SERVED_PROTOCOLS.join(', ')})`);
+  return served;
 }
 
 function portFlag(value: string | undefined): number | undefined {
@@ -163,7 +172,7 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
   },
   async mock(args, io) {
     const { values } = parseArgs({ args, options: { protocol: { type: 'string' }, port: { type: 'string', short: 'p' }, host: { type: 'string' }, workdir: { type: 'string' } }, strict: true });
-    const protocol = protocolFlag(values.protocol, '--protocol');
+    const protocol = servedProtocolFlag(values.protocol, '--protocol');
     const mock = await startMockUpstream({ protocol, port: portFlag(values.port) ?? 0, host: values.host, workdir: values.workdir });
     io.out(`mock ${protocol} upstream listening on ${mock.url} (base URL ${mock.baseUrl})`);
     return untilStopped(io, () => mock.close());

@@ -1,4 +1,4 @@
-import type { ProtocolId } from '@llm/core';
+import type { ServedProtocol } from '../served-protocols.js';
 import type { RouterRequest } from '@llm/router';
 import { claudeError, readClaudeTurn, renderClaude } from './claude.js';
 import { geminiError, readGeminiTurn, renderGemini } from './gemini.js';
@@ -10,7 +10,7 @@ import { type MockPlan, MockRejection, type MockTurn, planAnswer, type ScriptOpt
 type ErrorBuilder = (status: number, message: string, retryAfter?: number) => Response;
 
 /** The base URL to configure for a mock of `protocol` served at `origin` (SDK conventions). */
-export function mockBaseUrl(protocol: ProtocolId, origin: string): string {
+export function mockBaseUrl(protocol: ServedProtocol, origin: string): string {
   return protocol === 'openai-chat' || protocol === 'openai-responses' ? `${origin}/v1` : origin;
 }
 
@@ -19,7 +19,7 @@ export function mockBaseUrl(protocol: ProtocolId, origin: string): string {
  * like the real API (400 in the protocol's error shape) and answers from the script
  * ({@link planAnswer}).
  */
-export function createMockHandler(protocol: ProtocolId, options: ScriptOptions = {}): (request: RouterRequest) => Promise<Response> {
+export function createMockHandler(protocol: ServedProtocol, options: ScriptOptions = {}): (request: RouterRequest) => Promise<Response> {
   const fail = errorBuilder(protocol);
   return async (request) => {
     const url = new URL(request.url);
@@ -52,7 +52,7 @@ export function createMockHandler(protocol: ProtocolId, options: ScriptOptions =
 }
 
 /** The scripted answer in the protocol's wire shape. */
-function render(protocol: ProtocolId, plan: Exclude<MockPlan, { kind: 'error' }>, turn: MockTurn, body: unknown, url: URL): Response {
+function render(protocol: ServedProtocol, plan: Exclude<MockPlan, { kind: 'error' }>, turn: MockTurn, body: unknown, url: URL): Response {
   switch (protocol) {
     case 'claude':
       return renderClaude(plan, turn);
@@ -78,7 +78,7 @@ interface Route {
   countTokens?: boolean;
 }
 
-function matchRoute(protocol: ProtocolId, method: string, path: string): Route | undefined {
+function matchRoute(protocol: ServedProtocol, method: string, path: string): Route | undefined {
   if (method !== 'POST') return undefined;
   switch (protocol) {
     case 'openai-chat':
@@ -100,7 +100,7 @@ function matchRoute(protocol: ProtocolId, method: string, path: string): Route |
   }
 }
 
-function readTurn(protocol: ProtocolId, body: unknown, route: Route): MockTurn {
+function readTurn(protocol: ServedProtocol, body: unknown, route: Route): MockTurn {
   switch (protocol) {
     case 'claude':
       return readClaudeTurn(body, route.countTokens);
@@ -117,7 +117,7 @@ function readTurn(protocol: ProtocolId, body: unknown, route: Route): MockTurn {
   }
 }
 
-function errorBuilder(protocol: ProtocolId): ErrorBuilder {
+function errorBuilder(protocol: ServedProtocol): ErrorBuilder {
   switch (protocol) {
     case 'claude':
       return claudeError;
@@ -142,7 +142,7 @@ function unwrapCountTokens(body: unknown, route: Route): unknown {
 }
 
 /** The JSON Schema a request asks its answer to follow, in each protocol's field. */
-function responseSchemaOf(protocol: ProtocolId, body: unknown): unknown {
+function responseSchemaOf(protocol: ServedProtocol, body: unknown): unknown {
   // biome-ignore lint/suspicious/noExplicitAny: reads four protocols' shapes by field name; each branch checks the value it returns
   const wire = (typeof body === 'object' && body !== null ? body : {}) as Record<string, any>;
   switch (protocol) {

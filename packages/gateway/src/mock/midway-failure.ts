@@ -1,4 +1,4 @@
-import type { ProtocolId } from '@llm/core';
+import type { ServedProtocol } from '../served-protocols.js';
 import { sse, sseResponse } from './script.js';
 
 /** The message of the scripted mid-stream failure. */
@@ -14,7 +14,7 @@ export function wantsMidwayFailure(text: string): boolean {
  * protocol sends mid-stream (the status line already said 200): Claude `event: error` with an
  * `overloaded_error`, OpenAI Chat and Gemini a `{"error": ...}` chunk, Responses an `error` event.
  */
-export async function failMidway(protocol: ProtocolId, rendered: Response): Promise<Response> {
+export async function failMidway(protocol: ServedProtocol, rendered: Response): Promise<Response> {
   if (!rendered.headers.get('content-type')?.startsWith('text/event-stream')) return rendered;
   const frames = (await rendered.text()).split('\n\n').filter((frame) => frame !== '');
   const kept = frames.slice(0, Math.max(2, Math.floor(frames.length / 2))).map((frame) => `${frame}\n\n`);
@@ -22,7 +22,7 @@ export async function failMidway(protocol: ProtocolId, rendered: Response): Prom
   return sseResponse(kept);
 }
 
-function errorFrame(protocol: ProtocolId, sequence: number): string {
+function errorFrame(protocol: ServedProtocol, sequence: number): string {
   switch (protocol) {
     case 'claude':
       return sse({ type: 'error', error: { type: 'overloaded_error', message: MIDWAY_FAILURE_MESSAGE } }, 'error');

@@ -1,10 +1,10 @@
-import type { ProtocolId } from '@llm/core';
+import type { ServedProtocol } from '../served-protocols.js';
 import { type NodeServer, serveNode } from '../server/node-adapter.js';
 import { createMockHandler, mockBaseUrl } from './handler.js';
 
 /** Options of {@link startMockUpstream}. */
 export interface MockUpstreamOptions {
-  protocol: ProtocolId;
+  protocol: ServedProtocol;
   /** Port to listen on; 0 or omitted picks a free one. */
   port?: number;
   host?: string;
@@ -14,7 +14,7 @@ export interface MockUpstreamOptions {
 
 /** A running mock upstream. */
 export interface MockUpstream extends NodeServer {
-  protocol: ProtocolId;
+  protocol: ServedProtocol;
   /** Base URL to put in an upstream config (OpenAI protocols include `/v1`). */
   baseUrl: string;
 }

@@ -1,8 +1,9 @@
-import type { HeaderReader, ProtocolId } from '@llm/core';
+import type { HeaderReader } from '@llm/core';
+import type { ServedProtocol } from '../served-protocols.js';
 import { codecOf } from '../translate.js';
 
 /** The protocols whose path families a request's path is looked up in, the most called first. */
-const PROTOCOLS: readonly ProtocolId[] = ['openai-chat', 'claude', 'openai-responses', 'gemini'];
+const PROTOCOLS: readonly ServedProtocol[] = ['openai-chat', 'claude', 'openai-responses', 'gemini'];
 
 /**
  * Which protocol a client speaks: the protocol whose path family (each codec's
@@ -10,7 +11,7 @@ const PROTOCOLS: readonly ProtocolId[] = ['openai-chat', 'claude', 'openai-respo
  * the `/anthropic/` prefix some clients put before Anthropic's paths; for the shared
  * `GET /v1/models`, Anthropic's headers decide. Undefined for paths in no family.
  */
-export function clientProtocolOf(method: string, url: URL, headers: HeaderReader): ProtocolId | undefined {
+export function clientProtocolOf(method: string, url: URL, headers: HeaderReader): ServedProtocol | undefined {
   const path = url.pathname.startsWith('/anthropic/') ? url.pathname.slice('/anthropic'.length) : url.pathname;
   const owner = PROTOCOLS.find((protocol) => codecOf(protocol).http.ownsPath(path));
   if (owner) return owner;

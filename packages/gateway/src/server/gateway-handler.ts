@@ -1,4 +1,5 @@
-import { type AuthScheme, LlmError, type ProtocolId, describeError, readCredential } from '@llm/core';
+import { type AuthScheme, LlmError, describeError, readCredential } from '@llm/core';
+import type { ServedProtocol } from '../served-protocols.js';
 import type { ReplyHandler, RouterReply, RouterRequest } from '@llm/router';
 import type { Logger } from 'pino';
 import { type ClientKey, unnamedKeyLabel } from '../config/client-keys.js';
@@ -240,7 +241,7 @@ interface CallLog {
   readonly url: URL;
   /** `performance.now()` at arrival. */
   readonly started: number;
-  protocol?: ProtocolId;
+  protocol?: ServedProtocol;
   /** The access line, from the answer on. */
   entry?: AccessEntry;
   /** The router's record, for a routed call. */

@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
-import type { ProtocolId } from '@llm/core';
+import type { ServedProtocol } from '../../src/served-protocols.js';
 import OpenAI from 'openai';
 
 /** What a client turn produced, in a protocol-neutral shape. */
@@ -22,7 +22,7 @@ export interface SdkClient {
 const PARAMS = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as const;
 
 /** The official SDK of `protocol`, pointed at the gateway. */
-export function sdkClient(protocol: ProtocolId, gatewayUrl: string, key: string): SdkClient {
+export function sdkClient(protocol: ServedProtocol, gatewayUrl: string, key: string): SdkClient {
   switch (protocol) {
     case 'openai-chat': {
       const client = new OpenAI({ apiKey: key, baseURL: `${gatewayUrl}/v1`, maxRetries: 0 });

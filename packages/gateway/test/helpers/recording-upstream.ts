@@ -2,7 +2,7 @@
 // request it receives, so a test asserts exactly what the gateway sent upstream.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ProtocolId } from '@llm/core';
+import type { ServedProtocol } from '../../src/served-protocols.js';
 import { createMockHandler, mockBaseUrl } from '../../src/mock/handler.js';
 
 export interface RecordingUpstream {
@@ -14,7 +14,7 @@ export interface RecordingUpstream {
 }
 
 /** Starts the mock of `protocol` on a free loopback port, recording each request body. */
-export async function startRecordingUpstream(protocol: ProtocolId, options: { withoutStreamUsage?: boolean } = {}): Promise<RecordingUpstream> {
+export async function startRecordingUpstream(protocol: ServedProtocol, options: { withoutStreamUsage?: boolean } = {}): Promise<RecordingUpstream> {
   const mock = createMockHandler(protocol);
   const received: unknown[] = [];
   const server = createServer((request, response) => {
