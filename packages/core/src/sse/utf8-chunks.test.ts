@@ -1,3 +1,4 @@
+import { splitAt, utf8 as encode } from '@llm/test-utils';
 import fc from 'fast-check';
 import { propertyRuns } from '@llm/test-utils/property-runs';
 import { describe, expect, it } from 'vitest';
@@ -18,20 +19,12 @@ function chunkedText(chunks: Uint8Array[]): string {
   return text + decoder.end();
 }
 
-/** `bytes` cut at `offsets` (sorted, deduplicated, inside the array). */
-function cut(bytes: Uint8Array, offsets: number[]): Uint8Array[] {
-  const points = [...new Set(offsets.map((offset) => offset % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let start = 0;
-  for (const point of points) {
-    chunks.push(bytes.subarray(start, point));
-    start = point;
-  }
-  chunks.push(bytes.subarray(start));
-  return chunks;
-}
-
-const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+/** `bytes` cut at `offsets`, wrapped into its length. */
+const cut = (bytes: Uint8Array, offsets: number[]): Uint8Array[] =>
+  splitAt(
+    bytes,
+    offsets.map((offset) => offset % (bytes.length + 1)),
+  );
 
 describe('utf8ChunkDecoder', () => {
   it('gives what a streaming TextDecoder gives, characters split between chunks included', () => {
