@@ -41,6 +41,9 @@ interface OpenItem {
   citations?: LlmCitation[];
   /** A text item's token logprobs, written on its done events. */
   logprobs?: LlmTokenLogprob[];
+  /** The JSON text of this item's delta events up to their `delta`, and the type it was made for. */
+  deltaHead?: string;
+  deltaType?: string;
 }
 
 /** State of the canonical -> Responses SSE encoder. */
@@ -100,11 +103,13 @@ function emit(state: EncodeState, payload: Wire, out: Out): void {
  * escaping. `slot` and `after` are fixed JSON members (`,"content_index":0`) or empty.
  */
 function emitDelta(state: EncodeState, type: string, item: OpenItem, slot: string, delta: string, after: string, out: Out): void {
+  if (item.deltaType !== type) {
+    // The same for every delta of the item (one type each): made once.
+    item.deltaType = type;
+    item.deltaHead = `{"type":"${type}","item_id":${JSON.stringify(item.itemId)},"output_index":${JSON.stringify(item.outputIndex)}${slot},"delta":`;
+  }
   const sequence = state.sequence++;
-  out.enqueue({
-    event: type,
-    data: `{"type":"${type}","item_id":${JSON.stringify(item.itemId)},"output_index":${JSON.stringify(item.outputIndex)}${slot},"delta":${JSON.stringify(delta)}${after},"sequence_number":${JSON.stringify(sequence)}}`,
-  });
+  out.enqueue({ event: type, data: `${item.deltaHead}${JSON.stringify(delta)}${after},"sequence_number":${JSON.stringify(sequence)}}` });
 }
 
 /** Handles one canonical event. */

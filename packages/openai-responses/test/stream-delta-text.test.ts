@@ -90,4 +90,30 @@ describe('delta events written as text', () => {
     ]);
     expect(sent.map((event) => JSON.parse(event.data).sequence_number)).toEqual(sent.map((_, index) => index));
   });
+
+  it('writes every delta of an item with its own head, reasoning summary and full text apart', () => {
+    const again = createEncodeState({});
+    const data: SseEvent[] = [];
+    const sink = { enqueue: (event: SseEvent) => void data.push(event) };
+    for (const event of [
+      { type: 'start', id: 'resp_2', model: 'm' },
+      { type: 'block-start', index: 0, block: { kind: 'text' } },
+      { type: 'text-delta', index: 0, text: 'a' },
+      { type: 'text-delta', index: 0, text: 'b' },
+      { type: 'block-end', index: 0 },
+      { type: 'block-start', index: 1, block: { kind: 'reasoning', id: 'rs_1', format: 'summary' } },
+      { type: 'reasoning-delta', index: 1, text: 'c' },
+      { type: 'reasoning-delta', index: 1, text: 'd' },
+    ] satisfies LlmStreamEvent[])
+      encodeStep(again, event, sink);
+    const deltas = data.filter((event) => event.event?.endsWith('.delta'));
+    const first = JSON.parse(deltas[0]!.data) as { item_id: string; sequence_number: number };
+    const third = JSON.parse(deltas[2]!.data) as { sequence_number: number };
+    expect(deltas.map((event) => event.data)).toEqual([
+      `{"type":"response.output_text.delta","item_id":"${first.item_id}","output_index":0,"content_index":0,"delta":"a","logprobs":[],"sequence_number":${first.sequence_number}}`,
+      `{"type":"response.output_text.delta","item_id":"${first.item_id}","output_index":0,"content_index":0,"delta":"b","logprobs":[],"sequence_number":${first.sequence_number + 1}}`,
+      `{"type":"response.reasoning_summary_text.delta","item_id":"rs_1","output_index":1,"summary_index":0,"delta":"c","sequence_number":${third.sequence_number}}`,
+      `{"type":"response.reasoning_summary_text.delta","item_id":"rs_1","output_index":1,"summary_index":0,"delta":"d","sequence_number":${third.sequence_number + 1}}`,
+    ]);
+  });
 });
