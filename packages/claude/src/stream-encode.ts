@@ -77,13 +77,12 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       return blockStart(state, event, out);
     case 'text-delta': {
       const block = state.open.get(event.index);
-      if (block?.kind === 'text') send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'text_delta', text: event.text } });
+      if (block?.kind === 'text') sendDelta(out, block.wireIndex, 'text_delta', 'text', event.text);
       return;
     }
     case 'reasoning-delta': {
       const block = state.open.get(event.index);
-      if (block?.kind === 'thinking')
-        send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'thinking_delta', thinking: event.text } });
+      if (block?.kind === 'thinking') sendDelta(out, block.wireIndex, 'thinking_delta', 'thinking', event.text);
       return;
     }
     case 'reasoning-signature': {
@@ -101,7 +100,7 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       const block = state.open.get(event.index);
       if (block?.kind !== 'tool_use') return;
       if (block.freeform !== undefined) block.freeform += event.json;
-      else send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'input_json_delta', partial_json: event.json } });
+      else sendDelta(out, block.wireIndex, 'input_json_delta', 'partial_json', event.json);
       return;
     }
     case 'citation': {
@@ -149,6 +148,17 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
  */
 export function encodeEnd(state: EncodeState, out: Out): void {
   if (!state.finished) fail(state, unfinishedStreamError(), out);
+}
+
+/**
+ * `content_block_delta` `{type, index, delta: {type: kind, [field]: text}}`, written as the text
+ * `JSON.stringify` makes of it: deltas are most of a stream, and only their string needs escaping.
+ */
+function sendDelta(out: Out, index: number, kind: string, field: string, text: string): void {
+  out.enqueue({
+    event: 'content_block_delta',
+    data: `{"type":"content_block_delta","index":${JSON.stringify(index)},"delta":{"type":"${kind}","${field}":${JSON.stringify(text)}}}`,
+  });
 }
 
 function send(out: Out, payload: Wire): void {

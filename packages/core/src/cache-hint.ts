@@ -38,21 +38,21 @@ export function reportCacheHints(
   message: string,
   kept?: (target: object) => boolean,
 ): void {
-  const dropped = (target: { cache?: LlmCacheHint }, path: string): void => {
-    if (target.cache && !kept?.(target)) reportLoss(context, { code: 'dropped-field', path, message, protocol });
-  };
+  // Paths are built only for a hint that is reported: this runs over every part of every request.
+  const dropped = (target: { cache?: LlmCacheHint }): boolean => Boolean(target.cache) && !kept?.(target);
+  const report = (path: string): void => reportLoss(context, { code: 'dropped-field', path, message, protocol });
   const messages = request.messages;
   for (let index = 0; index < messages.length; index++) {
     const content = messages[index]!.content;
-    for (let at = 0; at < content.length; at++) dropped(content[at]!, `messages[${index}].content[${at}].cache`);
+    for (let at = 0; at < content.length; at++) if (dropped(content[at]!)) report(`messages[${index}].content[${at}].cache`);
   }
   const tools = request.tools;
   if (tools) {
     // Only function tools carry a hint (Claude `cache_control` on a tool definition).
     for (let index = 0; index < tools.length; index++) {
       const tool = tools[index]!;
-      if (tool.type === 'function') dropped(tool, `tools[${index}].cache`);
+      if (tool.type === 'function' && dropped(tool)) report(`tools[${index}].cache`);
     }
   }
-  dropped(request, 'cache');
+  if (dropped(request)) report('cache');
 }

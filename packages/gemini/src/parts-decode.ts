@@ -23,6 +23,9 @@ const INLINE_KNOWN = new Set(['mimeType', 'data', 'displayName']);
 const FILE_KNOWN = new Set(['mimeType', 'fileUri', 'displayName']);
 const CALL_KNOWN = new Set(['name', 'args', 'id']);
 const RESPONSE_KNOWN = new Set(['name', 'response', 'id', 'parts']);
+/** An image or audio part has no file name: theirs stays in the bag. */
+const INLINE_MEDIA_KNOWN = new Set(['mimeType', 'data']);
+const FILE_MEDIA_KNOWN = new Set(['mimeType', 'fileUri']);
 
 /** Context of decoding one part. */
 export interface PartDecodeContext {
@@ -47,7 +50,7 @@ function decodeInline(wire: Wire, path: string): LlmToolResultContent {
   const data = read.string(inline, 'data', inlinePath);
   const part = mediaPart({ kind: 'base64', mediaType: mimeType, data }, mimeType, field(inline, 'displayName'));
   // An image or audio part has no file name: the name stays in the bag.
-  const rest = unknownFields(inline, part.type === 'file' ? INLINE_KNOWN : new Set(['mimeType', 'data']));
+  const rest = unknownFields(inline, part.type === 'file' ? INLINE_KNOWN : INLINE_MEDIA_KNOWN);
   return rest ? ext.keep(part, { $inline: rest }) : part;
 }
 
@@ -60,13 +63,22 @@ function decodeFileData(wire: Wire, path: string): LlmToolResultContent {
     ? { kind: 'file', fileId: uri, provider: PROTOCOL, ...(mediaType ? { mediaType } : {}) }
     : { kind: 'url', url: uri, ...(mediaType ? { mediaType } : {}) };
   const part = mediaPart(source, mediaType, field(data, 'displayName'));
-  const rest = unknownFields(data, part.type === 'file' ? FILE_KNOWN : new Set(['mimeType', 'fileUri']));
+  const rest = unknownFields(data, part.type === 'file' ? FILE_KNOWN : FILE_MEDIA_KNOWN);
   return rest ? ext.keep(part, { $file: rest }) : part;
+}
+
+/**
+ * `thoughtSignature` (or `thought_signature`) of a wire part, as {@link field} reads it. Read on
+ * every part, so by name: a load that sees only part shapes, not every object `field` is given.
+ */
+function thoughtSignatureOf(part: Wire): unknown {
+  const value = part.thoughtSignature;
+  return value !== undefined ? value : part.thought_signature;
 }
 
 /** The signature fields of a wire part, as canonical `signature` + `origin`. */
 function signatureOf(part: Wire, context: PartDecodeContext): { signature?: string; origin?: LlmOrigin } {
-  const signature = field(part, 'thoughtSignature');
+  const signature = thoughtSignatureOf(part);
   return typeof signature === 'string' ? { signature, origin: context.origin } : {};
 }
 
@@ -79,21 +91,27 @@ export function decodePart(holder: readonly unknown[], index: number, parent: st
   const part = read.object(holder, index, parent);
   const path = `${parent}[${index}]`;
   const rest = unknownFields(part, PART_KNOWN);
-  const thought = field(part, 'thought');
+  // `thought` has no snake_case spelling: read directly (this runs for every part).
+  const thought = part.thought;
   const text = part.text;
   if (typeof text === 'string') {
+    // Built literally (no spread of a signature object): text parts are most of a long history.
+    const signature = thoughtSignatureOf(part);
+    const origin = context.origin;
     if (thought === true) {
-      const reasoning: LlmReasoningPart = { type: 'reasoning', text, ...signatureOf(part, context), origin: context.origin };
+      const reasoning: LlmReasoningPart = typeof signature === 'string' ? { type: 'reasoning', text, signature, origin } : { type: 'reasoning', text, origin };
       return ext.keep(reasoning, rest);
     }
-    const plain: LlmTextPart = { type: 'text', text, ...signatureOf(part, context) };
+    const plain: LlmTextPart = typeof signature === 'string' ? { type: 'text', text, signature, origin } : { type: 'text', text };
     return ext.keep(plain, thought === undefined ? rest : { ...rest, thought });
   }
   if (text !== undefined) return read.invalid(part, 'text', path, 'a string');
   const bag = thought === undefined ? rest : { ...rest, thought };
-  if (field(part, 'inlineData') !== undefined) return keepMedia(decodeInline(part, path), bag, part, context);
-  if (field(part, 'fileData') !== undefined) return keepMedia(decodeFileData(part, path), bag, part, context);
-  if (field(part, 'functionCall') !== undefined) {
+  // Which data field the part holds, in either spelling (what `field` reads), by name: this runs
+  // for every non-text part, and named loads stay fast where `field`'s keyed load does not.
+  if (part.inlineData !== undefined || part.inline_data !== undefined) return keepMedia(decodeInline(part, path), bag, part, context);
+  if (part.fileData !== undefined || part.file_data !== undefined) return keepMedia(decodeFileData(part, path), bag, part, context);
+  if (part.functionCall !== undefined || part.function_call !== undefined) {
     const wire = read.object(camel(part, 'functionCall'), 'functionCall', path);
     const callPath = `${path}.functionCall`;
     const name = read.string(wire, 'name', callPath);
@@ -101,17 +119,21 @@ export function decodePart(holder: readonly unknown[], index: number, parent: st
     const id = wire.id;
     // An explicit null id is refused too (optionalString would read it as absent).
     if (id !== undefined && typeof id !== 'string') return read.invalid(wire, 'id', callPath, 'a string');
-    const signed = signatureOf(part, context);
+    const signature = thoughtSignatureOf(part);
     const callBag: Wire = { ...bag };
     if (id === undefined) callBag.$syntheticId = true;
     if (wire.args === undefined) callBag.$noArgs = true;
-    if (signed.signature === undefined) callBag.$unsigned = true;
+    if (typeof signature !== 'string') callBag.$unsigned = true;
     const callRest = unknownFields(wire, CALL_KNOWN);
     if (callRest) callBag.$call = callRest;
-    const toolCall: LlmToolCallPart = { type: 'tool-call', id: id ?? context.callId(name), name, arguments: args as JsonObject, ...signed };
+    const callId = id ?? context.callId(name);
+    const toolCall: LlmToolCallPart =
+      typeof signature === 'string'
+        ? { type: 'tool-call', id: callId, name, arguments: args as JsonObject, signature, origin: context.origin }
+        : { type: 'tool-call', id: callId, name, arguments: args as JsonObject };
     return ext.keep(toolCall, callBag);
   }
-  if (field(part, 'functionResponse') !== undefined) return decodeFunctionResponse(part, path, bag, context);
+  if (part.functionResponse !== undefined || part.function_response !== undefined) return decodeFunctionResponse(part, path, bag, context);
   if (Object.keys(part).length === 0) return read.invalid(holder, index, parent, 'a part with one data field');
   return { type: 'provider', protocol: PROTOCOL, value: part };
 }

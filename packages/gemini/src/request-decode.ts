@@ -9,6 +9,9 @@ import { decodeToolConfig, decodeTools } from './tools-decode.js';
 type Wire = Record<string, unknown>;
 
 const KNOWN = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig', 'store', 'serviceTier', 'model']);
+const SYSTEM_KNOWN = new Set(['parts']);
+const SYSTEM_PART_KNOWN = new Set(['text']);
+const CONTENT_KNOWN = new Set(['role', 'parts']);
 
 /**
  * Request body -> canonical request. The model and the stream flag live in the URL: pass them as
@@ -57,12 +60,12 @@ function decodeSystem(wire: Wire, messages: LlmMessage[]): void {
   const content: LlmTextPart[] = parts.map((_, index) => {
     const part = read.object(parts, index, 'systemInstruction.parts');
     if (typeof part.text !== 'string') return read.invalid(part, 'text', `systemInstruction.parts[${index}]`, 'a string (system instructions hold text)');
-    const rest = unknownFields(part, new Set(['text']));
+    const rest = unknownFields(part, SYSTEM_PART_KNOWN);
     const text: LlmTextPart = { type: 'text', text: part.text };
     return rest ? ext.keep(text, rest) : text;
   });
   const message: LlmMessage = { role: 'system', content };
-  ext.keep(message, unknownFields(system, new Set(['parts'])));
+  ext.keep(message, unknownFields(system, SYSTEM_KNOWN));
   messages.push(message);
 }
 
@@ -78,7 +81,7 @@ function decodeContent(contents: readonly unknown[], index: number, messages: Ll
   const role = content.role;
   const parts = read.array(content, 'parts', path);
   const partsPath = `${path}.parts`;
-  const rest = unknownFields(content, new Set(['role', 'parts']));
+  const rest = unknownFields(content, CONTENT_KNOWN);
   const ids = contexts.ids;
   if (role === 'model') {
     ids.modelTurn();

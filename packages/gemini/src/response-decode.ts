@@ -12,6 +12,7 @@ type Wire = Record<string, unknown>;
 
 const KNOWN = new Set(['candidates', 'usageMetadata', 'modelVersion', 'responseId']);
 const CANDIDATE_KNOWN = new Set(['content', 'finishReason', 'index']);
+const CONTENT_KNOWN = new Set(['parts', 'role']);
 
 /** A fresh prefix for the ids of calls Gemini sent without one. */
 export function callIdPrefix(responseId: string | undefined): string {
@@ -29,7 +30,7 @@ export function decodeCandidate(candidates: readonly unknown[], position: number
   if (candidate.content === undefined) bag.$noContent = true;
   else {
     const content = read.object(candidate, 'content', path);
-    const rest = unknownFields(content, new Set(['parts', 'role']));
+    const rest = unknownFields(content, CONTENT_KNOWN);
     if (rest) bag.$content = rest;
     if (content.role === undefined) bag.$noRole = true;
     if (content.parts === undefined) bag.$noParts = true;

@@ -58,6 +58,8 @@ export interface EncodeState {
   refused?: Set<number>;
   /** Cited text blocks per choice, written as `groundingMetadata` on its finish. */
   cited?: Map<number, CitedText[]>;
+  /** {@link chunk}'s JSON text after its candidates (model version, response id), made on first use after `start`. */
+  tail?: string;
 }
 
 /** A fresh encoder state. */
@@ -81,6 +83,7 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
   if (state.finished) return;
   switch (event.type) {
     case 'start':
+      state.tail = undefined;
       if (event.id !== undefined && state.id === undefined) state.id = event.id;
       if (event.model !== undefined) state.model = event.model;
       if (ext.bag(event)) state.start = event;
@@ -124,14 +127,16 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       if (!block) return;
       block.sent = true;
       if (block.text !== undefined) block.text += event.text;
-      partChunk(state, out, block.choice, { text: event.text });
+      if (state.start) partChunk(state, out, block.choice, { text: event.text });
+      else textChunk(state, out, block.choice, `{"text":${JSON.stringify(event.text)}}`);
       return;
     }
     case 'reasoning-delta': {
       const block = state.open.get(event.index);
       if (!block) return;
       block.sent = true;
-      partChunk(state, out, block.choice, { text: event.text, thought: true });
+      if (state.start) partChunk(state, out, block.choice, { text: event.text, thought: true });
+      else textChunk(state, out, block.choice, `{"text":${JSON.stringify(event.text)},"thought":true}`);
       return;
     }
     case 'reasoning-signature': {
@@ -220,6 +225,24 @@ function chunk(state: EncodeState, out: Out, candidate: Wire | undefined, extra?
   if (state.model !== undefined) payload.modelVersion = state.model;
   if (state.id !== undefined) payload.responseId = state.id;
   out.enqueue({ data: JSON.stringify(payload), event: undefined, id: undefined });
+}
+
+/**
+ * {@link partChunk} of one part given as JSON text, once the start's fields went out: the bytes
+ * `chunk` writes, built as text. Deltas are most of a stream, and only their strings need escaping.
+ */
+function textChunk(state: EncodeState, out: Out, choice: number, part: string): void {
+  if (state.tail === undefined) {
+    state.tail = '';
+    if (state.model !== undefined) state.tail += `,"modelVersion":${JSON.stringify(state.model)}`;
+    if (state.id !== undefined) state.tail += `,"responseId":${JSON.stringify(state.id)}`;
+  }
+  state.sent = true;
+  out.enqueue({
+    data: `{"candidates":[{"content":{"parts":[${part}],"role":"model"},"index":${JSON.stringify(choice)}}]${state.tail}}`,
+    event: undefined,
+    id: undefined,
+  });
 }
 
 function partChunk(state: EncodeState, out: Out, choice: number, part: Wire): void {

@@ -64,6 +64,7 @@ function decodeDeclaration(declarations: readonly unknown[], index: number, pare
 }
 
 const MODE_KNOWN = new Set(['mode', 'allowedFunctionNames']);
+const TOOL_CONFIG_KNOWN = new Set(['functionCallingConfig']);
 
 /** What `toolConfig` says, canonically, plus what stays in the request bag. */
 export interface DecodedToolConfig {
@@ -76,7 +77,7 @@ export interface DecodedToolConfig {
 export function decodeToolConfig(body: Wire): DecodedToolConfig {
   const config = read.object(camel(body, 'toolConfig'), 'toolConfig', '');
   const result: DecodedToolConfig = {};
-  let rest = unknownFields(config, new Set(['functionCallingConfig']));
+  let rest = unknownFields(config, TOOL_CONFIG_KNOWN);
   if (field(config, 'functionCallingConfig') === undefined) return rest ? { rest } : result;
   const wire = read.object(camel(config, 'functionCallingConfig'), 'functionCallingConfig', 'toolConfig');
   const path = 'toolConfig.functionCallingConfig';

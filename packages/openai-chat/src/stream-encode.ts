@@ -41,6 +41,14 @@ export interface ChatEncodeState {
   finished: boolean;
   ended: boolean;
   context: CodecContext | undefined;
+  /** {@link chunk}'s JSON text around its choices, made on first use after `start` (see {@link chunkFrame}). */
+  frame: ChunkFrame | undefined;
+}
+
+/** The JSON text of a chunk before and after the elements of its `choices` array. */
+interface ChunkFrame {
+  head: string;
+  tail: string;
 }
 
 /** A fresh state: the answer's id (`options.id`, else minted), the usage chunk when `options.includeUsage`. */
@@ -60,6 +68,7 @@ export function createEncodeState(options: StreamOptions = {}): ChatEncodeState 
     finished: false,
     ended: false,
     context: options,
+    frame: undefined,
   };
 }
 
@@ -82,6 +91,32 @@ function chunk(state: ChatEncodeState, choices: Wire[]): Wire {
   if (state.serviceTier !== undefined) out.service_tier = state.serviceTier;
   if (state.fingerprint !== undefined) out.system_fingerprint = state.fingerprint;
   return out;
+}
+
+/** What splits {@link chunk}'s JSON text: no string value can hold it (its quotes would be escaped). */
+const CHOICES = '"choices":[]';
+
+/**
+ * The JSON text of {@link chunk} around its choices, the same bytes `JSON.stringify` writes: the
+ * envelope is fixed once the stream started, so a delta (most of a stream) is written as text,
+ * with one `JSON.stringify` of its string, instead of five objects serialised whole.
+ */
+function chunkFrame(state: ChatEncodeState): ChunkFrame {
+  if (state.frame) return state.frame;
+  const text = JSON.stringify(chunk(state, []));
+  const at = text.indexOf(CHOICES) + CHOICES.length - 1;
+  return (state.frame = { head: text.slice(0, at), tail: text.slice(at) });
+}
+
+/**
+ * A delta of one field for a choice whose role went out already, as {@link sendDelta} would write
+ * `{ [name]: value }` (`value` a JSON text); `false` when the role is still to send.
+ */
+function sendFieldDelta(state: ChatEncodeState, choice: number, name: string, value: string, out: Out): boolean {
+  if (!state.roleSent.has(choice)) return false;
+  const frame = chunkFrame(state);
+  out.enqueue({ data: `${frame.head}{"index":${JSON.stringify(choice)},"delta":{"${name}":${value}},"finish_reason":null}${frame.tail}` } as SseEvent);
+  return true;
 }
 
 function send(payload: Wire, out: Out): void {
@@ -108,6 +143,7 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
   switch (event.type) {
     case 'start':
       // An empty id is none: the fresh one made with the state stays.
+      state.frame = undefined;
       if (event.id) state.id = event.id;
       if (event.model !== undefined) state.model = event.model;
       if (event.created !== undefined) state.created = event.created;
@@ -148,12 +184,17 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       if (!block) return;
       const field = block.kind === 'refusal' ? 'refusal' : block.kind === 'reasoning' ? 'reasoning_content' : 'content';
       if (field !== 'reasoning_content' && event.text !== '') state.spoke.add(block.choice);
-      sendDelta(state, block.choice, { [field]: event.text }, out);
+      if (!sendFieldDelta(state, block.choice, field, JSON.stringify(event.text), out)) sendDelta(state, block.choice, { [field]: event.text }, out);
       return;
     }
     case 'tool-args-delta': {
       const block = state.blocks.get(event.index);
       if (block?.kind !== 'tool_call') return;
+      const json = JSON.stringify(event.json);
+      const callText = block.freeform
+        ? `[{"index":${JSON.stringify(block.toolIndex)},"custom":{"input":${json}}}]`
+        : `[{"index":${JSON.stringify(block.toolIndex)},"function":{"arguments":${json}}}]`;
+      if (sendFieldDelta(state, block.choice, 'tool_calls', callText, out)) return;
       const call: Wire = block.freeform
         ? { index: block.toolIndex, custom: { input: event.json } }
         : { index: block.toolIndex, function: { arguments: event.json } };

@@ -41,6 +41,9 @@ interface OpenItem {
   citations?: LlmCitation[];
   /** A text item's token logprobs, written on its done events. */
   logprobs?: LlmTokenLogprob[];
+  /** The JSON text of this item's delta events up to their `delta`, and the type it was made for. */
+  deltaHead?: string;
+  deltaType?: string;
 }
 
 /** State of the canonical -> Responses SSE encoder. */
@@ -94,6 +97,21 @@ function emit(state: EncodeState, payload: Wire, out: Out): void {
   out.enqueue({ event: payload.type as string, data: JSON.stringify(payload) });
 }
 
+/**
+ * A delta event `{type, item_id, output_index, <slot>, delta, <after>, sequence_number}`, written
+ * as the text {@link emit} makes of it: deltas are most of a stream, and only their strings need
+ * escaping. `slot` and `after` are fixed JSON members (`,"content_index":0`) or empty.
+ */
+function emitDelta(state: EncodeState, type: string, item: OpenItem, slot: string, delta: string, after: string, out: Out): void {
+  if (item.deltaType !== type) {
+    // The same for every delta of the item (one type each): made once.
+    item.deltaType = type;
+    item.deltaHead = `{"type":"${type}","item_id":${JSON.stringify(item.itemId)},"output_index":${JSON.stringify(item.outputIndex)}${slot},"delta":`;
+  }
+  const sequence = state.sequence++;
+  out.enqueue({ event: type, data: `${item.deltaHead}${JSON.stringify(delta)}${after},"sequence_number":${JSON.stringify(sequence)}}` });
+}
+
 /** Handles one canonical event. */
 export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out): void {
   if (state.finished) return;
@@ -114,13 +132,8 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       if (!item) return;
       openReasoningPart(state, item, out);
       item.text += event.text;
-      emit(
-        state,
-        item.full
-          ? { type: 'response.reasoning_text.delta', item_id: item.itemId, output_index: item.outputIndex, content_index: 0, delta: event.text }
-          : { type: 'response.reasoning_summary_text.delta', item_id: item.itemId, output_index: item.outputIndex, summary_index: 0, delta: event.text },
-        out,
-      );
+      if (item.full) emitDelta(state, 'response.reasoning_text.delta', item, ',"content_index":0', event.text, '', out);
+      else emitDelta(state, 'response.reasoning_summary_text.delta', item, ',"summary_index":0', event.text, '', out);
       return;
     }
     case 'reasoning-signature': {
@@ -132,16 +145,8 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       const item = state.open.get(event.index);
       if (!item) return;
       item.text += event.json;
-      emit(
-        state,
-        {
-          type: item.freeform ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta',
-          item_id: item.itemId,
-          output_index: item.outputIndex,
-          delta: event.json,
-        },
-        out,
-      );
+      const type = item.freeform ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta';
+      emitDelta(state, type, item, '', event.json, '', out);
       return;
     }
     case 'citation': {
@@ -292,18 +297,8 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
 
 function textDelta(state: EncodeState, item: OpenItem, text: string, out: Out): void {
   item.text += text;
-  emit(
-    state,
-    {
-      type: item.kind === 'refusal' ? 'response.refusal.delta' : 'response.output_text.delta',
-      item_id: item.itemId,
-      output_index: item.outputIndex,
-      content_index: 0,
-      delta: text,
-      ...(item.kind === 'refusal' ? {} : { logprobs: [] }),
-    },
-    out,
-  );
+  if (item.kind === 'refusal') emitDelta(state, 'response.refusal.delta', item, ',"content_index":0', text, '', out);
+  else emitDelta(state, 'response.output_text.delta', item, ',"content_index":0', text, ',"logprobs":[]', out);
 }
 
 function openReasoningPart(state: EncodeState, item: OpenItem, out: Out): void {

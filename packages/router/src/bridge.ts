@@ -34,7 +34,7 @@ import { serializeBlocksStep } from './serialize-blocks.js';
 import { streamUsageEstimateStep, type StreamUsageEstimate } from './policies/stream-usage-estimate.js';
 import { passThroughErrorText, type StartEvent } from './pass-through-end.js';
 import { StreamFailure, guardStream, type GuardedInput, type StreamGuard } from './stream-guard.js';
-import { adaptTools, restoreToolCalls, restoreToolStep, type ToolAdaptation } from './tool-adaptation.js';
+import { adaptTools, isEmptyAdaptation, restoreToolCalls, restoreToolStep, type ToolAdaptation } from './tool-adaptation.js';
 
 /** Options of {@link bridge}. */
 export interface BridgeOptions {
@@ -244,7 +244,7 @@ class BridgeShared {
     const encodeContext: Partial<CodecContext> = { model: canonical.model, stream };
     if (options.strictTools || (upstream.traits.strictSchemas && hasStrictTool(canonical))) encodeContext.strictTools = true;
     const encoded = upstream.request.encode(sent, this.context(encodeContext));
-    const answers = adaptation.names.size === 0 && adaptation.freeform.size === 0 ? this.offline : new AnswerTranslators(this, adaptation);
+    const answers = isEmptyAdaptation(adaptation) ? this.offline : new AnswerTranslators(this, adaptation);
     return { body: encoded, model: canonical.model, clientModel, stream, canonical, answers };
   }
 }
@@ -281,7 +281,9 @@ class AnswerTranslators implements BridgeAnswers {
   private eventsOf(streamOptions?: BridgeStreamOptions): { guard: StreamGuard; events: StreamStep<GuardedInput, LlmStreamEvent> } {
     const { upstream, options } = this.shared;
     const guard = guardStream(pipeSteps(sseDecoder(), upstream.stream.decoder(this.shared.context())), upstream.id);
-    let events = pipeSteps(pipeSteps(guard, fixToolCallFinishStep()), restoreToolStep(this.adaptation));
+    let events = pipeSteps(guard, fixToolCallFinishStep());
+    // An exchange that renamed no tool has nothing to restore: no step per event for it.
+    if (!isEmptyAdaptation(this.adaptation)) events = pipeSteps(events, restoreToolStep(this.adaptation));
     if (options.answerId !== undefined) events = pipeSteps(events, answerIdStep(options.answerId));
     if (streamOptions?.estimateUsage) events = pipeSteps(events, streamUsageEstimateStep(streamOptions.estimateUsage));
     return { guard, events: streamOptions?.onEvent ? pipeSteps(events, tapStep(streamOptions.onEvent)) : events };

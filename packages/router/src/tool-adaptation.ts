@@ -19,6 +19,11 @@ export interface ToolAdaptation {
   freeform: Set<string>;
 }
 
+/** True when an adaptation changed nothing: its answers need no restoring. */
+export function isEmptyAdaptation(adaptation: ToolAdaptation): boolean {
+  return adaptation.names.size === 0 && adaptation.freeform.size === 0;
+}
+
 const FREEFORM_SCHEMA: JsonObject = {
   type: 'object',
   properties: { input: { type: 'string', description: 'The raw tool input.' } },
@@ -102,7 +107,7 @@ export function adaptTools(request: LlmRequest, protocol: ProtocolRef, context?:
 
 /** Maps tool calls of an answer back to the client's tool names and freeform inputs, in place. */
 export function restoreToolCalls(content: LlmAssistantContent[], adaptation: ToolAdaptation): void {
-  if (adaptation.names.size === 0 && adaptation.freeform.size === 0) return;
+  if (isEmptyAdaptation(adaptation)) return;
   for (const part of content) {
     if (part.type !== 'tool-call') continue;
     if (adaptation.freeform.has(part.name)) {

@@ -208,6 +208,27 @@ describe('one bridge, many exchanges (stateless bridge, per-exchange answers)', 
     expect(names(await textOf(dot.answers.stream(bytesOf(sse))))).toEqual(['mcp.read']);
   });
 
+  it('an exchange that renamed no tool streams its calls as they came (no restore step runs)', async () => {
+    const via = bridge({ client: realChat, upstream: realClaude });
+    const plain = via.request(chatRequest('mcp_read'));
+    const sse = [
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_6","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":0}}}\n\n',
+      'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_6","name":"mcp_read","input":{}}}\n\n',
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\\"path\\":\\"a\\"}"}}\n\n',
+      'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n',
+      'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":5}}\n\n',
+      'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+    ].join('');
+    const calls = (await textOf(plain.answers.stream(bytesOf(sse))))
+      .split('\n\n')
+      .filter((line) => line.startsWith('data: {'))
+      .flatMap((line) => (JSON.parse(line.slice(6)) as { choices: Array<{ delta: { tool_calls?: unknown[] } }> }).choices[0]?.delta.tool_calls ?? []);
+    expect(calls).toEqual([
+      { index: 0, id: 'toolu_6', type: 'function', function: { name: 'mcp_read', arguments: '' } },
+      { index: 0, function: { arguments: '{"path":"a"}' } },
+    ]);
+  });
+
   it("the bridge's own answer translators restore nothing (no request of theirs was adapted)", () => {
     const via = bridge({ client: realChat, upstream: realClaude });
     via.request(chatRequest('mcp/read'));

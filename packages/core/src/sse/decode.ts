@@ -12,9 +12,6 @@ export interface SseDecodeOptions {
   maxEventSize?: number;
 }
 
-/** TextDecoder options for a chunk that may end inside a character (one object, not one per chunk). */
-const STREAMING: TextDecodeOptions = { stream: true };
-
 /** Default {@link SseDecodeOptions.maxEventSize}: large enough for a long tool-call argument blob. */
 export const DEFAULT_MAX_SSE_EVENT_SIZE = 16 * 1024 * 1024;
 
@@ -34,21 +31,86 @@ export function decodeSse(body: ReadableStream<Uint8Array>, options: SseDecodeOp
  * boundaries, parsed by eventsource-parser. A parse error past `maxEventSize` is thrown.
  */
 export function sseDecoder(options: SseDecodeOptions = {}): StreamStep<Uint8Array, SseEvent> {
-  const decoder = new TextDecoder();
+  const decoder = utf8ChunkDecoder();
   let target: StepOutput<SseEvent> | undefined;
   const parser = sseParser(options, (event) => target?.enqueue(event));
   return {
     transform(chunk, out) {
       target = out;
-      const text = decoder.decode(chunk, STREAMING);
+      const text = decoder.decode(chunk);
       if (text !== '') parser.feed(text);
     },
     flush(out) {
       target = out;
-      const rest = decoder.decode();
+      const rest = decoder.end();
       if (rest !== '') parser.feed(rest);
     },
   };
+}
+
+/** UTF-8 chunks -> text, characters split between chunks included: what `TextDecoder` gives with `stream: true`. */
+export interface Utf8ChunkDecoder {
+  /** The text of `chunk`, with the bytes a previous chunk left; a character cut at its end waits. */
+  decode(chunk: Uint8Array): string;
+  /** The text of the bytes still waiting (a cut character: U+FFFD), at the end of the input. */
+  end(): string;
+}
+
+/**
+ * A {@link Utf8ChunkDecoder} that decodes each chunk whole. Node's `TextDecoder` leaves its fast
+ * path for good once called with `stream: true`, and its streaming path costs about twice as much
+ * per small chunk (an upstream read holds an event or two); reads end on a character boundary
+ * almost always, so only the bytes of a character cut at the end of one wait for the next.
+ * Cutting before a byte that starts a character gives the same text as one streaming decode,
+ * malformed input included, and the byte-order mark is dropped only at the very start, as there.
+ */
+export function utf8ChunkDecoder(): Utf8ChunkDecoder {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  let waiting: Uint8Array | undefined;
+  let atStart = true;
+  const text = (bytes: Uint8Array): string => {
+    if (bytes.length === 0) return '';
+    const decoded = decoder.decode(bytes);
+    if (!atStart || decoded === '') return decoded;
+    atStart = false;
+    return decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  };
+  return {
+    decode(chunk) {
+      let bytes = chunk;
+      if (waiting) {
+        bytes = new Uint8Array(waiting.length + chunk.length);
+        bytes.set(waiting);
+        bytes.set(chunk, waiting.length);
+        waiting = undefined;
+      }
+      const whole = completeLength(bytes);
+      if (whole === bytes.length) return text(bytes);
+      waiting = bytes.slice(whole);
+      return text(bytes.subarray(0, whole));
+    },
+    end() {
+      const rest = waiting;
+      waiting = undefined;
+      return rest ? text(rest) : '';
+    },
+  };
+}
+
+/**
+ * Length of the longest prefix of `bytes` that does not end inside a character: `bytes.length`
+ * unless its last lead byte (a sequence's first byte) announces more bytes than follow it.
+ */
+function completeLength(bytes: Uint8Array): number {
+  const length = bytes.length;
+  for (let back = 1; back <= 4 && back <= length; back++) {
+    const byte = bytes[length - back] as number;
+    // 10xxxxxx continues a character: look further back.
+    if ((byte & 0xc0) === 0x80) continue;
+    const size = byte >= 0xf0 && byte <= 0xf4 ? 4 : byte >= 0xe0 ? (byte <= 0xef ? 3 : 1) : byte >= 0xc2 ? 2 : 1;
+    return back < size ? length - back : length;
+  }
+  return length;
 }
 
 /**

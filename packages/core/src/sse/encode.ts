@@ -11,8 +11,8 @@ const CONTROL_BREAKS = /[\r\n]/g;
  */
 export function formatSseEvent(event: SseEvent): string {
   let out = '';
-  if (event.event !== undefined) out += `event: ${event.event.replace(CONTROL_BREAKS, '')}\n`;
-  if (event.id !== undefined) out += `id: ${event.id.replace(CONTROL_BREAKS, '')}\n`;
+  if (event.event !== undefined) out += `event: ${withoutBreaks(event.event)}\n`;
+  if (event.id !== undefined) out += `id: ${withoutBreaks(event.id)}\n`;
   const data = event.data;
   // JSON payloads (the usual case) never contain raw line breaks: skip the split.
   if (data.indexOf('\n') === -1 && data.indexOf('\r') === -1) {
@@ -21,6 +21,11 @@ export function formatSseEvent(event: SseEvent): string {
   }
   for (const line of data.split(LINE_BREAK)) out += `data: ${line}\n`;
   return `${out}\n`;
+}
+
+/** `field` without CR and LF; event names (one per event of most streams) have none, so no regex runs. */
+function withoutBreaks(field: string): string {
+  return field.indexOf('\n') === -1 && field.indexOf('\r') === -1 ? field : field.replace(CONTROL_BREAKS, '');
 }
 
 /** {@link formatSseEvent} as a stream step (events in, SSE text out). */
