@@ -102,12 +102,14 @@ export async function startPostgres(dir) {
   if (!bin) throw new Error('PostgreSQL is not installed (Debian package postgresql)');
   const port = await freePort();
   const data = join(dir, 'pg');
-  if (process.getuid?.() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  if (process.getuid?.() === 0)
+    chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
   asPostgres(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
   // No fsync (the data is thrown away), but commits stay synchronous: a test that stops the server
   // abruptly and starts it again (an outage) finds every committed row, as on a real server.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
-  const start = () => asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'pg.log'), '-w', '-t', String(SERVICE_START_TIMEOUT_MS / 1000), 'start']);
+  const start = () =>
+    asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'pg.log'), '-w', '-t', String(SERVICE_START_TIMEOUT_MS / 1000), 'start']);
   start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -195,7 +197,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`${installed.length > 0 ? `installed ${installed.join(', ')}` : 'all present'} in ${Math.round(performance.now() - started)} ms`);
   } else if (command === 'start') {
     const services = await startServices();
-    console.log(`DATABASE_URL=${services.databaseUrl}\nREDIS_URL=${services.redisUrl}\n(install ${Math.round(services.installMs)} ms, start ${Math.round(services.startMs)} ms; Ctrl-C stops them)`);
+    console.log(
+      `DATABASE_URL=${services.databaseUrl}\nREDIS_URL=${services.redisUrl}\n(install ${Math.round(services.installMs)} ms, start ${Math.round(services.startMs)} ms; Ctrl-C stops them)`,
+    );
     const stop = () => {
       services.stop();
       process.exit(0);

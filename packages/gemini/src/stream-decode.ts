@@ -299,8 +299,8 @@ function decodeStreamPart(state: DecodeState, cand: CandidateState, choice: numb
       out.enqueue({ type: 'block-end', index });
       return;
     }
-    default: // A function response in a model stream has no meaning; kept whole.
-    {
+    default: {
+      // A function response in a model stream has no meaning; kept whole.
       const index = open(state, cand, choice, { kind: 'part', part: { type: 'provider', protocol: PROTOCOL, value: wire } }, out);
       out.enqueue({ type: 'block-end', index });
     }
