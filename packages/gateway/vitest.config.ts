@@ -1,4 +1,8 @@
 import { defineConfig } from 'vitest/config';
-import { sharedConfig } from '../../vitest.shared';
+import { sharedConfig, sourceConditions } from '../../vitest.shared';
 
-export default defineConfig(sharedConfig());
+// Without vite's `module` condition: the AWS packages (@smithy/*) export a `module` build whose
+// extensionless imports only bundlers resolve; Node loads their `node` build, and so must the tests.
+const conditions = sourceConditions.filter((condition) => condition !== 'module');
+const config = sharedConfig();
+export default defineConfig({ ...config, resolve: { conditions }, ssr: { resolve: { conditions } } });
