@@ -2,6 +2,8 @@ import { bodyBytes, readModel } from './body-model.js';
 import { type CloudAdapter, type CloudFlavor, type ConfiguredUpstream, rewritten, withoutHeaders } from './cloud-adapter.js';
 import { entraClientToken } from './entra-token.js';
 import { RefreshingToken } from './refreshing-token.js';
+import { withoutPromptFilterAnnouncements } from './azure-stream.js';
+import { ReplacedAnswer, answerChunks } from './replaced-answer.js';
 import type { Transport } from '../router-contract.js';
 
 /** Deployment-scoped calls of the `api-version` API; everything else lives under `/openai/`. */
@@ -13,9 +15,10 @@ const DEPLOYMENT_PATHS = new Set(['/chat/completions', '/completions', '/embeddi
  * being the model the route sends (Responses calls: `{baseUrl}/openai/responses?api-version=...`,
  * the deployment in the body's `model`). Without: the v1 API, `{baseUrl}/openai/v1/...`, the model
  * in the body as on OpenAI. Auth: the `api-key` header (the upstream's `apiKey`) or an Entra ID
- * bearer token by client credentials, refreshed before expiry. Azure's answers already are the
- * protocol's (its content-filter finish reasons and error codes are OpenAI's words, the extra
- * `*_filter_results` fields are ignored by the codecs).
+ * bearer token by client credentials, refreshed before expiry. Azure's answers are the
+ * protocol's (its `content_filter` finish reason and error code are OpenAI's words; the extra
+ * `*_filter_results` fields are ignored by the codecs) but for the prompt-filter announcement
+ * that opens a Chat stream, dropped here (azure-stream.ts).
  */
 export const azure: CloudFlavor = {
   endpoint: () => {
@@ -27,7 +30,10 @@ export const azure: CloudFlavor = {
     const { apiVersion } = upstream;
     const adapter: CloudAdapter = async (request, path) => {
       const headers = { ...withoutHeaders(request.headers, ['authorization', 'api-key']), ...(await auth()) };
-      return transport(rewritten(request, { url: apiVersion === undefined ? `${base}/v1${path}` : versionedUrl(base, path, apiVersion, request.body), headers }));
+      const url = apiVersion === undefined ? `${base}/v1${path}` : versionedUrl(base, path, apiVersion, request.body);
+      const response = await transport(rewritten(request, { url, headers }));
+      const chatStream = path === '/chat/completions' && request.headers?.accept === 'text/event-stream' && response.status === 200;
+      return chatStream ? new ReplacedAnswer(response.status, response.headers, withoutPromptFilterAnnouncements(answerChunks(response))) : response;
     };
     return adapter;
   },

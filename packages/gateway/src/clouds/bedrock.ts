@@ -4,7 +4,7 @@ import { anthropicErrorBody } from './bedrock-errors.js';
 import { bodyBytes, dropMember, swapModel } from './body-model.js';
 import { type CloudAdapter, type CloudFlavor, UnsupportedCloudCall, rewritten, withoutHeaders } from './cloud-adapter.js';
 import { type MessageDecoder, eventStreamToSse } from './eventstream-to-sse.js';
-import { OverriddenHeaders, ReplacedAnswer } from './replaced-answer.js';
+import { OverriddenHeaders, ReplacedAnswer, answerChunks } from './replaced-answer.js';
 import { sigV4Signer } from './sigv4-signer.js';
 
 /** The `anthropic_version` Bedrock's Claude models take in the body, in place of `model`. */
@@ -53,8 +53,7 @@ export const bedrock: CloudFlavor = {
         const codec = new EventStreamCodec((bytes) => new TextDecoder().decode(bytes), (text) => new TextEncoder().encode(text));
         return (frame) => codec.decode(frame) as ReturnType<MessageDecoder>;
       });
-      const source = response.chunks?.() ?? chunksOf(response.body);
-      const sse = eventStreamToSse(source, await decoder);
+      const sse = eventStreamToSse(answerChunks(response), await decoder);
       return new ReplacedAnswer(response.status, new OverriddenHeaders(response.headers, { 'content-type': 'text/event-stream', 'content-length': '' }), sse);
     };
     return adapter;
@@ -65,15 +64,4 @@ export const bedrock: CloudFlavor = {
 async function anthropicError(response: UpstreamResponse): Promise<UpstreamResponse> {
   const text = await response.text();
   return ReplacedAnswer.json(response.status, anthropicErrorBody(response.headers.get('x-amzn-errortype'), response.status, text), response.headers);
-}
-
-/** A Web stream's chunks (a transport without `chunks()`); cancelling the iteration cancels the stream. */
-async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
-  if (!body) return;
-  const reader = body.getReader();
-  try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value;
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
 }

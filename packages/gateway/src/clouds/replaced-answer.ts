@@ -59,3 +59,19 @@ export class ReplacedAnswer implements UpstreamResponse {
     })();
   }
 }
+
+/** An answer's body as chunks: its cheap `chunks()` when the transport has one, else its Web stream's. */
+export function answerChunks(response: UpstreamResponse): AsyncIterable<Uint8Array> {
+  return response.chunks?.() ?? streamChunks(response.body);
+}
+
+/** A Web stream's chunks; ending the iteration early cancels the stream. */
+async function* streamChunks(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value;
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}

@@ -17,7 +17,8 @@ const GEMINI_PATH = /^\/v1beta\/models\/(.+)$/;
  * Vertex AI: Gemini at `.../publishers/google/models/{model}:generateContent` (and
  * `:streamGenerateContent?alt=sse`, `:countTokens`), Claude at
  * `.../publishers/anthropic/models/{model}:rawPredict` / `:streamRawPredict` with
- * `anthropic_version` in the body instead of `model`; a regional endpoint
+ * `anthropic_version` in the body instead of `model` (token counting at
+ * `.../anthropic/models/count-tokens:rawPredict`, `model` kept); a regional endpoint
  * (`{location}-aiplatform.googleapis.com`) or the global one (`aiplatform.googleapis.com`).
  * Auth: an OAuth2 bearer token from a service-account key file, Application Default Credentials,
  * or a static token.
@@ -34,6 +35,8 @@ export const vertex: CloudFlavor = {
         if (!match) throw new UnsupportedCloudCall(`Vertex has no Gemini call for ${path}`);
         return transport(rewritten(request, { url: `${root}/google/models/${match[1]}`, headers }));
       }
+      // Token counting keeps `model` in the body; its URL names a fixed model, `count-tokens`.
+      if (path === '/v1/messages/count_tokens') return transport(rewritten(request, { url: `${root}/anthropic/models/count-tokens:rawPredict`, headers }));
       if (path !== '/v1/messages') throw new UnsupportedCloudCall(`Vertex has no Claude call for ${path}`);
       const { model, body } = swapModel(bodyBytes(request.body), { anthropic_version: VERTEX_ANTHROPIC_VERSION });
       const method = request.headers?.accept === 'text/event-stream' ? 'streamRawPredict' : 'rawPredict';
