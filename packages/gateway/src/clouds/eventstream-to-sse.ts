@@ -73,19 +73,23 @@ export function eventStreamToSse(source: AsyncIterable<Uint8Array>, decode: Mess
   let buffered: Uint8Array = new Uint8Array(0);
   let ended = false;
 
-  /** The SSE text of every whole message buffered; throws on a malformed one. */
-  const drain = (): string => {
-    let out = '';
+  /** The SSE text of every whole message buffered; a malformed one ends it with an error event. */
+  const drain = (): { text: string; broken: boolean } => {
+    let text = '';
     let offset = 0;
-    while (buffered.length - offset >= PRELUDE_BYTES) {
-      const total = new DataView(buffered.buffer, buffered.byteOffset + offset, 4).getUint32(0);
-      if (total < MIN_MESSAGE_BYTES || total > MAX_MESSAGE_BYTES) throw new Error(`an event-stream message of ${total} bytes`);
-      if (buffered.length - offset < total) break;
-      out += messageToSse(decode(buffered.subarray(offset, offset + total)));
-      offset += total;
+    try {
+      while (buffered.length - offset >= PRELUDE_BYTES) {
+        const total = new DataView(buffered.buffer, buffered.byteOffset + offset, 4).getUint32(0);
+        if (total < MIN_MESSAGE_BYTES || total > MAX_MESSAGE_BYTES) throw new Error(`an event-stream message of ${total} bytes`);
+        if (buffered.length - offset < total) break;
+        text += messageToSse(decode(buffered.subarray(offset, offset + total)));
+        offset += total;
+      }
+    } catch (error) {
+      return { text: text + errorEvent(undefined, `unreadable Bedrock event stream: ${(error as Error).message}`), broken: true };
     }
     buffered = buffered.subarray(offset);
-    return out;
+    return { text, broken: false };
   };
 
   const finish = (text: string): IteratorResult<Uint8Array> => {
@@ -105,12 +109,8 @@ export function eventStreamToSse(source: AsyncIterable<Uint8Array>, decode: Mess
           break;
         }
         buffered = buffered.length === 0 ? value : concat(buffered, value);
-        let text: string;
-        try {
-          text = drain();
-        } catch (error) {
-          return finish(errorEvent(undefined, `unreadable Bedrock event stream: ${(error as Error).message}`));
-        }
+        const { text, broken } = drain();
+        if (broken) return finish(text);
         if (text !== '') return { done: false, value: encoder.encode(text) };
       }
       return { done: true, value: undefined };
