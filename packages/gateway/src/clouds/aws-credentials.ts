@@ -1,3 +1,4 @@
+import { sharedFileCredentials } from './aws-shared-credentials.js';
 import type { ConfiguredUpstream, Env } from './cloud-adapter.js';
 
 /** An AWS access key, with its session token when it is temporary (STS, SSO, an assumed role). */
@@ -9,8 +10,8 @@ export interface AwsCredentials {
 
 /**
  * A Bedrock upstream's credentials: its `accessKeyId` / `secretAccessKey` / `sessionToken`, else the standard
- * `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` / `AWS_SESSION_TOKEN` variables. Undefined when
- * neither names a key pair (the config check reports it).
+ * `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` / `AWS_SESSION_TOKEN` variables, else the shared
+ * credentials file (`AWS_PROFILE`). Undefined when none names a key pair (the config check reports it).
  */
 export function awsCredentials(upstream: ConfiguredUpstream, env: Env): AwsCredentials | undefined {
   if (upstream.accessKeyId && upstream.secretAccessKey) {
@@ -19,7 +20,7 @@ export function awsCredentials(upstream: ConfiguredUpstream, env: Env): AwsCrede
   }
   const accessKeyId = env.AWS_ACCESS_KEY_ID;
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
-  if (!accessKeyId || !secretAccessKey) return undefined;
+  if (!accessKeyId || !secretAccessKey) return sharedFileCredentials(env);
   const sessionToken = env.AWS_SESSION_TOKEN;
   return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
 }

@@ -27,8 +27,8 @@ describe('cloud upstream config', () => {
       'upstreams.u.region: required with flavor bedrock (or set AWS_REGION)',
       'upstreams.u.accessKeyId: accessKeyId and secretAccessKey go together',
     ]);
-    expect(problemsOf({ protocol: 'claude', flavor: 'bedrock' }, { AWS_REGION: 'eu-west-1' })).toEqual([
-      'upstreams.u.accessKeyId: required with flavor bedrock (or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)',
+    expect(problemsOf({ protocol: 'claude', flavor: 'bedrock' }, { AWS_REGION: 'eu-west-1', HOME: '/nonexistent' })).toEqual([
+      'upstreams.u.accessKeyId: required with flavor bedrock (or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or an AWS_PROFILE of ~/.aws/credentials)',
     ]);
     expect(problemsOf({ protocol: 'claude', flavor: 'bedrock' }, { AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 's' })).toEqual([]);
   });

@@ -70,7 +70,7 @@ function flavorProblems(flavor: NonNullable<ConfiguredUpstream['flavor']>, upstr
     case 'bedrock':
       if (awsRegion(upstream, env) === undefined) problems.push(['region', 'required with flavor bedrock (or set AWS_REGION)']);
       if ((upstream.accessKeyId === undefined) !== (upstream.secretAccessKey === undefined)) problems.push(['accessKeyId', 'accessKeyId and secretAccessKey go together']);
-      else if (awsCredentials(upstream, env) === undefined) problems.push(['accessKeyId', 'required with flavor bedrock (or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)']);
+      else if (awsCredentials(upstream, env) === undefined) problems.push(['accessKeyId', 'required with flavor bedrock (or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or an AWS_PROFILE of ~/.aws/credentials)']);
       if (upstream.sessionToken && upstream.accessKeyId === undefined) problems.push(['sessionToken', 'only with accessKeyId and secretAccessKey']);
       if (upstream.apiKey !== undefined) problems.push(['apiKey', 'Bedrock signs with AWS credentials: use accessKeyId and secretAccessKey']);
       break;

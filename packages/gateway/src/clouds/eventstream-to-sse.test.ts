@@ -38,7 +38,8 @@ describe('eventStreamToSse', () => {
 
   it('ends with an error event on a corrupt message, a cut one, or an impossible length', async () => {
     const corrupt = chunkMessage(DELTA);
-    corrupt[corrupt.length - 10] ^= 0xff;
+    const at = corrupt.length - 10;
+    corrupt[at] = (corrupt[at] as number) ^ 0xff;
     expect(await sse([join(chunkMessage(START), corrupt, chunkMessage(STOP))])).toMatch(
       new RegExp(`^event: message_start\\ndata: .*\\n\\nevent: error\\ndata: \\{"type":"error","error":\\{"type":"api_error","message":"unreadable Bedrock event stream: [^"]+"\\}\\}\\n\\n$`),
     );
