@@ -32,7 +32,11 @@ describe('Azure OpenAI differences', () => {
   const anthropic = () => new Anthropic({ apiKey: 'k', baseURL: gateway.url, maxRetries: 0 });
   const gemini = async (stream: boolean, text: string) => {
     const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-    const response = await fetch(`${gateway.url}/v1beta/models/m:${method}`, { method: 'POST', headers: { 'x-goog-api-key': 'k' }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text }] }] }) });
+    const response = await fetch(`${gateway.url}/v1beta/models/m:${method}`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': 'k' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text }] }] }),
+    });
     return { status: response.status, text: await response.text() };
   };
 
@@ -49,7 +53,12 @@ describe('Azure OpenAI differences', () => {
 
       const responsesBody = { model: 'm', input: 'filter your answer' };
       const response = stream ? await openai().responses.stream(responsesBody).finalResponse() : await openai().responses.create(responsesBody);
-      expect([response.model, response.status, response.incomplete_details, response.output_text]).toEqual(['my-deployment', 'incomplete', { reason: 'content_filter' }, 'Partial']);
+      expect([response.model, response.status, response.incomplete_details, response.output_text]).toEqual([
+        'my-deployment',
+        'incomplete',
+        { reason: 'content_filter' },
+        'Partial',
+      ]);
 
       const google = await gemini(stream, 'filter your answer');
       expect(google.status).toBe(200);
@@ -57,13 +66,22 @@ describe('Azure OpenAI differences', () => {
     });
 
     it(`a prompt refused by the prompt filter, ${mode}: a 400 in each protocol`, async () => {
-      await expect(openai().chat.completions.create({ model: 'm', stream, messages: [{ role: 'user', content: 'filter my prompt' }] })).rejects.toMatchObject({ status: 400, code: 'content_filter', message: `400 ${PROMPT_FILTERED}` });
-      await expect(anthropic().messages.create({ model: 'm', stream, max_tokens: 10, messages: [{ role: 'user', content: 'filter my prompt' }] })).rejects.toMatchObject({
+      await expect(openai().chat.completions.create({ model: 'm', stream, messages: [{ role: 'user', content: 'filter my prompt' }] })).rejects.toMatchObject({
+        status: 400,
+        code: 'content_filter',
+        message: `400 ${PROMPT_FILTERED}`,
+      });
+      await expect(
+        anthropic().messages.create({ model: 'm', stream, max_tokens: 10, messages: [{ role: 'user', content: 'filter my prompt' }] }),
+      ).rejects.toMatchObject({
         status: 400,
         error: { type: 'error', error: { type: 'invalid_request_error', message: PROMPT_FILTERED } },
       });
       await expect(openai().responses.create({ model: 'm', stream, input: 'filter my prompt' })).rejects.toMatchObject({ status: 400, code: 'content_filter' });
-      expect(await gemini(stream, 'filter my prompt')).toEqual({ status: 400, text: JSON.stringify({ error: { code: 400, message: PROMPT_FILTERED, status: 'INVALID_ARGUMENT' } }) });
+      expect(await gemini(stream, 'filter my prompt')).toEqual({
+        status: 400,
+        text: JSON.stringify({ error: { code: 400, message: PROMPT_FILTERED, status: 'INVALID_ARGUMENT' } }),
+      });
     });
   }
 });

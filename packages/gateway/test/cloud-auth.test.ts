@@ -1,5 +1,4 @@
 import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/logger.js';
@@ -35,7 +34,10 @@ describe('cloud sign-in', () => {
   it('refreshes a Vertex service-account token before it expires, and uses it until then', async () => {
     // Tokens live 2 s: the gateway replaces them at half their life; the mock refuses expired ones.
     mock = await startCloudMock(2);
-    const { url } = await serve({ protocol: 'claude', flavor: 'vertex', baseUrl: mock.url, project: VERTEX.project, location: VERTEX.location, keyFile: mock.keyFile }, 'claude-x');
+    const { url } = await serve(
+      { protocol: 'claude', flavor: 'vertex', baseUrl: mock.url, project: VERTEX.project, location: VERTEX.location, keyFile: mock.keyFile },
+      'claude-x',
+    );
     expect(await ask(url)).toBe('Mock claude says: hello there');
     expect(await ask(url)).toBe('Mock claude says: hello there');
     expect(mock.google.issued).toBe(1);
@@ -46,7 +48,15 @@ describe('cloud sign-in', () => {
 
   it('refreshes an Entra ID token the same way', async () => {
     mock = await startCloudMock(2);
-    const upstream = { protocol: 'openai-chat', flavor: 'azure', baseUrl: mock.url, tenantId: AZURE.tenantId, clientId: AZURE.clientId, clientSecret: AZURE.clientSecret, authorityHost: mock.url };
+    const upstream = {
+      protocol: 'openai-chat',
+      flavor: 'azure',
+      baseUrl: mock.url,
+      tenantId: AZURE.tenantId,
+      clientId: AZURE.clientId,
+      clientSecret: AZURE.clientSecret,
+      authorityHost: mock.url,
+    };
     const { url } = await serve(upstream, 'my-deployment');
     expect(await ask(url)).toBe('Mock openai-chat says: hello there');
     expect(mock.entra.issued).toBe(1);
@@ -61,18 +71,30 @@ describe('cloud sign-in', () => {
 
   it('sends a static Vertex access token as it is', async () => {
     mock = await startCloudMock();
-    const { url } = await serve({ protocol: 'gemini', flavor: 'vertex', baseUrl: mock.url, project: VERTEX.project, location: VERTEX.location, accessToken: VERTEX.staticToken }, 'gemini-2.5-pro');
+    const { url } = await serve(
+      { protocol: 'gemini', flavor: 'vertex', baseUrl: mock.url, project: VERTEX.project, location: VERTEX.location, accessToken: VERTEX.staticToken },
+      'gemini-2.5-pro',
+    );
     expect(await ask(url)).toBe('Mock gemini says: hello there');
     expect(mock.google.issued).toBe(0);
   });
 
   it('counts Claude tokens on Vertex at count-tokens:rawPredict', async () => {
     mock = await startCloudMock();
-    const upstream = { protocol: 'claude', flavor: 'vertex', baseUrl: mock.url, project: VERTEX.project, location: VERTEX.location, accessToken: VERTEX.staticToken };
+    const upstream = {
+      protocol: 'claude',
+      flavor: 'vertex',
+      baseUrl: mock.url,
+      project: VERTEX.project,
+      location: VERTEX.location,
+      accessToken: VERTEX.staticToken,
+    };
     const { url } = await serve(upstream, 'claude-x', { countTokens: 'upstream' });
     const counted = await claude(url).messages.countTokens({ model: 'm', messages: [{ role: 'user', content: 'hello there' }] });
     expect(counted.input_tokens).toBeGreaterThan(0);
-    expect(mock.vertexCalls.map((call) => [call.path, call.body.model])).toEqual([['/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/count-tokens:rawPredict', 'claude-x']]);
+    expect(mock.vertexCalls.map((call) => [call.path, call.body.model])).toEqual([
+      ['/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/count-tokens:rawPredict', 'claude-x'],
+    ]);
   });
 
   it('signs Bedrock calls with the AWS_* variables when the config names no key', async () => {
@@ -88,13 +110,27 @@ describe('cloud sign-in', () => {
 
   it("answers a refused AWS signature as the upstream's 403, without AWS's message", async () => {
     mock = await startCloudMock();
-    const { url } = await serve({ protocol: 'claude', flavor: 'bedrock', baseUrl: mock.url, region: AWS.region, accessKeyId: AWS.accessKeyId, secretAccessKey: 'wrong' }, 'anthropic.claude-x-v1:0');
-    await expect(ask(url)).rejects.toMatchObject({ status: 403, error: { type: 'error', error: { type: 'authentication_error', message: "Bedrock refused the gateway's AWS credentials (InvalidSignatureException)" } } });
+    const { url } = await serve(
+      { protocol: 'claude', flavor: 'bedrock', baseUrl: mock.url, region: AWS.region, accessKeyId: AWS.accessKeyId, secretAccessKey: 'wrong' },
+      'anthropic.claude-x-v1:0',
+    );
+    await expect(ask(url)).rejects.toMatchObject({
+      status: 403,
+      error: { type: 'error', error: { type: 'authentication_error', message: "Bedrock refused the gateway's AWS credentials (InvalidSignatureException)" } },
+    });
   });
 
   it('answers a refused token request as an unreachable upstream (502), the detail kept for the log', async () => {
     mock = await startCloudMock();
-    const upstream = { protocol: 'openai-chat', flavor: 'azure', baseUrl: mock.url, tenantId: AZURE.tenantId, clientId: AZURE.clientId, clientSecret: 'wrong', authorityHost: mock.url };
+    const upstream = {
+      protocol: 'openai-chat',
+      flavor: 'azure',
+      baseUrl: mock.url,
+      tenantId: AZURE.tenantId,
+      clientId: AZURE.clientId,
+      clientSecret: 'wrong',
+      authorityHost: mock.url,
+    };
     const { url } = await serve(upstream, 'my-deployment');
     await expect(ask(url)).rejects.toMatchObject({ status: 502, error: { type: 'error', error: { type: 'api_error' } } });
     expect(mock.azureCalls).toEqual([]);

@@ -14,7 +14,14 @@ describe('Anthropic betas on the clouds', () => {
   beforeAll(async () => {
     mock = await startCloudMock();
     const upstreams = {
-      bedrock: { protocol: 'claude', flavor: 'bedrock', baseUrl: mock.url, region: AWS.region, accessKeyId: AWS.accessKeyId, secretAccessKey: AWS.secretAccessKey },
+      bedrock: {
+        protocol: 'claude',
+        flavor: 'bedrock',
+        baseUrl: mock.url,
+        region: AWS.region,
+        accessKeyId: AWS.accessKeyId,
+        secretAccessKey: AWS.secretAccessKey,
+      },
       vertex: { protocol: 'claude', flavor: 'vertex', baseUrl: mock.url, project: VERTEX.project, location: VERTEX.location, accessToken: VERTEX.staticToken },
     };
     const routes = [
@@ -31,7 +38,12 @@ describe('Anthropic betas on the clouds', () => {
   it('sends the betas as anthropic_beta in the Bedrock body, beside anthropic_version', async () => {
     const client = new Anthropic({ apiKey: 'k', baseURL: gateway.url, maxRetries: 0 });
     for (const stream of [false, true]) {
-      const body = { model: 'to-bedrock', max_tokens: 10, messages: [{ role: 'user' as const, content: 'hello there' }], betas: ['context-1m-2025-08-07', 'interleaved-thinking-2025-05-14'] };
+      const body = {
+        model: 'to-bedrock',
+        max_tokens: 10,
+        messages: [{ role: 'user' as const, content: 'hello there' }],
+        betas: ['context-1m-2025-08-07', 'interleaved-thinking-2025-05-14'],
+      };
       const message = stream ? await client.beta.messages.stream(body).finalMessage() : await client.beta.messages.create(body);
       expect(message.content).toMatchObject([{ type: 'text', text: 'Mock claude says: hello there' }]);
     }
@@ -43,7 +55,12 @@ describe('Anthropic betas on the clouds', () => {
 
   it('leaves Vertex bodies without anthropic_beta (Vertex reads the header)', async () => {
     const client = new Anthropic({ apiKey: 'k', baseURL: gateway.url, maxRetries: 0 });
-    await client.beta.messages.create({ model: 'to-vertex', max_tokens: 10, messages: [{ role: 'user', content: 'hello there' }], betas: ['context-1m-2025-08-07'] });
+    await client.beta.messages.create({
+      model: 'to-vertex',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'hello there' }],
+      betas: ['context-1m-2025-08-07'],
+    });
     expect(mock.vertexCalls.map((call) => Object.keys(call.body).filter((key) => key.startsWith('anthropic')))).toEqual([['anthropic_version']]);
   });
 });

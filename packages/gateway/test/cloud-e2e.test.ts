@@ -44,7 +44,15 @@ function cloudConfig(url: string, keyFile: string) {
         clientSecret: AZURE.clientSecret,
         authorityHost: url,
       },
-      bedrock: { protocol: 'claude', flavor: 'bedrock', baseUrl: url, region: AWS.region, accessKeyId: AWS.tempKeyId, secretAccessKey: AWS.tempSecret, sessionToken: AWS.sessionToken },
+      bedrock: {
+        protocol: 'claude',
+        flavor: 'bedrock',
+        baseUrl: url,
+        region: AWS.region,
+        accessKeyId: AWS.tempKeyId,
+        secretAccessKey: AWS.tempSecret,
+        sessionToken: AWS.sessionToken,
+      },
     },
     routes: CLOUD_NAMES.map((cloud) => ({ match: `to-${cloud}`, upstream: cloud, model: CLOUDS[cloud].model })),
     ledger: false,
@@ -83,7 +91,12 @@ describe('cloud upstreams end to end', () => {
           const first = await sdk.ask(`to-${cloud}`, 'think about the weather', { stream, tools: true, thinking: true });
           expect(first.calls.map((c) => [c.name, c.args])).toEqual([['get_weather', { city: 'Paris' }]]);
           expect(first.reasoned).toBe(client !== 'openai-chat' && CLOUDS[cloud].answers !== 'openai-chat');
-          const second = await sdk.ask(`to-${cloud}`, 'think about the weather', { stream, tools: true, thinking: true, toolResult: { turn: first, output: 'sunny' } });
+          const second = await sdk.ask(`to-${cloud}`, 'think about the weather', {
+            stream,
+            tools: true,
+            thinking: true,
+            toolResult: { turn: first, output: 'sunny' },
+          });
           expect(second.calls).toEqual([]);
           expect(second.text).toMatch(/^Tool said: .*sunny/);
         });
@@ -95,14 +108,17 @@ describe('cloud upstreams end to end', () => {
         }
       });
       it(`${client} client of ${cloud} failing mid-stream gets the error in its protocol`, async () => {
-        await expect(sdkClient(client, gateway.url, 'e2e-key').ask(`to-${cloud}`, 'please fail midway', { stream: true, tools: false })).rejects.toThrow(MIDWAY_FAILURE_MESSAGE);
+        await expect(sdkClient(client, gateway.url, 'e2e-key').ask(`to-${cloud}`, 'please fail midway', { stream: true, tools: false })).rejects.toThrow(
+          MIDWAY_FAILURE_MESSAGE,
+        );
       });
     }
   }
 
   it('called each cloud in its own URL form', async () => {
     const before = { vertex: mock.vertexCalls.length, azure: mock.azureCalls.length, bedrock: mock.bedrockCalls.length };
-    for (const stream of [false, true]) for (const cloud of CLOUD_NAMES) await sdkClient('claude', gateway.url, 'e2e-key').ask(`to-${cloud}`, 'hello there', { stream, tools: false });
+    for (const stream of [false, true])
+      for (const cloud of CLOUD_NAMES) await sdkClient('claude', gateway.url, 'e2e-key').ask(`to-${cloud}`, 'hello there', { stream, tools: false });
     const vertex = mock.vertexCalls.slice(before.vertex).map((call) => call.path + call.search);
     expect(vertex).toEqual([
       '/v1/projects/my-project/locations/us-east5/publishers/google/models/gemini-2.5-flash:generateContent',

@@ -9,16 +9,34 @@ const BEDROCK = { protocol: 'claude', flavor: 'bedrock' } as ConfiguredUpstream;
 const file = join(mkdtempSync(join(tmpdir(), 'aws-')), 'credentials');
 writeFileSync(
   file,
-  ['# the AWS CLI writes this', '[default]', 'aws_access_key_id = AKIDDEFAULT', 'aws_secret_access_key = default-secret', '', '[work]', 'aws_access_key_id=ASIAWORK', 'aws_secret_access_key=work-secret', 'aws_session_token=work-token', '[empty]'].join('\n'),
+  [
+    '# the AWS CLI writes this',
+    '[default]',
+    'aws_access_key_id = AKIDDEFAULT',
+    'aws_secret_access_key = default-secret',
+    '',
+    '[work]',
+    'aws_access_key_id=ASIAWORK',
+    'aws_secret_access_key=work-secret',
+    'aws_session_token=work-token',
+    '[empty]',
+  ].join('\n'),
 );
 
 describe('AWS credentials', () => {
   it('takes the config first, then the AWS_* variables, then the shared file', () => {
     const env = { AWS_ACCESS_KEY_ID: 'AKIDENV', AWS_SECRET_ACCESS_KEY: 'env-secret', AWS_SESSION_TOKEN: 'env-token', AWS_SHARED_CREDENTIALS_FILE: file };
-    expect(awsCredentials({ ...BEDROCK, accessKeyId: 'AKIDCONF', secretAccessKey: 'conf-secret', sessionToken: '' }, env)).toEqual({ accessKeyId: 'AKIDCONF', secretAccessKey: 'conf-secret' });
+    expect(awsCredentials({ ...BEDROCK, accessKeyId: 'AKIDCONF', secretAccessKey: 'conf-secret', sessionToken: '' }, env)).toEqual({
+      accessKeyId: 'AKIDCONF',
+      secretAccessKey: 'conf-secret',
+    });
     expect(awsCredentials(BEDROCK, env)).toEqual({ accessKeyId: 'AKIDENV', secretAccessKey: 'env-secret', sessionToken: 'env-token' });
     expect(awsCredentials(BEDROCK, { AWS_SHARED_CREDENTIALS_FILE: file })).toEqual({ accessKeyId: 'AKIDDEFAULT', secretAccessKey: 'default-secret' });
-    expect(awsCredentials(BEDROCK, { AWS_SHARED_CREDENTIALS_FILE: file, AWS_PROFILE: 'work' })).toEqual({ accessKeyId: 'ASIAWORK', secretAccessKey: 'work-secret', sessionToken: 'work-token' });
+    expect(awsCredentials(BEDROCK, { AWS_SHARED_CREDENTIALS_FILE: file, AWS_PROFILE: 'work' })).toEqual({
+      accessKeyId: 'ASIAWORK',
+      secretAccessKey: 'work-secret',
+      sessionToken: 'work-token',
+    });
   });
 
   it('finds none in an empty profile or a missing file', () => {

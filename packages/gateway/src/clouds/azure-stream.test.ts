@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { withoutPromptFilterAnnouncements } from './azure-stream.js';
 
-const ANNOUNCEMENT = 'data: {"choices":[],"created":0,"id":"","model":"","object":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}\n\n';
+const ANNOUNCEMENT =
+  'data: {"choices":[],"created":0,"id":"","model":"","object":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}\n\n';
 const CHUNK = 'data: {"id":"c1","model":"gpt-4o","choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n';
 const DONE = 'data: [DONE]\n\n';
 

@@ -58,6 +58,8 @@ function messageOf(body: string): string | undefined {
 export function anthropicErrorBody(name: string | null | undefined, status: number, body: string): { type: 'error'; error: { type: string; message: string } } {
   const known = errorName(name);
   const type = (known && ANTHROPIC_TYPE[known]) || TYPE_BY_STATUS[status] || 'api_error';
-  const message = CREDENTIAL_TYPES.has(type) ? `Bedrock refused the gateway's AWS credentials (${known ?? `HTTP ${status}`})` : (messageOf(body) ?? `Bedrock answered ${known ?? `HTTP ${status}`}`);
+  const message = CREDENTIAL_TYPES.has(type)
+    ? `Bedrock refused the gateway's AWS credentials (${known ?? `HTTP ${status}`})`
+    : (messageOf(body) ?? `Bedrock answered ${known ?? `HTTP ${status}`}`);
   return { type: 'error', error: { type, message } };
 }

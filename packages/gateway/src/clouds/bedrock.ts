@@ -38,19 +38,34 @@ export const bedrock: CloudFlavor = {
       if (path !== '/v1/messages') throw new UnsupportedCloudCall(`Bedrock InvokeModel has no Claude call for ${path}`);
       const stream = request.headers?.accept === 'text/event-stream';
       const betas = request.headers?.['anthropic-beta'];
-      const fields = { anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...(betas && { anthropic_beta: betas.split(',').map((beta) => beta.trim()).filter(Boolean) }) };
+      const fields = {
+        anthropic_version: BEDROCK_ANTHROPIC_VERSION,
+        ...(betas && {
+          anthropic_beta: betas
+            .split(',')
+            .map((beta) => beta.trim())
+            .filter(Boolean),
+        }),
+      };
       const swapped = swapModel(bodyBytes(request.body), fields);
       const model = swapped.model;
       // InvokeModel refuses a `stream` field: the URL says it (as Anthropic's own Bedrock SDK does).
       const body = dropMember(swapped.body, 'stream');
       const url = `${base}/model/${encodeURIComponent(model)}/${stream ? 'invoke-with-response-stream' : 'invoke'}`;
-      const unsigned = { ...withoutHeaders(request.headers, DROPPED_HEADERS), accept: stream ? EVENT_STREAM : 'application/json', 'content-type': 'application/json' };
+      const unsigned = {
+        ...withoutHeaders(request.headers, DROPPED_HEADERS),
+        accept: stream ? EVENT_STREAM : 'application/json',
+        'content-type': 'application/json',
+      };
       const headers = await sign({ url, method: 'POST', headers: unsigned, body });
       const response = await transport(rewritten(request, { url, headers, body }));
       if (response.status < 200 || response.status > 299) return anthropicError(response);
       if (!stream) return response;
       decoder ??= import('@smithy/core/event-streams').then(({ EventStreamCodec }) => {
-        const codec = new EventStreamCodec((bytes) => new TextDecoder().decode(bytes), (text) => new TextEncoder().encode(text));
+        const codec = new EventStreamCodec(
+          (bytes) => new TextDecoder().decode(bytes),
+          (text) => new TextEncoder().encode(text),
+        );
         return (frame) => codec.decode(frame) as ReturnType<MessageDecoder>;
       });
       const sse = eventStreamToSse(answerChunks(response), await decoder);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ConfigError } from '../config/expand-env.js';
+import type { ConfigError } from '../config/expand-env.js';
 import { parseConfig, toRouterConfig } from '../config/load.js';
 
 const ROUTES = [{ match: '*', upstream: 'u' }];

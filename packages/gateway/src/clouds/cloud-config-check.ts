@@ -18,7 +18,9 @@ const CLOUD_FIELDS = {
 } as const satisfies Record<NonNullable<ConfiguredUpstream['flavor']>, readonly (keyof ConfiguredUpstream)[]>;
 
 type CloudField = (typeof CLOUD_FIELDS)[keyof typeof CLOUD_FIELDS][number];
-const FLAVOR_OF_FIELD = new Map<CloudField, string>(Object.entries(CLOUD_FIELDS).flatMap(([flavor, fields]) => fields.map((field) => [field, flavor] as const)));
+const FLAVOR_OF_FIELD = new Map<CloudField, string>(
+  Object.entries(CLOUD_FIELDS).flatMap(([flavor, fields]) => fields.map((field) => [field, flavor] as const)),
+);
 
 /**
  * What the schema alone cannot say about upstreams: `baseUrl` is required unless a cloud derives
@@ -50,7 +52,8 @@ function flavorProblems(flavor: NonNullable<ConfiguredUpstream['flavor']>, upstr
       if (!upstream.project) problems.push(['project', 'required with flavor vertex']);
       if (!upstream.location) problems.push(['location', 'required with flavor vertex (a region such as us-east5, or global)']);
       if (upstream.keyFile !== undefined && upstream.accessToken !== undefined) problems.push(['accessToken', 'name a keyFile or an accessToken, not both']);
-      if (upstream.apiKey !== undefined) problems.push(['apiKey', 'Vertex takes OAuth2 tokens: use keyFile or accessToken (neither: Application Default Credentials)']);
+      if (upstream.apiKey !== undefined)
+        problems.push(['apiKey', 'Vertex takes OAuth2 tokens: use keyFile or accessToken (neither: Application Default Credentials)']);
       if (upstream.keyFile !== undefined) {
         try {
           readServiceAccountKey(upstream.keyFile);
@@ -64,13 +67,19 @@ function flavorProblems(flavor: NonNullable<ConfiguredUpstream['flavor']>, upstr
       const entra = [upstream.tenantId, upstream.clientId, upstream.clientSecret].filter((value) => value !== undefined).length;
       if (entra > 0 && entra < 3) problems.push(['tenantId', 'Entra ID needs tenantId, clientId and clientSecret together']);
       if (entra === 3 && upstream.apiKey !== undefined) problems.push(['apiKey', 'name an apiKey or Entra ID credentials (tenantId...), not both']);
-      if (entra === 0 && upstream.apiKey === undefined) problems.push(['apiKey', 'required with flavor azure, unless tenantId, clientId and clientSecret name an Entra ID client']);
+      if (entra === 0 && upstream.apiKey === undefined)
+        problems.push(['apiKey', 'required with flavor azure, unless tenantId, clientId and clientSecret name an Entra ID client']);
       break;
     }
     case 'bedrock':
       if (awsRegion(upstream, env) === undefined) problems.push(['region', 'required with flavor bedrock (or set AWS_REGION)']);
-      if ((upstream.accessKeyId === undefined) !== (upstream.secretAccessKey === undefined)) problems.push(['accessKeyId', 'accessKeyId and secretAccessKey go together']);
-      else if (awsCredentials(upstream, env) === undefined) problems.push(['accessKeyId', 'required with flavor bedrock (or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or an AWS_PROFILE of ~/.aws/credentials)']);
+      if ((upstream.accessKeyId === undefined) !== (upstream.secretAccessKey === undefined))
+        problems.push(['accessKeyId', 'accessKeyId and secretAccessKey go together']);
+      else if (awsCredentials(upstream, env) === undefined)
+        problems.push([
+          'accessKeyId',
+          'required with flavor bedrock (or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or an AWS_PROFILE of ~/.aws/credentials)',
+        ]);
       if (upstream.sessionToken && upstream.accessKeyId === undefined) problems.push(['sessionToken', 'only with accessKeyId and secretAccessKey']);
       if (upstream.apiKey !== undefined) problems.push(['apiKey', 'Bedrock signs with AWS credentials: use accessKeyId and secretAccessKey']);
       break;

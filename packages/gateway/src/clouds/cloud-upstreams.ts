@@ -63,7 +63,8 @@ export function cloudTransport(transport: Transport, upstreams: GatewayConfig['u
         try {
           return await adapter(request, request.url.slice(base.length));
         } catch (error) {
-          if (error instanceof UnsupportedCloudCall) return ReplacedAnswer.json(404, { type: 'error', error: { type: 'not_found_error', message: error.message } });
+          if (error instanceof UnsupportedCloudCall)
+            return ReplacedAnswer.json(404, { type: 'error', error: { type: 'not_found_error', message: error.message } });
           throw error;
         }
       }

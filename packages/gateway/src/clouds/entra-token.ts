@@ -25,5 +25,10 @@ export function entraClientToken(transport: Transport, client: EntraClient): () 
   const authority = (client.authorityHost ?? DEFAULT_AUTHORITY_HOST).replace(/\/+$/, '');
   const url = `${authority}/${encodeURIComponent(client.tenantId)}/oauth2/v2.0/token`;
   return () =>
-    requestToken(transport, url, { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: COGNITIVE_SERVICES_SCOPE });
+    requestToken(transport, url, {
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      scope: COGNITIVE_SERVICES_SCOPE,
+    });
 }

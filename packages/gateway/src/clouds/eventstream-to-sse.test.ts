@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { chunkMessage, eventStreamMessage, exceptionMessage } from '../../test/helpers/cloud-mocks/eventstream-frames.js';
 import { type MessageDecoder, eventStreamToSse } from './eventstream-to-sse.js';
 
-const codec = new EventStreamCodec((bytes) => new TextDecoder().decode(bytes), (text) => new TextEncoder().encode(text));
+const codec = new EventStreamCodec(
+  (bytes) => new TextDecoder().decode(bytes),
+  (text) => new TextEncoder().encode(text),
+);
 const decode: MessageDecoder = (frame) => codec.decode(frame) as ReturnType<MessageDecoder>;
 
 const START = '{"type":"message_start","message":{"id":"msg_1","model":"claude","content":[]}}';
@@ -41,12 +44,16 @@ describe('eventStreamToSse', () => {
     const at = corrupt.length - 10;
     corrupt[at] = (corrupt[at] as number) ^ 0xff;
     expect(await sse([join(chunkMessage(START), corrupt, chunkMessage(STOP))])).toMatch(
-      new RegExp(`^event: message_start\\ndata: .*\\n\\nevent: error\\ndata: \\{"type":"error","error":\\{"type":"api_error","message":"unreadable Bedrock event stream: [^"]+"\\}\\}\\n\\n$`),
+      /^event: message_start\ndata: .*\n\nevent: error\ndata: \{"type":"error","error":\{"type":"api_error","message":"unreadable Bedrock event stream: [^"]+"\}\}\n\n$/,
     );
-    expect(await sse([chunkMessage(START).subarray(0, 40)])).toBe('event: error\ndata: {"type":"error","error":{"type":"api_error","message":"the Bedrock event stream ended in the middle of a message"}}\n\n');
+    expect(await sse([chunkMessage(START).subarray(0, 40)])).toBe(
+      'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"the Bedrock event stream ended in the middle of a message"}}\n\n',
+    );
     const huge = new Uint8Array(16);
     new DataView(huge.buffer).setUint32(0, 0x7fffffff);
-    expect(await sse([huge])).toBe('event: error\ndata: {"type":"error","error":{"type":"api_error","message":"unreadable Bedrock event stream: an event-stream message of 2147483647 bytes"}}\n\n');
+    expect(await sse([huge])).toBe(
+      'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"unreadable Bedrock event stream: an event-stream message of 2147483647 bytes"}}\n\n',
+    );
   });
 
   it('skips events that are not chunks (the initial-response kind) and ends on an error message', async () => {

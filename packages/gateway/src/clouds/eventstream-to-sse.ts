@@ -105,7 +105,8 @@ export function eventStreamToSse(source: AsyncIterable<Uint8Array>, decode: Mess
         const { done, value } = await reads.next();
         if (done) {
           ended = true;
-          if (buffered.length > 0) return { done: false, value: encoder.encode(errorEvent(undefined, 'the Bedrock event stream ended in the middle of a message')) };
+          if (buffered.length > 0)
+            return { done: false, value: encoder.encode(errorEvent(undefined, 'the Bedrock event stream ended in the middle of a message')) };
           break;
         }
         buffered = buffered.length === 0 ? value : concat(buffered, value);

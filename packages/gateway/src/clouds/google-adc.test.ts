@@ -28,6 +28,8 @@ describe('applicationDefaultToken', () => {
     const token = applicationDefaultToken();
     expect([await token(), await token()]).toEqual(['metadata-token', 'metadata-token']);
     const tokenCalls = seen.filter((line) => line.includes('/service-accounts/default/token'));
-    expect(tokenCalls).toEqual(['GET /computeMetadata/v1/instance/service-accounts/default/token?scopes=https%3A%2F%2Fwww.googleapis.com%2Fauth%2Fcloud-platform Google']);
+    expect(tokenCalls).toEqual([
+      'GET /computeMetadata/v1/instance/service-accounts/default/token?scopes=https%3A%2F%2Fwww.googleapis.com%2Fauth%2Fcloud-platform Google',
+    ]);
   });
 });

@@ -5,7 +5,10 @@ describe('RefreshingToken', () => {
   it('reuses a token until its refresh margin, then fetches a new one', async () => {
     let now = 0;
     let issued = 0;
-    const token = new RefreshingToken(async () => ({ token: `t${++issued}`, lifetimeMs: 3_600_000 }), () => now);
+    const token = new RefreshingToken(
+      async () => ({ token: `t${++issued}`, lifetimeMs: 3_600_000 }),
+      () => now,
+    );
     expect(await token.get()).toBe('t1');
     now = 3_600_000 - 300_001;
     expect(await token.get()).toBe('t1');
@@ -17,7 +20,10 @@ describe('RefreshingToken', () => {
   it('replaces a short-lived token at half its life', async () => {
     let now = 0;
     let issued = 0;
-    const token = new RefreshingToken(async () => ({ token: `t${++issued}`, lifetimeMs: 2_000 }), () => now);
+    const token = new RefreshingToken(
+      async () => ({ token: `t${++issued}`, lifetimeMs: 2_000 }),
+      () => now,
+    );
     await token.get();
     now = 999;
     expect(await token.get()).toBe('t1');

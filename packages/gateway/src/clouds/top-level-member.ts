@@ -26,7 +26,9 @@ function skipSpace(bytes: Uint8Array, at: number): number {
 
 /** A literal value's bytes: letters, digits, sign, point and exponent. */
 function isLiteralByte(byte: number | undefined): boolean {
-  return byte !== undefined && ((byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || byte === 0x2d || byte === 0x2b || byte === 0x2e || byte === 0x45);
+  return (
+    byte !== undefined && ((byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || byte === 0x2d || byte === 0x2b || byte === 0x2e || byte === 0x45)
+  );
 }
 
 export function withoutTopLevelMember(bytes: Uint8Array, key: string): Uint8Array | undefined {

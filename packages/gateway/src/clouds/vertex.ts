@@ -57,4 +57,3 @@ function accessToken(upstream: ConfiguredUpstream, transport: Transport): () => 
   }
   return applicationDefaultToken();
 }
-

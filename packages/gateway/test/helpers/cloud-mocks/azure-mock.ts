@@ -19,7 +19,12 @@ export interface SeenAzureCall {
   auth: 'api-key' | 'bearer';
 }
 
-const SAFE = { hate: { filtered: false, severity: 'safe' }, self_harm: { filtered: false, severity: 'safe' }, sexual: { filtered: false, severity: 'safe' }, violence: { filtered: false, severity: 'safe' } };
+const SAFE = {
+  hate: { filtered: false, severity: 'safe' },
+  self_harm: { filtered: false, severity: 'safe' },
+  sexual: { filtered: false, severity: 'safe' },
+  violence: { filtered: false, severity: 'safe' },
+};
 const PROMPT_FILTER_RESULTS = [{ prompt_index: 0, content_filter_results: SAFE }];
 const FILTERED = { ...SAFE, violence: { filtered: true, severity: 'high' } };
 
@@ -45,7 +50,8 @@ function filteredAnswer(model: string, stream: boolean): Response {
       usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
     });
   }
-  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, ...extra })}\n\n`;
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, ...extra })}\n\n`;
   const body = [
     `data: ${JSON.stringify({ choices: [], created: 0, id: '', model: '', object: '', prompt_filter_results: PROMPT_FILTER_RESULTS })}\n\n`,
     chunk([{ index: 0, delta: { role: 'assistant', content: 'Partial' }, finish_reason: null, content_filter_results: SAFE }]),

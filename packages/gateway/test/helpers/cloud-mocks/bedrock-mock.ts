@@ -47,7 +47,10 @@ function inPieces(frames: Uint8Array[], size: number): ReadableStream<Uint8Array
 async function asEventStream(sse: string): Promise<Uint8Array[]> {
   const frames: Uint8Array[] = [];
   for (const block of sse.split('\n\n')) {
-    const data = block.split('\n').find((line) => line.startsWith('data: '))?.slice(6);
+    const data = block
+      .split('\n')
+      .find((line) => line.startsWith('data: '))
+      ?.slice(6);
     if (!data) continue;
     const event = JSON.parse(data) as { type: string; error?: { type: string; message: string } };
     if (event.type === 'error') {
@@ -63,16 +66,24 @@ async function asEventStream(sse: string): Promise<Uint8Array[]> {
 export function bedrockHandler(signing: SigV4Expectation, seen: SeenBedrockCall[]): (url: URL, headers: MockHeaders, text: string) => Promise<Response> {
   return async (url, headers, text) => {
     const problem = sigV4Problem('POST', url.pathname, url.searchParams, headers, Buffer.from(text), signing);
-    if (problem) return bedrockError(problem === 'unknown access key' ? 'UnrecognizedClientException' : 'InvalidSignatureException', 403, `signature check failed: ${problem}`);
+    if (problem)
+      return bedrockError(
+        problem === 'unknown access key' ? 'UnrecognizedClientException' : 'InvalidSignatureException',
+        403,
+        `signature check failed: ${problem}`,
+      );
     const match = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(url.pathname);
     if (!match) return bedrockError('UnknownOperationException', 404, 'unknown operation');
     const model = decodeURIComponent(match[1] as string);
     const stream = match[2] === 'invoke-with-response-stream';
     const body = JSON.parse(text) as Record<string, unknown>;
     seen.push({ path: url.pathname, body, securityToken: headers.get('x-amz-security-token') });
-    if (body.anthropic_version !== 'bedrock-2023-05-31') return bedrockError('ValidationException', 400, 'Malformed input request: anthropic_version is required');
-    for (const key of ['model', 'stream']) if (key in body) return bedrockError('ValidationException', 400, `Malformed input request: extraneous key [${key}] is not permitted`);
-    if (headers.get('accept') !== (stream ? 'application/vnd.amazon.eventstream' : 'application/json')) return bedrockError('ValidationException', 400, 'accept');
+    if (body.anthropic_version !== 'bedrock-2023-05-31')
+      return bedrockError('ValidationException', 400, 'Malformed input request: anthropic_version is required');
+    for (const key of ['model', 'stream'])
+      if (key in body) return bedrockError('ValidationException', 400, `Malformed input request: extraneous key [${key}] is not permitted`);
+    if (headers.get('accept') !== (stream ? 'application/vnd.amazon.eventstream' : 'application/json'))
+      return bedrockError('ValidationException', 400, 'accept');
     const { anthropic_version: _version, anthropic_beta: _beta, ...rest } = body;
     const answer = await callProtocolMock('claude', '/v1/messages', { model, ...rest, ...(stream && { stream: true }) });
     if (answer.status !== 200) {
@@ -82,6 +93,8 @@ export function bedrockHandler(signing: SigV4Expectation, seen: SeenBedrockCall[
     }
     if (!stream) return answer;
     const frames = await asEventStream(await answer.text());
-    return new Response(inPieces(frames, 7), { headers: { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-bedrock-content-type': 'application/json' } });
+    return new Response(inPieces(frames, 7), {
+      headers: { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-bedrock-content-type': 'application/json' },
+    });
   };
 }

@@ -11,7 +11,14 @@ import { type SeenVertexCall, vertexHandler } from './vertex-mock.js';
 
 export const VERTEX = { project: 'my-project', location: 'us-east5', staticToken: 'static-vertex-token' };
 export const AZURE = { apiVersion: '2024-10-21', apiKey: 'azure-key', tenantId: 'tenant-1', clientId: 'client-1', clientSecret: 'client-secret' };
-export const AWS = { region: 'us-east-1', accessKeyId: 'AKIDMOCK', secretAccessKey: 'mock-secret', tempKeyId: 'ASIAMOCK', tempSecret: 'temp-secret', sessionToken: 'session-token' };
+export const AWS = {
+  region: 'us-east-1',
+  accessKeyId: 'AKIDMOCK',
+  secretAccessKey: 'mock-secret',
+  tempKeyId: 'ASIAMOCK',
+  tempSecret: 'temp-secret',
+  sessionToken: 'session-token',
+};
 
 export interface CloudMock {
   url: string;
@@ -39,7 +46,10 @@ export async function startCloudMock(tokenLifetimeS = 3600): Promise<CloudMock> 
   const key = writeServiceAccountKey(tokenUri);
   const google = googleTokenIssuer(tokenUri, key.publicKey, tokenLifetimeS);
   const entra = issuer('entra-', tokenLifetimeS, (form) =>
-    form.get('grant_type') === 'client_credentials' && form.get('client_id') === AZURE.clientId && form.get('client_secret') === AZURE.clientSecret && form.get('scope') === 'https://cognitiveservices.azure.com/.default'
+    form.get('grant_type') === 'client_credentials' &&
+    form.get('client_id') === AZURE.clientId &&
+    form.get('client_secret') === AZURE.clientSecret &&
+    form.get('scope') === 'https://cognitiveservices.azure.com/.default'
       ? undefined
       : 'client credentials',
   );
@@ -47,7 +57,12 @@ export async function startCloudMock(tokenLifetimeS = 3600): Promise<CloudMock> 
   const vertex = vertexHandler({ project: VERTEX.project, location: VERTEX.location, tokens: google, staticToken: VERTEX.staticToken }, mock.vertexCalls);
   const azure = azureHandler({ apiVersion: AZURE.apiVersion, apiKey: AZURE.apiKey, tokens: entra }, mock.azureCalls);
   const bedrock = bedrockHandler(
-    { region: AWS.region, service: 'bedrock', secrets: { [AWS.accessKeyId]: AWS.secretAccessKey, [AWS.tempKeyId]: AWS.tempSecret }, sessionTokens: { [AWS.tempKeyId]: AWS.sessionToken } },
+    {
+      region: AWS.region,
+      service: 'bedrock',
+      secrets: { [AWS.accessKeyId]: AWS.secretAccessKey, [AWS.tempKeyId]: AWS.tempSecret },
+      sessionTokens: { [AWS.tempKeyId]: AWS.sessionToken },
+    },
     mock.bedrockCalls,
   );
   handle = async (url, headers, text, method) => {

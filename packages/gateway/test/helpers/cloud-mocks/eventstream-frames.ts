@@ -43,5 +43,8 @@ export function chunkMessage(eventJson: string): Uint8Array {
 
 /** An exception message (`throttlingException`, `modelStreamErrorException`...) ending a stream. */
 export function exceptionMessage(type: string, message: string): Uint8Array {
-  return eventStreamMessage({ ':exception-type': type, ':content-type': 'application/json', ':message-type': 'exception' }, new TextEncoder().encode(JSON.stringify({ message })));
+  return eventStreamMessage(
+    { ':exception-type': type, ':content-type': 'application/json', ':message-type': 'exception' },
+    new TextEncoder().encode(JSON.stringify({ message })),
+  );
 }

@@ -31,8 +31,17 @@ function uriEncode(text: string): string {
  * request target's path as sent (still percent-encoded): for every service but S3 each segment
  * is encoded again in the canonical request.
  */
-export function sigV4Problem(method: string, rawPath: string, query: URLSearchParams, headers: MockHeaders, body: Buffer, expect: SigV4Expectation): string | undefined {
-  const auth = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(headers.get('authorization') ?? '');
+export function sigV4Problem(
+  method: string,
+  rawPath: string,
+  query: URLSearchParams,
+  headers: MockHeaders,
+  body: Buffer,
+  expect: SigV4Expectation,
+): string | undefined {
+  const auth = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(
+    headers.get('authorization') ?? '',
+  );
   if (!auth) return 'authorization header';
   const [, keyId, date, region, service, signedList, signature] = auth as unknown as string[];
   const secret = expect.secrets[keyId as string];
@@ -40,14 +49,25 @@ export function sigV4Problem(method: string, rawPath: string, query: URLSearchPa
   if (region !== expect.region || service !== expect.service) return 'credential scope';
   const amzDate = headers.get('x-amz-date') ?? '';
   if (!/^\d{8}T\d{6}Z$/.test(amzDate) || amzDate.slice(0, 8) !== date) return 'x-amz-date';
-  const at = Date.UTC(+amzDate.slice(0, 4), +amzDate.slice(4, 6) - 1, +amzDate.slice(6, 8), +amzDate.slice(9, 11), +amzDate.slice(11, 13), +amzDate.slice(13, 15));
+  const at = Date.UTC(
+    +amzDate.slice(0, 4),
+    +amzDate.slice(4, 6) - 1,
+    +amzDate.slice(6, 8),
+    +amzDate.slice(9, 11),
+    +amzDate.slice(11, 13),
+    +amzDate.slice(13, 15),
+  );
   if (Math.abs(Date.now() - at) > (expect.maxSkewMs ?? 300_000)) return 'request time too skewed';
   const signed = (signedList as string).split(';');
   if (!signed.includes('host') || !signed.includes('x-amz-date')) return 'host and x-amz-date must be signed';
   const token = expect.sessionTokens?.[keyId as string];
   if (token !== undefined && (headers.get('x-amz-security-token') !== token || !signed.includes('x-amz-security-token'))) return 'session token';
   const canonicalUri = rawPath.split('/').map(uriEncode).join('/');
-  const canonicalQuery = [...query].map(([k, v]) => [uriEncode(k), uriEncode(v)]).sort(([a, x], [b, y]) => (a === b ? (x! < y! ? -1 : 1) : a! < b! ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&');
+  const canonicalQuery = [...query]
+    .map(([k, v]) => [uriEncode(k), uriEncode(v)])
+    .sort(([a, x], [b, y]) => (a === b ? (x! < y! ? -1 : 1) : a! < b! ? -1 : 1))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
   const canonicalHeaders = signed.map((name) => `${name}:${(headers.get(name) ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');
   const canonicalRequest = [method, canonicalUri, canonicalQuery, canonicalHeaders, signedList, hex(body)].join('\n');
   const scope = `${date}/${region}/${service}/aws4_request`;
