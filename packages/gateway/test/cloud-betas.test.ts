@@ -5,7 +5,10 @@ import { createLogger } from '../src/logger.js';
 import { type Gateway, startGateway } from '../src/server/start.js';
 import { AWS, type CloudMock, VERTEX, startCloudMock } from './helpers/cloud-mocks/cloud-mock.js';
 
-/** A Claude client's `anthropic-beta` list: a body field on Bedrock, and off the Vertex body. */
+/**
+ * A Claude client's `anthropic-beta` list: a body field on Bedrock, and off the Vertex body; and
+ * token counting, which InvokeModel has no form for (the adapter answers 404, the router estimates).
+ */
 
 let mock: CloudMock;
 let gateway: Gateway;
@@ -28,7 +31,7 @@ describe('Anthropic betas on the clouds', () => {
       { match: 'to-bedrock', upstream: 'bedrock', model: 'anthropic.claude-x-v1:0' },
       { match: 'to-vertex', upstream: 'vertex', model: 'claude-x' },
     ];
-    gateway = await startGateway(parseConfig(JSON.stringify({ upstreams, routes, ledger: false, maxRetries: 0 })), { port: 0, logger: createLogger('silent') });
+    gateway = await startGateway(parseConfig(JSON.stringify({ upstreams, routes, ledger: false, maxRetries: 0, countTokens: 'upstream' })), { port: 0, logger: createLogger('silent') });
   });
   afterAll(async () => {
     await gateway.close();
@@ -62,5 +65,13 @@ describe('Anthropic betas on the clouds', () => {
       betas: ['context-1m-2025-08-07'],
     });
     expect(mock.vertexCalls.map((call) => Object.keys(call.body).filter((key) => key.startsWith('anthropic')))).toEqual([['anthropic_version']]);
+  });
+
+  it("counts tokens for Bedrock by the router's estimate, without calling Bedrock (InvokeModel has no count call)", async () => {
+    const before = mock.bedrockCalls.length;
+    const client = new Anthropic({ apiKey: 'k', baseURL: gateway.url, maxRetries: 0 });
+    const counted = await client.messages.countTokens({ model: 'to-bedrock', messages: [{ role: 'user', content: 'hello there' }] });
+    expect(counted.input_tokens).toBeGreaterThan(0);
+    expect(mock.bedrockCalls.length).toBe(before);
   });
 });
