@@ -122,9 +122,9 @@ describe('cloud upstreams end to end', () => {
     const vertex = mock.vertexCalls.slice(before.vertex).map((call) => call.path + call.search);
     expect(vertex).toEqual([
       '/v1/projects/my-project/locations/us-east5/publishers/google/models/gemini-2.5-flash:generateContent',
-      '/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5%4020250929:rawPredict',
+      '/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict',
       '/v1/projects/my-project/locations/us-east5/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
-      '/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5%4020250929:streamRawPredict',
+      '/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:streamRawPredict',
     ]);
     expect(mock.azureCalls.slice(before.azure)).toEqual([
       { path: '/openai/deployments/my-gpt-4o-deployment/chat/completions', search: '?api-version=2024-10-21', auth: 'api-key' },

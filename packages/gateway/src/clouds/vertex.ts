@@ -26,7 +26,7 @@ const GEMINI_PATH = /^\/v1beta\/models\/(.+)$/;
 export const vertex: CloudFlavor = {
   endpoint: (upstream) => (upstream.location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${upstream.location}-aiplatform.googleapis.com`),
   adapter(upstream, transport) {
-    const root = `${(upstream.baseUrl ?? vertex.endpoint(upstream, {})).replace(/\/+$/, '')}/v1/projects/${upstream.project}/locations/${upstream.location}/publishers`;
+    const root = `${(upstream.baseUrl ?? vertex.endpoint(upstream, {})).replace(/\/+$/, '')}/v1/projects/${encodeURIComponent(upstream.project as string)}/locations/${upstream.location}/publishers`;
     const token = accessToken(upstream, transport);
     const adapter: CloudAdapter = async (request, path) => {
       const headers = { ...withoutHeaders(request.headers, DROPPED_HEADERS), authorization: `Bearer ${await token()}` };
@@ -40,7 +40,7 @@ export const vertex: CloudFlavor = {
       if (path !== '/v1/messages') throw new UnsupportedCloudCall(`Vertex has no Claude call for ${path}`);
       const { model, body } = swapModel(bodyBytes(request.body), { anthropic_version: VERTEX_ANTHROPIC_VERSION });
       const method = request.headers?.accept === 'text/event-stream' ? 'streamRawPredict' : 'rawPredict';
-      return transport(rewritten(request, { url: `${root}/anthropic/models/${encodeURIComponent(model)}:${method}`, headers, body }));
+      return transport(rewritten(request, { url: `${root}/anthropic/models/${modelSegment(model)}:${method}`, headers, body }));
     };
     return adapter;
   },
@@ -56,4 +56,9 @@ function accessToken(upstream: ConfiguredUpstream, transport: Transport): () => 
     return () => cached.get();
   }
   return applicationDefaultToken();
+}
+
+/** A model id as a path segment: encoded, but for the `@` of versioned ids (`claude-sonnet-4-5@20250929`), as Anthropic's Vertex SDK sends it. */
+function modelSegment(model: string): string {
+  return encodeURIComponent(model).replaceAll('%40', '@');
 }
