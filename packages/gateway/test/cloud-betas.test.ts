@@ -31,7 +31,10 @@ describe('Anthropic betas on the clouds', () => {
       { match: 'to-bedrock', upstream: 'bedrock', model: 'anthropic.claude-x-v1:0' },
       { match: 'to-vertex', upstream: 'vertex', model: 'claude-x' },
     ];
-    gateway = await startGateway(parseConfig(JSON.stringify({ upstreams, routes, ledger: false, maxRetries: 0, countTokens: 'upstream' })), { port: 0, logger: createLogger('silent') });
+    gateway = await startGateway(parseConfig(JSON.stringify({ upstreams, routes, ledger: false, maxRetries: 0, countTokens: 'upstream' })), {
+      port: 0,
+      logger: createLogger('silent'),
+    });
   });
   afterAll(async () => {
     await gateway.close();
