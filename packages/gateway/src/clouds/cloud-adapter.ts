@@ -4,6 +4,9 @@ import type { Transport, UpstreamRequest, UpstreamResponse } from '../router-con
 /** One upstream of the config, as validated. */
 export type ConfiguredUpstream = GatewayConfig['upstreams'][string];
 
+/** The clouds an upstream's `flavor` names. */
+export type CloudFlavorName = NonNullable<ConfiguredUpstream['flavor']>;
+
 /** Where the environment is read (`AWS_*`): `process.env` unless a test passes its own. */
 export type Env = Readonly<Record<string, string | undefined>>;
 

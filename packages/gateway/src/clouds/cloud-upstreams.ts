@@ -2,7 +2,7 @@ import type { GatewayConfig } from '../config/schema.js';
 import type { Transport, UpstreamConfig } from '../router-contract.js';
 import { azure } from './azure.js';
 import { bedrock } from './bedrock.js';
-import { type CloudAdapter, type CloudFlavor, type ConfiguredUpstream, type Env, UnsupportedCloudCall } from './cloud-adapter.js';
+import { type CloudAdapter, type CloudFlavor, type CloudFlavorName, type ConfiguredUpstream, type Env, UnsupportedCloudCall } from './cloud-adapter.js';
 import { ReplacedAnswer } from './replaced-answer.js';
 import { vertex } from './vertex.js';
 
@@ -37,6 +37,19 @@ export function routerUpstreams(upstreams: GatewayConfig['upstreams'], env: Env 
     const common = { protocol, headers, timeoutMs, streamIdleTimeoutMs, strictTools, capabilities };
     for (const key of Object.keys(common) as (keyof typeof common)[]) if (common[key] === undefined) delete common[key];
     out[name] = { ...common, baseUrl: routerBase(name, upstream, FLAVORS[upstream.flavor], env), auth: 'none' };
+  }
+  return out;
+}
+
+/** The router's upstreams, each with its cloud's `flavor` when it has one (for spans: the provider's name). */
+export function withFlavors(
+  routerView: Readonly<Record<string, UpstreamConfig>>,
+  upstreams: GatewayConfig['upstreams'],
+): Record<string, UpstreamConfig & { flavor?: CloudFlavorName }> {
+  const out: Record<string, UpstreamConfig & { flavor?: CloudFlavorName }> = {};
+  for (const [name, upstream] of Object.entries(routerView)) {
+    const flavor = upstreams[name]?.flavor;
+    out[name] = flavor ? { ...upstream, flavor } : upstream;
   }
   return out;
 }
