@@ -1,10 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config/load.js';
-import { createLogger } from '../src/logger.js';
-import { type Gateway, startGateway } from '../src/server/start.js';
-import { AZURE, type CloudMock, startCloudMock } from './helpers/cloud-mocks/cloud-mock.js';
+import type { Gateway } from '../src/server/start.js';
+import { mockCloudUpstreams, startCloudGateway } from './helpers/cloud-mocks/cloud-gateway.js';
+import { type CloudMock, startCloudMock } from './helpers/cloud-mocks/cloud-mock.js';
 
 /**
  * Azure's differences from OpenAI as each client sees them: the prompt filter's 400 and the
@@ -19,9 +18,10 @@ const PROMPT_FILTERED = "The response was filtered due to the prompt triggering 
 describe('Azure OpenAI differences', () => {
   beforeAll(async () => {
     mock = await startCloudMock();
-    const upstream = { protocol: 'openai-chat', flavor: 'azure', baseUrl: mock.url, apiVersion: AZURE.apiVersion, apiKey: AZURE.apiKey };
-    const config = { upstreams: { azure: upstream }, routes: [{ match: '*', upstream: 'azure', model: 'my-deployment' }], ledger: false, maxRetries: 0 };
-    gateway = await startGateway(parseConfig(JSON.stringify(config)), { port: 0, logger: createLogger('silent') });
+    gateway = await startCloudGateway({
+      upstreams: { azure: mockCloudUpstreams(mock).azureChat },
+      routes: [{ match: '*', upstream: 'azure', model: 'my-deployment' }],
+    });
   });
   afterAll(async () => {
     await gateway.close();

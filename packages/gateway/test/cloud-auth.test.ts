@@ -1,8 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseConfig } from '../src/config/load.js';
-import { createLogger } from '../src/logger.js';
-import { type Gateway, startGateway } from '../src/server/start.js';
+import type { Gateway } from '../src/server/start.js';
+import { startCloudGateway } from './helpers/cloud-mocks/cloud-gateway.js';
 import { AWS, AZURE, type CloudMock, VERTEX, startCloudMock } from './helpers/cloud-mocks/cloud-mock.js';
 
 /** Sign-in paths of the cloud upstreams: token refresh, static tokens, AWS variables, refusals. */
@@ -18,8 +17,7 @@ afterEach(async () => {
 });
 
 async function serve(upstream: Record<string, unknown>, model: string, extra: Record<string, unknown> = {}): Promise<Gateway> {
-  const config = { upstreams: { cloud: upstream }, routes: [{ match: '*', upstream: 'cloud', model }], ledger: false, maxRetries: 0, ...extra };
-  gateway = await startGateway(parseConfig(JSON.stringify(config)), { port: 0, logger: createLogger('silent') });
+  gateway = await startCloudGateway({ upstreams: { cloud: upstream }, routes: [{ match: '*', upstream: 'cloud', model }], ...extra });
   return gateway;
 }
 

@@ -1,9 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config/load.js';
-import { createLogger } from '../src/logger.js';
-import { type Gateway, startGateway } from '../src/server/start.js';
-import { AWS, type CloudMock, VERTEX, startCloudMock } from './helpers/cloud-mocks/cloud-mock.js';
+import type { Gateway } from '../src/server/start.js';
+import { mockCloudUpstreams, startCloudGateway } from './helpers/cloud-mocks/cloud-gateway.js';
+import { type CloudMock, startCloudMock } from './helpers/cloud-mocks/cloud-mock.js';
 
 /**
  * A Claude client's `anthropic-beta` list: a body field on Bedrock, and off the Vertex body; and
@@ -16,25 +15,12 @@ let gateway: Gateway;
 describe('Anthropic betas on the clouds', () => {
   beforeAll(async () => {
     mock = await startCloudMock();
-    const upstreams = {
-      bedrock: {
-        protocol: 'claude',
-        flavor: 'bedrock',
-        baseUrl: mock.url,
-        region: AWS.region,
-        accessKeyId: AWS.accessKeyId,
-        secretAccessKey: AWS.secretAccessKey,
-      },
-      vertex: { protocol: 'claude', flavor: 'vertex', baseUrl: mock.url, project: VERTEX.project, location: VERTEX.location, accessToken: VERTEX.staticToken },
-    };
+    const { bedrock, vertexClaude } = mockCloudUpstreams(mock);
     const routes = [
       { match: 'to-bedrock', upstream: 'bedrock', model: 'anthropic.claude-x-v1:0' },
       { match: 'to-vertex', upstream: 'vertex', model: 'claude-x' },
     ];
-    gateway = await startGateway(parseConfig(JSON.stringify({ upstreams, routes, ledger: false, maxRetries: 0, countTokens: 'upstream' })), {
-      port: 0,
-      logger: createLogger('silent'),
-    });
+    gateway = await startCloudGateway({ upstreams: { bedrock, vertex: vertexClaude }, routes, countTokens: 'upstream' });
   });
   afterAll(async () => {
     await gateway.close();

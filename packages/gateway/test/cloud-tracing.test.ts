@@ -1,9 +1,8 @@
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config/load.js';
-import { createLogger } from '../src/logger.js';
-import { type Gateway, startGateway } from '../src/server/start.js';
-import { AWS, AZURE, type CloudMock, VERTEX, startCloudMock } from './helpers/cloud-mocks/cloud-mock.js';
+import type { Gateway } from '../src/server/start.js';
+import { mockCloudUpstreams, startCloudGateway } from './helpers/cloud-mocks/cloud-gateway.js';
+import { type CloudMock, startCloudMock } from './helpers/cloud-mocks/cloud-mock.js';
 
 /** A cloud upstream's attempt spans name the cloud as provider (GenAI conventions) and the host called. */
 
@@ -14,21 +13,10 @@ const exporter = new InMemorySpanExporter();
 describe('cloud upstream spans', () => {
   beforeAll(async () => {
     mock = await startCloudMock();
-    const upstreams = {
-      vertex: { protocol: 'gemini', flavor: 'vertex', baseUrl: mock.url, project: VERTEX.project, location: VERTEX.location, accessToken: VERTEX.staticToken },
-      azure: { protocol: 'openai-chat', flavor: 'azure', baseUrl: mock.url, apiVersion: AZURE.apiVersion, apiKey: AZURE.apiKey },
-      bedrock: {
-        protocol: 'claude',
-        flavor: 'bedrock',
-        baseUrl: mock.url,
-        region: AWS.region,
-        accessKeyId: AWS.accessKeyId,
-        secretAccessKey: AWS.secretAccessKey,
-      },
-    };
+    const { vertexGemini, azureChat, bedrock } = mockCloudUpstreams(mock);
+    const upstreams = { vertex: vertexGemini, azure: azureChat, bedrock };
     const routes = Object.keys(upstreams).map((name) => ({ match: name, upstream: name, model: `${name}-model` }));
-    const config = parseConfig(JSON.stringify({ upstreams, routes, ledger: false, maxRetries: 0, metrics: false }));
-    gateway = await startGateway(config, { port: 0, logger: createLogger('silent'), spanExporter: exporter });
+    gateway = await startCloudGateway({ upstreams, routes, metrics: false }, { spanExporter: exporter });
   });
   afterAll(async () => {
     await gateway.close();
