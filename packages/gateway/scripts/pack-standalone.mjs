@@ -20,6 +20,13 @@ const outDir = resolve(values.out ?? '.');
 const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
 if (!existsSync(join(packageDir, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: build first (pnpm build)');
 
+/** Dependencies the bundled bin imports only when the config asks for them. */
+const LOADED_WHEN_CONFIGURED = ['pg', 'ioredis', 'google-auth-library', '@smithy/core', '@smithy/signature-v4', '@aws-crypto/sha256-js'];
+
+function pick(from, names) {
+  return Object.fromEntries(names.map((name) => [name, from[name]]));
+}
+
 const stage = mkdtempSync(join(tmpdir(), 'llm-gateway-standalone-'));
 try {
   for (const file of ['dist/cli.js', 'dist/cli.licenses.txt', 'README.md', 'LICENSE', 'gateway.example.yaml']) {
@@ -39,7 +46,9 @@ try {
     engines: manifest.engines,
     repository: manifest.repository,
     dependencies: { yaml: manifest.dependencies.yaml },
-    optionalDependencies: manifest.optionalDependencies,
+    // Loaded only when configured, never bundled: PostgreSQL / Redis stores and the cloud upstreams'
+    // signing and token libraries. Optional, so `--omit=optional` installs without the registry.
+    optionalDependencies: { ...manifest.optionalDependencies, ...pick(manifest.dependencies, LOADED_WHEN_CONFIGURED) },
     bundleDependencies: ['yaml'],
   };
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(standalone, null, 2)}\n`);

@@ -3,6 +3,7 @@ import type { Span, SpanContext, Tracer } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { HeaderReader, ProtocolId } from '@llm/core';
 import type { AccessEntry } from './access-log.js';
+import type { CloudFlavorName } from './clouds/cloud-adapter.js';
 import type { Transport, UpstreamConfig } from './router-contract.js';
 
 /** The config's `tracing`: where spans are exported (OTLP over HTTP, JSON). */
@@ -29,8 +30,8 @@ export interface GatewayTracing {
   within<T>(trace: RequestTrace, serve: () => T): T;
   /** Ends a request's span with its access line's fields. */
   end(trace: RequestTrace, entry: AccessEntry): void;
-  /** The transport with a span per upstream attempt, its `traceparent` sent upstream. */
-  transport(transport: Transport, upstreams: Readonly<Record<string, UpstreamConfig>>): Transport;
+  /** The transport with a span per upstream attempt, its `traceparent` sent upstream (a cloud upstream names its `flavor`). */
+  transport(transport: Transport, upstreams: Readonly<Record<string, UpstreamConfig & { flavor?: CloudFlavorName }>>): Transport;
   /** Exports what is buffered and stops. */
   shutdown(): Promise<void>;
 }
@@ -42,6 +43,13 @@ const PROVIDER: Readonly<Record<ProtocolId, string>> = {
   claude: 'anthropic',
   gemini: 'gcp.gemini',
   'bedrock-converse': 'aws.bedrock',
+};
+
+/** The cloud upstreams' own `gen_ai.provider.name` (the GenAI conventions' names), over the protocol's. */
+const CLOUD_PROVIDER: Readonly<Record<CloudFlavorName, string>> = {
+  vertex: 'gcp.vertex_ai',
+  azure: 'azure.ai.openai',
+  bedrock: 'aws.bedrock',
 };
 
 /** Milliseconds between exports of finished spans (the SDK's batch default). */
@@ -125,7 +133,7 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
             kind: api.SpanKind.CLIENT,
             attributes: {
               'gen_ai.operation.name': 'chat',
-              ...(target && { 'gen_ai.provider.name': PROVIDER[target.upstream.protocol], 'gen_ai.system': PROVIDER[target.upstream.protocol], 'llm_gateway.upstream': target.name }),
+              ...(target && providerAttributes(target.name, target.upstream)),
               ...(url && { 'server.address': url.hostname, 'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)) }),
               'http.request.method': request.method,
             },
@@ -159,4 +167,10 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
     },
     shutdown: () => provider.shutdown(),
   };
+}
+
+/** Which provider an attempt went to: the cloud's name for a cloud upstream, else the protocol's vendor. */
+function providerAttributes(name: string, upstream: UpstreamConfig & { flavor?: CloudFlavorName }): Record<string, string> {
+  const provider = upstream.flavor ? CLOUD_PROVIDER[upstream.flavor] : PROVIDER[upstream.protocol];
+  return { 'gen_ai.provider.name': provider, 'gen_ai.system': provider, 'llm_gateway.upstream': name };
 }

@@ -6,9 +6,22 @@ import { parse } from 'yaml';
 import { type SchemaNode, alternatives } from '../src/config/known-keys.js';
 import { loadConfigFile } from '../src/config/load.js';
 import { GatewayConfigSchema } from '../src/config/schema.js';
+import { writeServiceAccountKey } from './helpers/cloud-mocks/google-token.js';
 
 const EXAMPLE = join(dirname(fileURLToPath(import.meta.url)), '..', 'gateway.example.yaml');
-const ENV = { CI_KEY: 'ci-key', GATEWAY_KEY: 'gateway-key', OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a', GEMINI_API_KEY: 'g' };
+const ENV = {
+  CI_KEY: 'ci-key',
+  GATEWAY_KEY: 'gateway-key',
+  OPENAI_API_KEY: 'o',
+  ANTHROPIC_API_KEY: 'a',
+  GEMINI_API_KEY: 'g',
+  GOOGLE_KEY_FILE: writeServiceAccountKey('http://127.0.0.1:9/token').path,
+  VERTEX_ACCESS_TOKEN: 'v',
+  AZURE_OPENAI_API_KEY: 'z',
+  AZURE_CLIENT_SECRET: 's',
+  AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+  AWS_SECRET_ACCESS_KEY: 'secret',
+};
 
 /**
  * Every schema field the example leaves out: each object in the example has every field its

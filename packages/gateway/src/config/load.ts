@@ -9,6 +9,8 @@ import { listedModels, unroutedModelProblems } from './listed-models.js';
 import { parseConfigText, readConfigText } from './read-text.js';
 import { unknownUpstreamReferences } from './references.js';
 import { type GatewayConfig, GatewayConfigSchema } from './schema.js';
+import { cloudUpstreamProblems } from '../clouds/cloud-config-check.js';
+import { routerUpstreams } from '../clouds/cloud-upstreams.js';
 
 /** Where a config's relative paths (the ledger file) resolve from. */
 export interface ConfigLocation {
@@ -42,7 +44,10 @@ export function parseConfig(text: string, env: Record<string, string | undefined
   const unset = new Set(missing.map((item) => item.path));
   const issues = result.success ? [] : describeIssues(result.issues, GatewayConfigSchema, expanded, unset);
   const problems = [...missingVariableProblems(missing), ...issues, ...unknownUpstreamReferences(expanded)];
-  if (result.success) problems.push(...duplicateKeyProblems(result.output.keys), ...unroutedModelProblems(routeTable(result.output), result.output.models));
+  if (result.success) {
+    problems.push(...duplicateKeyProblems(result.output.keys), ...unroutedModelProblems(routeTable(result.output), result.output.models));
+    problems.push(...cloudUpstreamProblems(result.output.upstreams, env));
+  }
   if (problems.length > 0 || !result.success) throw ConfigError.of(source, problems);
   const config = result.output;
   if (config.ledger) config.ledger.path = resolveLedgerPath(config.ledger.path, location);
@@ -60,10 +65,13 @@ function routeTable(config: GatewayConfig): RouteRule[] {
   return config.modelFamilies ? [...config.routes, ...modelFamilyPreset(config.modelFamilies)] : config.routes;
 }
 
-/** The router's part of a gateway config (hooks and transport are added by the server). */
-export function toRouterConfig(config: GatewayConfig): RouterConfig {
+/**
+ * The router's part of a gateway config (hooks and transport are added by the server). Cloud
+ * upstreams get their router-facing base URLs (`routerUpstreams`), read with `env` (`AWS_REGION`).
+ */
+export function toRouterConfig(config: GatewayConfig, env: Record<string, string | undefined> = process.env): RouterConfig {
   const routes = routeTable(config);
-  const out: RouterConfig = { upstreams: config.upstreams, routes, policies: config.policies, models: listedModels(routes, config.models) };
+  const out: RouterConfig = { upstreams: routerUpstreams(config.upstreams, env), routes, policies: config.policies, models: listedModels(routes, config.models) };
   if (config.fetchMedia) out.fetchMedia = config.fetchMedia;
   if (config.countTokens) out.countTokens = config.countTokens;
   if (config.strict !== undefined) out.strict = config.strict;

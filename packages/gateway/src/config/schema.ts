@@ -13,9 +13,38 @@ const NonNegativeInteger = v.pipe(v.number(), v.integer('must be a whole number'
 const Port = v.pipe(NonNegativeInteger, v.maxValue(65535, 'must be at most 65535'));
 
 
+const NonEmpty = v.pipe(v.string(), v.minLength(1, 'must not be empty'));
+const CloudName = v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/, 'must be a name such as us-east5, us-east-1 or global'));
+
 const Upstream = v.strictObject({
   protocol: Protocol,
-  baseUrl: Url,
+  /** Required, except for `flavor: vertex` and `bedrock`, whose endpoint follows from `location` / `region`. */
+  baseUrl: v.optional(Url),
+  /**
+   * The cloud whose URL forms, auth and framing the upstream needs (src/clouds; the README's
+   * "Cloud upstreams"). The fields below belong to one flavor each.
+   */
+  flavor: v.optional(v.picklist(['azure', 'vertex', 'bedrock'])),
+  /** Vertex: the Google Cloud project and location (`us-east5`, `global`...). */
+  project: v.optional(NonEmpty),
+  location: v.optional(CloudName),
+  /** Vertex: a service-account key file (JSON); or a static OAuth2 `accessToken`; neither: Application Default Credentials. */
+  keyFile: v.optional(NonEmpty),
+  accessToken: v.optional(NonEmpty),
+  /** Azure: the `api-version` of deployment URLs; without it the v1 API (`/openai/v1/...`) is used. */
+  apiVersion: v.optional(NonEmpty),
+  /** Azure: Entra ID client credentials, instead of `apiKey` (`authorityHost` default https://login.microsoftonline.com). */
+  tenantId: v.optional(NonEmpty),
+  clientId: v.optional(NonEmpty),
+  clientSecret: v.optional(NonEmpty),
+  authorityHost: v.optional(Url),
+  /** Bedrock: the AWS region (default `AWS_REGION`, then `AWS_DEFAULT_REGION`). */
+  region: v.optional(CloudName),
+  /** Bedrock: an AWS key (default `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`). */
+  accessKeyId: v.optional(NonEmpty),
+  secretAccessKey: v.optional(NonEmpty),
+  /** Empty: none (so `${AWS_SESSION_TOKEN:-}` works for long-term and temporary keys alike). */
+  sessionToken: v.optional(v.string()),
   apiKey: v.optional(v.string()),
   auth: v.optional(v.picklist(['bearer', 'x-api-key', 'x-goog-api-key', 'query-key', 'none'])),
   headers: v.optional(v.record(v.string(), v.string())),

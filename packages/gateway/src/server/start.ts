@@ -13,8 +13,9 @@ import { serveMetrics } from './metrics-server.js';
 import { Readiness } from './readiness.js';
 import type { RouterConfig, Transport } from '../router-contract.js';
 import { openStores } from '../store/stores.js';
-import { createTracing } from '../tracing.js';
+import { type GatewayTracing, createTracing } from '../tracing.js';
 import { createUndiciTransport } from '../transport.js';
+import { cloudTransport, withFlavors } from '../clouds/cloud-upstreams.js';
 import { clientProtocolOf } from './client-protocol.js';
 import { type GatewayHandler, createGatewayHandler } from './gateway-handler.js';
 import { serveNode } from './node-adapter.js';
@@ -95,12 +96,14 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   // turns outlive a reload.
   const stateStore = stores.state;
 
-  const traced = (base: Transport, upstreams: GatewayConfig['upstreams']): Transport => (tracing ? tracing.transport(base, upstreams) : base);
+  const traced = (base: Transport, upstreams: Parameters<GatewayTracing['transport']>[1]): Transport => (tracing ? tracing.transport(base, upstreams) : base);
   /** The router and routes of a config: what a reload replaces. */
   const routing = (next: GatewayConfig) => {
+    const base = toRouterConfig(next);
     const routerConfig: RouterConfig = {
-      ...toRouterConfig(next),
-      transport: traced(logUpstreamFailures(transport, next.upstreams, logger, metrics), next.upstreams),
+      ...base,
+      // Cloud upstreams (src/clouds) innermost: logs and spans see each attempt once, under its upstream.
+      transport: traced(logUpstreamFailures(cloudTransport(transport, next.upstreams), base.upstreams, logger, metrics), withFlavors(base.upstreams, next.upstreams)),
       stateStore,
       // Per-request diagnostics (route decision, tool-call previews) cost a decode: debug only.
       diagnostics: logger.isLevelEnabled('debug'),

@@ -1,0 +1,31 @@
+import { sharedFileCredentials } from './aws-shared-credentials.js';
+import type { ConfiguredUpstream, Env } from './cloud-adapter.js';
+
+/** An AWS access key, with its session token when it is temporary (STS, SSO, an assumed role). */
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+
+/**
+ * A Bedrock upstream's credentials: its `accessKeyId` / `secretAccessKey` / `sessionToken`, else the standard
+ * `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` / `AWS_SESSION_TOKEN` variables, else the shared
+ * credentials file (`AWS_PROFILE`). Undefined when none names a key pair (the config check reports it).
+ */
+export function awsCredentials(upstream: ConfiguredUpstream, env: Env): AwsCredentials | undefined {
+  if (upstream.accessKeyId && upstream.secretAccessKey) {
+    const { accessKeyId, secretAccessKey, sessionToken } = upstream;
+    return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
+  }
+  const accessKeyId = env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey) return sharedFileCredentials(env);
+  const sessionToken = env.AWS_SESSION_TOKEN;
+  return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
+}
+
+/** A Bedrock upstream's region: its `region`, else `AWS_REGION`, else `AWS_DEFAULT_REGION`. */
+export function awsRegion(upstream: ConfiguredUpstream, env: Env): string | undefined {
+  return upstream.region ?? (env.AWS_REGION || undefined) ?? (env.AWS_DEFAULT_REGION || undefined);
+}
