@@ -14,11 +14,13 @@ export interface PlannedAttempt {
 /**
  * The upstreams one request tries, in order: the route's, balanced by its strategy when it has
  * one, without those whose circuit is open (or half-open with its probe out). Throws `overloaded`
- * (503) when every one is cooling down, and `server` for a name no upstream has.
+ * (503) when every one is cooling down, and `server` for a name no upstream has. A route of one
+ * upstream never skips it: with nothing to fall back to, the upstream's own answer (a 429 and its
+ * `retry-after`) tells the client more than a 503 would.
  */
 export function planAttempts(config: RouterConfig, state: RoutingState, route: ResolvedRoute): PlannedAttempt[] {
   const ordered = route.strategy ? orderTargets(route.strategy, route.targets, state, `route:${route.rule.match}`) : route.targets;
-  const breaking = config.circuitBreaker !== false;
+  const breaking = config.circuitBreaker !== false && ordered.length > 1;
   const plan: PlannedAttempt[] = [];
   for (const target of ordered) {
     if (breaking && !state.allows(target.name)) continue;

@@ -100,6 +100,8 @@ export interface RequestRecord {
   clientProtocol: ProtocolId;
   /** Name of the upstream that answered (the last one tried). */
   upstream?: string;
+  /** Upstreams tried and left before `upstream` (fallbacks and reroutes; 0: the first answered). */
+  fallbacks?: number;
   upstreamProtocol?: ProtocolId;
   clientModel?: string;
   upstreamModel?: string;

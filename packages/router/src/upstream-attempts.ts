@@ -71,13 +71,14 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
   // Each reroute (context window, content policy) is taken at most once per request.
   const rerouted = new Set<string>();
   let lastFailure: UpstreamResponse | undefined;
-  for (let attempt = 0; attempt < plan.length; attempt++) {
+  let fallbacks = 0;
+  for (let attempt = 0; attempt < plan.length; attempt++, fallbacks++) {
     const { name, upstream, model } = plan[attempt] as PlannedAttempt;
     const hasNext = attempt < plan.length - 1;
     const mayReroute = canReroute(current.rule, rerouted);
     const upstreamCodec = codecs[upstream.protocol];
     if (!upstreamCodec) throw new LlmError({ kind: 'unsupported', message: `no codec for ${upstream.protocol}` });
-    Object.assign(call.record, { upstream: name, upstreamProtocol: upstream.protocol, upstreamModel: model });
+    Object.assign(call.record, { upstream: name, upstreamProtocol: upstream.protocol, upstreamModel: model, fallbacks });
 
     const history = await continuation.turnsFor(upstreamCodec);
     const media = await mediaFor(upstreamCodec);

@@ -238,9 +238,25 @@ describe('circuit breaking', () => {
   });
 
   it('defaults: 5 failures open the circuit', async () => {
-    const { sent, ask } = scripted(() => chatError(503, null, 'down'), { upstreams: { a: upstream('a') }, routes: [{ match: 'm', upstream: 'a' }] });
+    const { sent, ask } = scripted(() => chatError(503, null, 'down'), { upstreams: { a: upstream('a'), b: upstream('b') }, routes: [{ match: 'm', upstream: ['a', 'b'] }] });
     for (let i = 0; i < 7; i++) await ask('m');
-    expect(sent).toHaveLength(5);
+    expect(sent).toHaveLength(10);
+  });
+
+  it("a route of one upstream never skips it: the client gets the upstream's own answer", async () => {
+    const routingState = new RoutingState({ circuitBreaker: { failures: 2 } });
+    const { sent, ask } = scripted(() => chatError(429, null, 'slow down'), {
+      upstreams: { a: upstream('a'), b: upstream('b') },
+      routes: [
+        { match: 'solo', upstream: 'a' },
+        { match: 'pair', upstream: ['a', 'b'] },
+      ],
+      routingState,
+    });
+    for (let i = 0; i < 3; i++) expect((await ask('solo')).status).toBe(429);
+    expect(routingState.circuitState('a')).toBe('open');
+    await ask('pair');
+    expect(sent.map((item) => item.upstream)).toEqual(['a', 'a', 'a', 'b']);
   });
 });
 
