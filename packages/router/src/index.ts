@@ -14,7 +14,7 @@ export { defaultCodecs } from './registry.js';
 export type { CodecRegistry } from './registry.js';
 export { matchesGlob, modelFamilyPreset, resolveRoute } from './routing.js';
 export type { ModelFamilyUpstreams, ResolvedRoute, ResolvedTarget } from './routing.js';
-export { DEFAULT_LATENCY_DECAY, RoutingState } from './balancing/routing-state.js';
+export { DEFAULT_LATENCY_DECAY, DEFAULT_LATENCY_SHARE_INTERVAL_MS, RoutingState } from './balancing/routing-state.js';
 export type { RoutingEvent, RoutingEventChannel, RoutingStateOptions } from './balancing/routing-state.js';
 export { CircuitBreakers, DEFAULT_CIRCUIT_BREAKER } from './circuit/circuit-breaker.js';
 export type { CircuitBreakerConfig, CircuitState } from './circuit/circuit-breaker.js';

@@ -173,5 +173,15 @@ describe('routing state shared through a channel', () => {
     expect(one.latency('a')).toBe(40);
     one.answered('a', 50);
     expect(published.map((event) => event.type)).toEqual(['failure', 'failure', 'probe', 'success', 'latency', 'latency']);
+    // Latency samples go out at most once a second per upstream; each still moves the local average.
+    expect(one.latency('a')).toBe(43); // 40 + (50 - 40) * 0.3
+    one.answered('a', 60); // 43 + 17 * 0.3 = 48.1
+    now = 1_099;
+    one.answered('a', 63); // 48.1 + 14.9 * 0.3 = 52.57
+    expect(one.latency('a')).toBeCloseTo(52.57, 10);
+    expect(published).toHaveLength(6);
+    now = 1_100;
+    one.answered('a', 56);
+    expect(published.at(-1)).toEqual({ type: 'latency', upstream: 'a', ms: 56 });
   });
 });

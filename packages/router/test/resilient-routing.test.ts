@@ -238,7 +238,10 @@ describe('circuit breaking', () => {
   });
 
   it('defaults: 5 failures open the circuit', async () => {
-    const { sent, ask } = scripted(() => chatError(503, null, 'down'), { upstreams: { a: upstream('a'), b: upstream('b') }, routes: [{ match: 'm', upstream: ['a', 'b'] }] });
+    const { sent, ask } = scripted(() => chatError(503, null, 'down'), {
+      upstreams: { a: upstream('a'), b: upstream('b') },
+      routes: [{ match: 'm', upstream: ['a', 'b'] }],
+    });
     for (let i = 0; i < 7; i++) await ask('m');
     expect(sent).toHaveLength(10);
   });
@@ -326,6 +329,7 @@ describe('retries', () => {
   it('never after the first byte: a stream cut mid-way is neither retried nor handed to the fallback', async () => {
     const chunk = (delta: Record<string, unknown>) =>
       `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'x', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
+    const routingState = new RoutingState();
     const { sent, ask, records } = scripted(
       (name) => {
         if (name === 'b') return completion('b');
@@ -338,12 +342,14 @@ describe('retries', () => {
           },
         };
       },
-      { upstreams: { a: upstream('a'), b: upstream('b') }, routes: [{ match: 'm', upstream: ['a', 'b'] }], maxRetries: 2 },
+      { upstreams: { a: upstream('a'), b: upstream('b') }, routes: [{ match: 'm', upstream: ['a', 'b'] }], maxRetries: 2, routingState },
     );
     const reply = await ask('m', { stream: true });
     expect(reply.status).toBe(200);
     expect(reply.body.startsWith(chunk({ role: 'assistant', content: 'Hel' }))).toBe(true);
     expect(sent.map((item) => item.upstream)).toEqual(['a']);
     expect(records[0]?.upstream).toBe('a');
+    // The stream's end (here its failure) ends the call's in-flight count.
+    expect(routingState.inFlight('a')).toBe(0);
   });
 });

@@ -26,6 +26,8 @@ export interface RoutingStateOptions {
   circuitBreaker?: CircuitBreakerConfig;
   /** Weight of a new latency sample in the moving average (default 0.3): older samples decay by 0.7 each. */
   latencyDecay?: number;
+  /** Least time between two latency samples of one upstream sent over the channel (default 1000 ms). */
+  latencyShareIntervalMs?: number;
   /** Shares circuits and latencies with other instances; default none (this process only). */
   channel?: RoutingEventChannel;
   /** Clock (default `Date.now`). */
@@ -35,6 +37,12 @@ export interface RoutingStateOptions {
 }
 
 export const DEFAULT_LATENCY_DECAY = 0.3;
+/**
+ * Least time between two latency samples of one upstream sent over the channel (default 1000 ms):
+ * every sample updates this instance's average, but a busy gateway does not publish one message
+ * per request. Circuit events are always sent.
+ */
+export const DEFAULT_LATENCY_SHARE_INTERVAL_MS = 1_000;
 
 /**
  * The routing state of a router (or of every router of one gateway, across config reloads):
@@ -50,6 +58,9 @@ export class RoutingState {
   private readonly latencies = new Map<string, number>();
   private readonly counters = new Map<string, number>();
   private readonly decay: number;
+  private readonly latencyShareIntervalMs: number;
+  /** When each upstream's last latency sample went over the channel. */
+  private readonly latencySharedAt = new Map<string, number>();
   private readonly channel: RoutingEventChannel | undefined;
 
   constructor(options: RoutingStateOptions = {}) {
@@ -57,6 +68,7 @@ export class RoutingState {
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.decay = options.latencyDecay ?? DEFAULT_LATENCY_DECAY;
+    this.latencyShareIntervalMs = options.latencyShareIntervalMs ?? DEFAULT_LATENCY_SHARE_INTERVAL_MS;
     this.channel = options.channel;
     this.channel?.subscribe((event) => this.apply(event));
   }
@@ -109,9 +121,16 @@ export class RoutingState {
 
   /** `upstream` answered after `ms` (any answer but a failure: the upstream is healthy). */
   answered(upstream: string, ms: number): void {
+    const at = this.now();
     // Only a change is shared: a closed circuit's success would be one message per request.
-    if (this.circuits.state(upstream, this.now()) !== 'closed') this.record({ type: 'success', upstream, at: this.now() });
-    this.record({ type: 'latency', upstream, ms });
+    if (this.circuits.state(upstream, at) !== 'closed') this.record({ type: 'success', upstream, at });
+    const sample: RoutingEvent = { type: 'latency', upstream, ms };
+    this.apply(sample);
+    const sharedAt = this.latencySharedAt.get(upstream);
+    if (this.channel && (sharedAt === undefined || at - sharedAt >= this.latencyShareIntervalMs)) {
+      this.latencySharedAt.set(upstream, at);
+      this.channel.publish(sample);
+    }
   }
 
   /** The circuit state of `upstream` now. */
