@@ -42,8 +42,9 @@ export interface AccessEntry {
 type RecordFields = Pick<AccessEntry, 'clientModel' | 'upstream' | 'upstreamModel' | 'fallbacks' | 'inputTokens' | 'outputTokens' | 'cachedTokens' | 'errorKind'>;
 
 /**
- * What the router's record of a request adds to its access line. `fallbacks` is the answering
- * upstream's position in the route's list: the router tries them in order and records the last.
+ * What the router's record of a request adds to its access line. `fallbacks` is the router's
+ * count of upstreams left before the one that answered; for a call that has none (a token count),
+ * the answering upstream's position in the route's list.
  */
 export function recordFields(record: RequestRecord, routes: RouterConfig['routes']): RecordFields {
   const fields: RecordFields = {};
@@ -51,9 +52,12 @@ export function recordFields(record: RequestRecord, routes: RouterConfig['routes
   if (record.upstream !== undefined) {
     fields.upstream = record.upstream;
     if (record.upstreamModel !== undefined) fields.upstreamModel = record.upstreamModel;
-    const route = record.clientModel === undefined ? undefined : resolveRoute(routes, record.clientModel);
-    const position = route ? route.upstreams.indexOf(record.upstream) : -1;
-    if (position >= 0) fields.fallbacks = position;
+    if (record.fallbacks !== undefined) fields.fallbacks = record.fallbacks;
+    else {
+      const route = record.clientModel === undefined ? undefined : resolveRoute(routes, record.clientModel);
+      const position = route ? route.upstreams.indexOf(record.upstream) : -1;
+      if (position >= 0) fields.fallbacks = position;
+    }
   }
   const usage = record.usage;
   if (usage) {

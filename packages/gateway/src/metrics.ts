@@ -1,5 +1,7 @@
 import type { AccessEntry } from './access-log.js';
+import type { CircuitState } from '@llm/router';
 import type { RouterConfig } from './router-contract.js';
+import { CIRCUIT_STATE_VALUES } from './server/circuit-health.js';
 
 /** Label value of a field a request did not have (no upstream, no model: `/health`, a 401). */
 const NONE = 'none';
@@ -33,6 +35,7 @@ export function knownModels(routes: RouterConfig['routes'], extra: readonly stri
   const known = new Set(extra);
   for (const route of routes) {
     if (route.model !== undefined) known.add(route.model);
+    for (const entry of Array.isArray(route.upstream) ? route.upstream : [route.upstream]) if (typeof entry !== 'string' && entry.model !== undefined) known.add(entry.model);
     if (!/[*?]/.test(route.match)) known.add(route.match);
   }
   return known;
@@ -44,7 +47,7 @@ export function knownModels(routes: RouterConfig['routes'], extra: readonly stri
  * bounded: protocols and statuses by nature, upstreams by the config, models by
  * {@link knownModels} (any other name is `other`).
  */
-export async function createMetrics(models: ReadonlySet<string>): Promise<GatewayMetrics> {
+export async function createMetrics(models: ReadonlySet<string>, circuits?: () => Iterable<[string, CircuitState]>): Promise<GatewayMetrics> {
   // Loaded only when metrics are on: prom-client costs ~100 ms to load.
   const prom = await import('prom-client');
   const registry = new prom.Registry();
@@ -59,6 +62,19 @@ export async function createMetrics(models: ReadonlySet<string>): Promise<Gatewa
   const failures = new prom.Counter({ name: 'llm_gateway_upstream_failures_total', help: 'Failed upstream API calls, by reason: the status (429, 5xx), error (no answer) or timeout.', labelNames: ['upstream', 'reason'], registers });
   const errors = new prom.Counter({ name: 'llm_gateway_request_errors_total', help: 'Requests that failed, or streams that ended with an error event, by error kind (timeout, upstream, rate_limit...).', labelNames: ['protocol', 'upstream', 'kind'], registers });
   const fallbacks = new prom.Counter({ name: 'llm_gateway_fallbacks_total', help: "Upstreams of a route tried and left before the one that answered, by the one that answered.", labelNames: ['upstream'], registers });
+  if (circuits) {
+    new prom.Gauge({
+      name: 'llm_gateway_upstream_circuit_state',
+      help: 'Circuit of each configured upstream: 0 closed, 1 half-open (one probe may go), 2 open (skipped while cooling down).',
+      labelNames: ['upstream'],
+      registers,
+      collect() {
+        // Read at each scrape: circuits change with other gateways' events too.
+        this.reset();
+        for (const [upstream, state] of circuits()) this.set({ upstream }, CIRCUIT_STATE_VALUES[state]);
+      },
+    });
+  }
   const modelLabel = (model: string | undefined) => (model === undefined ? NONE : models.has(model) ? model : OTHER_MODEL);
   return {
     contentType: registry.contentType,

@@ -57,7 +57,28 @@ describe('gateway.example.yaml', () => {
       { name: 'sha256:8cb1c6bc8952', key: 'gateway-key' },
     ]);
     expect(config.ledger).toEqual({ path: join(dirname(EXAMPLE), 'gateway-usage.db') });
-    expect(config.routes[1]).toEqual({ match: 'fast', upstream: ['google', 'openai'], model: 'gemini-2.5-flash' });
+    expect(config.routes[1]).toEqual({
+      match: 'fast',
+      upstream: [
+        { name: 'google', model: 'gemini-2.5-flash' },
+        { name: 'openai', model: 'gpt-4.1-mini' },
+      ],
+      contextFallback: 'long',
+      contentPolicyFallback: 'long',
+    });
+    expect(config.routes[2]).toEqual({
+      match: 'long',
+      upstream: [
+        { name: 'google', weight: 3 },
+        { name: 'anthropic', weight: 1 },
+      ],
+      model: 'gemini-2.5-pro',
+      strategy: 'weighted',
+    });
+    expect([config.retry, config.circuitBreaker]).toEqual([
+      { baseDelayMs: 500, maxDelayMs: 30000 },
+      { failures: 5, windowMs: 60000, cooldownMs: 30000 },
+    ]);
   });
 
   it('shows every field the schema has (each upstream and route field on at least one of them)', () => {

@@ -1,3 +1,5 @@
+import type { RoutingState } from './balancing/routing-state.js';
+import type { CircuitBreakerConfig } from './circuit/circuit-breaker.js';
 import type { RequestDiagnostics } from './diagnostics.js';
 import type { MediaFetchConfig } from './media-fetch.js';
 import type { AuthScheme, CancelSignal, Codec, HeaderReader, LlmRequest, LlmResponse, LlmUsage, LlmWarning, ProtocolId } from '@llm/core';
@@ -19,6 +21,8 @@ export interface UpstreamConfig {
   baseUrl: string;
   /** Key sent upstream. Client credentials are never forwarded. */
   apiKey?: string;
+  /** Several keys, used in turn (round-robin), one per call; takes the place of `apiKey`. */
+  apiKeys?: string[];
   /** How the key is sent; defaults to the protocol's usual scheme. `none` sends no key. */
   auth?: AuthScheme | 'none';
   /** Extra headers sent upstream (e.g. `anthropic-beta`, `OpenAI-Organization`). */
@@ -52,14 +56,39 @@ export interface UpstreamCapabilities {
   citations: boolean;
 }
 
+/** One upstream of a route, with the model it gets and its share of a balanced route. */
+export interface RouteTarget {
+  /** Upstream name (a key of `upstreams`). */
+  name: string;
+  /** Model name to send this upstream (default: the route's `model`, else the client's). */
+  model?: string;
+  /** Share of the `weighted` strategy (default 1); any weight makes the route balanced. */
+  weight?: number;
+}
+
+/** How a balanced route picks among its upstreams per request (see the README, "Routing"). */
+export type BalancingStrategy = 'weighted' | 'round-robin' | 'least-busy' | 'lowest-latency';
+
 /** One route: client model names matching `match` go to `upstream`. */
 export interface RouteRule {
   /** Exact name or glob (`*` any run of characters, `?` one character): `claude-*`, `*`. */
   match: string;
-  /** Upstream name, or several: the next is tried when one fails before its first byte. */
-  upstream: string | string[];
+  /**
+   * Upstream name, or several: the next is tried when one fails before its first byte. Entries
+   * may be objects naming each upstream's model and weight.
+   */
+  upstream: string | RouteTarget | (string | RouteTarget)[];
   /** Model name to send upstream instead of the client's. */
   model?: string;
+  /**
+   * Balance the upstreams per request instead of trying them in the order written (the default
+   * when any entry has a `weight`: `weighted`). The others stay fallbacks, in the strategy's order.
+   */
+  strategy?: BalancingStrategy;
+  /** A model name routed again when an upstream answers that the request is too long for its context window. */
+  contextFallback?: string;
+  /** A model name routed again when an upstream refuses the request by its content policy. */
+  contentPolicyFallback?: string;
 }
 
 /** One finished request, reported through {@link RouterHooks.onRequestEnd} (the gateway's ledger row). */
@@ -71,6 +100,8 @@ export interface RequestRecord {
   clientProtocol: ProtocolId;
   /** Name of the upstream that answered (the last one tried). */
   upstream?: string;
+  /** Upstreams tried and left before `upstream` (fallbacks and reroutes; 0: the first answered). */
+  fallbacks?: number;
   upstreamProtocol?: ProtocolId;
   clientModel?: string;
   upstreamModel?: string;
@@ -236,6 +267,17 @@ export interface RouterConfig {
    * counts entries, not bytes; no cap without a `clientKeyId`. See the README.
    */
   maxStoredTurnsPerOwner?: number;
+  /**
+   * Shared routing state: circuits, in-flight counts, latencies, round-robin turns (default: one
+   * per router, in memory). Pass one to keep it across routers, or one with a channel to share it
+   * between instances.
+   */
+  routingState?: RoutingState;
+  /**
+   * Cool-down of failing upstreams (defaults in the README, "Circuit breaking"); `false`: never
+   * skip an upstream. Read from here when the router builds its own `routingState`.
+   */
+  circuitBreaker?: CircuitBreakerConfig | false;
   /** Retries on 429 / 5xx before the first byte (default 2), with backoff honouring retry-after. */
   maxRetries?: number;
   /** First retry delay in milliseconds, doubled per retry (default 500). */

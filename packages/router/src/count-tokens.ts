@@ -46,7 +46,7 @@ async function countUpstream(
   const upstream = route ? config.upstreams[route.upstreams[0] as string] : undefined;
   const codec = upstream ? codecs[upstream.protocol] : undefined;
   if (!route || !upstream || !codec || codec.id !== call.clientCodec.id || !clientModel) return undefined;
-  const model = route.model ?? clientModel;
+  const model = route.targets[0]?.model ?? clientModel;
   const target = codec.http.buildRequest({
     baseUrl: upstream.baseUrl,
     model,

@@ -13,7 +13,12 @@ export type { CompleteOptions, CompleteStream, CompleteValue } from './complete.
 export { defaultCodecs } from './registry.js';
 export type { CodecRegistry } from './registry.js';
 export { matchesGlob, modelFamilyPreset, resolveRoute } from './routing.js';
-export type { ModelFamilyUpstreams, ResolvedRoute } from './routing.js';
+export type { ModelFamilyUpstreams, ResolvedRoute, ResolvedTarget } from './routing.js';
+export { DEFAULT_LATENCY_DECAY, DEFAULT_LATENCY_SHARE_INTERVAL_MS, RoutingState } from './balancing/routing-state.js';
+export type { RoutingEvent, RoutingEventChannel, RoutingStateOptions } from './balancing/routing-state.js';
+export { CircuitBreakers, DEFAULT_CIRCUIT_BREAKER } from './circuit/circuit-breaker.js';
+export type { CircuitBreakerConfig, CircuitState } from './circuit/circuit-breaker.js';
+export { DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_RETRY_BASE_DELAY_MS } from './upstream-call.js';
 export { DEFAULT_STATE_STORE_MAX_BYTES, DEFAULT_STATE_STORE_MAX_ENTRIES, MemoryStateStore } from './state-store.js';
 export { estimateValueSize } from './value-size.js';
 export { DEFAULT_MAX_STORED_TURNS_PER_OWNER } from './owner-quota.js';
@@ -40,10 +45,12 @@ export { MAX_MEDIA_REDIRECTS, fetchMediaUrls, inlineFetchedMedia, isAllowedMedia
 export type { FetchedMedia, MediaFetchConfig, MediaToFetch } from './media-fetch.js';
 export { isInternalHost } from './internal-hosts.js';
 export type {
+  BalancingStrategy,
   PolicyConfig,
   ReadOnlyToolsConfig,
   RequestRecord,
   RouteRule,
+  RouteTarget,
   RouterConfig,
   RouterHooks,
   StateStore,

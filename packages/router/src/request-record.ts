@@ -14,6 +14,8 @@ export interface RouterCall {
   warnings: WarningCollector;
   /** The generate call's deadline (and client cancellation), disposed when the request ends. */
   deadline?: RequestDeadline;
+  /** Run once when the call ends (releases the upstream's in-flight count). */
+  onFinish?: () => void;
 }
 
 /**
@@ -46,6 +48,8 @@ export class CallRecorder {
   /** Ends the call: completes its record and hands it to `onRequestEnd`. */
   finish(call: RouterCall, extra: Partial<RequestRecord>): void {
     call.deadline?.dispose();
+    call.onFinish?.();
+    call.onFinish = undefined;
     Object.assign(call.record, extra, { totalMs: Date.now() - call.started, warnings: call.warnings.kept });
     if (call.warnings.dropped > 0) call.record.warningsDropped = call.warnings.dropped;
     try {

@@ -1,3 +1,4 @@
+import { RoutingState } from './balancing/routing-state.js';
 import type { RouterConfig, StateStore, Transport, UpstreamRequest } from './config.js';
 import { DEFAULT_MAX_STORED_TURNS_PER_OWNER, OwnerQuota } from './owner-quota.js';
 import { defaultCodecs, type CodecRegistry } from './registry.js';
@@ -13,6 +14,8 @@ export interface RouterRuntime {
   readonly quota: OwnerQuota;
   readonly transport: Transport;
   readonly calls: CallRecorder;
+  /** Circuits, in-flight counts, latencies and turns: the config's, else this router's own. */
+  readonly routing: RoutingState;
 }
 
 /** Built once per `createRouter`. */
@@ -25,5 +28,6 @@ export function routerRuntime(config: RouterConfig): RouterRuntime {
     quota: new OwnerQuota(store, config.maxStoredTurnsPerOwner ?? DEFAULT_MAX_STORED_TURNS_PER_OWNER, ownerOfStored),
     transport: config.transport ?? ((request: UpstreamRequest) => fetch(request.url, request)),
     calls: new CallRecorder(config),
+    routing: config.routingState ?? new RoutingState({ circuitBreaker: config.circuitBreaker || undefined }),
   };
 }

@@ -1,10 +1,22 @@
-import type { RouteRule } from './config.js';
+import type { BalancingStrategy, RouteRule, RouteTarget } from './config.js';
 
-/** A resolved route: upstream names in the order to try, and the model to send. */
+/** One upstream of a resolved route and the model it gets. */
+export interface ResolvedTarget {
+  name: string;
+  model: string;
+  weight?: number;
+}
+
+/** A resolved route: its upstreams in the order written, each with the model to send. */
 export interface ResolvedRoute {
   rule: RouteRule;
+  targets: ResolvedTarget[];
+  /** The targets' names. */
   upstreams: string[];
+  /** The route's model (`rule.model`, else the client's): what a target without its own gets. */
   model: string;
+  /** Set when the route balances its upstreams (a `strategy`, or a `weight` on any entry). */
+  strategy?: BalancingStrategy;
 }
 
 /** True when `model` matches `pattern` (`*` any run of characters, `?` one character). */
@@ -26,8 +38,20 @@ export function matchesGlob(pattern: string, model: string): boolean {
 export function resolveRoute(routes: readonly RouteRule[], model: string): ResolvedRoute | undefined {
   const rule = routes.find((item) => item.match === model) ?? routes.find((item) => matchesGlob(item.match, model));
   if (!rule) return undefined;
-  const upstreams = Array.isArray(rule.upstream) ? [...rule.upstream] : [rule.upstream];
-  return { rule, upstreams, model: rule.model ?? model };
+  const routeModel = rule.model ?? model;
+  const entries = Array.isArray(rule.upstream) ? rule.upstream : [rule.upstream];
+  const targets = entries.map((entry) => resolvedTarget(entry, routeModel));
+  const resolved: ResolvedRoute = { rule, targets, upstreams: targets.map((target) => target.name), model: routeModel };
+  const strategy = rule.strategy ?? (targets.some((target) => target.weight !== undefined) ? 'weighted' : undefined);
+  if (strategy) resolved.strategy = strategy;
+  return resolved;
+}
+
+function resolvedTarget(entry: string | RouteTarget, routeModel: string): ResolvedTarget {
+  if (typeof entry === 'string') return { name: entry, model: routeModel };
+  const target: ResolvedTarget = { name: entry.name, model: entry.model ?? routeModel };
+  if (entry.weight !== undefined) target.weight = entry.weight;
+  return target;
 }
 
 /** Upstream names of {@link modelFamilyPreset}, one per protocol. */

@@ -10,11 +10,13 @@ import { applyPolicies, hasActivePolicies, normaliseMessageContent } from './pol
 import type { RouterReply, RouterRequest } from './reply.js';
 import type { RouterCall } from './request-record.js';
 import { mintResponseId } from './response-state.js';
+import { planAttempts, rotatedKey, type PlannedAttempt } from './attempt-plan.js';
+import { canReroute, rerouteFor } from './reroute.js';
 import { resolveRoute } from './routing.js';
 import type { RouterRuntime } from './router-runtime.js';
 import { Continuation, keptRequest } from './stored-turns.js';
 import { DEFAULT_REQUEST_DEADLINE_MS, RequestDeadline } from './timeouts.js';
-import { callUpstream, isOkStatus, isRetryableStatus } from './upstream-call.js';
+import { callUpstream, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_RETRY_BASE_DELAY_MS, isOkStatus, isRetryableStatus } from './upstream-call.js';
 import { credentials, upstreamHeaders } from './upstream-target.js';
 
 /**
@@ -62,21 +64,27 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
   // Bounds the whole request: retries, fallbacks and the stream (cleared by `finish`).
   const deadline = new RequestDeadline(config.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS, request.signal);
   call.deadline = deadline;
+  const { routing } = runtime;
+  const breaking = config.circuitBreaker !== false;
+  let current = route;
+  let plan = planAttempts(config, routing, current);
+  // Each reroute (context window, content policy) is taken at most once per request.
+  const rerouted = new Set<string>();
   let lastFailure: UpstreamResponse | undefined;
-  for (let attempt = 0; attempt < route.upstreams.length; attempt++) {
-    const name = route.upstreams[attempt] as string;
-    const hasNext = attempt < route.upstreams.length - 1;
-    const upstream = config.upstreams[name];
-    if (!upstream) throw new LlmError({ kind: 'server', message: `route names unknown upstream ${name}` });
+  let fallbacks = 0;
+  for (let attempt = 0; attempt < plan.length; attempt++, fallbacks++) {
+    const { name, upstream, model } = plan[attempt] as PlannedAttempt;
+    const hasNext = attempt < plan.length - 1;
+    const mayReroute = canReroute(current.rule, rerouted);
     const upstreamCodec = codecs[upstream.protocol];
     if (!upstreamCodec) throw new LlmError({ kind: 'unsupported', message: `no codec for ${upstream.protocol}` });
-    Object.assign(call.record, { upstream: name, upstreamProtocol: upstream.protocol, upstreamModel: route.model });
+    Object.assign(call.record, { upstream: name, upstreamProtocol: upstream.protocol, upstreamModel: model, fallbacks });
 
     const history = await continuation.turnsFor(upstreamCodec);
     const media = await mediaFor(upstreamCodec);
     const via = attemptBridge(runtime, call, name, upstream, upstreamCodec, { history, media, answerId });
-    const outgoing = encodeAttempt(via, held, match, route.model);
-    if (!hasNext) {
+    const outgoing = encodeAttempt(via, held, match, model);
+    if (!hasNext && !mayReroute) {
       held.body = undefined;
       held.text = undefined;
       clientCanonical = undefined;
@@ -88,9 +96,14 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
       model: outgoing.model,
       stream: upstreamStreams,
       operation: 'generate',
-      ...credentials(upstream),
+      ...credentials(upstream, rotatedKey(upstream, name, routing)),
       headers: upstreamHeaders(upstream, upstreamCodec, clientId, request.headers),
     });
+    if (breaking) routing.sending(name);
+    // In flight until the call ends (its stream included): what `least-busy` counts.
+    call.onFinish?.();
+    call.onFinish = routing.begin(name);
+    const sentAt = routing.now();
     let response: UpstreamResponse;
     try {
       response = await callUpstream({
@@ -100,16 +113,23 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
         transport,
         timeoutMs: upstream.timeoutMs ?? 600_000,
         maxRetries: config.maxRetries ?? 2,
-        retryBaseDelayMs: config.retryBaseDelayMs ?? 500,
-        maxRetryDelayMs: config.maxRetryDelayMs ?? 30_000,
+        retryBaseDelayMs: config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
+        maxRetryDelayMs: config.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
         signal: deadline,
         onAttempt: diagnostics ? () => diagnostics.attempts++ : undefined,
       });
     } catch (error) {
+      // A client that went away or a spent deadline says nothing of the upstream's health.
+      if (breaking && !deadline.aborted && LlmError.isInstance(error)) routing.failed(name);
       if (hasNext && !deadline.aborted && LlmError.isInstance(error)) continue;
       return calls.respondError(call, error, via);
     }
     if (diagnostics) diagnostics.upstreamStatus = response.status;
+    if (isRetryableStatus(response.status)) {
+      if (breaking) routing.failed(name);
+    } else {
+      routing.answered(name, routing.now() - sentAt);
+    }
     if (!isOkStatus(response.status)) {
       if (hasNext && isRetryableStatus(response.status)) {
         await response.body?.cancel().catch(() => undefined);
@@ -117,8 +137,17 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
         continue;
       }
       const errorBody = await readErrorBody(response);
-      const encoded = answers.error(response.status, errorBody, response.headers);
       const decoded = upstreamCodec.error.decode(response.status, errorBody, response.headers);
+      const reroute = mayReroute ? rerouteFor(decoded.kind, current.rule, rerouted) : undefined;
+      const next = reroute ? resolveRoute(config.routes, reroute) : undefined;
+      if (next) {
+        // A larger context window (or another policy) elsewhere: start over on that route.
+        current = next;
+        plan = planAttempts(config, routing, current);
+        attempt = -1;
+        continue;
+      }
+      const encoded = answers.error(response.status, errorBody, response.headers);
       // A body that is not the protocol's error shape (a proxy's page) is the decoded error's cause: log it.
       calls.finish(
         call,

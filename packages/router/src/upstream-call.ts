@@ -25,6 +25,11 @@ export interface UpstreamCallOptions {
   onAttempt?(): void;
 }
 
+/** First retry delay in milliseconds, doubled per retry (`RouterConfig.retryBaseDelayMs`). */
+export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
+/** Longest retry delay, a `retry-after` included (`RouterConfig.maxRetryDelayMs`). */
+export const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
+
 /** A 2xx status. */
 export function isOkStatus(status: number): boolean {
   return status >= 200 && status < 300;

@@ -1,9 +1,13 @@
 import type { Codec, HeaderReader, ProtocolId } from '@llm/core';
 import type { UpstreamConfig } from './config.js';
 
-export function credentials(upstream: UpstreamConfig): { apiKey?: string; auth?: Exclude<UpstreamConfig['auth'], 'none'> } {
-  if (upstream.auth === 'none' || upstream.apiKey === undefined) return {};
-  return upstream.auth ? { apiKey: upstream.apiKey, auth: upstream.auth } : { apiKey: upstream.apiKey };
+/** The key and scheme of a call: `apiKey` when given (one of `apiKeys` in turn), else the upstream's first. */
+export function credentials(
+  upstream: UpstreamConfig,
+  apiKey = upstream.apiKey ?? upstream.apiKeys?.[0],
+): { apiKey?: string; auth?: Exclude<UpstreamConfig['auth'], 'none'> } {
+  if (upstream.auth === 'none' || apiKey === undefined) return {};
+  return upstream.auth ? { apiKey, auth: upstream.auth } : { apiKey };
 }
 
 /**

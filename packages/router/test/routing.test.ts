@@ -15,9 +15,39 @@ describe('routing', () => {
       { match: 'gpt-*', upstream: 'openai' },
       { match: 'gpt-4o', upstream: ['azure', 'openai'], model: 'gpt-4o-2024' },
     ];
-    expect(resolveRoute(routes, 'gpt-4o')).toEqual({ rule: routes[1], upstreams: ['azure', 'openai'], model: 'gpt-4o-2024' });
-    expect(resolveRoute(routes, 'gpt-5')).toEqual({ rule: routes[0], upstreams: ['openai'], model: 'gpt-5' });
+    expect(resolveRoute(routes, 'gpt-4o')).toEqual({
+      rule: routes[1],
+      targets: [
+        { name: 'azure', model: 'gpt-4o-2024' },
+        { name: 'openai', model: 'gpt-4o-2024' },
+      ],
+      upstreams: ['azure', 'openai'],
+      model: 'gpt-4o-2024',
+    });
+    expect(resolveRoute(routes, 'gpt-5')).toEqual({ rule: routes[0], targets: [{ name: 'openai', model: 'gpt-5' }], upstreams: ['openai'], model: 'gpt-5' });
     expect(resolveRoute(routes, 'claude')).toBeUndefined();
+  });
+
+  it('names the model per upstream of a chain; strings keep the route model', () => {
+    const routes = [
+      { match: 'smart', upstream: [{ name: 'anthropic', model: 'claude-x' }, 'azure', { name: 'openai', model: 'gpt-y' }], model: 'fallback-model' },
+    ];
+    expect(resolveRoute(routes, 'smart')?.targets).toEqual([
+      { name: 'anthropic', model: 'claude-x' },
+      { name: 'azure', model: 'fallback-model' },
+      { name: 'openai', model: 'gpt-y' },
+    ]);
+    expect(resolveRoute(routes, 'smart')?.strategy).toBeUndefined();
+  });
+
+  it('a weight makes the route balanced (weighted by default); a strategy names another', () => {
+    const weighted = resolveRoute([{ match: 'm', upstream: [{ name: 'a', weight: 3 }, { name: 'b' }] }], 'm');
+    expect(weighted?.strategy).toBe('weighted');
+    expect(weighted?.targets).toEqual([
+      { name: 'a', model: 'm', weight: 3 },
+      { name: 'b', model: 'm' },
+    ]);
+    expect(resolveRoute([{ match: 'm', upstream: ['a', 'b'], strategy: 'least-busy' as const }], 'm')?.strategy).toBe('least-busy');
   });
 
   it('the model-family preset sends o-series to Responses, gpt to Chat, claude to Anthropic', () => {

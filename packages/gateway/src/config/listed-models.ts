@@ -1,8 +1,8 @@
 import { resolveRoute } from '@llm/router';
 import type { RouteRule } from '../router-contract.js';
 
-function sameUpstreams(a: string | readonly string[], b: readonly string[]): boolean {
-  const list = typeof a === 'string' ? [a] : a;
+function sameUpstreams(a: RouteRule['upstream'], b: readonly string[]): boolean {
+  const list = (Array.isArray(a) ? a : [a]).map((entry) => (typeof entry === 'string' ? entry : entry.name));
   return list.length === b.length && list.every((name, i) => name === b[i]);
 }
 
@@ -26,4 +26,14 @@ export function listedModels(routes: readonly RouteRule[], models: readonly stri
 /** `models:` entries no route matches: listing them would offer models that answer 404. */
 export function unroutedModelProblems(routes: readonly RouteRule[], models: readonly string[] = []): string[] {
   return models.flatMap((model, i) => (resolveRoute(routes, model) ? [] : [`models.${i}: no route matches this model`]));
+}
+
+/** `contextFallback` / `contentPolicyFallback` models no route matches: the reroute could never be taken. */
+export function unroutedFallbackProblems(rules: readonly RouteRule[], routes: readonly RouteRule[] = rules): string[] {
+  return rules.flatMap((rule, i) =>
+    (['contextFallback', 'contentPolicyFallback'] as const).flatMap((field) => {
+      const model = rule[field];
+      return model === undefined || resolveRoute(routes, model) ? [] : [`routes.${i}.${field}: no route matches this model`];
+    }),
+  );
 }

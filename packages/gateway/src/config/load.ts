@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { duplicateKeyProblems } from './client-keys.js';
 import { ConfigError, expandEnv, type MissingVariable } from './expand-env.js';
 import { describeIssues } from './issue-message.js';
-import { listedModels, unroutedModelProblems } from './listed-models.js';
+import { listedModels, unroutedFallbackProblems, unroutedModelProblems } from './listed-models.js';
 import { parseConfigText, readConfigText } from './read-text.js';
 import { unknownUpstreamReferences } from './references.js';
 import { type GatewayConfig, GatewayConfigSchema } from './schema.js';
@@ -45,7 +45,11 @@ export function parseConfig(text: string, env: Record<string, string | undefined
   const issues = result.success ? [] : describeIssues(result.issues, GatewayConfigSchema, expanded, unset);
   const problems = [...missingVariableProblems(missing), ...issues, ...unknownUpstreamReferences(expanded)];
   if (result.success) {
-    problems.push(...duplicateKeyProblems(result.output.keys), ...unroutedModelProblems(routeTable(result.output), result.output.models));
+    problems.push(
+      ...duplicateKeyProblems(result.output.keys),
+      ...unroutedModelProblems(routeTable(result.output), result.output.models),
+      ...unroutedFallbackProblems(result.output.routes, routeTable(result.output)),
+    );
     problems.push(...cloudUpstreamProblems(result.output.upstreams, env));
   }
   if (problems.length > 0 || !result.success) throw ConfigError.of(source, problems);
@@ -76,6 +80,9 @@ export function toRouterConfig(config: GatewayConfig, env: Record<string, string
   if (config.countTokens) out.countTokens = config.countTokens;
   if (config.strict !== undefined) out.strict = config.strict;
   if (config.maxRetries !== undefined) out.maxRetries = config.maxRetries;
+  if (config.retry?.baseDelayMs !== undefined) out.retryBaseDelayMs = config.retry.baseDelayMs;
+  if (config.retry?.maxDelayMs !== undefined) out.maxRetryDelayMs = config.retry.maxDelayMs;
+  if (config.circuitBreaker !== undefined) out.circuitBreaker = config.circuitBreaker;
   if (config.requestDeadlineMs !== undefined) out.requestDeadlineMs = config.requestDeadlineMs;
   if (config.warningsHeader !== undefined) out.warningsHeader = config.warningsHeader;
   return out;

@@ -20,8 +20,9 @@ export function unknownUpstreamReferences(config: unknown): string[] {
     config.routes.forEach((route, i) => {
       if (!isRecord(route)) return;
       const path = joinPath(joinPath('routes', i), 'upstream');
-      if (Array.isArray(route.upstream)) route.upstream.forEach((name, j) => check(joinPath(path, j), name));
-      else check(path, route.upstream);
+      const checkEntry = (entryPath: string, entry: unknown) => (isRecord(entry) ? check(joinPath(entryPath, 'name'), entry.name) : check(entryPath, entry));
+      if (Array.isArray(route.upstream)) route.upstream.forEach((entry, j) => checkEntry(joinPath(path, j), entry));
+      else checkEntry(path, route.upstream);
     });
   }
   if (isRecord(config.modelFamilies)) {

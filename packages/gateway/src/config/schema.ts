@@ -46,6 +46,8 @@ const Upstream = v.strictObject({
   /** Empty: none (so `${AWS_SESSION_TOKEN:-}` works for long-term and temporary keys alike). */
   sessionToken: v.optional(v.string()),
   apiKey: v.optional(v.string()),
+  /** Several keys used in turn, one per call (in place of `apiKey`). */
+  apiKeys: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty'))), v.minLength(1, 'name at least one key'))),
   auth: v.optional(v.picklist(['bearer', 'x-api-key', 'x-goog-api-key', 'query-key', 'none'])),
   headers: v.optional(v.record(v.string(), v.string())),
   /** Until the answer's headers (the router's default: 600,000). */
@@ -65,11 +67,40 @@ const Upstream = v.strictObject({
   ),
 });
 
+const UpstreamName = v.pipe(v.string(), v.minLength(1));
+/** One upstream of a route: a name, or the name with the model it gets and its weight. */
+const RouteTarget = v.union([
+  UpstreamName,
+  v.strictObject({
+    name: UpstreamName,
+    model: v.optional(v.pipe(v.string(), v.minLength(1))),
+    weight: v.optional(v.pipe(v.number(), v.minValue(0, 'must be at least 0'), v.finite())),
+  }),
+]);
+
 const Route = v.strictObject({
   match: v.pipe(v.string(), v.minLength(1)),
-  upstream: v.union([v.pipe(v.string(), v.minLength(1)), v.pipe(v.array(v.string()), v.minLength(1))]),
+  upstream: v.union([RouteTarget, v.pipe(v.array(RouteTarget), v.minLength(1))]),
   model: v.optional(v.string()),
+  /** Balance the upstreams per request (the router README's "Routing"); `weighted` when any has a weight. */
+  strategy: v.optional(v.picklist(['weighted', 'round-robin', 'least-busy', 'lowest-latency'])),
+  /** A model name (it must match a route) taken when the request is too long for an upstream's context window. */
+  contextFallback: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** A model name (it must match a route) taken when an upstream refuses the request by its content policy. */
+  contentPolicyFallback: v.optional(v.pipe(v.string(), v.minLength(1))),
 });
+
+/** Backoff of retries before the first byte (the router's defaults: 500 and 30,000). */
+const Retry = v.strictObject({
+  baseDelayMs: v.optional(PositiveInteger),
+  maxDelayMs: v.optional(PositiveInteger),
+});
+
+/** Cool-down of failing upstreams (the router's defaults: 5 failures in 60,000 ms, 30,000 ms); `false`: off. */
+const CircuitBreaker = v.union([
+  v.literal(false),
+  v.strictObject({ failures: v.optional(PositiveInteger), windowMs: v.optional(PositiveInteger), cooldownMs: v.optional(PositiveInteger) }),
+]);
 
 /** The router's opt-in policies (its README documents each). */
 const Policies = v.strictObject({
@@ -143,6 +174,8 @@ export const GatewayConfigSchema = v.strictObject({
   policies: v.optional(Policies, {}),
   strict: v.optional(v.boolean()),
   maxRetries: v.optional(NonNegativeInteger),
+  retry: v.optional(Retry),
+  circuitBreaker: v.optional(CircuitBreaker),
   /** Total time per request, retries, fallbacks and the whole stream included (the router's default: 1,800,000). */
   requestDeadlineMs: v.optional(PositiveInteger),
   warningsHeader: v.optional(v.boolean()),

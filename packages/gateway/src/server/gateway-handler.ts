@@ -123,7 +123,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
   const serve = async (request: RouterRequest, call: CallLog): Promise<RouterReply> => {
     const { url, requestId } = call;
     if (url.pathname === '/health' || url.pathname === '/health/live') return call.finish({ status: 200, headers: { ...JSON_TYPE }, body: '{"status":"ok"}' });
-    if (url.pathname === '/health/ready') return call.finish(readinessReply(options.readiness?.failing() ?? []));
+    if (url.pathname === '/health/ready') return call.finish(readinessReply(options.readiness?.failing() ?? [], options.readiness?.detail()));
     if (url.pathname === '/metrics' && options.metrics && (request.method === 'GET' || request.method === 'HEAD')) {
       return call.finish({ status: 200, headers: { 'content-type': options.metrics.contentType }, body: request.method === 'HEAD' ? null : await options.metrics.text() });
     }
@@ -259,10 +259,14 @@ interface CallLog {
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-/** `GET /health/ready`: 200 when every check passes, else 503 naming the failing ones. */
-function readinessReply(failing: readonly string[]): RouterReply {
-  if (failing.length === 0) return { status: 200, headers: { ...JSON_TYPE }, body: '{"status":"ready"}' };
-  return { status: 503, headers: { ...JSON_TYPE }, body: JSON.stringify({ status: 'unavailable', failing }) };
+/**
+ * `GET /health/ready`: 200 when every check passes, else 503 naming the failing ones; with the
+ * readiness details that have a value (upstream circuits not closed).
+ */
+function readinessReply(failing: readonly string[], detail?: Record<string, unknown>): RouterReply {
+  if (failing.length === 0)
+    return { status: 200, headers: { ...JSON_TYPE }, body: detail ? JSON.stringify({ status: 'ready', ...detail }) : '{"status":"ready"}' };
+  return { status: 503, headers: { ...JSON_TYPE }, body: JSON.stringify({ status: 'unavailable', failing, ...detail }) };
 }
 
 function isCreateResponse(url: URL): boolean {

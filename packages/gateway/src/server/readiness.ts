@@ -11,9 +11,29 @@ export interface ReadinessCheck {
  */
 export class Readiness {
   private readonly checks: ReadinessCheck[] = [];
+  private readonly details = new Map<string, () => unknown>();
 
   add(check: ReadinessCheck): void {
     this.checks.push(check);
+  }
+
+  /** Adds `name` to the probe's body whenever `detail` gives a value (e.g. upstream circuits not closed). */
+  addDetail(name: string, detail: () => unknown): void {
+    this.details.set(name, detail);
+  }
+
+  /** The details with a value now; a detail that throws is left out. */
+  detail(): Record<string, unknown> | undefined {
+    let out: Record<string, unknown> | undefined;
+    for (const [name, detail] of this.details) {
+      try {
+        const value = detail();
+        if (value !== undefined) (out ??= {})[name] = value;
+      } catch {
+        // A broken detail must not break the probe.
+      }
+    }
+    return out;
   }
 
   /** Names of the failing checks (empty: ready). A check that throws is failing. */

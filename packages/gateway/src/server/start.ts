@@ -21,6 +21,7 @@ import { type GatewayHandler, createGatewayHandler } from './gateway-handler.js'
 import { serveNode } from './node-adapter.js';
 import { internalErrorMessage } from './internal-error.js';
 import { refuseOpenRelay } from './open-relay.js';
+import { CircuitHealth } from './circuit-health.js';
 import { protocolError } from './protocol-error.js';
 import { transportBodyIdleTimeoutMs } from './transport-backstop.js';
 
@@ -74,7 +75,7 @@ export const DEFAULT_DRAIN_MS = 10_000;
 export const CUT_GRACE_MS = 1_000;
 
 /** The config keys a reload cannot apply: they shape the server, not the requests. */
-const RESTART_KEYS = ['listen', 'ledger', 'store', 'metrics', 'tracing', 'maxBodyBytes', 'drainMs'] as const;
+const RESTART_KEYS = ['listen', 'ledger', 'store', 'metrics', 'tracing', 'maxBodyBytes', 'drainMs', 'circuitBreaker'] as const;
 
 /** Starts the gateway server for a validated config. */
 export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
@@ -89,7 +90,17 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   const stores = await openStores(config, logger, readiness);
   const { ledger } = stores;
   const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: backstopMs });
-  const metrics = config.metrics === false ? undefined : await createMetrics(knownModels(toRouterConfig(config).routes, config.metrics.models));
+  // The config the circuits are reported for: the running one (set again by each reload).
+  let routed = config;
+  const circuits = new CircuitHealth(stores.routing, () => ({
+    upstreams: routed.upstreams,
+    routes: toRouterConfig(routed).routes,
+    breaking: routed.circuitBreaker !== false,
+  }));
+  readiness.add({ name: 'upstreams', ready: () => circuits.ready() });
+  readiness.addDetail('circuits', () => circuits.notClosed());
+  const metrics =
+    config.metrics === false ? undefined : await createMetrics(knownModels(toRouterConfig(config).routes, config.metrics.models), () => circuits.states());
   const tracingConfig = config.tracing ?? (options.spanExporter && { endpoint: 'http://unused.invalid' });
   const tracing = tracingConfig ? await createTracing(tracingConfig, options.spanExporter) : undefined;
   // One store of conversation state for every router a reload builds: `previous_response_id`
@@ -99,9 +110,11 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   const traced = (base: Transport, upstreams: Parameters<GatewayTracing['transport']>[1]): Transport => (tracing ? tracing.transport(base, upstreams) : base);
   /** The router and routes of a config: what a reload replaces. */
   const routing = (next: GatewayConfig) => {
+    routed = next;
     const base = toRouterConfig(next);
     const routerConfig: RouterConfig = {
       ...base,
+      routingState: stores.routing,
       // Cloud upstreams (src/clouds) innermost: logs and spans see each attempt once, under its upstream.
       transport: traced(logUpstreamFailures(cloudTransport(transport, next.upstreams), base.upstreams, logger, metrics), withFlavors(base.upstreams, next.upstreams)),
       stateStore,

@@ -1,4 +1,4 @@
-import { MemoryStateStore, type StateStore } from '@llm/router';
+import { MemoryStateStore, RoutingState, type RoutingEventChannel, type StateStore } from '@llm/router';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
 import { type Ledger, openLedger } from '../ledger/ledger.js';
@@ -11,14 +11,17 @@ import { reasonOf } from './postgres/connect.js';
  * Everything the gateway keeps beyond one request, behind one seam: the usage ledger, stored
  * Responses answers and the router's continuation state. The embedded default needs nothing
  * installed (a SQLite ledger file, answers and state in memory); `store.postgres` moves the
- * ledger and answers to PostgreSQL, `store.redis` the continuation state to Redis, so every
- * gateway sharing them serves the same conversations and one usage report.
+ * ledger and answers to PostgreSQL, `store.redis` the continuation state and the routing state
+ * (circuits, latencies) to Redis, so every gateway sharing them serves the same conversations,
+ * skips the same failing upstreams and keeps one usage report.
  */
 export interface GatewayStores {
   /** Undefined with `ledger: false`. */
   ledger: Ledger | undefined;
   answers: AnswerStore;
   state: StateStore;
+  /** Circuits, latencies, in-flight counts: shared with the other gateways through Redis when configured. */
+  routing: RoutingState;
   /** Writes what is queued and lets go of the servers. */
   close(): Promise<void>;
 }
@@ -35,6 +38,7 @@ export async function openStores(config: GatewayConfig, logger: Logger, readines
     let ledger: Ledger | undefined;
     let answers: AnswerStore = new ResponseStore();
     let state: StateStore = new MemoryStateStore();
+    let channel: RoutingEventChannel | undefined;
     // Servers first, the SQLite file last: a start that fails leaves no file behind.
     if (config.store?.redis) {
       const { connectRedis, RedisStateStore } = await import('./redis/state-store.js');
@@ -51,6 +55,13 @@ export async function openStores(config: GatewayConfig, logger: Logger, readines
       closers.push(() => redisState.close());
       readiness.add({ name: 'redis', ready: () => redisState.healthy });
       state = redisState;
+      const { RedisRoutingChannel } = await import('./redis/routing-channel.js');
+      const routingChannel = await RedisRoutingChannel.open(redis, (error) => {
+        // Once per outage: the connection's own handler above reports it down.
+        if (!down) logger.warn({ err: reasonOf(error) }, 'redis routing event not shared');
+      });
+      closers.unshift(() => routingChannel.close());
+      channel = routingChannel;
     }
     if (config.store?.postgres) {
       const { openPostgresStores } = await import('./postgres/open.js');
@@ -69,6 +80,7 @@ export async function openStores(config: GatewayConfig, logger: Logger, readines
       ledger,
       answers,
       state,
+      routing: new RoutingState({ circuitBreaker: config.circuitBreaker || undefined, channel }),
       async close() {
         for (const close of closers) await close();
       },
