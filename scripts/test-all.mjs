@@ -21,9 +21,6 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-// SWITCH: set to true once the tree has been formatted (`npm run format`). Until then the format
-// check runs and its findings are listed, but do not fail the run; lint findings always fail it.
-const FORMAT_CHECK_ENFORCED = false;
 const args = process.argv.slice(2);
 const force = args.includes('--force');
 const labelIndex = args.indexOf('--label');
@@ -64,8 +61,8 @@ if (!existsSync(turboBin)) {
   console.error(`${label}: ${turboBin} is missing: run \`npm run setup\` (pnpm install) first`);
 }
 const codeChecks = [
-  runCodeCheck('biome lint', ['lint', '--error-on-warnings', '.'], true),
-  runCodeCheck('biome format', ['format', '.'], FORMAT_CHECK_ENFORCED),
+  runCodeCheck('biome lint', ['lint', '--error-on-warnings', '.']),
+  runCodeCheck('biome format', ['format', '.']),
 ];
 
 const turbo = spawnSync(turboBin, turboArgs, { cwd: root, stdio: 'inherit', env });
@@ -95,9 +92,8 @@ for (const path of suites) {
   perSuite.push(`${where}: ${report.numPassedTests ?? 0} passed, ${report.numFailedTests ?? 0} failed`);
 }
 
-for (const check of codeChecks)
-  perSuite.push(`${check.name}: ${check.summary}${check.ok || check.enforced ? '' : ' (not enforced yet: FORMAT_CHECK_ENFORCED in scripts/test-all.mjs)'}`);
-const failedChecks = codeChecks.filter((check) => !check.ok && check.enforced);
+for (const check of codeChecks) perSuite.push(`${check.name}: ${check.summary}`);
+const failedChecks = codeChecks.filter((check) => !check.ok);
 
 const summaryDir = join(root, 'reports');
 mkdirSync(summaryDir, { recursive: true });
@@ -130,16 +126,16 @@ process.exit(problems.length > 0 || failed > 0 ? 1 : 0);
 
 /**
  * Runs biome over the repository (its files, rules and ignores are in biome.json). The findings
- * are printed when an enforced check fails; the summary line keeps biome's own count
+ * are printed when a check fails; the summary line keeps biome's own count
  * ("Found 3 errors.").
  */
-function runCodeCheck(name, biomeArgs, enforced) {
+function runCodeCheck(name, biomeArgs) {
   const biomeBin = join(root, 'node_modules', '.bin', 'biome');
   const run = spawnSync(biomeBin, [...biomeArgs, '--max-diagnostics=50', '--colors=off'], { cwd: root, encoding: 'utf8', env });
-  if (run.error) return { name, ok: false, enforced, summary: `could not run biome: ${run.error.message}` };
+  if (run.error) return { name, ok: false, summary: `could not run biome: ${run.error.message}` };
   const output = `${run.stdout}${run.stderr}`;
-  if (run.status === 0) return { name, ok: true, enforced, summary: 'no findings' };
-  if (enforced) process.stdout.write(output);
+  if (run.status === 0) return { name, ok: true, summary: 'no findings' };
+  process.stdout.write(output);
   const counts = [...output.matchAll(/^Found (\d+ (?:errors?|warnings?|infos?))\.$/gm)].map((match) => match[1]);
-  return { name, ok: false, enforced, summary: counts.length > 0 ? counts.join(', ') : `biome exited with ${run.status ?? run.signal}` };
+  return { name, ok: false, summary: counts.length > 0 ? counts.join(', ') : `biome exited with ${run.status ?? run.signal}` };
 }

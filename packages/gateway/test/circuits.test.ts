@@ -31,7 +31,6 @@ async function gatewayFor(routes: unknown, upstreamNames: string[]): Promise<Gat
   return startGateway(config, { port: 0, logger: createLogger('silent') });
 }
 
-
 const ready = async (gateway: Gateway) => {
   const res = await fetch(`${gateway.url}/health/ready`);
   return [res.status, await res.json()];

@@ -66,7 +66,12 @@ describe('gateway end to end', () => {
           // Reasoning shows where both sides can carry it (Chat has no reasoning on the wire).
           expect(first.reasoned).toBe(client !== 'openai-chat' && upstream !== 'openai-chat');
           // The assistant turn is replayed verbatim; the mock upstream rejects replays missing or forging its reasoning state.
-          const second = await sdk.ask(`to-${upstream}`, 'think about the weather', { stream, tools: true, thinking: true, toolResult: { turn: first, output: 'sunny' } });
+          const second = await sdk.ask(`to-${upstream}`, 'think about the weather', {
+            stream,
+            tools: true,
+            thinking: true,
+            toolResult: { turn: first, output: 'sunny' },
+          });
           expect(second.calls).toEqual([]);
           expect(second.text).toMatch(/^Tool said: .*sunny/);
         });

@@ -25,7 +25,8 @@ export function checkEndpoint(method: string, url: URL, headers: HeaderReader): 
   const protocol = clientProtocolOf(method, url, headers);
   // Decoding is tried only for the rare path holding an escape: `%ZZ` or a cut UTF-8 sequence
   // must be the client's 400, never a URIError thrown from deep in a codec (a 500).
-  if (url.pathname.includes('%') && !decodes(url.pathname)) return { protocol, error: protocolError(protocol, 400, 'the request path is not valid percent-encoding') };
+  if (url.pathname.includes('%') && !decodes(url.pathname))
+    return { protocol, error: protocolError(protocol, 400, 'the request path is not valid percent-encoding') };
   if (protocol && (matches(protocol, method, url) || PROTOCOLS.some((id) => matches(id, method, url)))) return { protocol };
   const allow = METHODS.filter((other) => other !== method && PROTOCOLS.some((id) => matches(id, other, url)));
   if (allow.length === 0) return { protocol, error: protocolError(protocol, 404, `no endpoint at ${method} ${url.pathname}`) };

@@ -18,5 +18,9 @@ export async function startFailingUpstream(): Promise<FailingUpstream> {
 
 /** A Chat Completions request for `model` to the gateway at `url`. */
 export function askChat(url: string, model: string): Promise<Response> {
-  return fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }) });
+  return fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+  });
 }
