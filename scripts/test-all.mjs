@@ -60,10 +60,7 @@ const turboBin = join(root, 'node_modules', '.bin', 'turbo');
 if (!existsSync(turboBin)) {
   console.error(`${label}: ${turboBin} is missing: run \`npm run setup\` (pnpm install) first`);
 }
-const codeChecks = [
-  runCodeCheck('biome lint', ['lint', '--error-on-warnings', '.']),
-  runCodeCheck('biome format', ['format', '.']),
-];
+const codeChecks = [runCodeCheck('biome lint', ['lint', '--error-on-warnings', '.']), runCodeCheck('biome format', ['format', '.'])];
 
 const turbo = spawnSync(turboBin, turboArgs, { cwd: root, stdio: 'inherit', env });
 if (turbo.error) console.error(`${label}: could not run turbo: ${turbo.error.message}`);
