@@ -21,6 +21,7 @@ const CLOUDS = {
   'azure-chat': { model: 'my-gpt-4o-deployment', answers: 'openai-chat' },
   'azure-responses': { model: 'my-gpt-5-deployment', answers: 'openai-responses' },
   bedrock: { model: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', answers: 'claude' },
+  'bedrock-converse': { model: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', answers: 'claude' },
 } as const;
 type Cloud = keyof typeof CLOUDS;
 const CLOUD_NAMES = Object.keys(CLOUDS) as Cloud[];
@@ -52,6 +53,14 @@ function cloudConfig(url: string, keyFile: string) {
         accessKeyId: AWS.tempKeyId,
         secretAccessKey: AWS.tempSecret,
         sessionToken: AWS.sessionToken,
+      },
+      'bedrock-converse': {
+        protocol: 'bedrock-converse',
+        flavor: 'bedrock',
+        baseUrl: url,
+        region: AWS.region,
+        accessKeyId: AWS.accessKeyId,
+        secretAccessKey: AWS.secretAccessKey,
       },
     },
     routes: CLOUD_NAMES.map((cloud) => ({ match: `to-${cloud}`, upstream: cloud, model: CLOUDS[cloud].model })),
@@ -116,7 +125,7 @@ describe('cloud upstreams end to end', () => {
   }
 
   it('called each cloud in its own URL form', async () => {
-    const before = { vertex: mock.vertexCalls.length, azure: mock.azureCalls.length, bedrock: mock.bedrockCalls.length };
+    const before = { vertex: mock.vertexCalls.length, azure: mock.azureCalls.length, bedrock: mock.bedrockCalls.length, converse: mock.converseCalls.length };
     for (const stream of [false, true])
       for (const cloud of CLOUD_NAMES) await sdkClient('claude', gateway.url, 'e2e-key').ask(`to-${cloud}`, 'hello there', { stream, tools: false });
     const vertex = mock.vertexCalls.slice(before.vertex).map((call) => call.path + call.search);
@@ -141,6 +150,12 @@ describe('cloud upstreams end to end', () => {
       [AWS.sessionToken, 'bedrock-2023-05-31', false, false],
       [AWS.sessionToken, 'bedrock-2023-05-31', false, false],
     ]);
+    const converse = mock.converseCalls.slice(before.converse);
+    expect(converse.map((call) => [call.path, Object.keys(call.body).sort()])).toEqual([
+      ['/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse', ['inferenceConfig', 'messages']],
+      ['/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream', ['inferenceConfig', 'messages']],
+    ]);
+    expect(converse[0]?.body.messages).toEqual([{ role: 'user', content: [{ text: 'hello there' }] }]);
     // One token per upstream for the whole run (both Vertex upstreams sign in): cached, not fetched per request.
     expect([mock.google.issued, mock.entra.issued]).toEqual([2, 1]);
   });
