@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/logger.js';
 import { MIDWAY_FAILURE_MESSAGE } from '../src/mock/midway-failure.js';
-import { SERVED_PROTOCOLS } from '../src/served-protocols.js';
+import { type ClientProtocol, SERVED_PROTOCOLS } from '../src/served-protocols.js';
 import { type Gateway, startGateway } from '../src/server/start.js';
 import { sdkClient } from './helpers/clients.js';
 import { AWS, AZURE, type CloudMock, VERTEX, startCloudMock } from './helpers/cloud-mocks/cloud-mock.js';
@@ -25,6 +25,9 @@ const CLOUDS = {
 } as const;
 type Cloud = keyof typeof CLOUDS;
 const CLOUD_NAMES = Object.keys(CLOUDS) as Cloud[];
+
+/** The clients: the four served protocols' SDKs and the AWS SDK's Converse (its thinking replay is not written yet). */
+const CLIENTS: readonly ClientProtocol[] = [...SERVED_PROTOCOLS, 'bedrock-converse'];
 
 let mock: CloudMock;
 let gateway: Gateway;
@@ -79,7 +82,7 @@ describe('cloud upstreams end to end', () => {
     await mock?.close();
   });
 
-  for (const client of SERVED_PROTOCOLS) {
+  for (const client of CLIENTS) {
     for (const cloud of CLOUD_NAMES) {
       for (const stream of [false, true]) {
         const mode = stream ? 'streaming' : 'non-streaming';
@@ -95,7 +98,7 @@ describe('cloud upstreams end to end', () => {
           expect(second.calls).toEqual([]);
           expect(second.text).toMatch(/^Tool said: .*sunny/);
         });
-        it(`${client} client -> ${cloud}, ${mode}: thinking with tools`, async () => {
+        it.skipIf(client === 'bedrock-converse')(`${client} client -> ${cloud}, ${mode}: thinking with tools`, async () => {
           const sdk = sdkClient(client, gateway.url, 'e2e-key');
           const first = await sdk.ask(`to-${cloud}`, 'think about the weather', { stream, tools: true, thinking: true });
           expect(first.calls.map((c) => [c.name, c.args])).toEqual([['get_weather', { city: 'Paris' }]]);

@@ -1,18 +1,18 @@
 import type { HeaderReader } from '@llm/core';
-import type { ServedProtocol } from '../served-protocols.js';
+import type { ClientProtocol } from '../served-protocols.js';
 import type { RouterReply } from '@llm/router';
 import { codecOf } from '../translate.js';
 import { clientProtocolOf } from './client-protocol.js';
 import { protocolError } from './protocol-error.js';
 
 /** The protocols whose endpoints the router serves. */
-const PROTOCOLS: readonly ServedProtocol[] = ['openai-chat', 'openai-responses', 'claude', 'gemini'];
+const PROTOCOLS: readonly ClientProtocol[] = ['openai-chat', 'openai-responses', 'claude', 'gemini', 'bedrock-converse'];
 
 /** The methods the served endpoints take (for a 405's `allow`). */
 const METHODS = ['GET', 'POST'] as const;
 
 /** A request's protocol when an endpoint serves it; else the error to answer (and the protocol its path belongs to). */
-export type EndpointCheck = { protocol: ServedProtocol; error?: undefined } | { protocol: ServedProtocol | undefined; error: RouterReply };
+export type EndpointCheck = { protocol: ClientProtocol; error?: undefined } | { protocol: ClientProtocol | undefined; error: RouterReply };
 
 /**
  * Which protocol serves a request, or the answer to a request no endpoint serves, in the shape
@@ -25,7 +25,8 @@ export function checkEndpoint(method: string, url: URL, headers: HeaderReader): 
   const protocol = clientProtocolOf(method, url, headers);
   // Decoding is tried only for the rare path holding an escape: `%ZZ` or a cut UTF-8 sequence
   // must be the client's 400, never a URIError thrown from deep in a codec (a 500).
-  if (url.pathname.includes('%') && !decodes(url.pathname)) return { protocol, error: protocolError(protocol, 400, 'the request path is not valid percent-encoding') };
+  if (url.pathname.includes('%') && !decodes(url.pathname))
+    return { protocol, error: protocolError(protocol, 400, 'the request path is not valid percent-encoding') };
   if (protocol && (matches(protocol, method, url) || PROTOCOLS.some((id) => matches(id, method, url)))) return { protocol };
   const allow = METHODS.filter((other) => other !== method && PROTOCOLS.some((id) => matches(id, other, url)));
   if (allow.length === 0) return { protocol, error: protocolError(protocol, 404, `no endpoint at ${method} ${url.pathname}`) };
@@ -43,6 +44,6 @@ function decodes(path: string): boolean {
   }
 }
 
-function matches(protocol: ServedProtocol, method: string, url: URL): boolean {
+function matches(protocol: ClientProtocol, method: string, url: URL): boolean {
   return codecOf(protocol).http.matchRequest(method, url) !== undefined;
 }
