@@ -14,8 +14,21 @@ describe('access log', () => {
     const out = collector();
     const logger = createLogger('info', out);
     const entry = {
-      requestId: 'id "1"\n', method: 'POST', path: '/v1/messages?beta=true', protocol: 'claude', clientModel: 'c-"x"', upstream: 'a', upstreamModel: 'm',
-      fallbacks: 1, status: 200, ttfbMs: 3, ms: 250, inputTokens: 16, outputTokens: 6, cachedTokens: 4, errorKind: 'timeout',
+      requestId: 'id "1"\n',
+      method: 'POST',
+      path: '/v1/messages?beta=true',
+      protocol: 'claude',
+      clientModel: 'c-"x"',
+      upstream: 'a',
+      upstreamModel: 'm',
+      fallbacks: 1,
+      status: 200,
+      ttfbMs: 3,
+      ms: 250,
+      inputTokens: 16,
+      outputTokens: 6,
+      cachedTokens: 4,
+      errorKind: 'timeout',
     };
     createAccessLog(logger)(entry);
     logger.info(entry, 'request');
@@ -62,10 +75,18 @@ describe('access log', () => {
     expect(out.lines).toHaveLength(1);
   });
 
-  it("goes through logger.info for loggers the gateway did not make, in their own format", () => {
+  it('goes through logger.info for loggers the gateway did not make, in their own format', () => {
     const out = collector();
     const logger = pino({ messageKey: 'message', timestamp: false }, out);
     createAccessLog(logger)({ requestId: 'r', method: 'GET', status: 200 });
-    expect(JSON.parse(out.lines[0] as string)).toEqual({ level: 30, pid: process.pid, hostname: expect.any(String), requestId: 'r', method: 'GET', status: 200, message: 'request' });
+    expect(JSON.parse(out.lines[0] as string)).toEqual({
+      level: 30,
+      pid: process.pid,
+      hostname: expect.any(String),
+      requestId: 'r',
+      method: 'GET',
+      status: 200,
+      message: 'request',
+    });
   });
 });

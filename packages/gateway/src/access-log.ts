@@ -39,7 +39,10 @@ export interface AccessEntry {
 }
 
 /** The fields of an {@link AccessEntry} a router record fills in. */
-type RecordFields = Pick<AccessEntry, 'clientModel' | 'upstream' | 'upstreamModel' | 'fallbacks' | 'inputTokens' | 'outputTokens' | 'cachedTokens' | 'errorKind'>;
+type RecordFields = Pick<
+  AccessEntry,
+  'clientModel' | 'upstream' | 'upstreamModel' | 'fallbacks' | 'inputTokens' | 'outputTokens' | 'cachedTokens' | 'errorKind'
+>;
 
 /**
  * What the router's record of a request adds to its access line. `fallbacks` is the answering

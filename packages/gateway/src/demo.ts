@@ -35,14 +35,22 @@ async function main(): Promise<void> {
   );
   const gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
   try {
-    console.log(`gateway on ${gateway.url}, in front of mock upstreams: Claude ${claudeMock.url}, Gemini ${geminiMock.url}, OpenAI Responses ${responsesMock.url}`);
+    console.log(
+      `gateway on ${gateway.url}, in front of mock upstreams: Claude ${claudeMock.url}, Gemini ${geminiMock.url}, OpenAI Responses ${responsesMock.url}`,
+    );
 
     const openai = new OpenAI({ apiKey: 'demo', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     const chat = await openai.chat.completions.create({ model: 'demo-claude', messages: [{ role: 'user', content: 'Hello from an OpenAI Chat client' }] });
-    console.log(`OpenAI Chat client   -> Claude upstream:           ${chat.choices[0]?.message.content} (finish: ${chat.choices[0]?.finish_reason}, ${chat.usage?.total_tokens} tokens)`);
+    console.log(
+      `OpenAI Chat client   -> Claude upstream:           ${chat.choices[0]?.message.content} (finish: ${chat.choices[0]?.finish_reason}, ${chat.usage?.total_tokens} tokens)`,
+    );
 
     const anthropic = new Anthropic({ apiKey: 'demo', baseURL: gateway.url, maxRetries: 0 });
-    const stream = anthropic.messages.stream({ model: 'demo-gemini', max_tokens: 100, messages: [{ role: 'user', content: 'Hello from an Anthropic client, streaming' }] });
+    const stream = anthropic.messages.stream({
+      model: 'demo-gemini',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Hello from an Anthropic client, streaming' }],
+    });
     let streamed = '';
     stream.on('text', (text) => (streamed += text));
     const message = await stream.finalMessage();

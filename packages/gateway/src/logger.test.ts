@@ -5,7 +5,10 @@ describe('createLogger', () => {
   it('censors keys and auth headers', () => {
     const lines: string[] = [];
     const logger = createLogger('info', { write: (line: string) => lines.push(line) });
-    logger.info({ headers: { authorization: 'Bearer s1', 'x-api-key': 's2', 'x-goog-api-key': 's3', accept: 'x' }, apiKey: 's4', upstreams: { a: { apiKey: 's5' } } }, 'hello');
+    logger.info(
+      { headers: { authorization: 'Bearer s1', 'x-api-key': 's2', 'x-goog-api-key': 's3', accept: 'x' }, apiKey: 's4', upstreams: { a: { apiKey: 's5' } } },
+      'hello',
+    );
     const entry = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(entry.headers).toEqual({ authorization: '[redacted]', 'x-api-key': '[redacted]', 'x-goog-api-key': '[redacted]', accept: 'x' });
     expect(entry.apiKey).toBe('[redacted]');
@@ -14,13 +17,17 @@ describe('createLogger', () => {
   });
 
   it('removes ?key= from logged URLs', () => {
-    expect(redactUrl(new URL('http://h/v1beta/models/m:generateContent?key=secret&alt=sse'))).toBe('/v1beta/models/m:generateContent?key=%5Bredacted%5D&alt=sse');
+    expect(redactUrl(new URL('http://h/v1beta/models/m:generateContent?key=secret&alt=sse'))).toBe(
+      '/v1beta/models/m:generateContent?key=%5Bredacted%5D&alt=sse',
+    );
     expect(redactUrl(new URL('http://h/v1/messages?beta=true'))).toBe('/v1/messages?beta=true');
     expect(redactUrl(new URL('http://h/v1/messages'))).toBe('/v1/messages');
   });
 
   it('redacts the key parameter however its name is encoded, every occurrence of it', () => {
-    expect(redactUrl(new URL('http://h/v1beta/models/m:generateContent?%6Bey=secret&alt=sse'))).toBe('/v1beta/models/m:generateContent?key=%5Bredacted%5D&alt=sse');
+    expect(redactUrl(new URL('http://h/v1beta/models/m:generateContent?%6Bey=secret&alt=sse'))).toBe(
+      '/v1beta/models/m:generateContent?key=%5Bredacted%5D&alt=sse',
+    );
     expect(redactUrl(new URL('http://h/p?k%65%79=s1&key=s2&x=%6Bey'))).toBe('/p?key=%5Bredacted%5D&key=%5Bredacted%5D&x=key');
   });
 

@@ -49,16 +49,58 @@ export async function createMetrics(models: ReadonlySet<string>): Promise<Gatewa
   const prom = await import('prom-client');
   const registry = new prom.Registry();
   const registers = [registry];
-  const requests = new prom.Counter({ name: 'llm_gateway_requests_total', help: 'Requests served, by client protocol, upstream, model (sent upstream) and status.', labelNames: ['protocol', 'upstream', 'model', 'status'], registers });
-  const duration = new prom.Histogram({ name: 'llm_gateway_request_duration_seconds', help: 'Time from a request to the end of its answer (a stream\'s last byte).', labelNames: ['protocol', 'upstream'], buckets: DURATION_BUCKETS, registers });
-  const firstByte = new prom.Histogram({ name: 'llm_gateway_time_to_first_byte_seconds', help: 'Time from a request to the first byte of its answer (a stream\'s first event: time to first token).', labelNames: ['protocol', 'upstream'], buckets: FIRST_BYTE_BUCKETS, registers });
-  const tokens = new prom.Counter({ name: 'llm_gateway_tokens_total', help: 'Tokens as upstreams reported them, by kind (input includes cached).', labelNames: ['upstream', 'model', 'kind'], registers });
+  const requests = new prom.Counter({
+    name: 'llm_gateway_requests_total',
+    help: 'Requests served, by client protocol, upstream, model (sent upstream) and status.',
+    labelNames: ['protocol', 'upstream', 'model', 'status'],
+    registers,
+  });
+  const duration = new prom.Histogram({
+    name: 'llm_gateway_request_duration_seconds',
+    help: "Time from a request to the end of its answer (a stream's last byte).",
+    labelNames: ['protocol', 'upstream'],
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const firstByte = new prom.Histogram({
+    name: 'llm_gateway_time_to_first_byte_seconds',
+    help: "Time from a request to the first byte of its answer (a stream's first event: time to first token).",
+    labelNames: ['protocol', 'upstream'],
+    buckets: FIRST_BYTE_BUCKETS,
+    registers,
+  });
+  const tokens = new prom.Counter({
+    name: 'llm_gateway_tokens_total',
+    help: 'Tokens as upstreams reported them, by kind (input includes cached).',
+    labelNames: ['upstream', 'model', 'kind'],
+    registers,
+  });
   const inFlight = new prom.Gauge({ name: 'llm_gateway_requests_in_flight', help: 'Requests being served.', registers });
   const openStreams = new prom.Gauge({ name: 'llm_gateway_open_streams', help: 'Streamed answers being written.', registers });
-  const attempts = new prom.Counter({ name: 'llm_gateway_upstream_attempts_total', help: 'Upstream API calls, retries and fallbacks included.', labelNames: ['upstream'], registers });
-  const failures = new prom.Counter({ name: 'llm_gateway_upstream_failures_total', help: 'Failed upstream API calls, by reason: the status (429, 5xx), error (no answer) or timeout.', labelNames: ['upstream', 'reason'], registers });
-  const errors = new prom.Counter({ name: 'llm_gateway_request_errors_total', help: 'Requests that failed, or streams that ended with an error event, by error kind (timeout, upstream, rate_limit...).', labelNames: ['protocol', 'upstream', 'kind'], registers });
-  const fallbacks = new prom.Counter({ name: 'llm_gateway_fallbacks_total', help: "Upstreams of a route tried and left before the one that answered, by the one that answered.", labelNames: ['upstream'], registers });
+  const attempts = new prom.Counter({
+    name: 'llm_gateway_upstream_attempts_total',
+    help: 'Upstream API calls, retries and fallbacks included.',
+    labelNames: ['upstream'],
+    registers,
+  });
+  const failures = new prom.Counter({
+    name: 'llm_gateway_upstream_failures_total',
+    help: 'Failed upstream API calls, by reason: the status (429, 5xx), error (no answer) or timeout.',
+    labelNames: ['upstream', 'reason'],
+    registers,
+  });
+  const errors = new prom.Counter({
+    name: 'llm_gateway_request_errors_total',
+    help: 'Requests that failed, or streams that ended with an error event, by error kind (timeout, upstream, rate_limit...).',
+    labelNames: ['protocol', 'upstream', 'kind'],
+    registers,
+  });
+  const fallbacks = new prom.Counter({
+    name: 'llm_gateway_fallbacks_total',
+    help: 'Upstreams of a route tried and left before the one that answered, by the one that answered.',
+    labelNames: ['upstream'],
+    registers,
+  });
   const modelLabel = (model: string | undefined) => (model === undefined ? NONE : models.has(model) ? model : OTHER_MODEL);
   return {
     contentType: registry.contentType,

@@ -73,7 +73,8 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
     import('@opentelemetry/resources'),
     import('node:async_hooks'),
   ]);
-  const spanExporter = exporter ?? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url: config.endpoint, headers: config.headers });
+  const spanExporter =
+    exporter ?? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url: config.endpoint, headers: config.headers });
   const processor = exporter ? new sdk.SimpleSpanProcessor(spanExporter) : new sdk.BatchSpanProcessor(spanExporter, { scheduledDelayMillis: EXPORT_DELAY_MS });
   const provider = new sdk.BasicTracerProvider({
     resource: resources.resourceFromAttributes({ 'service.name': config.serviceName ?? 'llm-gateway' }),
@@ -92,7 +93,11 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
         parent.isRemote = true;
       }
       const parentContext = parent ? api.trace.setSpanContext(api.ROOT_CONTEXT, parent) : api.ROOT_CONTEXT;
-      const span = tracer.startSpan(`${method} ${path}`, { kind: api.SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } }, parentContext);
+      const span = tracer.startSpan(
+        `${method} ${path}`,
+        { kind: api.SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },
+        parentContext,
+      );
       return { span, context: span.spanContext() };
     },
     within: (trace, serve) => current.run(trace, serve),

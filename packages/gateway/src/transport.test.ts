@@ -12,7 +12,17 @@ const pooled = createUndiciTransport({ connections: 4 });
 
 beforeAll(async () => {
   mock = await startMockUpstream({ protocol: 'claude' });
-  echo = await serveNode(async (request) => Response.json({ method: request.method, path: new URL(request.url).pathname + new URL(request.url).search, auth: request.headers.get('x-api-key'), body: await request.text() }, { headers: { 'set-cookie': 'a=1' } }));
+  echo = await serveNode(async (request) =>
+    Response.json(
+      {
+        method: request.method,
+        path: new URL(request.url).pathname + new URL(request.url).search,
+        auth: request.headers.get('x-api-key'),
+        body: await request.text(),
+      },
+      { headers: { 'set-cookie': 'a=1' } },
+    ),
+  );
 });
 afterAll(async () => {
   await Promise.all([mock.close(), echo.close()]);

@@ -195,4 +195,3 @@ function stalledAsTimeout(error: unknown): never {
   }
   throw error;
 }
-

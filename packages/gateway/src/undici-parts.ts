@@ -22,8 +22,7 @@ export const EnvHttpProxyAgent: typeof EnvHttpProxyAgentClass = EnvHttpProxyAgen
  * each tunnel with the pool's `connect()`, a method undici's package entry adds to every
  * dispatcher; without that entry, this pool carries it itself.
  */
-export const proxyClient = (origin: URL, options: PoolClass.Options): Dispatcher =>
-  Object.assign(new PoolModule(origin, options), { connect: connectModule });
+export const proxyClient = (origin: URL, options: PoolClass.Options): Dispatcher => Object.assign(new PoolModule(origin, options), { connect: connectModule });
 
 /** undici's `dispatcher.request(options)`, called with the dispatcher as `this`. */
 export const request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData> = requestModule;

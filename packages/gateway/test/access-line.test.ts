@@ -20,7 +20,9 @@ beforeAll(async () => {
   // Six deltas 50 ms apart: a stream that lasts ~300 ms.
   slow = await serveNode(async () => slowClaudeStream({ deltas: 6, everyMs: 50, usage: { input_tokens: 12, output_tokens: 1, cache_read_input_tokens: 4 } }));
   // An upstream that always fails: 503.
-  refused = await serveNode(async () => new Response('{"error":{"message":"down","type":"server_error"}}', { status: 503, headers: { 'content-type': 'application/json' } }));
+  refused = await serveNode(
+    async () => new Response('{"error":{"message":"down","type":"server_error"}}', { status: 503, headers: { 'content-type': 'application/json' } }),
+  );
   const config = parseConfig(
     JSON.stringify({
       upstreams: {
@@ -52,7 +54,9 @@ async function post(path: string, requestId: string, body: object): Promise<numb
 }
 
 function entries(requestId: string): Record<string, unknown>[] {
-  return lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.requestId === requestId || entry.msg === 'upstream attempt failed');
+  return lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry.requestId === requestId || entry.msg === 'upstream attempt failed');
 }
 
 /** A line without its clock-dependent fields, which are checked apart. */
@@ -90,7 +94,9 @@ describe('access line', () => {
 
   it("times a stream's first byte and its end apart, and counts its cached tokens", async () => {
     lines.length = 0;
-    expect(await post('/v1/messages', 'slow-stream', { model: 'slow-one', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'hi' }] })).toBe(200);
+    expect(await post('/v1/messages', 'slow-stream', { model: 'slow-one', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'hi' }] })).toBe(
+      200,
+    );
     await expect.poll(() => entries('slow-stream').length).toBe(1);
     const [access] = entries('slow-stream');
     expect(timeless(access)).toEqual({
@@ -140,8 +146,19 @@ describe('access line', () => {
 
   it('logs translation warnings at debug only: none at info', async () => {
     lines.length = 0;
-    expect(await post('/v1/messages', 'warned', { model: 'any', max_tokens: 5, metadata: { user_id: 'u', extra: 'x' }, messages: [{ role: 'user', content: 'hi' }] })).toBe(200);
+    expect(
+      await post('/v1/messages', 'warned', {
+        model: 'any',
+        max_tokens: 5,
+        metadata: { user_id: 'u', extra: 'x' },
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    ).toBe(200);
     await expect.poll(() => entries('warned').filter((entry) => entry.msg === 'request').length).toBe(1);
-    expect(entries('warned').filter((entry) => entry.requestId === 'warned').map((entry) => entry.msg)).toEqual(['request']);
+    expect(
+      entries('warned')
+        .filter((entry) => entry.requestId === 'warned')
+        .map((entry) => entry.msg),
+    ).toEqual(['request']);
   });
 });

@@ -51,7 +51,10 @@ describe('the bundled bin', () => {
     const mock = await startBin(['mock', '--protocol', 'claude', '--port', '0']);
     const config = join(dir, 'gateway.yaml');
     const ledger = join(dir, 'usage.db');
-    writeFileSync(config, `upstreams:\n  anthropic: { protocol: claude, baseUrl: "${mock.url}", apiKey: mock }\nroutes:\n  - { match: "*", upstream: anthropic, model: claude-sonnet-4-5 }\nledger: { path: "${ledger}" }\nlog: { level: warn }\n`);
+    writeFileSync(
+      config,
+      `upstreams:\n  anthropic: { protocol: claude, baseUrl: "${mock.url}", apiKey: mock }\nroutes:\n  - { match: "*", upstream: anthropic, model: claude-sonnet-4-5 }\nledger: { path: "${ledger}" }\nlog: { level: warn }\n`,
+    );
     const gateway = await startBin(['serve', '--config', config, '--port', '0']);
     const before = Math.floor(Date.now() / 1000);
     const res = await fetch(`${gateway.url}/v1/chat/completions`, {
@@ -77,7 +80,19 @@ describe('the bundled bin', () => {
     mock.child.kill('SIGTERM');
 
     const report = JSON.parse(execFileSync(process.execPath, [bin, 'usage', '--config', config, '--json'], { cwd: dir, encoding: 'utf8' })) as unknown[];
-    expect(report).toEqual([{ group: 'gpt-4.1', requests: 1, errors: 0, inputTokens: 3, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, outputTokens: 5, avgMs: expect.any(Number) }]);
+    expect(report).toEqual([
+      {
+        group: 'gpt-4.1',
+        requests: 1,
+        errors: 0,
+        inputTokens: 3,
+        cachedTokens: 0,
+        cacheWriteTokens: 0,
+        reasoningTokens: 0,
+        outputTokens: 5,
+        avgMs: expect.any(Number),
+      },
+    ]);
   }, 30_000);
 
   it('calls its upstream through the proxy HTTP_PROXY names (its undici proxy modules are bundled)', async () => {
@@ -85,7 +100,10 @@ describe('the bundled bin', () => {
     const proxy = await startForwardProxy();
     try {
       const config = join(dir, 'proxied.yaml');
-      writeFileSync(config, `upstreams:\n  openai: { protocol: openai-chat, baseUrl: "${mock.url}/v1", apiKey: mock }\nroutes:\n  - { match: "*", upstream: openai }\nlog: { level: warn }\n`);
+      writeFileSync(
+        config,
+        `upstreams:\n  openai: { protocol: openai-chat, baseUrl: "${mock.url}/v1", apiKey: mock }\nroutes:\n  - { match: "*", upstream: openai }\nlog: { level: warn }\n`,
+      );
       const env = { ...process.env, HTTP_PROXY: proxy.url, http_proxy: '', NO_PROXY: '', no_proxy: '' };
       const gateway = await startBin(['serve', '--config', config, '--port', '0'], env);
       const res = await fetch(`${gateway.url}/v1/chat/completions`, {
@@ -94,7 +112,9 @@ describe('the bundled bin', () => {
         body: JSON.stringify({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Say hello.' }] }),
       });
       expect(res.status).toBe(200);
-      expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe('Mock openai-chat says: Say hello.');
+      expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(
+        'Mock openai-chat says: Say hello.',
+      );
       expect(proxy.tunnels).toEqual([`CONNECT ${new URL(mock.url).host}`]);
       gateway.child.kill('SIGTERM');
       expect(await gateway.exited).toBe(0);

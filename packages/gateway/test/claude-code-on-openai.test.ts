@@ -16,7 +16,8 @@ import { type RecordingUpstream, startRecordingUpstream } from './helpers/record
  * the client got.
  */
 
-const README_CONFIG = /## Claude Code on OpenAI\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readFileSync(new URL('../README.md', import.meta.url), 'utf8'))?.[1] ?? '';
+const README_CONFIG =
+  /## Claude Code on OpenAI\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readFileSync(new URL('../README.md', import.meta.url), 'utf8'))?.[1] ?? '';
 
 /** The README's config against the recording upstream, `policies` changed by `overrides`. */
 function readmeConfig(baseUrl: string, overrides: Record<string, unknown>, ledger: { path: string } | false = false) {
@@ -69,8 +70,17 @@ function gatewayWith(overrides: Record<string, unknown> = {}, options: SetupOpti
 }
 
 /** The client's first turn and the assistant turn answering it with a Read call. */
-const asked: Anthropic.MessageParam = { role: 'user', content: [{ type: 'text', text: REMINDER }, { type: 'text', text: 'read README.md' }] };
-const readCall: Anthropic.MessageParam = { role: 'assistant', content: [{ type: 'tool_use', id: 'call_mock_read', name: 'Read', input: { file_path: 'README.md' } }] };
+const asked: Anthropic.MessageParam = {
+  role: 'user',
+  content: [
+    { type: 'text', text: REMINDER },
+    { type: 'text', text: 'read README.md' },
+  ],
+};
+const readCall: Anthropic.MessageParam = {
+  role: 'assistant',
+  content: [{ type: 'tool_use', id: 'call_mock_read', name: 'Read', input: { file_path: 'README.md' } }],
+};
 const readResult = (...extra: Anthropic.TextBlockParam[]): Anthropic.MessageParam => ({
   role: 'user',
   content: [{ type: 'tool_result', tool_use_id: 'call_mock_read', content: README }, ...extra],
@@ -93,7 +103,10 @@ describe('Claude Code on OpenAI: the validation experiments through the gateway'
 
   it('rejects a policy value the router does not know, naming the field', () => {
     const withPolicies = (policies: unknown) =>
-      parseConfig(JSON.stringify({ upstreams: { a: { protocol: 'claude', baseUrl: 'http://up.test' } }, routes: [{ match: '*', upstream: 'a' }], policies }), {});
+      parseConfig(
+        JSON.stringify({ upstreams: { a: { protocol: 'claude', baseUrl: 'http://up.test' } }, routes: [{ match: '*', upstream: 'a' }], policies }),
+        {},
+      );
     expect(() => withPolicies({ loopGuard: 'sometimes' })).toThrow('config: policies.loopGuard: expected (boolean | "up-front")');
     expect(() => withPolicies({ dedupeHistoryReplay: 'always' })).toThrow('config: policies.dedupeHistoryReplay: expected (boolean | "answered")');
     expect(() => withPolicies({ readOnlyTools: { allow: [], readWords: 'read' } })).toThrow('config: policies.readOnlyTools.readWords: expected Array');
@@ -157,7 +170,10 @@ describe('Claude Code on OpenAI: the validation experiments through the gateway'
     expect(refresh.stop_reason).toBe('tool_use');
     expect(refresh.content).toEqual([{ type: 'tool_use', id: 'call_mock_read', name: 'Read', input: { file_path: 'README.md' } }]);
     expect(setup.upstream.received.at(-1)).toEqual(
-      upstreamSaw([...TOOL_LOOP, { role: 'assistant', content: [{ type: 'text', text: `Tool said: ${README}` }] }, { role: 'user', content: 're-read README.md' }], { stream: false, tools: READ_TOOLS }),
+      upstreamSaw(
+        [...TOOL_LOOP, { role: 'assistant', content: [{ type: 'text', text: `Tool said: ${README}` }] }, { role: 'user', content: 're-read README.md' }],
+        { stream: false, tools: READ_TOOLS },
+      ),
     );
   });
 
@@ -165,7 +181,8 @@ describe('Claude Code on OpenAI: the validation experiments through the gateway'
     const events = async (messages: Anthropic.MessageParam[]) => {
       const out: unknown[] = [];
       for await (const event of await setup.client.messages.create({ ...request(messages), stream: true as const })) {
-        if (event.type === 'content_block_delta' || event.type === 'content_block_start') out.push([event.type, event.index, event.type === 'content_block_delta' ? event.delta : event.content_block]);
+        if (event.type === 'content_block_delta' || event.type === 'content_block_start')
+          out.push([event.type, event.index, event.type === 'content_block_delta' ? event.delta : event.content_block]);
         else out.push(event.type);
       }
       return out;
@@ -215,7 +232,11 @@ describe('Claude Code on OpenAI: the validation experiments through the gateway'
     const wrapped = { role: 'user', content: { content: [{ type: 'text', text: 'hello' }] } } as unknown as Anthropic.MessageParam;
     const answer = await setup.client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 64, messages: [wrapped] });
     expect(answer.content).toEqual([{ type: 'text', text: 'Mock openai-chat says: hello' }]);
-    expect(setup.upstream.received.at(-1)).toEqual({ model: 'gpt-4.1', max_completion_tokens: 64, messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }] });
+    expect(setup.upstream.received.at(-1)).toEqual({
+      model: 'gpt-4.1',
+      max_completion_tokens: 64,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }],
+    });
   });
 });
 
@@ -228,7 +249,11 @@ describe('E2 mixed turn (tool_result + text) for both settings of dropTextBeside
     const answer = await keeping.client.messages.create(request(mixed));
     expect(answer.content).toEqual([{ type: 'text', text: 'Mock openai-chat says: keep it short' }]);
     expect(keeping.upstream.received).toEqual([
-      upstreamSaw([...TOOL_LOOP, { role: 'user', content: [{ type: 'text', text: 'keep it short' }] }], { stream: false, tools: ALL_TOOLS, tool_choice: 'none' }),
+      upstreamSaw([...TOOL_LOOP, { role: 'user', content: [{ type: 'text', text: 'keep it short' }] }], {
+        stream: false,
+        tools: ALL_TOOLS,
+        tool_choice: 'none',
+      }),
     ]);
   });
 
@@ -248,7 +273,12 @@ describe('streaming usage from an upstream that reports none', () => {
     const message = await stream.finalMessage();
     const sentBytes = Buffer.byteLength(JSON.stringify(setup.upstream.received.at(-1)));
     const output = Math.ceil(Buffer.byteLength(`Tool said: ${README}`) / 3);
-    expect(message.usage).toEqual({ input_tokens: Math.ceil(sentBytes / 3), output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+    expect(message.usage).toEqual({
+      input_tokens: Math.ceil(sentBytes / 3),
+      output_tokens: output,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    });
     // Closing flushes the ledger; afterAll then has no gateway to close.
     await setup.gateway.close();
     setup.gateway = undefined as unknown as Gateway;

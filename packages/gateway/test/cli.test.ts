@@ -70,13 +70,32 @@ describe('llm-gateway CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-'));
     const db = join(dir, 'u.db');
     const ledger = openLedger(db);
-    ledger.record({ time: Date.now(), keyId: 'key-1', record: { requestId: 'a', clientProtocol: 'claude', upstream: 'g', clientModel: 'm1', status: 200, stream: false, usage: { inputTokens: 5, outputTokens: 6 }, totalMs: 4, warnings: [] } });
+    ledger.record({
+      time: Date.now(),
+      keyId: 'key-1',
+      record: {
+        requestId: 'a',
+        clientProtocol: 'claude',
+        upstream: 'g',
+        clientModel: 'm1',
+        status: 200,
+        stream: false,
+        usage: { inputTokens: 5, outputTokens: 6 },
+        totalMs: 4,
+        warnings: [],
+      },
+    });
     ledger.close();
     // The API key's variable is unset: usage reads the ledger path and nothing else.
-    writeFileSync(join(dir, 'c.yaml'), `upstreams: { g: { protocol: gemini, baseUrl: "http://x", apiKey: "\${GEMINI_API_KEY}" } }\nroutes: [{ match: "*", upstream: g }]\nledger: { path: ${db} }\n`);
+    writeFileSync(
+      join(dir, 'c.yaml'),
+      `upstreams: { g: { protocol: gemini, baseUrl: "http://x", apiKey: "\${GEMINI_API_KEY}" } }\nroutes: [{ match: "*", upstream: g }]\nledger: { path: ${db} }\n`,
+    );
     const run = io();
     expect(await runCli(['usage', '--config', join(dir, 'c.yaml'), '--by', 'key', '--since', '1h', '--json'], run)).toBe(0);
-    expect(JSON.parse(run.stdout[0]!)).toEqual([{ group: 'key-1', requests: 1, errors: 0, inputTokens: 5, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, outputTokens: 6, avgMs: 4 }]);
+    expect(JSON.parse(run.stdout[0]!)).toEqual([
+      { group: 'key-1', requests: 1, errors: 0, inputTokens: 5, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, outputTokens: 6, avgMs: 4 },
+    ]);
   });
 
   it('runs the mock upstream until stopped', async () => {
@@ -85,7 +104,10 @@ describe('llm-gateway CLI', () => {
     const done = runCli(['mock', '--protocol', 'openai-chat'], { ...run, onRunning: (s) => (stop = s) });
     await expect.poll(() => run.stdout.length).toBe(1);
     const base = /base URL (\S+)\)/.exec(run.stdout[0]!)![1]!;
-    const res = await fetch(`${base}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'ping' }] }) });
+    const res = await fetch(`${base}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'ping' }] }),
+    });
     expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content).toBe('Mock openai-chat says: ping');
     await stop?.();
     expect(await done).toBe(0);
@@ -93,7 +115,10 @@ describe('llm-gateway CLI', () => {
 
   it('tunes the process for serve only, with its environment, before the gateway listens', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-'));
-    writeFileSync(join(dir, 'c.yaml'), 'upstreams: { g: { protocol: gemini, baseUrl: "http://127.0.0.1:9" } }\nroutes: [{ match: "*", upstream: g }]\nledger: false\n');
+    writeFileSync(
+      join(dir, 'c.yaml'),
+      'upstreams: { g: { protocol: gemini, baseUrl: "http://127.0.0.1:9" } }\nroutes: [{ match: "*", upstream: g }]\nledger: false\n',
+    );
     const tuned: Array<[Record<string, string | undefined>, number]> = [];
     const run = { ...io(), env: { HOME: '/h' } };
     let stop: (() => Promise<void>) | undefined;

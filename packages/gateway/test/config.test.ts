@@ -48,7 +48,10 @@ describe('parseConfig', () => {
   });
 
   it('accepts JSON and fills defaults', () => {
-    const config = parseConfig('{"upstreams":{"a":{"protocol":"claude","baseUrl":"http://x"}},"routes":[{"match":"*","upstream":["a","a"]}],"ledger":false,"maxRetries":1}', {});
+    const config = parseConfig(
+      '{"upstreams":{"a":{"protocol":"claude","baseUrl":"http://x"}},"routes":[{"match":"*","upstream":["a","a"]}],"ledger":false,"maxRetries":1}',
+      {},
+    );
     expect(config.keys).toEqual([]);
     expect(config.allowOpen).toBeUndefined();
     expect(config.ledger).toBe(false);
@@ -56,21 +59,27 @@ describe('parseConfig', () => {
   });
 
   it('passes the stream idle timeout (per upstream) and the request deadline to the router', () => {
-    const config = parseConfig('upstreams: { a: { protocol: claude, baseUrl: "http://x", timeoutMs: 30000, streamIdleTimeoutMs: 45000 } }\nroutes: [{ match: "*", upstream: a }]\nrequestDeadlineMs: 900000', {});
+    const config = parseConfig(
+      'upstreams: { a: { protocol: claude, baseUrl: "http://x", timeoutMs: 30000, streamIdleTimeoutMs: 45000 } }\nroutes: [{ match: "*", upstream: a }]\nrequestDeadlineMs: 900000',
+      {},
+    );
     const router = toRouterConfig(config);
     expect(router.upstreams.a).toEqual({ protocol: 'claude', baseUrl: 'http://x', timeoutMs: 30000, streamIdleTimeoutMs: 45000 });
     expect(router.requestDeadlineMs).toBe(900000);
-    expect(() => parseConfig('upstreams: { a: { protocol: claude, baseUrl: "http://x", streamIdleTimeoutMs: 0 } }\nroutes: [{ match: "*", upstream: a }]', {})).toThrow(
-      ConfigError.of('config', ['upstreams.a.streamIdleTimeoutMs: must be at least 1']),
-    );
+    expect(() =>
+      parseConfig('upstreams: { a: { protocol: claude, baseUrl: "http://x", streamIdleTimeoutMs: 0 } }\nroutes: [{ match: "*", upstream: a }]', {}),
+    ).toThrow(ConfigError.of('config', ['upstreams.a.streamIdleTimeoutMs: must be at least 1']));
   });
 
   it('passes strictTools (per upstream) to the router', () => {
-    const config = parseConfig('upstreams: { a: { protocol: openai-chat, baseUrl: "http://x", strictTools: true } }\nroutes: [{ match: "*", upstream: a }]', {});
-    expect(toRouterConfig(config).upstreams.a).toEqual({ protocol: 'openai-chat', baseUrl: 'http://x', strictTools: true });
-    expect(() => parseConfig('upstreams: { a: { protocol: openai-chat, baseUrl: "http://x", strictTools: 1 } }\nroutes: [{ match: "*", upstream: a }]', {})).toThrow(
-      ConfigError.of('config', ['upstreams.a.strictTools: expected boolean']),
+    const config = parseConfig(
+      'upstreams: { a: { protocol: openai-chat, baseUrl: "http://x", strictTools: true } }\nroutes: [{ match: "*", upstream: a }]',
+      {},
     );
+    expect(toRouterConfig(config).upstreams.a).toEqual({ protocol: 'openai-chat', baseUrl: 'http://x', strictTools: true });
+    expect(() =>
+      parseConfig('upstreams: { a: { protocol: openai-chat, baseUrl: "http://x", strictTools: 1 } }\nroutes: [{ match: "*", upstream: a }]', {}),
+    ).toThrow(ConfigError.of('config', ['upstreams.a.strictTools: expected boolean']));
   });
 
   it('supports ${VAR:-default}', () => {
@@ -101,15 +110,43 @@ describe('parseConfig', () => {
   });
 
   const cases: [string, string, string][] = [
-    ['an unknown model-family upstream', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nmodelFamilies: { gemini: g }', 'modelFamilies.gemini: names no upstream of upstreams'],
-    ['an empty media allowlist', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nfetchMedia: { allow: [] }', 'fetchMedia.allow: name at least one URL prefix or host'],
+    [
+      'an unknown model-family upstream',
+      'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nmodelFamilies: { gemini: g }',
+      'modelFamilies.gemini: names no upstream of upstreams',
+    ],
+    [
+      'an empty media allowlist',
+      'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nfetchMedia: { allow: [] }',
+      'fetchMedia.allow: name at least one URL prefix or host',
+    ],
     ['an unset variable', ISSUE_EXAMPLE, 'upstreams.google.apiKey: environment variable GEMINI_API_KEY is not set'],
-    ['an unknown protocol', 'upstreams: { a: { protocol: grpc, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]', 'upstreams.a.protocol: expected ("openai-chat" | "openai-responses" | "claude" | "gemini" | "bedrock-converse")'],
-    ['a bad URL', 'upstreams: { a: { protocol: claude, baseUrl: nope } }\nroutes: [{ match: "*", upstream: a }]', 'upstreams.a.baseUrl: must be an absolute URL'],
-    ['an unknown route upstream', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: b }]', 'routes.0.upstream: names no upstream of upstreams'],
-    ['an unknown field', 'upstreams: { a: { protocol: claude, baseUrl: "http://x", apikey: k } }\nroutes: [{ match: "*", upstream: a }]', 'upstreams.a.apikey: unknown field (did you mean apiKey?)'],
+    [
+      'an unknown protocol',
+      'upstreams: { a: { protocol: grpc, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]',
+      'upstreams.a.protocol: expected ("openai-chat" | "openai-responses" | "claude" | "gemini" | "bedrock-converse")',
+    ],
+    [
+      'a bad URL',
+      'upstreams: { a: { protocol: claude, baseUrl: nope } }\nroutes: [{ match: "*", upstream: a }]',
+      'upstreams.a.baseUrl: must be an absolute URL',
+    ],
+    [
+      'an unknown route upstream',
+      'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: b }]',
+      'routes.0.upstream: names no upstream of upstreams',
+    ],
+    [
+      'an unknown field',
+      'upstreams: { a: { protocol: claude, baseUrl: "http://x", apikey: k } }\nroutes: [{ match: "*", upstream: a }]',
+      'upstreams.a.apikey: unknown field (did you mean apiKey?)',
+    ],
     ['no routes', 'upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: []', 'routes: at least one route is required'],
-    ['a bad port', 'listen: { port: 70000 }\nupstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]', 'listen.port: must be at most 65535'],
+    [
+      'a bad port',
+      'listen: { port: 70000 }\nupstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]',
+      'listen.port: must be at most 65535',
+    ],
     ['broken YAML', 'upstreams: [', 'Flow sequence in block collection must be sufficiently indented and end with a ] at line 1, column 13'],
   ];
   for (const [name, text, message] of cases) {
@@ -205,14 +242,15 @@ describe('config problems', () => {
   });
 
   it('suggests nothing for a key far from every known one', () => {
-    expect(problemsOf('upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nbanana: 1')).toEqual(['config: banana: unknown field']);
+    expect(problemsOf('upstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]\nbanana: 1')).toEqual([
+      'config: banana: unknown field',
+    ]);
   });
 
   it('names array elements with the same dots as object fields, unset variables included', () => {
-    expect(problemsOf('keys: ["${K1}", "ok", "${K3}"]\nupstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]')).toEqual([
-      'config: keys.0: environment variable K1 is not set',
-      'config: keys.2: environment variable K3 is not set',
-    ]);
+    expect(
+      problemsOf('keys: ["${K1}", "ok", "${K3}"]\nupstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]'),
+    ).toEqual(['config: keys.0: environment variable K1 is not set', 'config: keys.2: environment variable K3 is not set']);
   });
 });
 
@@ -233,7 +271,10 @@ describe('config paths', () => {
   it('finds the ledger without expanding any other field (usage needs no API key)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'config-'));
     const file = join(dir, 'c.yaml');
-    writeFileSync(file, 'upstreams: { a: { protocol: claude, baseUrl: "http://x", apiKey: "${ANTHROPIC_API_KEY}" } }\nroutes: [{ match: "*", upstream: a }]\nledger: { path: "${DATA:-data}/u.db" }\n');
+    writeFileSync(
+      file,
+      'upstreams: { a: { protocol: claude, baseUrl: "http://x", apiKey: "${ANTHROPIC_API_KEY}" } }\nroutes: [{ match: "*", upstream: a }]\nledger: { path: "${DATA:-data}/u.db" }\n',
+    );
     expect(ledgerPathOf(file, {})).toBe(join(dir, 'data/u.db'));
     expect(ledgerPathOf(file, { DATA: '/srv' })).toBe('/srv/u.db');
     writeFileSync(file, 'ledger: false\n');

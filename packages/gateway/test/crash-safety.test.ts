@@ -18,7 +18,14 @@ afterAll(async () => {
 });
 
 function configFor(extra: Record<string, unknown> = {}) {
-  return parseConfig(JSON.stringify({ upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } }, routes: [{ match: '*', upstream: 'claude' }], ledger: false, ...extra }));
+  return parseConfig(
+    JSON.stringify({
+      upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } },
+      routes: [{ match: '*', upstream: 'claude' }],
+      ledger: false,
+      ...extra,
+    }),
+  );
 }
 
 async function health(gateway: Gateway): Promise<number> {
@@ -61,13 +68,20 @@ describe('a request cannot end the process', () => {
       const claudeRes = await fetch(`${gateway.url}/v1/messages`, { method: 'POST', headers: { 'x-request-id': 'req-claude' }, body: '{}' });
       expect(claudeRes.status).toBe(500);
       expect(await claudeRes.json()).toEqual({ type: 'error', error: { type: 'api_error', message: 'internal error (request id req-claude)' } });
-      const geminiRes = await fetch(`${gateway.url}/v1beta/models/g:generateContent`, { method: 'POST', headers: { 'x-request-id': 'req-gemini' }, body: '{}' });
+      const geminiRes = await fetch(`${gateway.url}/v1beta/models/g:generateContent`, {
+        method: 'POST',
+        headers: { 'x-request-id': 'req-gemini' },
+        body: '{}',
+      });
       expect(await geminiRes.json()).toEqual({ error: { code: 500, message: 'internal error (request id req-gemini)', status: 'INTERNAL' } });
       const chatRes = await fetch(`${gateway.url}/v1/chat/completions`, { method: 'POST', headers: { 'x-request-id': 'req-chat' }, body: '{}' });
       expect(await chatRes.json()).toEqual({ error: { message: 'internal error (request id req-chat)', type: 'server_error', param: null, code: null } });
       expect(await health(gateway)).toBe(200);
       const line = logs.map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry.requestId === 'req-claude' && entry.level === 50);
-      expect(line).toMatchObject({ msg: 'request failed inside the gateway', err: "TypeError: Cannot read properties of undefined (reading 'x') at /srv/app/secret.js:1:1" });
+      expect(line).toMatchObject({
+        msg: 'request failed inside the gateway',
+        err: "TypeError: Cannot read properties of undefined (reading 'x') at /srv/app/secret.js:1:1",
+      });
     } finally {
       await gateway.close();
     }
@@ -82,7 +96,9 @@ describe('a request cannot end the process', () => {
       expect(res.headers.get('x-request-id')).toBe('req-head');
       expect(await res.json()).toEqual({ type: 'error', error: { type: 'api_error', message: 'internal error (request id req-head)' } });
       // One access line, with what the client got (it said 200, the router's status, before).
-      const access = logs.map((text) => JSON.parse(text) as Record<string, unknown>).filter((entry) => entry.requestId === 'req-head' && entry.msg === 'request');
+      const access = logs
+        .map((text) => JSON.parse(text) as Record<string, unknown>)
+        .filter((entry) => entry.requestId === 'req-head' && entry.msg === 'request');
       expect(access).toEqual([expect.objectContaining({ method: 'POST', path: '/v1/messages', status: 500, protocol: 'claude' })]);
       expect(await health(gateway)).toBe(200);
     } finally {

@@ -54,7 +54,10 @@ const prompt = 'weather in Paris?';
 function streamRequest(client: Client, model: string): { path: string; body: unknown } {
   switch (client) {
     case 'claude':
-      return { path: '/v1/messages', body: { model, max_tokens: 100, stream: true, messages: [{ role: 'user', content: prompt }], tools: [{ name: 'get_weather', input_schema: weather }] } };
+      return {
+        path: '/v1/messages',
+        body: { model, max_tokens: 100, stream: true, messages: [{ role: 'user', content: prompt }], tools: [{ name: 'get_weather', input_schema: weather }] },
+      };
     case 'responses':
       return { path: '/v1/responses', body: { model, stream: true, input: prompt, tools: [{ type: 'function', name: 'get_weather', parameters: weather }] } };
     case 'gemini':
@@ -63,7 +66,15 @@ function streamRequest(client: Client, model: string): { path: string; body: unk
         body: { contents: [{ role: 'user', parts: [{ text: prompt }] }], tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: weather }] }] },
       };
     case 'chat':
-      return { path: '/v1/chat/completions', body: { model, stream: true, messages: [{ role: 'user', content: prompt }], tools: [{ type: 'function', function: { name: 'get_weather', parameters: weather } }] } };
+      return {
+        path: '/v1/chat/completions',
+        body: {
+          model,
+          stream: true,
+          messages: [{ role: 'user', content: prompt }],
+          tools: [{ type: 'function', function: { name: 'get_weather', parameters: weather } }],
+        },
+      };
   }
 }
 
@@ -73,7 +84,11 @@ const REQUEST_ID = 'req-cut';
 async function streamThrough(client: Client, model: string, answer: ScriptedAnswer) {
   const call = upstream.answerNext(answer);
   const { path, body } = streamRequest(client, model);
-  const res = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': REQUEST_ID }, body: JSON.stringify(body) });
+  const res = await fetch(`${gateway.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-request-id': REQUEST_ID },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text(), call };
 }
 
@@ -83,7 +98,11 @@ const sseAnswer = (chunks: string[], then: ScriptedAnswer['then'] = 'end'): Scri
 // ---- what the upstreams send -----------------------------------------------------------------
 
 /** A Chat stream chunk; `origin` is the answer's id, creation time and model. */
-const chatChunk = (delta: Record<string, unknown>, finish_reason: string | null = null, origin = { id: 'chatcmpl-up', created: 1, model: 'gpt-up' }): SseFrame => ({
+const chatChunk = (
+  delta: Record<string, unknown>,
+  finish_reason: string | null = null,
+  origin = { id: 'chatcmpl-up', created: 1, model: 'gpt-up' },
+): SseFrame => ({
   data: { ...origin, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason }] },
 });
 /** Text, then a tool call cut in the middle of its arguments: no finish_reason, no [DONE]. */
@@ -102,7 +121,9 @@ const responsesCut = sseText(
   ].map((data, sequence_number) => ({ event: data.type, data: { ...data, sequence_number } })),
 );
 /** Text under way, no finishReason. */
-const geminiCut = sseText([{ data: { candidates: [{ content: { role: 'model', parts: [{ text: 'Hel' }] }, index: 0 }], modelVersion: 'gemini-up', responseId: 'g1' } }]);
+const geminiCut = sseText([
+  { data: { candidates: [{ content: { role: 'model', parts: [{ text: 'Hel' }] }, index: 0 }], modelVersion: 'gemini-up', responseId: 'g1' } },
+]);
 
 const CHAT_CUT = 'the Chat Completions stream ended before finish_reason';
 const RESPONSES_CUT = 'the Responses stream ended before response.completed';
@@ -114,7 +135,16 @@ const IDLE = `the upstream sent nothing for ${IDLE_TIMEOUT_MS} ms`;
 const claudeFrame = (data: { type: string } & Record<string, unknown>): SseFrame => ({ event: data.type, data });
 const claudeOpening = claudeFrame({
   type: 'message_start',
-  message: { id: 'chatcmpl-up', type: 'message', role: 'assistant', model: 'gpt-up', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } },
+  message: {
+    id: 'chatcmpl-up',
+    type: 'message',
+    role: 'assistant',
+    model: 'gpt-up',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 0, output_tokens: 0 },
+  },
 });
 const claudeText = (text: string): SseFrame[] => [
   claudeFrame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
@@ -124,7 +154,9 @@ const claudeText = (text: string): SseFrame[] => [
 
 const chatError = (message: string, code: string | null): SseFrame => ({ data: { error: { message, type: 'server_error', param: null, code } } });
 const geminiError = (message: string): SseFrame => ({ data: { error: { code: 502, message, status: 'UNAVAILABLE' } } });
-const geminiText = (text: string, modelVersion: string, responseId: string): SseFrame => ({ data: { candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0 }], modelVersion, responseId } });
+const geminiText = (text: string, modelVersion: string, responseId: string): SseFrame => ({
+  data: { candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0 }], modelVersion, responseId },
+});
 
 /** Where the router's minted Responses id (`resp_` + 32 hex) stood. */
 const ID = '<minted>';
@@ -203,7 +235,11 @@ describe('a Chat upstream stream cut in the middle of a tool call', () => {
       responsesFrames([
         ...responsesTextOpening('Let me check.'),
         ...responsesTextClosing('Let me check.'),
-        { type: 'response.output_item.added', output_index: 1, item: { id: callId, type: 'function_call', status: 'in_progress', call_id: 'call_1', name: 'get_weather', arguments: '' } },
+        {
+          type: 'response.output_item.added',
+          output_index: 1,
+          item: { id: callId, type: 'function_call', status: 'in_progress', call_id: 'call_1', name: 'get_weather', arguments: '' },
+        },
         { type: 'response.function_call_arguments.delta', item_id: callId, output_index: 1, delta: '{"city":"Par' },
         // The failed response lists only the complete message, not the half-received call.
         ...responsesFailure(CHAT_CUT, 'stream_truncated', [completedMessage('Let me check.')]),
@@ -273,7 +309,10 @@ describe('an upstream that goes silent after its first chunk (stream idle timeou
   it('ends a Gemini client stream with a DEADLINE_EXCEEDED error chunk, and closes the upstream socket', async () => {
     const answer = await streamThrough('gemini', 'silent-up', silentAfterHel());
     expect(answer.status).toBe(200);
-    expect(sseFrames(answer.text)).toEqual([geminiText('Hel', 'gpt-up', 'chatcmpl-up'), { data: { error: { code: 504, message: IDLE, status: 'DEADLINE_EXCEEDED' } } }]);
+    expect(sseFrames(answer.text)).toEqual([
+      geminiText('Hel', 'gpt-up', 'chatcmpl-up'),
+      { data: { error: { code: 504, message: IDLE, status: 'DEADLINE_EXCEEDED' } } },
+    ]);
     await expect.poll(() => answer.call.closed).toBe(true);
   });
 });
@@ -300,7 +339,11 @@ describe('an upstream answering a stream request with 200 application/json', () 
       claude: [
         claudeOpening,
         ...claudeText('Sunny.'),
-        claudeFrame({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { input_tokens: 5, output_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } }),
+        claudeFrame({
+          type: 'message_delta',
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { input_tokens: 5, output_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        }),
         claudeFrame({ type: 'message_stop' }),
       ],
       responses: responsesFrames([
@@ -310,13 +353,26 @@ describe('an upstream answering a stream request with 200 application/json', () 
           type: 'response.completed',
           response: snapshot('completed', {
             output: [completedMessage('Sunny.')],
-            usage: { input_tokens: 5, input_tokens_details: { cached_tokens: 0 }, output_tokens: 2, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 7 },
+            usage: {
+              input_tokens: 5,
+              input_tokens_details: { cached_tokens: 0 },
+              output_tokens: 2,
+              output_tokens_details: { reasoning_tokens: 0 },
+              total_tokens: 7,
+            },
           }),
         },
       ]),
       gemini: [
         geminiText('Sunny.', 'gpt-up', 'chatcmpl-up'),
-        { data: { candidates: [{ finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, totalTokenCount: 7 }, modelVersion: 'gpt-up', responseId: 'chatcmpl-up' } },
+        {
+          data: {
+            candidates: [{ finishReason: 'STOP', index: 0 }],
+            usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, totalTokenCount: 7 },
+            modelVersion: 'gpt-up',
+            responseId: 'chatcmpl-up',
+          },
+        },
       ],
       chat: [chatChunk({ role: 'assistant', content: '' }), chatChunk({ content: 'Sunny.' }), chatChunk({}, 'stop'), { data: '[DONE]' }],
     });

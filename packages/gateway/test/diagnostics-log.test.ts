@@ -14,7 +14,14 @@ const record: RequestRecord = {
   stream: true,
   totalMs: 12,
   warnings: [],
-  diagnostics: { rule: 'claude-*', attempts: 2, upstreamStatus: 200, toolCalls: 1, toolCallPreviews: ['Read({"file_path":"README.md"})'], toolResultPreviews: ['# Demo'] },
+  diagnostics: {
+    rule: 'claude-*',
+    attempts: 2,
+    upstreamStatus: 200,
+    toolCalls: 1,
+    toolCallPreviews: ['Read({"file_path":"README.md"})'],
+    toolResultPreviews: ['# Demo'],
+  },
 };
 
 function lines(level: string, logged: RequestRecord): Record<string, unknown>[] {

@@ -48,8 +48,19 @@ const MESSAGE = 'the gateway is shutting down: its drain time of 150 ms passed';
 describe('drain on close', () => {
   it("cuts streams still running after drainMs with each protocol's error event, and logs draining, cut, closed", async () => {
     const lines: Record<string, unknown>[] = [];
-    const config = parseConfig(JSON.stringify({ upstreams: { slow: { protocol: 'claude', baseUrl: slow.url } }, routes: [{ match: '*', upstream: 'slow' }], ledger: false, metrics: false, drainMs: 150 }));
-    const gateway = await startGateway(config, { port: 0, logger: createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }) });
+    const config = parseConfig(
+      JSON.stringify({
+        upstreams: { slow: { protocol: 'claude', baseUrl: slow.url } },
+        routes: [{ match: '*', upstream: 'slow' }],
+        ledger: false,
+        metrics: false,
+        drainMs: 150,
+      }),
+    );
+    const gateway = await startGateway(config, {
+      port: 0,
+      logger: createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }),
+    });
     const streams = await Promise.all(Object.values(STREAMS).map(({ path, body }) => startStream(gateway.url, path, body)));
     const started = performance.now();
     await gateway.close();
@@ -58,9 +69,17 @@ describe('drain on close', () => {
     const [claude, chat, responses, gemini] = (await Promise.all(streams.map((stream) => stream.text))).map((text) => sseFrames(text));
     expect(claude!.at(-1)).toEqual({ event: 'error', data: { type: 'error', error: { type: 'timeout_error', message: MESSAGE } } });
     expect(chat!.at(-1)).toEqual({ data: { error: { message: MESSAGE, type: 'server_error', param: null, code: null } } });
-    expect(responses!.at(-1)).toMatchObject({ event: 'response.failed', data: { type: 'response.failed', response: { object: 'response', status: 'failed', error: { code: 'server_error', message: MESSAGE }, model: 'claude-slow' } } });
+    expect(responses!.at(-1)).toMatchObject({
+      event: 'response.failed',
+      data: {
+        type: 'response.failed',
+        response: { object: 'response', status: 'failed', error: { code: 'server_error', message: MESSAGE }, model: 'claude-slow' },
+      },
+    });
     expect(gemini!.at(-1)).toEqual({ data: { error: { code: 504, message: MESSAGE, status: 'DEADLINE_EXCEEDED' } } });
-    const lifecycle = lines.filter((line) => ['draining', 'cut', 'closed'].includes(line.msg as string)).map(({ level, msg, requests, drainMs }) => ({ level, msg, requests, drainMs }));
+    const lifecycle = lines
+      .filter((line) => ['draining', 'cut', 'closed'].includes(line.msg as string))
+      .map(({ level, msg, requests, drainMs }) => ({ level, msg, requests, drainMs }));
     expect(lifecycle).toEqual([
       { level: 30, msg: 'draining', requests: 4, drainMs: 150 },
       { level: 40, msg: 'cut', requests: 4, drainMs: undefined },
@@ -80,8 +99,18 @@ describe('drain on close', () => {
   it('lets a stream that ends within drainMs finish, and logs no cut', async () => {
     const lines: Record<string, unknown>[] = [];
     const quick = await serveNode(async () => slowClaudeStream({ deltas: 4, everyMs: 50, usage: { input_tokens: 3, output_tokens: 1 } }));
-    const config = parseConfig(JSON.stringify({ upstreams: { quick: { protocol: 'claude', baseUrl: quick.url } }, routes: [{ match: '*', upstream: 'quick' }], ledger: false, metrics: false }));
-    const gateway = await startGateway(config, { port: 0, logger: createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }) });
+    const config = parseConfig(
+      JSON.stringify({
+        upstreams: { quick: { protocol: 'claude', baseUrl: quick.url } },
+        routes: [{ match: '*', upstream: 'quick' }],
+        ledger: false,
+        metrics: false,
+      }),
+    );
+    const gateway = await startGateway(config, {
+      port: 0,
+      logger: createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }),
+    });
     try {
       const stream = await startStream(gateway.url, STREAMS.claude.path, STREAMS.claude.body);
       await gateway.close();

@@ -8,7 +8,9 @@ import { type Gateway, startGateway } from '../src/server/start.js';
 let gateway: Gateway;
 
 beforeAll(async () => {
-  const config = parseConfig(JSON.stringify({ upstreams: { a: { protocol: 'claude', baseUrl: 'http://127.0.0.1:9' } }, routes: [{ match: '*', upstream: 'a' }], ledger: false }));
+  const config = parseConfig(
+    JSON.stringify({ upstreams: { a: { protocol: 'claude', baseUrl: 'http://127.0.0.1:9' } }, routes: [{ match: '*', upstream: 'a' }], ledger: false }),
+  );
   gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
 });
 afterAll(async () => {
@@ -42,7 +44,9 @@ describe('requests no endpoint serves', () => {
     expect(await answer('GET', '/v1beta/models/gemini-2.5-pro:generateContent')).toEqual({
       status: 405,
       allow: 'POST',
-      body: { error: { code: 405, message: 'method GET is not allowed at /v1beta/models/gemini-2.5-pro:generateContent (allowed: POST)', status: 'INVALID_ARGUMENT' } },
+      body: {
+        error: { code: 405, message: 'method GET is not allowed at /v1beta/models/gemini-2.5-pro:generateContent (allowed: POST)', status: 'INVALID_ARGUMENT' },
+      },
     });
   });
 
@@ -52,7 +56,11 @@ describe('requests no endpoint serves', () => {
       allow: null,
       body: { error: { code: 404, message: 'no endpoint at POST /v1beta/models/gemini-2.5-pro:unknownMethod', status: 'NOT_FOUND' } },
     });
-    expect(await answer('GET', '/v1/responses/x/y')).toEqual({ status: 404, allow: null, body: openai('no endpoint at GET /v1/responses/x/y', 'not_found_error') });
+    expect(await answer('GET', '/v1/responses/x/y')).toEqual({
+      status: 404,
+      allow: null,
+      body: openai('no endpoint at GET /v1/responses/x/y', 'not_found_error'),
+    });
     expect(await answer('POST', '/v1/embeddings')).toEqual({ status: 404, allow: null, body: openai('no endpoint at POST /v1/embeddings', 'not_found_error') });
     expect(await answer('GET', '/')).toEqual({ status: 404, allow: null, body: openai('no endpoint at GET /', 'not_found_error') });
     // Claude's path family (`http.ownsPath`), as the router answers it: Claude's shape.
@@ -74,7 +82,11 @@ describe('requests no endpoint serves', () => {
       allow: null,
       body: { error: { code: 400, message: 'the request path is not valid percent-encoding', status: 'INVALID_ARGUMENT' } },
     });
-    expect(await answer('GET', '/v1/responses/%E0%A4%A')).toEqual({ status: 400, allow: null, body: openai('the request path is not valid percent-encoding', 'invalid_request_error') });
+    expect(await answer('GET', '/v1/responses/%E0%A4%A')).toEqual({
+      status: 400,
+      allow: null,
+      body: openai('the request path is not valid percent-encoding', 'invalid_request_error'),
+    });
   });
 
   it('routes a POST /v1/messages as Claude whatever the Host header names', async () => {

@@ -32,7 +32,12 @@ function fieldsLeftOut(node: SchemaNode, value: unknown, path: string): string[]
   const left: string[] = [];
   const join = (key: string) => (path ? `${path}.${key}` : key);
   for (const option of alternatives(node)) {
-    const elements = option.type === 'array' && Array.isArray(value) ? value : option.type === 'record' && typeof value === 'object' && value !== null ? Object.values(value) : undefined;
+    const elements =
+      option.type === 'array' && Array.isArray(value)
+        ? value
+        : option.type === 'record' && typeof value === 'object' && value !== null
+          ? Object.values(value)
+          : undefined;
     const elementSchema = option.item ?? option.value;
     if (option.entries && typeof value === 'object' && value !== null && !Array.isArray(value)) {
       for (const [key, child] of Object.entries(option.entries)) {

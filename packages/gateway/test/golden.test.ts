@@ -13,7 +13,13 @@ const CASES: { fixture: string; protocol: ServedProtocol; url: string; body: unk
     fixture: 'claude-think-tool.1.stream.sse',
     protocol: 'claude',
     url: 'http://x/v1/messages',
-    body: { model: 'claude-opus-5-5', max_tokens: 50, stream: true, tools: [{ name: 'get_weather', input_schema: { type: 'object' } }], messages: [{ role: 'user', content: 'think, then weather' }] },
+    body: {
+      model: 'claude-opus-5-5',
+      max_tokens: 50,
+      stream: true,
+      tools: [{ name: 'get_weather', input_schema: { type: 'object' } }],
+      messages: [{ role: 'user', content: 'think, then weather' }],
+    },
   },
   {
     fixture: 'gemini3-text.1.stream.json',
@@ -25,7 +31,13 @@ const CASES: { fixture: string; protocol: ServedProtocol; url: string; body: unk
     fixture: 'chat-parallel.1.stream.sse',
     protocol: 'openai-chat',
     url: 'http://x/v1/chat/completions',
-    body: { model: 'gpt-4.1', stream: true, stream_options: { include_usage: true }, tools: [{ type: 'function', function: { name: 'get_weather', parameters: {} } }], messages: [{ role: 'user', content: 'parallel weather' }] },
+    body: {
+      model: 'gpt-4.1',
+      stream: true,
+      stream_options: { include_usage: true },
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: {} } }],
+      messages: [{ role: 'user', content: 'parallel weather' }],
+    },
   },
   {
     fixture: 'responses-think-text.1.stream.sse',

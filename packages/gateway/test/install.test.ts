@@ -24,7 +24,11 @@ async function mockAnswer(command: string[], cwd: string): Promise<string> {
       });
       void exited.then((code) => reject(new Error(`exited (${code}):\n${stderr}`)));
     });
-    const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }] }) });
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }] }),
+    });
     return ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content;
   } finally {
     child.kill('SIGTERM');
@@ -44,7 +48,10 @@ describe('the standalone tarball', () => {
     elsewhere = join(dir, 'elsewhere');
     mkdirSync(elsewhere);
     // Offline and without the optional SQLite addon: nothing comes from a registry.
-    execFileSync('npm', ['install', '--global', '--prefix', prefix, '--offline', '--omit=optional', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: elsewhere, encoding: 'utf8' });
+    execFileSync('npm', ['install', '--global', '--prefix', prefix, '--offline', '--omit=optional', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+      cwd: elsewhere,
+      encoding: 'utf8',
+    });
   }, 60_000);
 
   it('installs the llm-gateway command with its license and example config', () => {
@@ -66,17 +73,31 @@ describe('the clone runner (scripts/llm-gateway.mjs)', () => {
   });
 
   it('runs from any directory, printing only the CLI output (no build banner)', () => {
-    const out = execFileSync(process.execPath, [join(repoRoot, 'scripts/llm-gateway.mjs'), '--version'], { cwd: elsewhere, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(process.execPath, [join(repoRoot, 'scripts/llm-gateway.mjs'), '--version'], {
+      cwd: elsewhere,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     expect(out).toBe(`${version}\n`);
   });
 
   it('resolves paths against the directory it was called from', () => {
     mkdirSync(join(elsewhere, 'data'));
     const ledger = openLedger(join(elsewhere, 'data/u.db'));
-    ledger.record({ time: Date.now(), keyId: 'ci', record: { requestId: 'a', clientProtocol: 'claude', status: 200, stream: false, totalMs: 4, warnings: [] } });
+    ledger.record({
+      time: Date.now(),
+      keyId: 'ci',
+      record: { requestId: 'a', clientProtocol: 'claude', status: 200, stream: false, totalMs: 4, warnings: [] },
+    });
     ledger.close();
     writeFileSync(join(elsewhere, 'gateway.yaml'), 'ledger: { path: data/u.db }\n');
-    const run = (args: string[]) => JSON.parse(execFileSync(process.execPath, [join(repoRoot, 'scripts/llm-gateway.mjs'), 'usage', ...args, '--by', 'key', '--json'], { cwd: elsewhere, encoding: 'utf8' })) as { group: string }[];
+    const run = (args: string[]) =>
+      JSON.parse(
+        execFileSync(process.execPath, [join(repoRoot, 'scripts/llm-gateway.mjs'), 'usage', ...args, '--by', 'key', '--json'], {
+          cwd: elsewhere,
+          encoding: 'utf8',
+        }),
+      ) as { group: string }[];
     expect(run(['--db', 'data/u.db']).map((line) => line.group)).toEqual(['ci']);
     expect(run(['--config', 'gateway.yaml']).map((line) => line.group)).toEqual(['ci']);
   });

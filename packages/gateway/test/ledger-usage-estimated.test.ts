@@ -7,7 +7,14 @@ import { openLedger } from '../src/ledger/ledger.js';
 import type { RequestRecord } from '../src/router-contract.js';
 
 const record = (over: Partial<RequestRecord>): RequestRecord => ({
-  requestId: 'r', clientProtocol: 'claude', status: 200, stream: true, usage: { inputTokens: 30, outputTokens: 4 }, totalMs: 5, warnings: [], ...over,
+  requestId: 'r',
+  clientProtocol: 'claude',
+  status: 200,
+  stream: true,
+  usage: { inputTokens: 30, outputTokens: 4 },
+  totalMs: 5,
+  warnings: [],
+  ...over,
 });
 
 describe('ledger: estimated usage', () => {

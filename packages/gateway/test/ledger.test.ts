@@ -8,9 +8,19 @@ import { NoSqliteError, type SqliteDriver, availableSqliteDrivers, openDatabase 
 import type { RequestRecord } from '../src/router-contract.js';
 
 const record = (over: Partial<RequestRecord>): RequestRecord => ({
-  requestId: 'r', clientProtocol: 'claude', upstream: 'openai', upstreamProtocol: 'openai-chat', clientModel: 'claude-x', upstreamModel: 'gpt-4.1',
-  status: 200, stream: true, usage: { inputTokens: 100, cacheReadTokens: 40, cacheWriteTokens: 5, reasoningTokens: 7, outputTokens: 20 },
-  firstByteMs: 3, totalMs: 10, warnings: [], ...over,
+  requestId: 'r',
+  clientProtocol: 'claude',
+  upstream: 'openai',
+  upstreamProtocol: 'openai-chat',
+  clientModel: 'claude-x',
+  upstreamModel: 'gpt-4.1',
+  status: 200,
+  stream: true,
+  usage: { inputTokens: 100, cacheReadTokens: 40, cacheWriteTokens: 5, reasoningTokens: 7, outputTokens: 20 },
+  firstByteMs: 3,
+  totalMs: 10,
+  warnings: [],
+  ...over,
 });
 
 // Node 20 has better-sqlite3 only; Node 22.13+ node:sqlite too (CI runs both): every driver here.
@@ -45,8 +55,14 @@ describe.each(DRIVERS)('usage ledger on %s', (driver) => {
       { group: 'claude-x', requests: 2, errors: 1, inputTokens: 100, cachedTokens: 40, cacheWriteTokens: 5, reasoningTokens: 7, outputTokens: 20, avgMs: 6 },
       { group: 'gemini-x', requests: 1, errors: 0, inputTokens: 100, cachedTokens: 40, cacheWriteTokens: 5, reasoningTokens: 7, outputTokens: 20, avgMs: 30 },
     ]);
-    expect(usageReport(path, 'key', 2_000).map((l) => [l.group, l.requests])).toEqual([['-', 1], ['key-2', 1]]);
-    expect(usageReport(path, 'upstream').map((l) => [l.group, l.requests])).toEqual([['openai', 2], ['google', 1]]);
+    expect(usageReport(path, 'key', 2_000).map((l) => [l.group, l.requests])).toEqual([
+      ['-', 1],
+      ['key-2', 1],
+    ]);
+    expect(usageReport(path, 'upstream').map((l) => [l.group, l.requests])).toEqual([
+      ['openai', 2],
+      ['google', 1],
+    ]);
     expect(formatUsage(usageReport(path, 'upstream', 2_500), 'upstream')).toBe(
       'upstream  requests  errors  input  cached  cache_write  reasoning  output  avg_ms\nopenai           1       1      0       0            0          0       0       2',
     );
@@ -72,17 +88,35 @@ describe.each(DRIVERS)('usage ledger on %s', (driver) => {
     const ledger = openLedger(path, { flushMs: 60_000, batchRows: 1_000, driver });
     // 64 rows per statement: 150 rows are two full statements and 22 single inserts.
     for (let i = 0; i < 150; i++) {
-      ledger.record({ time: i, keyId: i % 2 ? `key-${i}` : undefined, record: record({ requestId: `r${i}`, status: i === 149 ? 502 : 200, usage: i === 70 ? undefined : { inputTokens: i, outputTokens: 2 * i }, errorKind: i === 149 ? 'upstream' : undefined }) });
+      ledger.record({
+        time: i,
+        keyId: i % 2 ? `key-${i}` : undefined,
+        record: record({
+          requestId: `r${i}`,
+          status: i === 149 ? 502 : 200,
+          usage: i === 70 ? undefined : { inputTokens: i, outputTokens: 2 * i },
+          errorKind: i === 149 ? 'upstream' : undefined,
+        }),
+      });
     }
     ledger.close();
     const db = readOnly(path);
-    const rows = db.prepare('SELECT time, request_id, key_id, status, input_tokens, cached_tokens, output_tokens, error_kind FROM requests ORDER BY id').all().map((row) => ({ ...(row as object) }));
+    const rows = db
+      .prepare('SELECT time, request_id, key_id, status, input_tokens, cached_tokens, output_tokens, error_kind FROM requests ORDER BY id')
+      .all()
+      .map((row) => ({ ...(row as object) }));
     db.close();
     expect(rows).toHaveLength(150);
     rows.forEach((row, i) => {
       expect(row).toEqual({
-        time: i, request_id: `r${i}`, key_id: i % 2 ? `key-${i}` : null, status: i === 149 ? 502 : 200,
-        input_tokens: i === 70 ? null : i, cached_tokens: null, output_tokens: i === 70 ? null : 2 * i, error_kind: i === 149 ? 'upstream' : null,
+        time: i,
+        request_id: `r${i}`,
+        key_id: i % 2 ? `key-${i}` : null,
+        status: i === 149 ? 502 : 200,
+        input_tokens: i === 70 ? null : i,
+        cached_tokens: null,
+        output_tokens: i === 70 ? null : 2 * i,
+        error_kind: i === 149 ? 'upstream' : null,
       });
     });
   });
@@ -93,7 +127,10 @@ describe.each(DRIVERS)('usage ledger on %s', (driver) => {
     for (let i = 0; i < 8; i++) ledger.record({ time: i, record: record({ requestId: `r${i}` }) });
     ledger.close();
     const db = readOnly(path);
-    const ids = db.prepare('SELECT request_id FROM requests ORDER BY id').all().map((row) => (row as { request_id: string }).request_id);
+    const ids = db
+      .prepare('SELECT request_id FROM requests ORDER BY id')
+      .all()
+      .map((row) => (row as { request_id: string }).request_id);
     db.close();
     expect(ids).toEqual(['r3', 'r4', 'r5', 'r6', 'r7']);
   });

@@ -12,7 +12,8 @@ const PDF = '%PDF-1.4 tiny';
 
 const toLoopback: LookupFunction = (hostname, options, callback) => {
   if (hostname !== NAME) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
-  if (options.all) return (callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+  if (options.all)
+    return (callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
   callback(null, '127.0.0.1', 4);
 };
 
@@ -42,7 +43,19 @@ const ask = (url: string) =>
   new Request('http://gateway.test/v1/responses', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'gpt-4o', input: [{ type: 'message', role: 'user', content: [{ type: 'input_file', file_url: url }, { type: 'input_text', text: 'Summarize.' }] }] }),
+    body: JSON.stringify({
+      model: 'gpt-4o',
+      input: [
+        {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_file', file_url: url },
+            { type: 'input_text', text: 'Summarize.' },
+          ],
+        },
+      ],
+    }),
   });
 
 function router(allow: string[], records: RequestRecord[]) {
@@ -59,7 +72,7 @@ function router(allow: string[], records: RequestRecord[]) {
 }
 
 describe('media downloads refuse internal addresses at resolution time', () => {
-  it('a name resolving to loopback is refused when only a pattern allows it: the router\'s 400 naming the part', async () => {
+  it("a name resolving to loopback is refused when only a pattern allows it: the router's 400 naming the part", async () => {
     const url = `https://${NAME}/doc.pdf`;
     const records: RequestRecord[] = [];
     const response = await router(['*.example.test'], records)(ask(url));
@@ -74,7 +87,9 @@ describe('media downloads refuse internal addresses at resolution time', () => {
     const before = mediaHits.length;
     const url = `http://${NAME}:${mediaPort}/doc.pdf`;
     await expect(pooled.transport({ url, method: 'GET', purpose: 'media' })).rejects.toThrow(`media host ${NAME} resolves to the internal address 127.0.0.1`);
-    await expect(pooled.transport({ url: `http://127.0.0.1:${mediaPort}/doc.pdf`, method: 'GET', purpose: 'media' })).rejects.toThrow('media host 127.0.0.1 is an internal address, which no allow entry names');
+    await expect(pooled.transport({ url: `http://127.0.0.1:${mediaPort}/doc.pdf`, method: 'GET', purpose: 'media' })).rejects.toThrow(
+      'media host 127.0.0.1 is an internal address, which no allow entry names',
+    );
     expect(mediaHits.length).toBe(before);
     // The same URL as an API call (no purpose), or a download whose host an entry names, connects.
     expect((await pooled.transport({ url, method: 'GET' })).status).toBe(200);

@@ -31,7 +31,10 @@ const config = (metrics: unknown) =>
 
 beforeAll(async () => {
   chat = await startMockUpstream({ protocol: 'openai-chat' });
-  down = await serveNode(async () => new Response('{"error":{"message":"down","type":"server_error"}}', { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '0' } }));
+  down = await serveNode(
+    async () =>
+      new Response('{"error":{"message":"down","type":"server_error"}}', { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '0' } }),
+  );
   gateway = await startGateway(config({ models: ['listed-model'] }), { port: 0, logger: createLogger('silent') });
 });
 afterAll(async () => {
@@ -40,7 +43,10 @@ afterAll(async () => {
 });
 
 async function chatCall(url: string, model: string, stream = false): Promise<number> {
-  const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model, stream, messages: [{ role: 'user', content: 'hello there' }] }) });
+  const res = await fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    body: JSON.stringify({ model, stream, messages: [{ role: 'user', content: 'hello there' }] }),
+  });
   await res.text();
   return res.status;
 }
@@ -82,7 +88,9 @@ describe('metrics', () => {
       'llm_gateway_upstream_failures_total{upstream="down",reason="503"} 6',
       'llm_gateway_fallbacks_total{upstream="chat"} 2',
     ]);
-    expect(lines(text, ['llm_gateway_request_errors_total'])).toEqual(['llm_gateway_request_errors_total{protocol="openai-chat",upstream="down",kind="overloaded"} 1']);
+    expect(lines(text, ['llm_gateway_request_errors_total'])).toEqual([
+      'llm_gateway_request_errors_total{protocol="openai-chat",upstream="down",kind="overloaded"} 1',
+    ]);
     expect(lines(text, ['llm_gateway_request_duration_seconds_count', 'llm_gateway_time_to_first_byte_seconds_count'])).toEqual([
       'llm_gateway_request_duration_seconds_count{protocol="openai-chat",upstream="chat"} 3',
       'llm_gateway_request_duration_seconds_count{protocol="openai-chat",upstream="down"} 1',
@@ -92,7 +100,10 @@ describe('metrics', () => {
       'llm_gateway_time_to_first_byte_seconds_count{protocol="none",upstream="none"} 1',
     ]);
     // The scrape itself is in flight while it is answered; no stream is open.
-    expect(lines(text, ['llm_gateway_requests_in_flight', 'llm_gateway_open_streams'])).toEqual(['llm_gateway_requests_in_flight 1', 'llm_gateway_open_streams 0']);
+    expect(lines(text, ['llm_gateway_requests_in_flight', 'llm_gateway_open_streams'])).toEqual([
+      'llm_gateway_requests_in_flight 1',
+      'llm_gateway_open_streams 0',
+    ]);
   });
 
   it('serves /health/ready: 200, or 503 naming each failing check', async () => {
@@ -121,7 +132,9 @@ describe('metrics', () => {
       expect((await fetch(`${own.url}/metrics`)).status).toBe(404);
       const res = await fetch(`${own.metricsUrl}/metrics`);
       expect(res.status).toBe(200);
-      expect(lines(await res.text(), ['llm_gateway_requests_total'])).toEqual(['llm_gateway_requests_total{protocol="none",upstream="none",model="none",status="404"} 1']);
+      expect(lines(await res.text(), ['llm_gateway_requests_total'])).toEqual([
+        'llm_gateway_requests_total{protocol="none",upstream="none",model="none",status="404"} 1',
+      ]);
       expect((await fetch(`${own.metricsUrl}/other`)).status).toBe(404);
     } finally {
       await own.close();

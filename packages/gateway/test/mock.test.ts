@@ -22,7 +22,11 @@ afterAll(async () => {
   await Promise.all([chat, responses, claude, gemini].map((m) => m.close()));
 });
 
-const weatherTool = { name: 'get_weather', description: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+const weatherTool = {
+  name: 'get_weather',
+  description: 'weather',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
 
 describe('openai-chat mock', () => {
   const client = () => new OpenAI({ apiKey: 'k', baseURL: chat.baseUrl, maxRetries: 0 });
@@ -33,23 +37,42 @@ describe('openai-chat mock', () => {
   });
   it('streams a tool call the SDK accumulates, then accepts the tool result', async () => {
     const tools = [{ type: 'function' as const, function: weatherTool }];
-    const stream = client().chat.completions.stream({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'weather please' }], tools, stream_options: { include_usage: true } });
+    const stream = client().chat.completions.stream({
+      model: 'gpt-4.1',
+      messages: [{ role: 'user', content: 'weather please' }],
+      tools,
+      stream_options: { include_usage: true },
+    });
     const first = await stream.finalChatCompletion();
     const message = first.choices[0]!.message;
     expect(message.tool_calls).toEqual([{ id: 'call_mock_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]);
     const second = await client().chat.completions.create({
       model: 'gpt-4.1',
       tools,
-      messages: [{ role: 'user', content: 'weather please' }, { role: 'assistant', content: null, tool_calls: message.tool_calls as never }, { role: 'tool', tool_call_id: 'call_mock_1', content: 'sunny' }],
+      messages: [
+        { role: 'user', content: 'weather please' },
+        { role: 'assistant', content: null, tool_calls: message.tool_calls as never },
+        { role: 'tool', tool_call_id: 'call_mock_1', content: 'sunny' },
+      ],
     });
     expect(second.choices[0]?.message.content).toBe('Tool said: sunny');
   });
   it('rejects a tool message without a preceding call', async () => {
-    await expect(client().chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'nope', content: 'r' }] }))
-      .rejects.toMatchObject({ status: 400 });
+    await expect(
+      client().chat.completions.create({
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'tool', tool_call_id: 'nope', content: 'r' },
+        ],
+      }),
+    ).rejects.toMatchObject({ status: 400 });
   });
   it('answers a scripted 429 with retry-after', async () => {
-    const res = await fetch(`${chat.baseUrl}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'error 429' }] }) });
+    const res = await fetch(`${chat.baseUrl}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'error 429' }] }),
+    });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('1');
     expect(await res.json()).toEqual({ error: { message: 'scripted 429', type: 'rate_limit_exceeded', param: null, code: 'rate_limit_exceeded' } });
@@ -64,16 +87,27 @@ describe('openai-responses mock', () => {
     const final = await stream.finalResponse();
     expect(final.output.map((item) => item.type)).toEqual(['reasoning', 'function_call']);
     const next = await client().responses.create({
-      model: 'gpt-5', tools,
-      input: [{ role: 'user', content: 'think then use the tool' }, ...(final.output as never[]), { type: 'function_call_output', call_id: 'call_mock_1', output: 'rain' }],
+      model: 'gpt-5',
+      tools,
+      input: [
+        { role: 'user', content: 'think then use the tool' },
+        ...(final.output as never[]),
+        { type: 'function_call_output', call_id: 'call_mock_1', output: 'rain' },
+      ],
     });
     expect(next.output_text).toBe('Tool said: rain');
     const tampered = final.output.map((item) => (item.type === 'reasoning' ? { ...item, encrypted_content: 'forged' } : item));
-    await expect(client().responses.create({ model: 'gpt-5', input: [{ role: 'user', content: 'x' }, ...(tampered as never[]), { type: 'function_call_output', call_id: 'call_mock_1', output: 'r' }] }))
-      .rejects.toMatchObject({ status: 400 });
+    await expect(
+      client().responses.create({
+        model: 'gpt-5',
+        input: [{ role: 'user', content: 'x' }, ...(tampered as never[]), { type: 'function_call_output', call_id: 'call_mock_1', output: 'r' }],
+      }),
+    ).rejects.toMatchObject({ status: 400 });
   });
   it('rejects an output without its call', async () => {
-    await expect(client().responses.create({ model: 'gpt-5', input: [{ type: 'function_call_output', call_id: 'zz', output: 'r' }] })).rejects.toMatchObject({ status: 400 });
+    await expect(client().responses.create({ model: 'gpt-5', input: [{ type: 'function_call_output', call_id: 'zz', output: 'r' }] })).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });
 
@@ -85,23 +119,65 @@ describe('claude mock', () => {
     const message = await stream.finalMessage();
     expect(message.content.map((b) => b.type)).toEqual(['thinking', 'tool_use', 'tool_use']);
     expect(message.stop_reason).toBe('tool_use');
-    const results = [{ type: 'tool_result' as const, tool_use_id: 'toolu_call_mock_1', content: 'a' }, { type: 'tool_result' as const, tool_use_id: 'toolu_call_mock_2', content: 'b' }];
-    const ok = await client().messages.create({ model: 'claude-x', max_tokens: 100, tools, messages: [{ role: 'user', content: 'think and call in parallel' }, { role: 'assistant', content: message.content as never }, { role: 'user', content: results }] });
+    const results = [
+      { type: 'tool_result' as const, tool_use_id: 'toolu_call_mock_1', content: 'a' },
+      { type: 'tool_result' as const, tool_use_id: 'toolu_call_mock_2', content: 'b' },
+    ];
+    const ok = await client().messages.create({
+      model: 'claude-x',
+      max_tokens: 100,
+      tools,
+      messages: [
+        { role: 'user', content: 'think and call in parallel' },
+        { role: 'assistant', content: message.content as never },
+        { role: 'user', content: results },
+      ],
+    });
     expect(ok.content).toEqual([{ type: 'text', text: 'Tool said: a | b' }]);
     const forged = message.content.map((b) => (b.type === 'thinking' ? { ...b, signature: 'x' } : b));
-    await expect(client().messages.create({ model: 'claude-x', max_tokens: 100, messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: forged as never }, { role: 'user', content: results }] }))
-      .rejects.toMatchObject({ status: 400 });
-    await expect(client().messages.create({ model: 'claude-x', max_tokens: 100, messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: message.content as never }, { role: 'user', content: [{ type: 'text', text: 'hi' }, ...results] }] }))
-      .rejects.toMatchObject({ status: 400 });
+    await expect(
+      client().messages.create({
+        model: 'claude-x',
+        max_tokens: 100,
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: forged as never },
+          { role: 'user', content: results },
+        ],
+      }),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      client().messages.create({
+        model: 'claude-x',
+        max_tokens: 100,
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: message.content as never },
+          { role: 'user', content: [{ type: 'text', text: 'hi' }, ...results] },
+        ],
+      }),
+    ).rejects.toMatchObject({ status: 400 });
   });
   it('requires max_tokens and alternation', async () => {
     const post = (body: unknown) => fetch(`${claude.baseUrl}/v1/messages`, { method: 'POST', body: JSON.stringify(body) });
     expect((await post({ model: 'c', messages: [{ role: 'user', content: 'x' }] })).status).toBe(400);
-    const res = await post({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'x' }, { role: 'user', content: 'y' }] });
-    expect(await res.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'messages.1: roles must alternate between "user" and "assistant"' } });
+    const res = await post({
+      model: 'c',
+      max_tokens: 5,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'user', content: 'y' },
+      ],
+    });
+    expect(await res.json()).toEqual({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'messages.1: roles must alternate between "user" and "assistant"' },
+    });
   });
   it('answers a scripted 529 overloaded', async () => {
-    await expect(client().messages.create({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'error 529' }] })).rejects.toMatchObject({ status: 529 });
+    await expect(client().messages.create({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'error 529' }] })).rejects.toMatchObject({
+      status: 529,
+    });
   });
 });
 
@@ -118,13 +194,22 @@ describe('gemini mock', () => {
     const part = first.candidates?.[0]?.content?.parts?.[0];
     expect(part).toEqual({ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: mockSignature('gemini', 'get_weather') });
     const reply = { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { result: 'fog' } } }] };
-    const ok = await client().models.generateContent({ model: 'gemini-3-pro', config: { tools }, contents: [{ role: 'user', parts: [{ text: 'use the tool' }] }, { role: 'model', parts: [part!] }, reply] });
+    const ok = await client().models.generateContent({
+      model: 'gemini-3-pro',
+      config: { tools },
+      contents: [{ role: 'user', parts: [{ text: 'use the tool' }] }, { role: 'model', parts: [part!] }, reply],
+    });
     expect(ok.text).toBe('Tool said: {"result":"fog"}');
     const unsigned = { role: 'model', parts: [{ functionCall: part!.functionCall }] };
-    await expect(client().models.generateContent({ model: 'gemini-3-pro', contents: [{ role: 'user', parts: [{ text: 'q' }] }, unsigned, reply] })).rejects.toThrow(/thought_signature/);
+    await expect(
+      client().models.generateContent({ model: 'gemini-3-pro', contents: [{ role: 'user', parts: [{ text: 'q' }] }, unsigned, reply] }),
+    ).rejects.toThrow(/thought_signature/);
   });
   it('rejects a function response without a call turn', async () => {
-    const res = await fetch(`${gemini.baseUrl}/v1beta/models/g:generateContent`, { method: 'POST', body: JSON.stringify({ contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }] }] }) });
+    const res = await fetch(`${gemini.baseUrl}/v1beta/models/g:generateContent`, {
+      method: 'POST',
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }] }] }),
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { status: string } }).error.status).toBe('INVALID_ARGUMENT');
   });
@@ -132,9 +217,15 @@ describe('gemini mock', () => {
 
 describe('token counting', () => {
   it('counts tokens for Claude and Gemini after validating the body', async () => {
-    const claudeRes = await fetch(`${claude.baseUrl}/v1/messages/count_tokens`, { method: 'POST', body: JSON.stringify({ model: 'c', messages: [{ role: 'user', content: 'count me' }] }) });
+    const claudeRes = await fetch(`${claude.baseUrl}/v1/messages/count_tokens`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'c', messages: [{ role: 'user', content: 'count me' }] }),
+    });
     expect(await claudeRes.json()).toEqual({ input_tokens: 16 });
-    const geminiRes = await fetch(`${gemini.baseUrl}/v1beta/models/g:countTokens`, { method: 'POST', body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'count me' }] }] }) });
+    const geminiRes = await fetch(`${gemini.baseUrl}/v1beta/models/g:countTokens`, {
+      method: 'POST',
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'count me' }] }] }),
+    });
     expect(await geminiRes.json()).toEqual({ totalTokens: 15 });
     const bad = await fetch(`${claude.baseUrl}/v1/messages/count_tokens`, { method: 'POST', body: JSON.stringify({ model: 'c', messages: [] }) });
     expect(bad.status).toBe(400);

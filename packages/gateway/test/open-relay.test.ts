@@ -9,14 +9,17 @@ import { createLogger } from '../src/logger.js';
 import { isLoopbackHost } from '../src/server/open-relay.js';
 import { startGateway } from '../src/server/start.js';
 
-const REFUSAL = 'listen.host: 0.0.0.0 is reachable from other machines and no client keys are set, so anyone could spend the upstream keys; add keys, or set allowOpen: true to serve it open';
+const REFUSAL =
+  'listen.host: 0.0.0.0 is reachable from other machines and no client keys are set, so anyone could spend the upstream keys; add keys, or set allowOpen: true to serve it open';
 const BASE = 'upstreams: { a: { protocol: claude, baseUrl: "http://127.0.0.1:1" } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\n';
 const quiet = () => createLogger('silent');
 
 describe('open relay refusal', () => {
   it('knows the loopback addresses', () => {
-    for (const host of ['127.0.0.1', '127.8.9.10', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1']) expect([host, isLoopbackHost(host)]).toEqual([host, true]);
-    for (const host of ['0.0.0.0', '::', '', '192.168.1.2', '10.0.0.1', 'gateway.internal', '127.example.com', '::ffff:10.0.0.1']) expect([host, isLoopbackHost(host)]).toEqual([host, false]);
+    for (const host of ['127.0.0.1', '127.8.9.10', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1'])
+      expect([host, isLoopbackHost(host)]).toEqual([host, true]);
+    for (const host of ['0.0.0.0', '::', '', '192.168.1.2', '10.0.0.1', 'gateway.internal', '127.example.com', '::ffff:10.0.0.1'])
+      expect([host, isLoopbackHost(host)]).toEqual([host, false]);
   });
 
   it('refuses to serve with no keys on a non-loopback address, from the config or the --host option', async () => {

@@ -13,7 +13,13 @@ let gateway: Gateway;
 beforeAll(async () => {
   claude = await startMockUpstream({ protocol: 'claude' });
   const config = parseConfig(
-    JSON.stringify({ keys: ['key-one', 'key-two'], upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } }, routes: [{ match: '*', upstream: 'claude' }], maxRetries: 0, ledger: false }),
+    JSON.stringify({
+      keys: ['key-one', 'key-two'],
+      upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } },
+      routes: [{ match: '*', upstream: 'claude' }],
+      maxRetries: 0,
+      ledger: false,
+    }),
   );
   gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
 });
@@ -32,7 +38,7 @@ async function retrieve(key: string, id: string): Promise<{ status: number; body
 }
 
 describe('stored responses and their owners', () => {
-  it("answers GET /v1/responses/{id} to the key that created it, and 404 to another key, as for an id never served", async () => {
+  it('answers GET /v1/responses/{id} to the key that created it, and 404 to another key, as for an id never served', async () => {
     const created = await client('key-one').responses.create({ model: 'gpt-5', input: 'private one' });
     const streamed = await client('key-one').responses.stream({ model: 'gpt-5', input: 'private two' }).finalResponse();
     expect((await retrieve('key-one', streamed.id)).status).toBe(200);
@@ -47,7 +53,7 @@ describe('stored responses and their owners', () => {
     }
   });
 
-  it('mints a distinct id per answer although the upstream reuses its ids, and refuses another key\'s previous_response_id as if it did not exist', async () => {
+  it("mints a distinct id per answer although the upstream reuses its ids, and refuses another key's previous_response_id as if it did not exist", async () => {
     const one = await client('key-one').responses.create({ model: 'gpt-5', input: 'my secret is 42' });
     const oneStreamed = await client('key-one').responses.stream({ model: 'gpt-5', input: 'streamed secret' }).finalResponse();
     const two = await client('key-two').responses.create({ model: 'gpt-5', input: 'hello' });

@@ -17,10 +17,14 @@ function settingAfter(settings: string, heading: string): string {
 }
 
 it('serve --mock runs the gateway and four mock upstreams until stopped, and its printed settings work as pasted', async () => {
-  const child = spawn(process.execPath, [join(packageDir, 'node_modules/tsx/dist/cli.mjs'), '--conditions=@llm/source', 'src/cli.ts', 'serve', '--mock', '--port', '0'], {
-    cwd: packageDir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(packageDir, 'node_modules/tsx/dist/cli.mjs'), '--conditions=@llm/source', 'src/cli.ts', 'serve', '--mock', '--port', '0'],
+    {
+      cwd: packageDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   let stdout = '';
   let stderr = '';
@@ -64,5 +68,10 @@ it('serve --mock runs the gateway and four mock upstreams until stopped, and its
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
   // stdout holds only the gateway's JSON log lines.
-  expect(stdout.split('\n').filter(Boolean).every((line) => line.startsWith('{'))).toBe(true);
+  expect(
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .every((line) => line.startsWith('{')),
+  ).toBe(true);
 }, 30_000);

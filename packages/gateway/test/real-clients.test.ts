@@ -26,7 +26,11 @@ function gatewayTo(protocol: ServedProtocol, cwd: string) {
   beforeAll(async () => {
     const mock = await startMockUpstream({ protocol, workdir: cwd });
     const config = parseConfig(
-      JSON.stringify({ upstreams: { up: { protocol, baseUrl: mock.baseUrl, apiKey: 'mock' } }, routes: [{ match: '*', upstream: 'up', model: `${protocol}-model` }], ledger: false }),
+      JSON.stringify({
+        upstreams: { up: { protocol, baseUrl: mock.baseUrl, apiKey: 'mock' } },
+        routes: [{ match: '*', upstream: 'up', model: `${protocol}-model` }],
+        ledger: false,
+      }),
     );
     // The gateway's access log: every request the client made, with the status it got.
     const log = {
@@ -111,23 +115,30 @@ describe.each(['claude', 'gemini', 'openai-chat'] as const)('Codex CLI 0.169.0 t
   const { cwd, home } = scratch(marker);
   const { statuses, state } = gatewayTo(protocol, cwd);
 
-  it.each(CODEX_MODELS)('$label completes the agent loop: $tool call, command output, final answer with the marker', async ({ args }) => {
-    statuses.length = 0;
-    const codexHome = writeCodexConfig(home, state.url);
-    const stdout = await runClient(
-      codexBin,
-      ['exec', '--skip-git-repo-check', '--sandbox', 'read-only', '--json', ...args, 'Read README.md and tell me the marker line it contains.'],
-      cwd,
-      cleanEnv(home, { CODEX_HOME: codexHome, UPSTREAM_KEY: 'sk-dummy' }),
-    );
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; item?: { type: string; command?: string; exit_code?: number; text?: string } });
-    // The command ran (directly, or from the code-mode script) and read the file.
-    const command = events.find((event) => event.type === 'item.completed' && event.item?.type === 'command_execution');
-    expect(command?.item?.command).toContain('cat ');
-    expect(command?.item?.exit_code).toBe(0);
-    const answer = events.find((event) => event.type === 'item.completed' && event.item?.type === 'agent_message');
-    expect(answer?.item?.text).toContain(`MARKER: ${marker}`);
-    expect(events.at(-1)?.type).toBe('turn.completed');
-    expect(statuses).toEqual([200, 200]);
-  }, 180_000);
+  it.each(CODEX_MODELS)(
+    '$label completes the agent loop: $tool call, command output, final answer with the marker',
+    async ({ args }) => {
+      statuses.length = 0;
+      const codexHome = writeCodexConfig(home, state.url);
+      const stdout = await runClient(
+        codexBin,
+        ['exec', '--skip-git-repo-check', '--sandbox', 'read-only', '--json', ...args, 'Read README.md and tell me the marker line it contains.'],
+        cwd,
+        cleanEnv(home, { CODEX_HOME: codexHome, UPSTREAM_KEY: 'sk-dummy' }),
+      );
+      const events = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; item?: { type: string; command?: string; exit_code?: number; text?: string } });
+      // The command ran (directly, or from the code-mode script) and read the file.
+      const command = events.find((event) => event.type === 'item.completed' && event.item?.type === 'command_execution');
+      expect(command?.item?.command).toContain('cat ');
+      expect(command?.item?.exit_code).toBe(0);
+      const answer = events.find((event) => event.type === 'item.completed' && event.item?.type === 'agent_message');
+      expect(answer?.item?.text).toContain(`MARKER: ${marker}`);
+      expect(events.at(-1)?.type).toBe('turn.completed');
+      expect(statuses).toEqual([200, 200]);
+    },
+    180_000,
+  );
 });

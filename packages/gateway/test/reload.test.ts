@@ -49,7 +49,11 @@ const after = () => ({
 
 /** A Chat completion through the gateway: its status and the answer's text. */
 async function ask(url: string, key = 'old-key'): Promise<[number, string | undefined]> {
-  const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'ping' }] }) });
+  const res = await fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'ping' }] }),
+  });
   const body = (await res.json()) as { choices?: { message: { content: string } }[] };
   return [res.status, body.choices?.[0]?.message.content];
 }
@@ -57,7 +61,10 @@ async function ask(url: string, key = 'old-key'): Promise<[number, string | unde
 describe('config reload', () => {
   it('swaps routes, upstreams and keys under load with no failed request; a stream in flight finishes on its old upstream', async () => {
     const lines: Record<string, unknown>[] = [];
-    const gateway = await startGateway(parseConfig(JSON.stringify(before())), { port: 0, logger: createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }) });
+    const gateway = await startGateway(parseConfig(JSON.stringify(before())), {
+      port: 0,
+      logger: createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }),
+    });
     try {
       const streaming = fetch(`${gateway.url}/v1/messages`, {
         method: 'POST',
@@ -94,7 +101,10 @@ describe('config reload', () => {
     const lines: Record<string, unknown>[] = [];
     const dir = mkdtempSync(join(tmpdir(), 'reload-'));
     const file = join(dir, 'gateway.json');
-    const gateway = await startGateway(parseConfig(JSON.stringify(before())), { port: 0, logger: createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }) });
+    const gateway = await startGateway(parseConfig(JSON.stringify(before())), {
+      port: 0,
+      logger: createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }),
+    });
     try {
       writeFileSync(file, JSON.stringify({ ...before(), routes: [{ match: '*', upstream: 'nowhere' }], warningHeader: true }));
       expect(gateway.reload(() => loadConfigFile(file, {}))).toBe(false);
@@ -150,7 +160,10 @@ describe('serve and SIGHUP', () => {
     // tsx as a loader in one process: its CLI runs a child and relays SIGINT and SIGTERM only.
     const args = ['--import', 'tsx', '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', file, '--port', '0'];
     const { url, child, exited, stdout } = await startListening(args, { cwd: packageDir });
-    const logged = (msg: string) => stdout().split('\n').filter((line) => line.startsWith('{') && (JSON.parse(line) as { msg: string }).msg === msg).length;
+    const logged = (msg: string) =>
+      stdout()
+        .split('\n')
+        .filter((line) => line.startsWith('{') && (JSON.parse(line) as { msg: string }).msg === msg).length;
     expect(await ask(url)).toEqual([200, 'Mock openai-chat says: ping']);
     writeFileSync(file, '{"upstreams": {}}');
     child.kill('SIGHUP');

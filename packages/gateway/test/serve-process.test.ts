@@ -16,14 +16,20 @@ function serveFromSource(config: string): string[] {
 it('serve prints its address, answers /health, writes its buffered logs and exits 0 on SIGTERM', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'serve-'));
   const config = join(dir, 'gateway.yaml');
-  writeFileSync(config, 'keys: ["${KEY}"]\nupstreams: { a: { protocol: claude, baseUrl: "http://127.0.0.1:9", apiKey: "${KEY}" } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\nlog: { level: info }\n');
+  writeFileSync(
+    config,
+    'keys: ["${KEY}"]\nupstreams: { a: { protocol: claude, baseUrl: "http://127.0.0.1:9", apiKey: "${KEY}" } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\nlog: { level: info }\n',
+  );
   const { url, child, exited, stdout, stderr } = await startListening(serveFromSource(config), { cwd: packageDir, env: { ...process.env, KEY: 'k-123' } });
   const health = await fetch(`${url}/health`);
   expect(health.status).toBe(200);
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
   expect(stderr()).not.toContain('k-123');
-  const entries = stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const entries = stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   // Then the shutdown's lines (issue 20): nothing was in flight, nothing cut.
   expect(entries.map((entry) => entry.msg)).toEqual(['listening', 'request', 'draining', 'closed']);
   expect(entries[2]).toMatchObject({ requests: 0, drainMs: 10_000 });
@@ -37,7 +43,10 @@ it('on SIGINT, drains an in-flight stream to its end before exiting 0, and refus
   const upstream = await serveNode(async () => slowClaudeStream({ deltas: 15, everyMs: 40, usage: { input_tokens: 3, output_tokens: 1 } }));
   const dir = mkdtempSync(join(tmpdir(), 'serve-'));
   const config = join(dir, 'gateway.yaml');
-  writeFileSync(config, `upstreams: { a: { protocol: claude, baseUrl: "${upstream.url}", apiKey: x } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\nlog: { level: warn }\n`);
+  writeFileSync(
+    config,
+    `upstreams: { a: { protocol: claude, baseUrl: "${upstream.url}", apiKey: x } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\nlog: { level: warn }\n`,
+  );
   const { url, child, exited } = await startListening(serveFromSource(config), { cwd: packageDir });
   try {
     const res = await fetch(`${url}/v1/chat/completions`, {

@@ -53,7 +53,11 @@ beforeAll(async () => {
       maxBodyBytes: 4096,
     }),
   );
-  gateway = await startGateway(config, { port: 0, createRouter: createPassthroughHandler, logger: createLogger('info', { write: (line: string) => logs.push(line) }) });
+  gateway = await startGateway(config, {
+    port: 0,
+    createRouter: createPassthroughHandler,
+    logger: createLogger('info', { write: (line: string) => logs.push(line) }),
+  });
 });
 afterAll(async () => {
   await Promise.all([claude.close(), chat.close(), slow.close()]);
@@ -106,9 +110,13 @@ describe('gateway server', () => {
 
   it('streams through to the Anthropic SDK and passes an upstream 429 through', async () => {
     const client = new Anthropic({ apiKey: 'secret-one', baseURL: gateway.url, maxRetries: 0 });
-    const message = await client.messages.stream({ model: 'claude-opus-5-5', max_tokens: 50, messages: [{ role: 'user', content: 'stream please' }] }).finalMessage();
+    const message = await client.messages
+      .stream({ model: 'claude-opus-5-5', max_tokens: 50, messages: [{ role: 'user', content: 'stream please' }] })
+      .finalMessage();
     expect(message.content).toEqual([{ type: 'text', text: 'Mock claude says: stream please' }]);
-    await expect(client.messages.create({ model: 'claude-opus-5-5', max_tokens: 50, messages: [{ role: 'user', content: 'error 429' }] })).rejects.toMatchObject({ status: 429 });
+    await expect(
+      client.messages.create({ model: 'claude-opus-5-5', max_tokens: 50, messages: [{ role: 'user', content: 'error 429' }] }),
+    ).rejects.toMatchObject({ status: 429 });
     const openai = new OpenAI({ apiKey: 'secret-two', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     const completion = await openai.chat.completions.create({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hey' }] });
     expect(completion.choices[0]?.message.content).toBe('Mock openai-chat says: hey');
@@ -117,7 +125,10 @@ describe('gateway server', () => {
   it('cancels the upstream when the client disconnects', async () => {
     const abort = new AbortController();
     const res = await fetch(`${gateway.url}/v1beta/models/g:streamGenerateContent?alt=sse`, {
-      method: 'POST', body: JSON.stringify({ contents: [] }), headers: { 'x-goog-api-key': 'secret-one' }, signal: abort.signal,
+      method: 'POST',
+      body: JSON.stringify({ contents: [] }),
+      headers: { 'x-goog-api-key': 'secret-one' },
+      signal: abort.signal,
     });
     const reader = res.body!.getReader();
     await reader.read();
@@ -141,7 +152,13 @@ describe('gateway server', () => {
 describe('upstream transport', () => {
   it('hands the router its undici transport: global fetch never calls the upstream', async () => {
     const upstream = await startMockUpstream({ protocol: 'openai-chat' });
-    const config = parseConfig(JSON.stringify({ upstreams: { chat: { protocol: 'openai-chat', baseUrl: upstream.baseUrl } }, routes: [{ match: '*', upstream: 'chat' }], ledger: false }));
+    const config = parseConfig(
+      JSON.stringify({
+        upstreams: { chat: { protocol: 'openai-chat', baseUrl: upstream.baseUrl } },
+        routes: [{ match: '*', upstream: 'chat' }],
+        ledger: false,
+      }),
+    );
     let seen: RouterConfig | undefined;
     const gw = await startGateway(config, {
       port: 0,

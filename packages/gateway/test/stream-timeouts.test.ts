@@ -8,7 +8,19 @@ import { type Gateway, startGateway } from '../src/server/start.js';
 // An upstream that sends its headers and first event, then goes silent (issue 17: "no timeout
 // after the first byte"): the gateway's configured stream idle timeout ends the client's stream
 // with its protocol's error event and closes the upstream socket.
-const MESSAGE_START = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 0 } } };
+const MESSAGE_START = {
+  type: 'message_start',
+  message: {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-x',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 3, output_tokens: 0 },
+  },
+};
 let silent: Server;
 let upstreamClosed = 0;
 let gateway: Gateway;
@@ -23,7 +35,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
   const config = parseConfig(
-    JSON.stringify({ upstreams: { silent: { protocol: 'claude', baseUrl, apiKey: 'k', streamIdleTimeoutMs: 150 } }, routes: [{ match: '*', upstream: 'silent' }], maxRetries: 0, ledger: false }),
+    JSON.stringify({
+      upstreams: { silent: { protocol: 'claude', baseUrl, apiKey: 'k', streamIdleTimeoutMs: 150 } },
+      routes: [{ match: '*', upstream: 'silent' }],
+      maxRetries: 0,
+      ledger: false,
+    }),
   );
   gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
 });

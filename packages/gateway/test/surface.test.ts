@@ -12,7 +12,12 @@ let gateway: Gateway;
 beforeAll(async () => {
   claude = await startMockUpstream({ protocol: 'claude' });
   const config = parseConfig(
-    JSON.stringify({ upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } }, routes: [{ match: '*', upstream: 'claude', model: 'claude-sonnet-4-5' }], maxRetries: 0, ledger: false }),
+    JSON.stringify({
+      upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } },
+      routes: [{ match: '*', upstream: 'claude', model: 'claude-sonnet-4-5' }],
+      maxRetries: 0,
+      ledger: false,
+    }),
   );
   gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
 });
@@ -38,7 +43,16 @@ describe('gateway HTTP surface', () => {
 
   it('keeps nothing to fetch back for a response created with store: false, JSON or streamed', async () => {
     // A gateway of its own: the mock answers every turn under the same id.
-    const fresh = await startGateway(parseConfig(JSON.stringify({ upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } }, routes: [{ match: '*', upstream: 'claude' }], ledger: false })), { port: 0, logger: createLogger('silent') });
+    const fresh = await startGateway(
+      parseConfig(
+        JSON.stringify({
+          upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } },
+          routes: [{ match: '*', upstream: 'claude' }],
+          ledger: false,
+        }),
+      ),
+      { port: 0, logger: createLogger('silent') },
+    );
     try {
       const client = new OpenAI({ apiKey: 'any', baseURL: `${fresh.url}/v1`, maxRetries: 0 });
       const created = await client.responses.create({ model: 'gpt-5', input: 'private', store: false });
@@ -83,7 +97,11 @@ describe('gateway HTTP surface', () => {
     expect(array.status).toBe(200);
     expect(array.headers.get('content-type')).toBe('application/json; charset=UTF-8');
     const chunks = JSON.parse(await array.text()) as { candidates?: { content?: { parts?: { text?: string }[] }; finishReason?: string }[] }[];
-    const text = chunks.flatMap((c) => c.candidates ?? []).flatMap((c) => c.content?.parts ?? []).map((p) => p.text ?? '').join('');
+    const text = chunks
+      .flatMap((c) => c.candidates ?? [])
+      .flatMap((c) => c.content?.parts ?? [])
+      .map((p) => p.text ?? '')
+      .join('');
     expect(text).toBe('Mock claude says: hi');
     expect(chunks.at(-1)?.candidates?.[0]?.finishReason).toBe('STOP');
 
@@ -108,7 +126,11 @@ describe('gateway routes of every protocol, with exact route names and the warni
     const config = parseConfig(
       JSON.stringify({
         upstreams: { claude: { protocol: 'claude', baseUrl: upstream.baseUrl, apiKey: 'k' } },
-        routes: [{ match: 'sonnet', upstream: 'claude', model: 'claude-sonnet-4-5' }, { match: 'flash', upstream: 'claude', model: 'claude-haiku-4-5' }, { match: '*', upstream: 'claude' }],
+        routes: [
+          { match: 'sonnet', upstream: 'claude', model: 'claude-sonnet-4-5' },
+          { match: 'flash', upstream: 'claude', model: 'claude-haiku-4-5' },
+          { match: '*', upstream: 'claude' },
+        ],
         ledger: false,
         warningsHeader: true,
         maxRetries: 0,
@@ -124,10 +146,18 @@ describe('gateway routes of every protocol, with exact route names and the warni
     fetch(`${named.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
   it('serves Anthropic clients under /anthropic too: messages and count_tokens', async () => {
-    const message = await post('/anthropic/v1/messages', { model: 'sonnet', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] }, { 'anthropic-version': '2023-06-01' });
+    const message = await post(
+      '/anthropic/v1/messages',
+      { model: 'sonnet', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] },
+      { 'anthropic-version': '2023-06-01' },
+    );
     expect(message.status).toBe(200);
     expect(((await message.json()) as { content: { text: string }[] }).content[0]?.text).toBe('Mock claude says: hi');
-    const count = await post('/anthropic/v1/messages/count_tokens', { model: 'sonnet', messages: [{ role: 'user', content: 'hi' }] }, { 'anthropic-version': '2023-06-01' });
+    const count = await post(
+      '/anthropic/v1/messages/count_tokens',
+      { model: 'sonnet', messages: [{ role: 'user', content: 'hi' }] },
+      { 'anthropic-version': '2023-06-01' },
+    );
     expect(count.status).toBe(200);
     expect(count.headers.get('x-llm-token-count')).toBe('estimate');
     const tokens = ((await count.json()) as { input_tokens: number }).input_tokens;

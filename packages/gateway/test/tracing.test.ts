@@ -49,7 +49,14 @@ afterAll(async () => {
 
 /** What a test checks of a span: its name, kind, ids and attributes. */
 function view(span: ReadableSpan) {
-  return { name: span.name, kind: span.kind, traceId: span.spanContext().traceId, parent: span.parentSpanContext?.spanId, status: span.status.code, attributes: span.attributes };
+  return {
+    name: span.name,
+    kind: span.kind,
+    traceId: span.spanContext().traceId,
+    parent: span.parentSpanContext?.spanId,
+    status: span.status.code,
+    attributes: span.attributes,
+  };
 }
 
 describe('tracing', () => {
@@ -105,7 +112,14 @@ describe('tracing', () => {
         'error.type': '503',
       },
     });
-    expect(view(chatAttempt!)).toMatchObject({ name: 'chat', kind: 2, traceId: CLIENT_TRACE, parent: requestId, status: 0, attributes: { 'llm_gateway.upstream': 'chat', 'http.response.status_code': 200, 'server.port': port(chat.url) } });
+    expect(view(chatAttempt!)).toMatchObject({
+      name: 'chat',
+      kind: 2,
+      traceId: CLIENT_TRACE,
+      parent: requestId,
+      status: 0,
+      attributes: { 'llm_gateway.upstream': 'chat', 'http.response.status_code': 200, 'server.port': port(chat.url) },
+    });
     // The upstream saw the attempt's span as its parent, in the client's trace.
     expect(seenUpstream.at(-1)).toBe(`00-${CLIENT_TRACE}-${downAttempt!.spanContext().spanId}-01`);
   });
@@ -115,7 +129,12 @@ describe('tracing', () => {
     await (await fetch(`${gateway.url}/health`, { headers: { traceparent: 'garbage' } })).text();
     await expect.poll(() => exporter.getFinishedSpans().length).toBe(1);
     const [health] = exporter.getFinishedSpans();
-    expect(view(health!)).toMatchObject({ name: 'GET /health', kind: 1, parent: undefined, attributes: { 'http.request.method': 'GET', 'url.path': '/health', 'http.response.status_code': 200 } });
+    expect(view(health!)).toMatchObject({
+      name: 'GET /health',
+      kind: 1,
+      parent: undefined,
+      attributes: { 'http.request.method': 'GET', 'url.path': '/health', 'http.response.status_code': 200 },
+    });
     expect(health!.spanContext().traceId).not.toBe(CLIENT_TRACE);
   });
 
@@ -124,7 +143,12 @@ describe('tracing', () => {
   it('exports over OTLP/HTTP to the configured endpoint, flushed on SIGTERM', async () => {
     const received: { path: string; contentType: string | null; key: string | null; body: string }[] = [];
     const receiver = await serveNode(async (request) => {
-      received.push({ path: request.parsedUrl.pathname, contentType: request.headers.get('content-type'), key: request.headers.get('x-collector-key'), body: await request.text() });
+      received.push({
+        path: request.parsedUrl.pathname,
+        contentType: request.headers.get('content-type'),
+        key: request.headers.get('x-collector-key'),
+        body: await request.text(),
+      });
       return new Response('{}', { headers: { 'content-type': 'application/json' } });
     });
     const dir = mkdtempSync(join(tmpdir(), 'otlp-'));
@@ -139,17 +163,27 @@ describe('tracing', () => {
         tracing: { endpoint: `${receiver.url}/v1/traces`, headers: { 'x-collector-key': 'c-1' }, serviceName: 'gw-test' },
       }),
     );
-    const { url, child, exited } = await startListening(['--import', 'tsx', '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', file, '--port', '0'], { cwd: packageDir });
+    const { url, child, exited } = await startListening(
+      ['--import', 'tsx', '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', file, '--port', '0'],
+      { cwd: packageDir },
+    );
     try {
-      const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm-1', messages: [{ role: 'user', content: 'hi' }] }) });
+      const res = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm-1', messages: [{ role: 'user', content: 'hi' }] }),
+      });
       await res.text();
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {
       await receiver.close();
     }
-    expect(received.map(({ path, contentType, key }) => ({ path, contentType, key }))).toEqual([{ path: '/v1/traces', contentType: 'application/json', key: 'c-1' }]);
-    const body = JSON.parse(received[0]!.body) as { resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: { name: string }[] }[] }[] };
+    expect(received.map(({ path, contentType, key }) => ({ path, contentType, key }))).toEqual([
+      { path: '/v1/traces', contentType: 'application/json', key: 'c-1' },
+    ]);
+    const body = JSON.parse(received[0]!.body) as {
+      resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: { name: string }[] }[] }[];
+    };
     const resource = body.resourceSpans[0]!;
     expect(resource.resource.attributes.find((attribute) => attribute.key === 'service.name')?.value.stringValue).toBe('gw-test');
     expect(resource.scopeSpans.flatMap((scope) => scope.spans.map((span) => span.name)).sort()).toEqual(['chat', 'chat m-1']);

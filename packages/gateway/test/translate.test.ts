@@ -33,7 +33,14 @@ describe('translate', () => {
 
   it('applies the fixes the gateway applies: consecutive user turns merged for Claude, a 70-character tool name shortened, with warnings on stderr', async () => {
     const longName = `lookup_${'x'.repeat(63)}`;
-    const chat = { model: 'gpt-4.1', messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }], tools: [{ type: 'function', function: { name: longName, parameters: { type: 'object' } } }] };
+    const chat = {
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'user', content: 'b' },
+      ],
+      tools: [{ type: 'function', function: { name: longName, parameters: { type: 'object' } } }],
+    };
     const run = io(JSON.stringify(chat));
     expect(await runCli(['translate', '--from', 'openai-chat', '--to', 'claude'], run)).toBe(0);
     const body = JSON.parse(run.stdout.join('\n')) as { messages: { role: string; content: { text: string }[] }[]; tools: { name: string }[] };
@@ -49,25 +56,62 @@ describe('translate', () => {
   it('translates an upstream answer (a file) and an SSE capture into the client protocol', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'translate-'));
     const answer = join(dir, 'answer.json');
-    writeFileSync(answer, JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'Hello' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } }));
+    writeFileSync(
+      answer,
+      JSON.stringify({
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-x',
+        content: [{ type: 'text', text: 'Hello' }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 3, output_tokens: 1 },
+      }),
+    );
     const json = io('');
     expect(await runCli(['translate', '--from', 'claude', '--to', 'openai-chat', '--kind', 'response', answer], json)).toBe(0);
-    const completion = JSON.parse(json.stdout.join('\n')) as { choices: { message: { content: string }; finish_reason: string }[]; usage: { prompt_tokens: number } };
+    const completion = JSON.parse(json.stdout.join('\n')) as {
+      choices: { message: { content: string }; finish_reason: string }[];
+      usage: { prompt_tokens: number };
+    };
     expect(completion.choices[0]).toMatchObject({ message: { content: 'Hello' }, finish_reason: 'stop' });
     expect(completion.usage.prompt_tokens).toBe(3);
 
     const capture = [
-      ['message_start', { type: 'message_start', message: { id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-x', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 0 } } }],
+      [
+        'message_start',
+        {
+          type: 'message_start',
+          message: {
+            id: 'msg_2',
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-x',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 3, output_tokens: 0 },
+          },
+        },
+      ],
       ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
       ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hel' } }],
       ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'lo' } }],
       ['content_block_stop', { type: 'content_block_stop', index: 0 }],
       ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } }],
       ['message_stop', { type: 'message_stop' }],
-    ].map(([event, data]) => `event: ${event as string}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+    ]
+      .map(([event, data]) => `event: ${event as string}\ndata: ${JSON.stringify(data)}\n\n`)
+      .join('');
     const stream = io(capture);
     expect(await runCli(['translate', '--from', 'claude', '--to', 'openai-chat', '--kind', 'stream'], stream)).toBe(0);
-    const datas = stream.stdout.join('').split('\n\n').map((frame) => frame.trim()).filter(Boolean).map((frame) => frame.replace(/^data: /, ''));
+    const datas = stream.stdout
+      .join('')
+      .split('\n\n')
+      .map((frame) => frame.trim())
+      .filter(Boolean)
+      .map((frame) => frame.replace(/^data: /, ''));
     expect(datas.at(-1)).toBe('[DONE]');
     const chunks = datas.slice(0, -1).map((data) => JSON.parse(data) as { choices: { delta: { content?: string }; finish_reason: string | null }[] });
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe('Hello');

@@ -93,11 +93,14 @@ describe('upstream calls honour HTTPS_PROXY / HTTP_PROXY / NO_PROXY', () => {
     expect(tunnels).toEqual([]);
   });
 
-  it.each(['proxy.corp:3128', 'not a url'])('a proxy variable that is not a proxy URL (%s) fails the transport at creation, naming the variable only', (value) => {
-    expect(() => createUndiciTransport({ env: { https_proxy: value } })).toThrow(
-      new TypeError('https_proxy is not an http://, https:// or socks5:// URL (expected e.g. http://proxy.example:3128)'),
-    );
-  });
+  it.each(['proxy.corp:3128', 'not a url'])(
+    'a proxy variable that is not a proxy URL (%s) fails the transport at creation, naming the variable only',
+    (value) => {
+      expect(() => createUndiciTransport({ env: { https_proxy: value } })).toThrow(
+        new TypeError('https_proxy is not an http://, https:// or socks5:// URL (expected e.g. http://proxy.example:3128)'),
+      );
+    },
+  );
 
   it('without the variables nothing changes: direct connection', async () => {
     const transport = transportWith({});
@@ -127,7 +130,10 @@ describe('media downloads through a proxy', () => {
 
   it('a NO_PROXY name is connected to directly and keeps the resolved-address check', async () => {
     const toLoopback: LookupFunction = (_hostname, options, callback) => {
-      if (options.all) return (callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+      if (options.all)
+        return (callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [
+          { address: '127.0.0.1', family: 4 },
+        ]);
       callback(null, '127.0.0.1', 4);
     };
     const transport = transportWith({ HTTP_PROXY: proxyUrl, NO_PROXY: '.example.test' }, toLoopback);

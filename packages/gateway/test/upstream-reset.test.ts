@@ -17,15 +17,32 @@ const logs: string[] = [];
 beforeAll(async () => {
   upstream = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-up', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } };
+    const message = {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-up',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 3, output_tokens: 1 },
+    };
     res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message })}\n\n`);
     res.write(`event: content_block_start\ndata: ${JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })}\n\n`);
-    res.write(`event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'partial' } })}\n\n`);
+    res.write(
+      `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'partial' } })}\n\n`,
+    );
     setTimeout(() => res.socket?.destroy(), 30);
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   const { port } = upstream.address() as AddressInfo;
-  const config = parseConfig(JSON.stringify({ upstreams: { up: { protocol: 'claude', baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k' } }, routes: [{ match: '*', upstream: 'up', model: 'claude-up' }], ledger: false }));
+  const config = parseConfig(
+    JSON.stringify({
+      upstreams: { up: { protocol: 'claude', baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k' } },
+      routes: [{ match: '*', upstream: 'up', model: 'claude-up' }],
+      ledger: false,
+    }),
+  );
   gateway = await startGateway(config, { port: 0, logger: createLogger('info', { write: (line: string) => logs.push(line) }) });
 });
 afterAll(async () => {
@@ -55,8 +72,13 @@ describe('an upstream connection reset mid-stream', () => {
       broken = true;
     }
     const frames = text.split('\n\n').filter((frame) => frame !== '');
-    const data = frames.filter((frame) => frame.startsWith('data: {')).map((frame) => JSON.parse(frame.slice(6)) as { choices?: Array<{ delta: { content?: string } }>; error?: unknown });
-    const deltas = data.flatMap((chunk) => chunk.choices ?? []).map((choice) => choice.delta.content).filter((content) => content !== undefined && content !== '');
+    const data = frames
+      .filter((frame) => frame.startsWith('data: {'))
+      .map((frame) => JSON.parse(frame.slice(6)) as { choices?: Array<{ delta: { content?: string } }>; error?: unknown });
+    const deltas = data
+      .flatMap((chunk) => chunk.choices ?? [])
+      .map((choice) => choice.delta.content)
+      .filter((content) => content !== undefined && content !== '');
     expect(deltas).toEqual(['partial']);
     // The stream ends cleanly with an error in Chat's shape, not with a cut connection.
     expect(broken).toBe(false);
@@ -68,7 +90,7 @@ describe('an upstream connection reset mid-stream', () => {
     expect(health.status).toBe(200);
   });
 
-  it('a same-protocol stream (bytes passed through) also ends with an error event in the client\'s protocol', async () => {
+  it("a same-protocol stream (bytes passed through) also ends with an error event in the client's protocol", async () => {
     const response = await fetch(`${gateway.url}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
@@ -76,9 +98,16 @@ describe('an upstream connection reset mid-stream', () => {
     });
     const text = await response.text();
     const frames = text.split('\n\n').filter((frame) => frame !== '');
-    expect(frames.slice(0, 3).map((frame) => frame.split('\n')[0])).toEqual(['event: message_start', 'event: content_block_start', 'event: content_block_delta']);
+    expect(frames.slice(0, 3).map((frame) => frame.split('\n')[0])).toEqual([
+      'event: message_start',
+      'event: content_block_start',
+      'event: content_block_delta',
+    ]);
     const last = frames.at(-1) ?? '';
     expect(last.split('\n')[0]).toBe('event: error');
-    expect(JSON.parse(last.split('\n')[1]?.slice(6) ?? '{}')).toEqual({ type: 'error', error: { type: 'api_error', message: 'the upstream connection failed mid-stream' } });
+    expect(JSON.parse(last.split('\n')[1]?.slice(6) ?? '{}')).toEqual({
+      type: 'error',
+      error: { type: 'api_error', message: 'the upstream connection failed mid-stream' },
+    });
   });
 });

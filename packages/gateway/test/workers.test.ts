@@ -29,15 +29,33 @@ describe('--workers', () => {
     it('runs two processes on one port writing one ledger, and stops both on SIGTERM', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'workers-'));
       const config = join(dir, 'gateway.yaml');
-      writeFileSync(config, `upstreams: { claude: { protocol: claude, baseUrl: "${claude.baseUrl}", apiKey: k } }\nroutes: [{ match: "*", upstream: claude }]\nledger: { path: usage.db }\nlog: { level: warn }\n`);
-      const args = [join(packageDir, 'node_modules/tsx/dist/cli.mjs'), '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', config, '--port', '0', '--workers', '2'];
+      writeFileSync(
+        config,
+        `upstreams: { claude: { protocol: claude, baseUrl: "${claude.baseUrl}", apiKey: k } }\nroutes: [{ match: "*", upstream: claude }]\nledger: { path: usage.db }\nlog: { level: warn }\n`,
+      );
+      const args = [
+        join(packageDir, 'node_modules/tsx/dist/cli.mjs'),
+        '--conditions=@llm/source',
+        'src/cli.ts',
+        'serve',
+        '--config',
+        config,
+        '--port',
+        '0',
+        '--workers',
+        '2',
+      ];
       const { url, child, exited, stderr } = await startListening(args, { cwd: packageDir });
       // Both workers listen (each prints its banner) on the one port.
       await expect.poll(() => stderr().match(/listening on/g)?.length, { timeout: 15_000 }).toBe(2);
       expect(new Set([...stderr().matchAll(/listening on (\S+)/g)].map((match) => match[1]))).toEqual(new Set([url]));
       // tsx runs the CLI in a child: that one is the primary, and the workers are its children.
       // (Only those running the CLI: tsx also starts an esbuild service.)
-      const childrenOf = (pid: number | string | undefined) => execFileSync('pgrep', ['-P', String(pid), '-f', 'src/cli.ts']).toString().trim().split('\n');
+      const childrenOf = (pid: number | string | undefined) =>
+        execFileSync('pgrep', ['-P', String(pid), '-f', 'src/cli.ts'])
+          .toString()
+          .trim()
+          .split('\n');
       const [primary] = childrenOf(child.pid);
       const workers = childrenOf(primary);
       expect(workers).toHaveLength(2);

@@ -28,7 +28,10 @@ export async function startPlayground(options: { port?: number; host?: string })
   const protocols = Object.keys(MOCKS) as ServedProtocol[];
   const mocks: MockUpstream[] = await Promise.all(protocols.map((protocol) => startMockUpstream({ protocol, port: 0 })));
   const upstreams = Object.fromEntries(mocks.map((mock) => [MOCKS[mock.protocol], { protocol: mock.protocol, baseUrl: mock.baseUrl, apiKey: 'mock' }]));
-  const routes = [...modelFamilyPreset({ openaiResponses: 'responses', openaiChat: 'chat', claude: 'claude', gemini: 'gemini' }), { match: '*', upstream: 'claude' }];
+  const routes = [
+    ...modelFamilyPreset({ openaiResponses: 'responses', openaiChat: 'chat', claude: 'claude', gemini: 'gemini' }),
+    { match: '*', upstream: 'claude' },
+  ];
   const closeMocks = () => Promise.all(mocks.map((mock) => mock.close())).then(() => undefined);
   let gateway: Gateway;
   try {

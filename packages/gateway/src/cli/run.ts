@@ -171,7 +171,11 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     return code;
   },
   async mock(args, io) {
-    const { values } = parseArgs({ args, options: { protocol: { type: 'string' }, port: { type: 'string', short: 'p' }, host: { type: 'string' }, workdir: { type: 'string' } }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: { protocol: { type: 'string' }, port: { type: 'string', short: 'p' }, host: { type: 'string' }, workdir: { type: 'string' } },
+      strict: true,
+    });
     const protocol = servedProtocolFlag(values.protocol, '--protocol');
     const mock = await startMockUpstream({ protocol, port: portFlag(values.port) ?? 0, host: values.host, workdir: values.workdir });
     io.out(`mock ${protocol} upstream listening on ${mock.url} (base URL ${mock.baseUrl})`);
@@ -191,12 +195,22 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     if (positionals.length > 1) throw new UsageError('expected at most one input file');
     const file = positionals[0];
     const input = file ? readFileSync(file, 'utf8') : await io.readStdin();
-    const output = await translate(input, { from, to, kind: kind as TranslateKind, model: values.model, warn: (warning) => io.err(JSON.stringify({ warning })) });
+    const output = await translate(input, {
+      from,
+      to,
+      kind: kind as TranslateKind,
+      model: values.model,
+      warn: (warning) => io.err(JSON.stringify({ warning })),
+    });
     io.out(output.endsWith('\n') ? output.slice(0, -1) : output);
     return 0;
   },
   async usage(args, io) {
-    const { values } = parseArgs({ args, options: { since: { type: 'string' }, by: { type: 'string' }, db: { type: 'string' }, config: { type: 'string', short: 'c' }, json: { type: 'boolean' } }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: { since: { type: 'string' }, by: { type: 'string' }, db: { type: 'string' }, config: { type: 'string', short: 'c' }, json: { type: 'boolean' } },
+      strict: true,
+    });
     const by = values.by ?? 'model';
     if (by !== 'model' && by !== 'upstream' && by !== 'key') throw new UsageError(`--by: expected model, upstream or key, got "${by}"`);
     let location: LedgerLocation | undefined = values.db ? { path: values.db } : undefined;

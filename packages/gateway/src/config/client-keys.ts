@@ -19,7 +19,10 @@ const NonEmpty = v.pipe(v.string(), v.minLength(1, 'must not be empty'));
 
 /** `keys:` entries: `{ name: ci, key: "${CI_KEY}" }`, or the key alone (labelled by its hash). */
 export const ClientKeySchema = v.union([
-  v.pipe(NonEmpty, v.transform((key): ClientKey => ({ name: unnamedKeyLabel(key), key }))),
+  v.pipe(
+    NonEmpty,
+    v.transform((key): ClientKey => ({ name: unnamedKeyLabel(key), key })),
+  ),
   v.strictObject({ name: NonEmpty, key: NonEmpty }),
 ]);
 
@@ -29,7 +32,8 @@ export function duplicateKeyProblems(keys: readonly ClientKey[]): string[] {
   keys.forEach((entry, i) => {
     const first = keys.findIndex((other) => other.name === entry.name);
     if (first < i) problems.push(`keys.${i}.name: the same name as keys.${first}`);
-    else if (keys.findIndex((other) => other.key === entry.key) < i) problems.push(`keys.${i}.key: the same key as keys.${keys.findIndex((other) => other.key === entry.key)}`);
+    else if (keys.findIndex((other) => other.key === entry.key) < i)
+      problems.push(`keys.${i}.key: the same key as keys.${keys.findIndex((other) => other.key === entry.key)}`);
   });
   return problems;
 }

@@ -46,7 +46,10 @@ function reported(issue: Issue, prefix: readonly (string | number)[] = []): [str
  * once each. `skip` names fields already reported otherwise (an unset variable).
  */
 export function describeIssues(issues: readonly Issue[], schema: v.GenericSchema, value: unknown, skip: ReadonlySet<string> = new Set()): string[] {
-  const shapes = issues.flatMap((issue) => reported(issue)).filter(([path]) => !skip.has(path)).map(([path, issue]) => `${path}: ${issueMessage(issue)}`);
+  const shapes = issues
+    .flatMap((issue) => reported(issue))
+    .filter(([path]) => !skip.has(path))
+    .map(([path, issue]) => `${path}: ${issueMessage(issue)}`);
   const unknown = unknownFields(schema, value).map(({ path, known }) => {
     const meant = didYouMean(String(path[path.length - 1]), known);
     return `${pathText(path)}: unknown field${meant ? ` (did you mean ${meant}?)` : ''}`;

@@ -31,7 +31,10 @@ export function ledgerOf(path: string, env: Record<string, string | undefined>):
   const missing: MissingVariable[] = [];
   const expanded = expandEnv({ ledger, store }, env, missing);
   const result = v.safeParse(LedgerOnly, expanded);
-  const problems = [...missingVariableProblems(missing), ...(result.success ? [] : describeIssues(result.issues, LedgerOnly, expanded, new Set(missing.map((item) => item.path))))];
+  const problems = [
+    ...missingVariableProblems(missing),
+    ...(result.success ? [] : describeIssues(result.issues, LedgerOnly, expanded, new Set(missing.map((item) => item.path)))),
+  ];
   if (problems.length > 0 || !result.success) throw ConfigError.of(path, problems);
   const { ledger: parsed, store: stores } = result.output;
   if (!parsed) return undefined;

@@ -36,7 +36,12 @@ export function resolveLedgerPath(path: string, location: ConfigLocation): strin
  * problem is reported at once, in one {@link ConfigError}: unset variables, fields of the wrong
  * shape, unknown fields (with the known field they most likely meant), unknown upstream names.
  */
-export function parseConfig(text: string, env: Record<string, string | undefined> = process.env, source = 'config', location: ConfigLocation = {}): GatewayConfig {
+export function parseConfig(
+  text: string,
+  env: Record<string, string | undefined> = process.env,
+  source = 'config',
+  location: ConfigLocation = {},
+): GatewayConfig {
   const missing: MissingVariable[] = [];
   const expanded = expandEnv(parseConfigText(text, source), env, missing);
   const result = v.safeParse(GatewayConfigSchema, expanded);
@@ -71,7 +76,12 @@ function routeTable(config: GatewayConfig): RouteRule[] {
  */
 export function toRouterConfig(config: GatewayConfig, env: Record<string, string | undefined> = process.env): RouterConfig {
   const routes = routeTable(config);
-  const out: RouterConfig = { upstreams: routerUpstreams(config.upstreams, env), routes, policies: config.policies, models: listedModels(routes, config.models) };
+  const out: RouterConfig = {
+    upstreams: routerUpstreams(config.upstreams, env),
+    routes,
+    policies: config.policies,
+    models: listedModels(routes, config.models),
+  };
   if (config.fetchMedia) out.fetchMedia = config.fetchMedia;
   if (config.countTokens) out.countTokens = config.countTokens;
   if (config.strict !== undefined) out.strict = config.strict;

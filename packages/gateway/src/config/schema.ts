@@ -12,7 +12,6 @@ const NonNegativeInteger = v.pipe(v.number(), v.integer('must be a whole number'
 
 const Port = v.pipe(NonNegativeInteger, v.maxValue(65535, 'must be at most 65535'));
 
-
 const NonEmpty = v.pipe(v.string(), v.minLength(1, 'must not be empty'));
 const CloudName = v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/, 'must be a name such as us-east5, us-east-1 or global'));
 
@@ -90,7 +89,6 @@ const Policies = v.strictObject({
   estimateStreamUsage: v.optional(v.boolean()),
 });
 
-
 /** Opt-in download of media URLs a target cannot take by URL (the router's `fetchMedia`). */
 const FetchMedia = v.strictObject({
   allow: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1, 'name at least one URL prefix or host')),
@@ -107,7 +105,9 @@ const ModelFamilies = v.strictObject({
 });
 
 /** The usage ledger: a SQLite file (relative paths resolve against the config file's folder), or off. */
-export const LedgerSchema = v.optional(v.union([v.literal(false), v.strictObject({ path: v.pipe(v.string(), v.minLength(1, 'must not be empty')) })]), { path: './gateway-usage.db' });
+export const LedgerSchema = v.optional(v.union([v.literal(false), v.strictObject({ path: v.pipe(v.string(), v.minLength(1, 'must not be empty')) })]), {
+  path: './gateway-usage.db',
+});
 
 /**
  * Shared stores, for several gateways serving as one (see the README, "Run several instances"):
@@ -130,7 +130,10 @@ export const GatewayConfigSchema = v.strictObject({
   keys: v.optional(v.array(ClientKeySchema), []),
   /** Serve with no client keys on a non-loopback address (an open relay spends the upstream keys). */
   allowOpen: v.optional(v.boolean()),
-  upstreams: v.pipe(v.record(v.string(), Upstream), v.check((record) => Object.keys(record).length > 0, 'at least one upstream is required')),
+  upstreams: v.pipe(
+    v.record(v.string(), Upstream),
+    v.check((record) => Object.keys(record).length > 0, 'at least one upstream is required'),
+  ),
   routes: v.pipe(v.array(Route), v.minLength(1, 'at least one route is required')),
   /** More model ids for the model lists, after the routes' own (each must match a route). */
   models: v.optional(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty')))),

@@ -61,9 +61,27 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS requests (
 CREATE INDEX IF NOT EXISTS requests_time ON requests(time);`;
 
 /** The ledger's columns, in the order {@link pushValues} writes a row's values (SQLite's and PostgreSQL's alike). */
-export const COLUMNS = ['time', 'request_id', 'key_id', 'client_protocol', 'upstream', 'upstream_protocol', 'client_model',
-  'upstream_model', 'status', 'stream', 'input_tokens', 'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'output_tokens',
-  'first_byte_ms', 'total_ms', 'error_kind', 'usage_estimated'];
+export const COLUMNS = [
+  'time',
+  'request_id',
+  'key_id',
+  'client_protocol',
+  'upstream',
+  'upstream_protocol',
+  'client_model',
+  'upstream_model',
+  'status',
+  'stream',
+  'input_tokens',
+  'cached_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+  'output_tokens',
+  'first_byte_ms',
+  'total_ms',
+  'error_kind',
+  'usage_estimated',
+];
 
 /** The writer's page cache in KiB: room for the b-trees' right edges and a batch's pages. */
 export const WRITER_CACHE_KIB = 1024;
@@ -180,10 +198,25 @@ export function pushValues(queue: Value[], row: LedgerRow): void {
   const r = row.record;
   const u = r.usage;
   queue.push(
-    row.time, r.requestId, row.keyId ?? null, r.clientProtocol, r.upstream ?? null, r.upstreamProtocol ?? null,
-    r.clientModel ?? null, r.upstreamModel ?? null, r.status, r.stream ? 1 : 0,
-    u?.inputTokens ?? null, u?.cacheReadTokens ?? null, u?.cacheWriteTokens ?? null, u?.reasoningTokens ?? null, u?.outputTokens ?? null,
-    r.firstByteMs ?? null, r.totalMs, r.errorKind ?? null, r.usageEstimated ? 1 : null,
+    row.time,
+    r.requestId,
+    row.keyId ?? null,
+    r.clientProtocol,
+    r.upstream ?? null,
+    r.upstreamProtocol ?? null,
+    r.clientModel ?? null,
+    r.upstreamModel ?? null,
+    r.status,
+    r.stream ? 1 : 0,
+    u?.inputTokens ?? null,
+    u?.cacheReadTokens ?? null,
+    u?.cacheWriteTokens ?? null,
+    u?.reasoningTokens ?? null,
+    u?.outputTokens ?? null,
+    r.firstByteMs ?? null,
+    r.totalMs,
+    r.errorKind ?? null,
+    r.usageEstimated ? 1 : null,
   );
 }
 

@@ -87,7 +87,12 @@ export function toUsageLine(row: UsageRow): UsageLine {
 /** Formats report lines as an aligned text table. */
 export function formatUsage(lines: UsageLine[], by: UsageGrouping): string {
   const header = [by, 'requests', 'errors', 'input', 'cached', 'cache_write', 'reasoning', 'output', 'avg_ms'];
-  const table = [header, ...lines.map((l) => [l.group, l.requests, l.errors, l.inputTokens, l.cachedTokens, l.cacheWriteTokens, l.reasoningTokens, l.outputTokens, l.avgMs].map(String))];
+  const table = [
+    header,
+    ...lines.map((l) =>
+      [l.group, l.requests, l.errors, l.inputTokens, l.cachedTokens, l.cacheWriteTokens, l.reasoningTokens, l.outputTokens, l.avgMs].map(String),
+    ),
+  ];
   const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   return table.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')).join('\n');
 }

@@ -74,7 +74,9 @@ export function availableSqliteDrivers(): SqliteDriver[] {
 export class NoSqliteError extends Error {
   override name = 'NoSqliteError';
   constructor() {
-    super('the usage ledger needs SQLite: run on Node 22.13 or newer (node:sqlite), or install the better-sqlite3 package next to the gateway; or set ledger: false');
+    super(
+      'the usage ledger needs SQLite: run on Node 22.13 or newer (node:sqlite), or install the better-sqlite3 package next to the gateway; or set ledger: false',
+    );
   }
 }
 

@@ -38,7 +38,10 @@ export function readClaudeTurn(body: unknown, countTokens = false): MockTurn {
         }
       });
       for (const id of answered) {
-        check(pendingIds.includes(id), `messages.${i}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+        check(
+          pendingIds.includes(id),
+          `messages.${i}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+        );
       }
       for (const id of pendingIds) {
         check(answered.includes(id), `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${id}`);
@@ -53,8 +56,10 @@ export function readClaudeTurn(body: unknown, countTokens = false): MockTurn {
           pendingIds.push(block.id);
         }
         if (block.type === 'thinking') {
-          check(typeof block.signature === 'string' && block.signature === mockSignature('claude', String(block.thinking)),
-            `messages.${i}.content.${j}.signature: Invalid \`signature\` in \`thinking\` block`);
+          check(
+            typeof block.signature === 'string' && block.signature === mockSignature('claude', String(block.thinking)),
+            `messages.${i}.content.${j}.signature: Invalid \`signature\` in \`thinking\` block`,
+          );
         }
       });
     }
@@ -67,7 +72,10 @@ export function readClaudeTurn(body: unknown, countTokens = false): MockTurn {
   return {
     model: body.model,
     stream: body.stream === true,
-    lastUserText: content.filter((b) => b.type === 'text').map((b) => String(b.text)).join('\n'),
+    lastUserText: content
+      .filter((b) => b.type === 'text')
+      .map((b) => String(b.text))
+      .join('\n'),
     toolResults: content.filter((b) => b.type === 'tool_result').map((b) => resultText(b.content)),
     toolNames: tools,
   };
@@ -75,11 +83,25 @@ export function readClaudeTurn(body: unknown, countTokens = false): MockTurn {
 
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.filter(isObject).map((b) => (b.type === 'text' ? String(b.text) : `[${String(b.type)}]`)).join('');
+  if (Array.isArray(content))
+    return content
+      .filter(isObject)
+      .map((b) => (b.type === 'text' ? String(b.text) : `[${String(b.type)}]`))
+      .join('');
   return '';
 }
 
-const ERROR_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 405: 'invalid_request_error', 413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error' };
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  405: 'invalid_request_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
 
 /** An error body in Claude's shape. */
 export function claudeErrorBody(status: number, message: string): Record<string, unknown> {
@@ -101,7 +123,12 @@ export function renderClaude(plan: Exclude<MockPlan, { kind: 'error' }>, turn: M
   const usage = { input_tokens: plan.usage.input, output_tokens: plan.usage.output };
   const message = { id: 'msg_mock_1', type: 'message', role: 'assistant', model: turn.model, content, stop_reason: stopReason, stop_sequence: null, usage };
   if (!turn.stream) return jsonResponse(message);
-  const events = [sse({ type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } }, 'message_start')];
+  const events = [
+    sse(
+      { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } },
+      'message_start',
+    ),
+  ];
   content.forEach((block, index) => {
     const add = (type: string, payload: object) => events.push(sse({ type, index, ...payload }, type));
     if (block.type === 'thinking') {
@@ -119,7 +146,9 @@ export function renderClaude(plan: Exclude<MockPlan, { kind: 'error' }>, turn: M
     }
     add('content_block_stop', {});
   });
-  events.push(sse({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }, 'message_delta'));
+  events.push(
+    sse({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }, 'message_delta'),
+  );
   events.push(sse({ type: 'message_stop' }, 'message_stop'));
   return sseResponse(events);
 }

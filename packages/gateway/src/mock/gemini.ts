@@ -26,10 +26,15 @@ export function readGeminiTurn(body: unknown, model: string, stream: boolean): M
     check(Array.isArray(parts) && parts.length > 0, `* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.`);
     const responses = parts.filter((part) => isObject(part) && isObject(part.functionResponse)).length;
     if (pendingCalls > 0) {
-      check(role === 'user' && responses === pendingCalls,
-        `* GenerateContentRequest.contents[${i}]: Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.`);
+      check(
+        role === 'user' && responses === pendingCalls,
+        `* GenerateContentRequest.contents[${i}]: Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.`,
+      );
     } else {
-      check(responses === 0, `* GenerateContentRequest.contents[${i}]: Please ensure that function response turn comes immediately after a function call turn.`);
+      check(
+        responses === 0,
+        `* GenerateContentRequest.contents[${i}]: Please ensure that function response turn comes immediately after a function call turn.`,
+      );
     }
     pendingCalls = 0;
     if (role === 'model') {
@@ -39,8 +44,10 @@ export function readGeminiTurn(body: unknown, model: string, stream: boolean): M
         pendingCalls += 1;
         if (first && needsSignatures(model)) {
           const signature = part.thoughtSignature;
-          check(signature === SKIP_SIGNATURE || signature === mockSignature('gemini', String(part.functionCall.name)),
-            `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${String(part.functionCall.name)}\` , position ${j + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`);
+          check(
+            signature === SKIP_SIGNATURE || signature === mockSignature('gemini', String(part.functionCall.name)),
+            `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${String(part.functionCall.name)}\` , position ${j + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`,
+          );
         }
         first = false;
       });
@@ -50,18 +57,33 @@ export function readGeminiTurn(body: unknown, model: string, stream: boolean): M
   check((last.role ?? 'user') === 'user', 'contents: the last content must come from the user (no prefill in the mock)');
   const parts = (last.parts as unknown[]).filter(isObject);
   const tools = Array.isArray(body.tools)
-    ? body.tools.filter(isObject).flatMap((tool) => (Array.isArray(tool.functionDeclarations) ? tool.functionDeclarations.filter(isObject).map((f) => String(f.name)) : []))
+    ? body.tools
+        .filter(isObject)
+        .flatMap((tool) => (Array.isArray(tool.functionDeclarations) ? tool.functionDeclarations.filter(isObject).map((f) => String(f.name)) : []))
     : [];
   return {
     model,
     stream,
-    lastUserText: parts.filter((p) => typeof p.text === 'string').map((p) => String(p.text)).join('\n'),
+    lastUserText: parts
+      .filter((p) => typeof p.text === 'string')
+      .map((p) => String(p.text))
+      .join('\n'),
     toolResults: parts.filter((p) => isObject(p.functionResponse)).map((p) => JSON.stringify((p.functionResponse as Record<string, unknown>).response ?? {})),
     toolNames: tools,
   };
 }
 
-const STATUSES: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 405: 'INVALID_ARGUMENT', 413: 'INVALID_ARGUMENT', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
+const STATUSES: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  405: 'INVALID_ARGUMENT',
+  413: 'INVALID_ARGUMENT',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
 
 /** An error body in Gemini's shape. */
 export function geminiErrorBody(status: number, message: string): Record<string, unknown> {

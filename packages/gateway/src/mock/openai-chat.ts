@@ -15,16 +15,23 @@ export function readChatTurn(body: unknown): MockTurn {
   messages.forEach((message, i) => {
     check(isObject(message), `Invalid type for 'messages[${i}]': expected an object.`);
     const role = message.role;
-    check(['system', 'developer', 'user', 'assistant', 'tool'].includes(String(role)), `Invalid value: '${String(role)}'. Supported values are: 'system', 'assistant', 'user', 'tool', 'function' and 'developer'.`);
+    check(
+      ['system', 'developer', 'user', 'assistant', 'tool'].includes(String(role)),
+      `Invalid value: '${String(role)}'. Supported values are: 'system', 'assistant', 'user', 'tool', 'function' and 'developer'.`,
+    );
     if (role === 'tool') {
       const id = message.tool_call_id;
-      check(typeof id === 'string' && pending.includes(id),
-        `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.`);
+      check(
+        typeof id === 'string' && pending.includes(id),
+        `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.`,
+      );
       pending = pending.filter((p) => p !== id);
       return;
     }
-    check(pending.length === 0,
-      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`);
+    check(
+      pending.length === 0,
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`,
+    );
     if (role === 'assistant' && Array.isArray(message.tool_calls)) {
       pending = message.tool_calls.filter(isObject).map((call) => String(call.id));
     }
@@ -49,7 +56,11 @@ export function readChatTurn(body: unknown): MockTurn {
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.filter(isObject).map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
+  if (Array.isArray(content))
+    return content
+      .filter(isObject)
+      .map((p) => (typeof p.text === 'string' ? p.text : ''))
+      .join('');
   return '';
 }
 

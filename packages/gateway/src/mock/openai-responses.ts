@@ -21,22 +21,41 @@ export function readResponsesTurn(body: unknown): MockTurn {
     } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       check(typeof item.call_id === 'string' && calls.has(item.call_id), `No tool call found for function call output with call_id ${String(item.call_id)}.`);
     } else if (type === 'reasoning') {
-      check(typeof item.encrypted_content === 'string' && item.encrypted_content === mockSignature('openai-responses', String(item.id)),
-        `Item '${String(item.id)}' of type 'reasoning' was provided without its required encrypted_content (or it could not be verified).`);
+      check(
+        typeof item.encrypted_content === 'string' && item.encrypted_content === mockSignature('openai-responses', String(item.id)),
+        `Item '${String(item.id)}' of type 'reasoning' was provided without its required encrypted_content (or it could not be verified).`,
+      );
     }
   });
   let tail = input.length;
   const isOutput = (item: unknown) => isObject(item) && (item.type === 'function_call_output' || item.type === 'custom_tool_call_output');
   while (tail > 0 && isOutput(input[tail - 1])) tail -= 1;
   const toolResults = input.slice(tail).map((item) => textOf((item as Record<string, unknown>).output));
-  const lastUser = [...input].reverse().find((item) => isObject(item) && (item.type ?? 'message') === 'message' && item.role === 'user') as Record<string, unknown> | undefined;
-  const tools = Array.isArray(body.tools) ? body.tools.filter(isObject).filter((t) => t.type === 'function').map((t) => String(t.name)) : [];
-  return { model: body.model, stream: body.stream === true, lastUserText: toolResults.length > 0 ? '' : textOf(lastUser?.content), toolResults, toolNames: tools };
+  const lastUser = [...input].reverse().find((item) => isObject(item) && (item.type ?? 'message') === 'message' && item.role === 'user') as
+    | Record<string, unknown>
+    | undefined;
+  const tools = Array.isArray(body.tools)
+    ? body.tools
+        .filter(isObject)
+        .filter((t) => t.type === 'function')
+        .map((t) => String(t.name))
+    : [];
+  return {
+    model: body.model,
+    stream: body.stream === true,
+    lastUserText: toolResults.length > 0 ? '' : textOf(lastUser?.content),
+    toolResults,
+    toolNames: tools,
+  };
 }
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.filter(isObject).map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
+  if (Array.isArray(content))
+    return content
+      .filter(isObject)
+      .map((p) => (typeof p.text === 'string' ? p.text : ''))
+      .join('');
   return '';
 }
 
@@ -45,13 +64,31 @@ export function renderResponses(plan: Exclude<MockPlan, { kind: 'error' }>, turn
   const output: Record<string, unknown>[] = [];
   if (plan.thinking) {
     const id = 'rs_mock_1';
-    output.push({ type: 'reasoning', id, summary: [{ type: 'summary_text', text: plan.thinking.text }], encrypted_content: mockSignature('openai-responses', id) });
+    output.push({
+      type: 'reasoning',
+      id,
+      summary: [{ type: 'summary_text', text: plan.thinking.text }],
+      encrypted_content: mockSignature('openai-responses', id),
+    });
   }
   if (plan.text !== undefined) {
-    output.push({ type: 'message', id: 'msg_mock_1', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: plan.text, annotations: [] }] });
+    output.push({
+      type: 'message',
+      id: 'msg_mock_1',
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: plan.text, annotations: [] }],
+    });
   }
   plan.calls.forEach((call, i) => {
-    output.push({ type: 'function_call', id: `fc_mock_${i + 1}`, call_id: call.id, name: call.name, arguments: JSON.stringify(call.args), status: 'completed' });
+    output.push({
+      type: 'function_call',
+      id: `fc_mock_${i + 1}`,
+      call_id: call.id,
+      name: call.name,
+      arguments: JSON.stringify(call.args),
+      status: 'completed',
+    });
   });
   const usage = {
     input_tokens: plan.usage.input,
@@ -61,8 +98,19 @@ export function renderResponses(plan: Exclude<MockPlan, { kind: 'error' }>, turn
     total_tokens: plan.usage.input + plan.usage.output,
   };
   const base = {
-    id: 'resp_mock_1', object: 'response', created_at: 1_700_000_000, model: turn.model, error: null, incomplete_details: null,
-    instructions: null, metadata: {}, parallel_tool_calls: true, temperature: 1, tool_choice: 'auto', tools: [], top_p: 1,
+    id: 'resp_mock_1',
+    object: 'response',
+    created_at: 1_700_000_000,
+    model: turn.model,
+    error: null,
+    incomplete_details: null,
+    instructions: null,
+    metadata: {},
+    parallel_tool_calls: true,
+    temperature: 1,
+    tool_choice: 'auto',
+    tools: [],
+    top_p: 1,
   };
   const done = { ...base, status: 'completed', output, usage };
   if (!turn.stream) return jsonResponse(done);

@@ -21,6 +21,9 @@ export interface MockUpstream extends NodeServer {
 
 /** Starts the deterministic mock upstream of one protocol on loopback. */
 export async function startMockUpstream(options: MockUpstreamOptions): Promise<MockUpstream> {
-  const server = await serveNode(createMockHandler(options.protocol, { workdir: options.workdir }), { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  const server = await serveNode(createMockHandler(options.protocol, { workdir: options.workdir }), {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+  });
   return { ...server, protocol: options.protocol, baseUrl: mockBaseUrl(options.protocol, server.url) };
 }

@@ -125,9 +125,14 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     if (url.pathname === '/health' || url.pathname === '/health/live') return call.finish({ status: 200, headers: { ...JSON_TYPE }, body: '{"status":"ok"}' });
     if (url.pathname === '/health/ready') return call.finish(readinessReply(options.readiness?.failing() ?? []));
     if (url.pathname === '/metrics' && options.metrics && (request.method === 'GET' || request.method === 'HEAD')) {
-      return call.finish({ status: 200, headers: { 'content-type': options.metrics.contentType }, body: request.method === 'HEAD' ? null : await options.metrics.text() });
+      return call.finish({
+        status: 200,
+        headers: { 'content-type': options.metrics.contentType },
+        body: request.method === 'HEAD' ? null : await options.metrics.text(),
+      });
     }
-    if (url.pathname === '/api/hello') return call.finish({ status: 200, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: request.method === 'HEAD' ? null : 'ok' });
+    if (url.pathname === '/api/hello')
+      return call.finish({ status: 200, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: request.method === 'HEAD' ? null : 'ok' });
     const endpoint = checkEndpoint(request.method, url, request.headers);
     call.protocol = endpoint.protocol;
     if (endpoint.error) return call.finish(endpoint.error);
@@ -138,7 +143,10 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       keyId = presented === undefined ? undefined : labels.get(presented);
       if (keyId === undefined) {
         const status = 401;
-        options.onLocalRecord?.({ requestId, clientProtocol: protocol, status, stream: false, totalMs: performance.now() - call.started, errorKind: 'authentication', warnings: [] }, undefined);
+        options.onLocalRecord?.(
+          { requestId, clientProtocol: protocol, status, stream: false, totalMs: performance.now() - call.started, errorKind: 'authentication', warnings: [] },
+          undefined,
+        );
         return call.finish(protocolError(protocol, status, presented ? 'invalid gateway key' : 'missing gateway key'));
       }
     }
@@ -299,5 +307,14 @@ function withAltSse(url: URL): URL {
  * URL, which the router takes parsed (not parsed a second time).
  */
 function routedRequest(request: RouterRequest, requestId: string, clientKeyId: string | undefined, url: URL): RouterRequest {
-  return { method: request.method, url: url.href, parsedUrl: url, headers: request.headers, signal: request.signal, text: () => request.text(), requestId, clientKeyId };
+  return {
+    method: request.method,
+    url: url.href,
+    parsedUrl: url,
+    headers: request.headers,
+    signal: request.signal,
+    text: () => request.text(),
+    requestId,
+    clientKeyId,
+  };
 }

@@ -13,7 +13,7 @@ async function textOf(body: unknown): Promise<string> {
 }
 
 describe('sseToGeminiArray', () => {
-  it('writes the events\' data as Gemini\'s incremental JSON array, whatever the chunking', async () => {
+  it("writes the events' data as Gemini's incremental JSON array, whatever the chunking", async () => {
     const reply = sseToGeminiArray({
       status: 200,
       headers: { 'content-type': 'text/event-stream; charset=utf-8', 'content-length': '99' },

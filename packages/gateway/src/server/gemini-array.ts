@@ -17,7 +17,9 @@ export function wantsGeminiArray(url: URL): boolean {
 export function sseToGeminiArray(reply: RouterReply): RouterReply {
   if (!reply.body || typeof reply.body === 'string' || !(reply.headers['content-type'] ?? '').includes('text/event-stream')) return reply;
   const encoder = new TextEncoder();
-  const bytes: StreamStep<string | Uint8Array, Uint8Array> = { transform: (chunk, out) => out.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk) };
+  const bytes: StreamStep<string | Uint8Array, Uint8Array> = {
+    transform: (chunk, out) => out.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk),
+  };
   let count = 0;
   const arrayItems: StreamStep<SseEvent, string> = {
     transform(event, out) {

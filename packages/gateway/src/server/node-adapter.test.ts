@@ -93,7 +93,9 @@ describe('serveNode', () => {
   });
 
   it('writes header values node would refuse (non-ASCII, CR, LF, NUL) percent-encoded', async () => {
-    const server = await serveNode(async (): Promise<RouterReply> => ({ status: 200, headers: { 'x-llm-warnings': 'dropped-field@日本語, x@a\r\nset-cookie: a=b\0' }, body: 'ok' }));
+    const server = await serveNode(
+      async (): Promise<RouterReply> => ({ status: 200, headers: { 'x-llm-warnings': 'dropped-field@日本語, x@a\r\nset-cookie: a=b\0' }, body: 'ok' }),
+    );
     const res = await fetch(server.url);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-llm-warnings')).toBe('dropped-field@%E6%97%A5%E6%9C%AC%E8%AA%9E, x@a%0D%0Aset-cookie: a=b%00');
@@ -112,7 +114,11 @@ describe('serveNode', () => {
         return { status: path === '/name' ? 200 : 1000, headers, body };
       },
       {
-        internalError: (url, requestId) => ({ status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: url.pathname, requestId }) }),
+        internalError: (url, requestId) => ({
+          status: 500,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ path: url.pathname, requestId }),
+        }),
         onError: (error, requestId) => reported.push(`${requestId}: ${(error as NodeJS.ErrnoException).code}`),
       },
     );
@@ -130,7 +136,13 @@ describe('serveNode', () => {
     const answers: Record<string, RouterReply> = {
       '/ok': { status: 201, headers: {}, body: 'made' },
       '/bad-status': { status: 1000, headers: {}, body: '' },
-      '/stream-bad-head': { status: 200, headers: { 'bad name': 'v' }, body: (async function* () { yield 'a'; })() },
+      '/stream-bad-head': {
+        status: 200,
+        headers: { 'bad name': 'v' },
+        body: (async function* () {
+          yield 'a';
+        })(),
+      },
       '/unreadable': {
         status: 200,
         headers: {},
@@ -142,7 +154,9 @@ describe('serveNode', () => {
       },
     };
     const written: [RouterReply | Response, number][] = [];
-    const server = await serveNode(async (request) => answers[new URL(request.url).pathname] as RouterReply, { onWritten: (answer, status) => written.push([answer, status]) });
+    const server = await serveNode(async (request) => answers[new URL(request.url).pathname] as RouterReply, {
+      onWritten: (answer, status) => written.push([answer, status]),
+    });
     for (const path of Object.keys(answers)) await (await fetch(`${server.url}${path}`)).arrayBuffer();
     expect(written).toEqual([
       [answers['/ok'], 201],
@@ -218,7 +232,12 @@ describe('serveNode', () => {
       }
       return { status: 201, headers: { 'content-type': 'application/json', 'x-multi': request.headers.get('x-multi') ?? '' }, body: '{"é":1}' };
     });
-    const ok = await fetch(server.url, { headers: [['x-multi', 'a'], ['x-multi', 'b']] });
+    const ok = await fetch(server.url, {
+      headers: [
+        ['x-multi', 'a'],
+        ['x-multi', 'b'],
+      ],
+    });
     expect(ok.status).toBe(201);
     expect(ok.headers.get('content-length')).toBe('8');
     expect(ok.headers.get('x-multi')).toBe('a, b');

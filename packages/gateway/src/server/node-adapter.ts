@@ -116,7 +116,14 @@ export async function serveNode(handler: NodeHandler, options: ServeNodeOptions 
   };
 }
 
-async function handle(handler: NodeHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, options: ServeNodeOptions, disconnect: CancelSource): Promise<void> {
+async function handle(
+  handler: NodeHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBodyBytes: number,
+  options: ServeNodeOptions,
+  disconnect: CancelSource,
+): Promise<void> {
   const url = requestUrlOf(req.url);
   res.on('close', () => {
     if (!res.writableFinished) disconnect.abort(new Error('client disconnected'));

@@ -57,11 +57,20 @@ describe('ResponseStore', () => {
     const delta = { type: 'response.output_text.delta', delta: 'the words response.completed in the text' };
     const named = `event: response.output_text.delta\ndata: ${JSON.stringify(delta)}\n\nevent: response.completed\ndata: ${JSON.stringify({ type: 'response.completed', response: completed })}\n\n`;
     const typedOnly = `data: ${JSON.stringify(delta)}\n\ndata: ${JSON.stringify({ type: 'response.completed', response: { ...completed, id: 'resp_t' } })}\n\n`;
-    for (const [text, id] of [[named, 'resp_s'], [typedOnly, 'resp_t']] as const) {
+    for (const [text, id] of [
+      [named, 'resp_s'],
+      [typedOnly, 'resp_t'],
+    ] as const) {
       const store = new ResponseStore();
       const at = text.lastIndexOf('completed') - 4;
       const chunks = [text.slice(0, at), new TextEncoder().encode(text.slice(at))];
-      const reply = store.capture({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: (async function* () { yield* chunks; })() });
+      const reply = store.capture({
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+        body: (async function* () {
+          yield* chunks;
+        })(),
+      });
       const passed: (string | Uint8Array)[] = [];
       for await (const chunk of reply.body as AsyncIterable<string | Uint8Array>) passed.push(chunk);
       expect(passed).toEqual(chunks);

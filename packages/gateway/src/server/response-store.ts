@@ -83,7 +83,13 @@ export function captureAnswer(store: AnswerStore, reply: RouterReply, owner?: st
     return reply;
   }
   if (!type.includes('text/event-stream')) return reply;
-  return { ...reply, body: stepIterable(chunksOf(reply.body), completedEventTap((data) => store.put(extractResponse(data), owner))) };
+  return {
+    ...reply,
+    body: stepIterable(
+      chunksOf(reply.body),
+      completedEventTap((data) => store.put(extractResponse(data), owner)),
+    ),
+  };
 }
 
 /** One kept answer and the key id it belongs to. */

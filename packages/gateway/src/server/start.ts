@@ -103,7 +103,10 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     const routerConfig: RouterConfig = {
       ...base,
       // Cloud upstreams (src/clouds) innermost: logs and spans see each attempt once, under its upstream.
-      transport: traced(logUpstreamFailures(cloudTransport(transport, next.upstreams), base.upstreams, logger, metrics), withFlavors(base.upstreams, next.upstreams)),
+      transport: traced(
+        logUpstreamFailures(cloudTransport(transport, next.upstreams), base.upstreams, logger, metrics),
+        withFlavors(base.upstreams, next.upstreams),
+      ),
       stateStore,
       // Per-request diagnostics (route decision, tool-call previews) cost a decode: debug only.
       diagnostics: logger.isLevelEnabled('debug'),
@@ -149,7 +152,10 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     await closeTransport();
     throw error;
   });
-  const metricsServer = metrics && config.metrics !== false && config.metrics.port !== undefined ? await serveMetrics(metrics, config.metrics.port, config.metrics.host) : undefined;
+  const metricsServer =
+    metrics && config.metrics !== false && config.metrics.port !== undefined
+      ? await serveMetrics(metrics, config.metrics.port, config.metrics.host)
+      : undefined;
   logger.info({ url: server.url, upstreams: Object.keys(config.upstreams), ...(metricsServer && { metricsUrl: metricsServer.url }) }, 'listening');
   const drainMs = options.drainMs ?? config.drainMs ?? DEFAULT_DRAIN_MS;
   let running = config;

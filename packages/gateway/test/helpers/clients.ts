@@ -18,7 +18,11 @@ export interface ClientTurn {
 /** One official-SDK client of the gateway, able to run a tool loop in its own protocol. */
 export interface SdkClient {
   /** Sends the conversation so far (a user text, then optionally one tool round) and returns the answer. */
-  ask(model: string, prompt: string, options: { stream: boolean; tools: boolean; thinking?: boolean; toolResult?: { turn: ClientTurn; output: string } }): Promise<ClientTurn>;
+  ask(
+    model: string,
+    prompt: string,
+    options: { stream: boolean; tools: boolean; thinking?: boolean; toolResult?: { turn: ClientTurn; output: string } },
+  ): Promise<ClientTurn>;
 }
 
 const PARAMS = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as const;
@@ -33,16 +37,34 @@ export function sdkClient(protocol: ClientProtocol, gatewayUrl: string, key: str
           const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: prompt }];
           if (toolResult?.turn.raw) messages.push(toolResult.turn.raw as OpenAI.Chat.ChatCompletionAssistantMessageParam);
           if (toolResult) {
-            if (!toolResult.turn.raw) messages.push({ role: 'assistant', content: null, tool_calls: toolResult.turn.calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.args) } })) });
+            if (!toolResult.turn.raw)
+              messages.push({
+                role: 'assistant',
+                content: null,
+                tool_calls: toolResult.turn.calls.map((c) => ({
+                  id: c.id,
+                  type: 'function' as const,
+                  function: { name: c.name, arguments: JSON.stringify(c.args) },
+                })),
+              });
             for (const call of toolResult.turn.calls) messages.push({ role: 'tool', tool_call_id: call.id, content: toolResult.output });
           }
-          const body = { model, messages, ...(thinking ? { reasoning_effort: 'low' as const } : {}), ...(tools ? { tools: [{ type: 'function' as const, function: { name: 'get_weather', description: 'weather', parameters: PARAMS } }] } : {}) };
+          const body = {
+            model,
+            messages,
+            ...(thinking ? { reasoning_effort: 'low' as const } : {}),
+            ...(tools ? { tools: [{ type: 'function' as const, function: { name: 'get_weather', description: 'weather', parameters: PARAMS } }] } : {}),
+          };
           const completion = stream ? await client.chat.completions.stream(body).finalChatCompletion() : await client.chat.completions.create(body);
           const message = completion.choices[0]!.message;
           return {
             ...(thinking ? { raw: { role: 'assistant', content: message.content, tool_calls: message.tool_calls }, reasoned: false } : {}),
             text: message.content ?? '',
-            calls: (message.tool_calls ?? []).map((c) => (c.type === 'function' ? { id: c.id, name: c.function.name, args: JSON.parse(c.function.arguments) as Record<string, unknown> } : { id: c.id, name: '?', args: {} })),
+            calls: (message.tool_calls ?? []).map((c) =>
+              c.type === 'function'
+                ? { id: c.id, name: c.function.name, args: JSON.parse(c.function.arguments) as Record<string, unknown> }
+                : { id: c.id, name: '?', args: {} },
+            ),
           };
         },
       };
@@ -54,16 +76,26 @@ export function sdkClient(protocol: ClientProtocol, gatewayUrl: string, key: str
           const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: prompt }];
           if (toolResult?.turn.raw) input.push(...(toolResult.turn.raw as OpenAI.Responses.ResponseInputItem[]));
           if (toolResult) {
-            if (!toolResult.turn.raw) for (const call of toolResult.turn.calls) input.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: JSON.stringify(call.args) });
+            if (!toolResult.turn.raw)
+              for (const call of toolResult.turn.calls)
+                input.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: JSON.stringify(call.args) });
             for (const call of toolResult.turn.calls) input.push({ type: 'function_call_output', call_id: call.id, output: toolResult.output });
           }
           const reasoning = thinking ? { reasoning: { effort: 'low' as const }, include: ['reasoning.encrypted_content' as const] } : {};
-          const body = { model, input, store: false, ...reasoning, ...(tools ? { tools: [{ type: 'function' as const, name: 'get_weather', description: 'weather', parameters: PARAMS, strict: false }] } : {}) };
+          const body = {
+            model,
+            input,
+            store: false,
+            ...reasoning,
+            ...(tools ? { tools: [{ type: 'function' as const, name: 'get_weather', description: 'weather', parameters: PARAMS, strict: false }] } : {}),
+          };
           const response = stream ? await client.responses.stream(body).finalResponse() : await client.responses.create(body);
           return {
             ...(thinking ? { raw: response.output, reasoned: response.output.some((item) => item.type === 'reasoning') } : {}),
             text: response.output_text,
-            calls: response.output.flatMap((item) => (item.type === 'function_call' ? [{ id: item.call_id, name: item.name, args: JSON.parse(item.arguments) as Record<string, unknown> }] : [])),
+            calls: response.output.flatMap((item) =>
+              item.type === 'function_call' ? [{ id: item.call_id, name: item.name, args: JSON.parse(item.arguments) as Record<string, unknown> }] : [],
+            ),
           };
         },
       };
@@ -74,10 +106,24 @@ export function sdkClient(protocol: ClientProtocol, gatewayUrl: string, key: str
         async ask(model, prompt, { stream, tools, thinking, toolResult }) {
           const messages: Anthropic.MessageParam[] = [{ role: 'user', content: prompt }];
           if (toolResult) {
-            messages.push({ role: 'assistant', content: toolResult.turn.raw ? (toolResult.turn.raw as Anthropic.ContentBlockParam[]) : toolResult.turn.calls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.args })) });
-            messages.push({ role: 'user', content: toolResult.turn.calls.map((c) => ({ type: 'tool_result' as const, tool_use_id: c.id, content: toolResult.output })) });
+            messages.push({
+              role: 'assistant',
+              content: toolResult.turn.raw
+                ? (toolResult.turn.raw as Anthropic.ContentBlockParam[])
+                : toolResult.turn.calls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.args })),
+            });
+            messages.push({
+              role: 'user',
+              content: toolResult.turn.calls.map((c) => ({ type: 'tool_result' as const, tool_use_id: c.id, content: toolResult.output })),
+            });
           }
-          const body = { model, max_tokens: thinking ? 2048 : 200, messages, ...(thinking ? { thinking: { type: 'enabled' as const, budget_tokens: 1024 } } : {}), ...(tools ? { tools: [{ name: 'get_weather', description: 'weather', input_schema: PARAMS as unknown as Anthropic.Tool.InputSchema }] } : {}) };
+          const body = {
+            model,
+            max_tokens: thinking ? 2048 : 200,
+            messages,
+            ...(thinking ? { thinking: { type: 'enabled' as const, budget_tokens: 1024 } } : {}),
+            ...(tools ? { tools: [{ name: 'get_weather', description: 'weather', input_schema: PARAMS as unknown as Anthropic.Tool.InputSchema }] } : {}),
+          };
           const message = stream ? await client.messages.stream(body).finalMessage() : await client.messages.create(body);
           return {
             ...(thinking ? { raw: message.content, reasoned: message.content.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking') } : {}),
@@ -93,8 +139,16 @@ export function sdkClient(protocol: ClientProtocol, gatewayUrl: string, key: str
         async ask(model, prompt, { stream, tools, thinking, toolResult }) {
           const contents: { role: string; parts: Record<string, unknown>[] }[] = [{ role: 'user', parts: [{ text: prompt }] }];
           if (toolResult) {
-            contents.push({ role: 'model', parts: toolResult.turn.raw ? (toolResult.turn.raw as Record<string, unknown>[]) : toolResult.turn.calls.map((c) => ({ functionCall: { id: c.id, name: c.name, args: c.args } })) });
-            contents.push({ role: 'user', parts: toolResult.turn.calls.map((c) => ({ functionResponse: { id: c.id, name: c.name, response: { result: toolResult.output } } })) });
+            contents.push({
+              role: 'model',
+              parts: toolResult.turn.raw
+                ? (toolResult.turn.raw as Record<string, unknown>[])
+                : toolResult.turn.calls.map((c) => ({ functionCall: { id: c.id, name: c.name, args: c.args } })),
+            });
+            contents.push({
+              role: 'user',
+              parts: toolResult.turn.calls.map((c) => ({ functionResponse: { id: c.id, name: c.name, response: { result: toolResult.output } } })),
+            });
           }
           const config = {
             ...(tools ? { tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'weather', parametersJsonSchema: PARAMS }] }] } : {}),
@@ -107,13 +161,20 @@ export function sdkClient(protocol: ClientProtocol, gatewayUrl: string, key: str
             turn.raw = raw;
             turn.reasoned = false;
           }
-          const chunks = stream ? await client.models.generateContentStream({ model, contents, config }) : [await client.models.generateContent({ model, contents, config })];
+          const chunks = stream
+            ? await client.models.generateContentStream({ model, contents, config })
+            : [await client.models.generateContent({ model, contents, config })];
           for await (const chunk of chunks) {
             for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
               raw.push(part as Record<string, unknown>);
               if (part.thought) turn.reasoned = true;
               if (part.text && !part.thought) turn.text += part.text;
-              if (part.functionCall) turn.calls.push({ id: part.functionCall.id ?? `${part.functionCall.name}-${turn.calls.length}`, name: part.functionCall.name ?? '', args: part.functionCall.args ?? {} });
+              if (part.functionCall)
+                turn.calls.push({
+                  id: part.functionCall.id ?? `${part.functionCall.name}-${turn.calls.length}`,
+                  name: part.functionCall.name ?? '',
+                  args: part.functionCall.args ?? {},
+                });
             }
           }
           return turn;

@@ -22,10 +22,30 @@ export function createPassthroughHandler(config: RouterConfig): ReplyHandler {
     // The transport takes an AbortSignal; the client's signal may be any CancelSignal.
     const abort = new AbortController();
     request.signal?.addEventListener('abort', () => abort.abort(request.signal?.reason), { once: true });
-    const upstreamResponse = await transport({ url: upstream.baseUrl + path + url.search, method: 'POST', body, headers: { 'content-type': 'application/json' }, signal: abort.signal });
+    const upstreamResponse = await transport({
+      url: upstream.baseUrl + path + url.search,
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+      signal: abort.signal,
+    });
     const requestId = request.requestId ?? '';
     const record = (firstByteMs?: number) =>
-      config.hooks?.onRequestEnd?.({ requestId, clientKeyId: request.clientKeyId, clientProtocol: protocol, upstream: name, upstreamProtocol: upstream.protocol, clientModel: model, upstreamModel: model, status: upstreamResponse.status, stream: false, usage: { inputTokens: 3, outputTokens: 4 }, firstByteMs, totalMs: performance.now() - started, warnings: [] });
+      config.hooks?.onRequestEnd?.({
+        requestId,
+        clientKeyId: request.clientKeyId,
+        clientProtocol: protocol,
+        upstream: name,
+        upstreamProtocol: upstream.protocol,
+        clientModel: model,
+        upstreamModel: model,
+        status: upstreamResponse.status,
+        stream: false,
+        usage: { inputTokens: 3, outputTokens: 4 },
+        firstByteMs,
+        totalMs: performance.now() - started,
+        warnings: [],
+      });
     let first: number | undefined;
     const counted = upstreamResponse.body?.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
@@ -38,6 +58,10 @@ export function createPassthroughHandler(config: RouterConfig): ReplyHandler {
         },
       }),
     );
-    return { status: upstreamResponse.status, headers: { 'content-type': upstreamResponse.headers.get('content-type') ?? 'application/octet-stream' }, body: counted ?? null };
+    return {
+      status: upstreamResponse.status,
+      headers: { 'content-type': upstreamResponse.headers.get('content-type') ?? 'application/octet-stream' },
+      body: counted ?? null,
+    };
   };
 }

@@ -26,7 +26,9 @@ export async function startRecordingUpstream(protocol: ServedProtocol, options: 
       received.push(structuredClone(body));
       // An upstream that ignores `stream_options.include_usage` (some OpenAI-compatible servers).
       if (options.withoutStreamUsage) delete body.stream_options;
-      void mock(new Request(`http://127.0.0.1${request.url}`, { method: request.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).then(async (answer) => {
+      void mock(
+        new Request(`http://127.0.0.1${request.url}`, { method: request.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      ).then(async (answer) => {
         response.writeHead(answer.status, Object.fromEntries(answer.headers));
         response.end(Buffer.from(await answer.arrayBuffer()));
       });

@@ -22,7 +22,20 @@ export function slowClaudeStream(options: SlowClaudeOptions): Response {
   let timer: NodeJS.Timeout | undefined;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(claudeEvent('message_start', { message: { id: 'msg_slow', type: 'message', role: 'assistant', model: 'claude-slow', content: [], stop_reason: null, stop_sequence: null, usage: options.usage } }));
+      controller.enqueue(
+        claudeEvent('message_start', {
+          message: {
+            id: 'msg_slow',
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-slow',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: options.usage,
+          },
+        }),
+      );
       controller.enqueue(claudeEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }));
       timer = setInterval(() => {
         sent += 1;

@@ -26,5 +26,10 @@ export function sseFrames(text: string): SseFrame[] {
 
 /** An SSE body written as `sseFrames` reads it (for scripting upstream streams). */
 export function sseText(frames: readonly SseFrame[]): string {
-  return frames.map((frame) => `${frame.event === undefined ? '' : `event: ${frame.event}\n`}data: ${typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data)}\n\n`).join('');
+  return frames
+    .map(
+      (frame) =>
+        `${frame.event === undefined ? '' : `event: ${frame.event}\n`}data: ${typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data)}\n\n`,
+    )
+    .join('');
 }

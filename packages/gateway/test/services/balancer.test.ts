@@ -33,7 +33,10 @@ beforeAll(async () => {
     JSON.stringify({
       keys: [{ name: 'one', key: 'key-one' }],
       upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' }, slow: { protocol: 'claude', baseUrl: slow.url, apiKey: 'k' } },
-      routes: [{ match: 'claude-slow', upstream: 'slow' }, { match: '*', upstream: 'claude' }],
+      routes: [
+        { match: 'claude-slow', upstream: 'slow' },
+        { match: '*', upstream: 'claude' },
+      ],
       maxRetries: 0,
       store: { postgres: databaseUrl, redis: inject('redisUrl') },
     }),
@@ -123,14 +126,20 @@ it('continues a conversation and serves stored answers whichever instance answer
   expect(text).toContain('"text":"15 "');
 
   await Promise.all(gateways.filter((gateway) => gateway !== instance).map((gateway) => gateway.close()));
-  const rows = await query<{ n: string; streamed: string }>(databaseUrl, "SELECT COUNT(*) AS n, COUNT(*) FILTER (WHERE client_model = 'claude-slow' AND status = 200 AND output_tokens = 15) AS streamed FROM llm_gateway_requests");
+  const rows = await query<{ n: string; streamed: string }>(
+    databaseUrl,
+    "SELECT COUNT(*) AS n, COUNT(*) FILTER (WHERE client_model = 'claude-slow' AND status = 200 AND output_tokens = 15) AS streamed FROM llm_gateway_requests",
+  );
   // The GETs of stored answers are the gateway's own: no ledger row (as on one instance).
   expect(rows).toEqual([{ n: String(requests - 3), streamed: '1' }]);
 
   const out: string[] = [];
   const io: CliIo = { out: (line) => out.push(line), err: (line) => out.push(line), env: {}, readStdin: async () => '' };
   const configFile = join(dir, 'gateway.yaml');
-  writeFileSync(configFile, `upstreams: { claude: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: claude }]\nstore: { postgres: "${databaseUrl}" }\n`);
+  writeFileSync(
+    configFile,
+    `upstreams: { claude: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: claude }]\nstore: { postgres: "${databaseUrl}" }\n`,
+  );
   expect(await runCli(['usage', '--config', configFile, '--by', 'upstream', '--json'], io)).toBe(0);
   expect((JSON.parse(out[0]!) as { group: string; requests: number }[]).map((line) => [line.group, line.requests])).toEqual([
     ['claude', 3],

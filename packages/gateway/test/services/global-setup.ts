@@ -11,7 +11,9 @@ declare module 'vitest' {
 /** Starts PostgreSQL and Redis once for the run (installing them, and HAProxy for the balancer test, first when missing); stops them after. */
 export default async function setup(project: TestProject): Promise<() => void> {
   const services = await startServices({ haproxy: true });
-  console.log(`real servers: ${services.installed.length > 0 ? `installed ${services.installed.join(', ')} in ${Math.round(services.installMs)} ms, ` : ''}started in ${Math.round(services.startMs)} ms`);
+  console.log(
+    `real servers: ${services.installed.length > 0 ? `installed ${services.installed.join(', ')} in ${Math.round(services.installMs)} ms, ` : ''}started in ${Math.round(services.startMs)} ms`,
+  );
   project.provide('databaseUrl', services.databaseUrl);
   project.provide('redisUrl', services.redisUrl);
   return () => services.stop();

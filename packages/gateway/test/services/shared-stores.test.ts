@@ -38,7 +38,10 @@ store: { postgres: "\${DATABASE_URL}", redis: "\${REDIS_URL}" }
   const env = { DATABASE_URL: databaseUrl, REDIS_URL: inject('redisUrl') };
   const config = () => parseConfig(readFileSync(configFile, 'utf8'), env, configFile, { baseDir: dir });
   // Both start at once, as replicas do: the migration runs once under its lock.
-  [a, b] = await Promise.all([startGateway(config(), { port: 0, logger: createLogger('silent') }), startGateway(config(), { port: 0, logger: createLogger('silent') })]);
+  [a, b] = await Promise.all([
+    startGateway(config(), { port: 0, logger: createLogger('silent') }),
+    startGateway(config(), { port: 0, logger: createLogger('silent') }),
+  ]);
 });
 afterAll(async () => {
   await a?.close();
@@ -91,7 +94,7 @@ describe('two gateways sharing PostgreSQL and Redis', () => {
     expect(JSON.stringify(await crossed.json())).not.toContain('secret');
   });
 
-  it('writes one ledger row per request from both gateways, and `usage --json` reports them from the config\'s database', async () => {
+  it("writes one ledger row per request from both gateways, and `usage --json` reports them from the config's database", async () => {
     await client(a, 'key-two').responses.create({ model: 'gpt-5', input: 'counted on a' });
     await client(b, 'key-two').responses.create({ model: 'gpt-5', input: 'counted on b' });
     const bad = await fetch(`${a.url}/v1/responses`, { method: 'POST', headers: { authorization: 'Bearer wrong' }, body: '{}' });
@@ -108,7 +111,12 @@ describe('two gateways sharing PostgreSQL and Redis', () => {
     expect(rows.filter((row) => row.status === 401)).toEqual([{ key_id: null, status: 401, client_model: null, upstream: null }]);
     const total = rows.length;
     const out: string[] = [];
-    const io: CliIo = { out: (line) => out.push(line), err: (line) => out.push(`err: ${line}`), env: { DATABASE_URL: databaseUrl, REDIS_URL: inject('redisUrl') }, readStdin: async () => '' };
+    const io: CliIo = {
+      out: (line) => out.push(line),
+      err: (line) => out.push(`err: ${line}`),
+      env: { DATABASE_URL: databaseUrl, REDIS_URL: inject('redisUrl') },
+      readStdin: async () => '',
+    };
     const status = await runCli(['usage', '--config', configFile, '--by', 'key', '--json'], io);
     expect({ status, out }).toEqual({ status: 0, out: [expect.any(String)] });
     const report = JSON.parse(out[0]!) as { group: string; requests: number; errors: number }[];
@@ -128,28 +136,79 @@ describe('the PostgreSQL ledger', () => {
       time: 1_000,
       keyId: 'k',
       record: {
-        requestId: 'r1', clientProtocol: 'claude', upstream: 'openai', upstreamProtocol: 'openai-chat', clientModel: 'claude-x', upstreamModel: 'gpt-4.1', status: 200, stream: true,
-        usage: { inputTokens: 100, cacheReadTokens: 40, cacheWriteTokens: 5, reasoningTokens: 7, outputTokens: 20 }, firstByteMs: 3.5, totalMs: 10.25, warnings: [], usageEstimated: true,
+        requestId: 'r1',
+        clientProtocol: 'claude',
+        upstream: 'openai',
+        upstreamProtocol: 'openai-chat',
+        clientModel: 'claude-x',
+        upstreamModel: 'gpt-4.1',
+        status: 200,
+        stream: true,
+        usage: { inputTokens: 100, cacheReadTokens: 40, cacheWriteTokens: 5, reasoningTokens: 7, outputTokens: 20 },
+        firstByteMs: 3.5,
+        totalMs: 10.25,
+        warnings: [],
+        usageEstimated: true,
       },
     });
-    ledger.record({ time: 2_000, record: { requestId: 'r2', clientProtocol: 'gemini', status: 401, stream: false, totalMs: 1, errorKind: 'authentication', warnings: [] } });
+    ledger.record({
+      time: 2_000,
+      record: { requestId: 'r2', clientProtocol: 'gemini', status: 401, stream: false, totalMs: 1, errorKind: 'authentication', warnings: [] },
+    });
     expect(ledger.queued).toBe(2);
     await ledger.flush();
     expect(ledger.queued).toBe(0);
     const rows = await query<Record<string, unknown>>(url, 'SELECT * FROM llm_gateway_requests ORDER BY time');
     expect(rows.map(({ id: _id, row_id: _rowId, ...row }) => row)).toEqual([
       {
-        time: '1000', request_id: 'r1', key_id: 'k', client_protocol: 'claude', upstream: 'openai', upstream_protocol: 'openai-chat', client_model: 'claude-x', upstream_model: 'gpt-4.1',
-        status: 200, stream: 1, input_tokens: '100', cached_tokens: '40', cache_write_tokens: '5', reasoning_tokens: '7', output_tokens: '20', first_byte_ms: 3.5, total_ms: 10.25, error_kind: null, usage_estimated: 1,
+        time: '1000',
+        request_id: 'r1',
+        key_id: 'k',
+        client_protocol: 'claude',
+        upstream: 'openai',
+        upstream_protocol: 'openai-chat',
+        client_model: 'claude-x',
+        upstream_model: 'gpt-4.1',
+        status: 200,
+        stream: 1,
+        input_tokens: '100',
+        cached_tokens: '40',
+        cache_write_tokens: '5',
+        reasoning_tokens: '7',
+        output_tokens: '20',
+        first_byte_ms: 3.5,
+        total_ms: 10.25,
+        error_kind: null,
+        usage_estimated: 1,
       },
       {
-        time: '2000', request_id: 'r2', key_id: null, client_protocol: 'gemini', upstream: null, upstream_protocol: null, client_model: null, upstream_model: null,
-        status: 401, stream: 0, input_tokens: null, cached_tokens: null, cache_write_tokens: null, reasoning_tokens: null, output_tokens: null, first_byte_ms: null, total_ms: 1, error_kind: 'authentication', usage_estimated: null,
+        time: '2000',
+        request_id: 'r2',
+        key_id: null,
+        client_protocol: 'gemini',
+        upstream: null,
+        upstream_protocol: null,
+        client_model: null,
+        upstream_model: null,
+        status: 401,
+        stream: 0,
+        input_tokens: null,
+        cached_tokens: null,
+        cache_write_tokens: null,
+        reasoning_tokens: null,
+        output_tokens: null,
+        first_byte_ms: null,
+        total_ms: 1,
+        error_kind: 'authentication',
+        usage_estimated: null,
       },
     ]);
     // The same rows again, as after a commit whose answer was lost: skipped by their row ids.
     const { rows: again } = await pool.query('SELECT row_id FROM llm_gateway_requests');
-    await pool.query(`INSERT INTO llm_gateway_requests (row_id, time, request_id, client_protocol, status, stream, total_ms) VALUES ($1, 3, 'dup', 'claude', 200, 0, 1) ON CONFLICT (row_id) DO NOTHING`, [again[0].row_id]);
+    await pool.query(
+      `INSERT INTO llm_gateway_requests (row_id, time, request_id, client_protocol, status, stream, total_ms) VALUES ($1, 3, 'dup', 'claude', 200, 0, 1) ON CONFLICT (row_id) DO NOTHING`,
+      [again[0].row_id],
+    );
     expect((await query<{ n: string }>(url, 'SELECT COUNT(*) AS n FROM llm_gateway_requests'))[0]?.n).toBe('2');
     await ledger.close();
   });

@@ -72,7 +72,8 @@ describe('PostgreSQL down while serving', () => {
       expect(await ready(gateway)).toEqual({ status: 200, body: { status: 'ready' } });
       postgres.stop();
 
-      for (const input of ['during 1', 'during 2', 'during 3']) expect((await client(gateway).responses.create({ model: 'gpt-5', input })).output_text).toBe(`Mock claude says: ${input}`);
+      for (const input of ['during 1', 'during 2', 'during 3'])
+        expect((await client(gateway).responses.create({ model: 'gpt-5', input })).output_text).toBe(`Mock claude says: ${input}`);
       await expect.poll(() => ready(gateway)).toEqual({ status: 503, body: { status: 'unavailable', failing: ['postgres'] } });
       const started = performance.now();
       const read = await fetch(`${gateway.url}/v1/responses/${first.id}`, { headers: { authorization: 'Bearer key-one' } });
@@ -98,11 +99,19 @@ describe('PostgreSQL down while serving', () => {
     const spool = join(tempDir(), 'spool.jsonl');
     const down = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/x`, connectionTimeoutMillis: 500 });
     const ledger = new PostgresLedger(down, { spoolPath: spool, closeTimeoutMs: 300 });
-    const row = (requestId: string) => ({ time: 5, record: { requestId, clientProtocol: 'claude' as const, status: 200, stream: false, totalMs: 2, warnings: [] } });
+    const row = (requestId: string) => ({
+      time: 5,
+      record: { requestId, clientProtocol: 'claude' as const, status: 200, stream: false, totalMs: 2, warnings: [] },
+    });
     ledger.record(row('a'));
     ledger.record(row('b'));
     await ledger.close();
-    expect(readFileSync(spool, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as unknown[])[2])).toEqual(['a', 'b']);
+    expect(
+      readFileSync(spool, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as unknown[])[2]),
+    ).toEqual(['a', 'b']);
 
     const url = await freshDatabase();
     const pool = new pg.Pool({ connectionString: url });
@@ -111,7 +120,10 @@ describe('PostgreSQL down while serving', () => {
     expect(existsSync(spool)).toBe(false);
     expect(next.queued).toBe(2);
     await next.close();
-    expect(await query<{ request_id: string }>(url, 'SELECT request_id FROM llm_gateway_requests ORDER BY request_id')).toEqual([{ request_id: 'a' }, { request_id: 'b' }]);
+    expect(await query<{ request_id: string }>(url, 'SELECT request_id FROM llm_gateway_requests ORDER BY request_id')).toEqual([
+      { request_id: 'a' },
+      { request_id: 'b' },
+    ]);
   });
 });
 
@@ -133,7 +145,14 @@ describe('Redis down while serving', () => {
       });
       expect({ status: continued.status, body: await continued.json() }).toEqual({
         status: 503,
-        body: { error: { message: 'the conversation state (previous_response_id) is unavailable right now; retry shortly', type: 'server_error', param: 'previous_response_id', code: null } },
+        body: {
+          error: {
+            message: 'the conversation state (previous_response_id) is unavailable right now; retry shortly',
+            type: 'server_error',
+            param: 'previous_response_id',
+            code: null,
+          },
+        },
       });
       expect(performance.now() - started).toBeLessThan(2_000);
       // A request that needs no state is served.
@@ -148,7 +167,9 @@ describe('Redis down while serving', () => {
       try {
         await expect.poll(() => ready(gateway), { timeout: 10_000, interval: 100 }).toEqual({ status: 200, body: { status: 'ready' } });
         const fresh = await client(gateway).responses.create({ model: 'gpt-5', input: 'new' });
-        expect((await client(gateway).responses.create({ model: 'gpt-5', input: 'next', previous_response_id: fresh.id })).output_text).toBe('Mock claude says: next');
+        expect((await client(gateway).responses.create({ model: 'gpt-5', input: 'next', previous_response_id: fresh.id })).output_text).toBe(
+          'Mock claude says: next',
+        );
       } finally {
         stopPid(again.pid);
       }

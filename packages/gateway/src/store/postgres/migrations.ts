@@ -55,7 +55,8 @@ export async function migrate(pool: Pool, migrations: readonly string[] = MIGRAT
     await client.query('CREATE TABLE IF NOT EXISTS llm_gateway_schema_version (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
     const { rows } = await client.query<{ version: number }>('SELECT COALESCE(MAX(version), 0)::int AS version FROM llm_gateway_schema_version');
     const current = rows[0]?.version ?? 0;
-    if (current > migrations.length) throw new Error(`the database schema is version ${current}, newer than this gateway knows (${migrations.length}): upgrade the gateway`);
+    if (current > migrations.length)
+      throw new Error(`the database schema is version ${current}, newer than this gateway knows (${migrations.length}): upgrade the gateway`);
     const applied: number[] = [];
     for (let version = current + 1; version <= migrations.length; version += 1) {
       await client.query(migrations[version - 1] as string);

@@ -1,7 +1,6 @@
 import { GROUP_EXPRESSIONS, toUsageLine, type UsageGrouping, type UsageLine, type UsageRow } from '../../ledger/report.js';
 import { connectPostgres } from './connect.js';
 
-
 /** The usage report (as `usageReport` gives it for SQLite) from the ledger in PostgreSQL at `url`. */
 export async function postgresUsageReport(url: string, by: UsageGrouping, since = 0): Promise<UsageLine[]> {
   const pool = await connectPostgres(url);
