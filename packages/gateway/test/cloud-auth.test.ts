@@ -118,6 +118,19 @@ describe('cloud sign-in', () => {
     });
   });
 
+  it("answers a refused AWS signature on Converse as an authentication error (the Claude client's 401), without AWS's message", async () => {
+    mock = await startCloudMock();
+    const { url } = await serve(
+      { protocol: 'bedrock-converse', flavor: 'bedrock', baseUrl: mock.url, region: AWS.region, accessKeyId: AWS.accessKeyId, secretAccessKey: 'wrong' },
+      'anthropic.claude-x-v1:0',
+    );
+    await expect(ask(url)).rejects.toMatchObject({
+      status: 401,
+      error: { type: 'error', error: { type: 'authentication_error', message: "Bedrock refused the gateway's AWS credentials (InvalidSignatureException)" } },
+    });
+    expect(mock.converseCalls).toEqual([]);
+  });
+
   it('answers a refused token request as an unreachable upstream (502), the detail kept for the log', async () => {
     mock = await startCloudMock();
     const upstream = {

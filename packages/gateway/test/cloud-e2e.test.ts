@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/logger.js';
 import { MIDWAY_FAILURE_MESSAGE } from '../src/mock/midway-failure.js';
-import { SERVED_PROTOCOLS } from '../src/served-protocols.js';
+import { type ClientProtocol, SERVED_PROTOCOLS } from '../src/served-protocols.js';
 import { type Gateway, startGateway } from '../src/server/start.js';
 import { sdkClient } from './helpers/clients.js';
 import { AWS, AZURE, type CloudMock, VERTEX, startCloudMock } from './helpers/cloud-mocks/cloud-mock.js';
@@ -21,9 +21,13 @@ const CLOUDS = {
   'azure-chat': { model: 'my-gpt-4o-deployment', answers: 'openai-chat' },
   'azure-responses': { model: 'my-gpt-5-deployment', answers: 'openai-responses' },
   bedrock: { model: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', answers: 'claude' },
+  'bedrock-converse': { model: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', answers: 'claude' },
 } as const;
 type Cloud = keyof typeof CLOUDS;
 const CLOUD_NAMES = Object.keys(CLOUDS) as Cloud[];
+
+/** The clients: the four served protocols' SDKs and the AWS SDK's Converse (its thinking replay is not written yet). */
+const CLIENTS: readonly ClientProtocol[] = [...SERVED_PROTOCOLS, 'bedrock-converse'];
 
 let mock: CloudMock;
 let gateway: Gateway;
@@ -53,6 +57,14 @@ function cloudConfig(url: string, keyFile: string) {
         secretAccessKey: AWS.tempSecret,
         sessionToken: AWS.sessionToken,
       },
+      'bedrock-converse': {
+        protocol: 'bedrock-converse',
+        flavor: 'bedrock',
+        baseUrl: url,
+        region: AWS.region,
+        accessKeyId: AWS.accessKeyId,
+        secretAccessKey: AWS.secretAccessKey,
+      },
     },
     routes: CLOUD_NAMES.map((cloud) => ({ match: `to-${cloud}`, upstream: cloud, model: CLOUDS[cloud].model })),
     ledger: false,
@@ -70,7 +82,7 @@ describe('cloud upstreams end to end', () => {
     await mock?.close();
   });
 
-  for (const client of SERVED_PROTOCOLS) {
+  for (const client of CLIENTS) {
     for (const cloud of CLOUD_NAMES) {
       for (const stream of [false, true]) {
         const mode = stream ? 'streaming' : 'non-streaming';
@@ -86,7 +98,7 @@ describe('cloud upstreams end to end', () => {
           expect(second.calls).toEqual([]);
           expect(second.text).toMatch(/^Tool said: .*sunny/);
         });
-        it(`${client} client -> ${cloud}, ${mode}: thinking with tools`, async () => {
+        it.skipIf(client === 'bedrock-converse')(`${client} client -> ${cloud}, ${mode}: thinking with tools`, async () => {
           const sdk = sdkClient(client, gateway.url, 'e2e-key');
           const first = await sdk.ask(`to-${cloud}`, 'think about the weather', { stream, tools: true, thinking: true });
           expect(first.calls.map((c) => [c.name, c.args])).toEqual([['get_weather', { city: 'Paris' }]]);
@@ -116,7 +128,7 @@ describe('cloud upstreams end to end', () => {
   }
 
   it('called each cloud in its own URL form', async () => {
-    const before = { vertex: mock.vertexCalls.length, azure: mock.azureCalls.length, bedrock: mock.bedrockCalls.length };
+    const before = { vertex: mock.vertexCalls.length, azure: mock.azureCalls.length, bedrock: mock.bedrockCalls.length, converse: mock.converseCalls.length };
     for (const stream of [false, true])
       for (const cloud of CLOUD_NAMES) await sdkClient('claude', gateway.url, 'e2e-key').ask(`to-${cloud}`, 'hello there', { stream, tools: false });
     const vertex = mock.vertexCalls.slice(before.vertex).map((call) => call.path + call.search);
@@ -141,6 +153,12 @@ describe('cloud upstreams end to end', () => {
       [AWS.sessionToken, 'bedrock-2023-05-31', false, false],
       [AWS.sessionToken, 'bedrock-2023-05-31', false, false],
     ]);
+    const converse = mock.converseCalls.slice(before.converse);
+    expect(converse.map((call) => [call.path, Object.keys(call.body).sort()])).toEqual([
+      ['/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse', ['inferenceConfig', 'messages']],
+      ['/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream', ['inferenceConfig', 'messages']],
+    ]);
+    expect(converse[0]?.body.messages).toEqual([{ role: 'user', content: [{ text: 'hello there' }] }]);
     // One token per upstream for the whole run (both Vertex upstreams sign in): cached, not fetched per request.
     expect([mock.google.issued, mock.entra.issued]).toEqual([2, 1]);
   });

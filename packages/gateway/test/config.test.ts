@@ -124,7 +124,7 @@ describe('parseConfig', () => {
     [
       'an unknown protocol',
       'upstreams: { a: { protocol: grpc, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]',
-      'upstreams.a.protocol: expected ("openai-chat" | "openai-responses" | "claude" | "gemini")',
+      'upstreams.a.protocol: expected ("openai-chat" | "openai-responses" | "claude" | "gemini" | "bedrock-converse")',
     ],
     [
       'a bad URL',
@@ -164,7 +164,7 @@ describe('parseConfig', () => {
       [{ ...valid, keys: secret }, 'keys: expected Array'],
       [{ ...valid, keys: [[secret]] }, 'keys.0: expected (string | Object)'],
       [upstream({ baseUrl: secret }), 'upstreams.a.baseUrl: must be an absolute URL'],
-      [upstream({ protocol: secret }), 'upstreams.a.protocol: expected ("openai-chat" | "openai-responses" | "claude" | "gemini")'],
+      [upstream({ protocol: secret }), 'upstreams.a.protocol: expected ("openai-chat" | "openai-responses" | "claude" | "gemini" | "bedrock-converse")'],
       [upstream({ apiKey: { value: secret } }), 'upstreams.a.apiKey: expected string'],
       [upstream({ timeoutMs: secret }), 'upstreams.a.timeoutMs: expected number'],
       [upstream({ auth: secret }), 'upstreams.a.auth: expected ("bearer" | "x-api-key" | "x-goog-api-key" | "query-key" | "none")'],

@@ -1,4 +1,4 @@
-import { SERVED_PROTOCOLS, type ServedProtocol } from '../src/served-protocols.js';
+import { type ClientProtocol, SERVED_PROTOCOLS, type ServedProtocol } from '../src/served-protocols.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/logger.js';
@@ -10,7 +10,8 @@ import { createPassthroughHandler } from './helpers/passthrough-router.js';
 
 /**
  * End to end: the real gateway with @llm/router's createRouter, mock upstreams of every
- * protocol, and the official SDKs as clients, over all 16 pairs.
+ * protocol, and the official SDKs as clients, over all 16 pairs; and the AWS SDK's Bedrock
+ * runtime client (Converse, endpoint = the gateway, access key id = a gateway key) to each.
  */
 
 const UPSTREAM_MODEL: Record<ServedProtocol, string> = {
@@ -19,6 +20,17 @@ const UPSTREAM_MODEL: Record<ServedProtocol, string> = {
   claude: 'claude-opus-5-5',
   gemini: 'gemini-2.5-flash',
 };
+
+/** The mock's mid-stream error as each upstream names it: OpenAI's `server_error`, Claude's overload, Gemini's UNAVAILABLE. */
+const MIDWAY_EXCEPTION: Record<ServedProtocol, string> = {
+  'openai-chat': 'InternalServerException',
+  'openai-responses': 'InternalServerException',
+  claude: 'ServiceUnavailableException',
+  gemini: 'ServiceUnavailableException',
+};
+
+/** The clients: the four protocols' official SDKs and the AWS SDK (Converse; its thinking replay is not written yet). */
+const CLIENTS: readonly ClientProtocol[] = [...SERVED_PROTOCOLS, 'bedrock-converse'];
 
 let gateway: Gateway;
 const mocks: MockUpstream[] = [];
@@ -42,7 +54,7 @@ describe('gateway end to end', () => {
     await Promise.all(mocks.map((m) => m.close()));
   });
 
-  for (const client of SERVED_PROTOCOLS) {
+  for (const client of CLIENTS) {
     for (const upstream of SERVED_PROTOCOLS) {
       for (const stream of [false, true]) {
         const mode = stream ? 'streaming' : 'non-streaming';
@@ -59,7 +71,7 @@ describe('gateway end to end', () => {
           expect(second.calls).toEqual([]);
           expect(second.text).toMatch(/^Tool said: .*sunny/);
         });
-        it(`${client} client -> ${upstream} upstream, ${mode}: thinking with tools`, async () => {
+        it.skipIf(client === 'bedrock-converse')(`${client} client -> ${upstream} upstream, ${mode}: thinking with tools`, async () => {
           const sdk = sdkClient(client, gateway.url, 'e2e-key');
           const first = await sdk.ask(`to-${upstream}`, 'think about the weather', { stream, tools: true, thinking: true });
           expect(first.calls.map((c) => [c.name, c.args])).toEqual([['get_weather', { city: 'Paris' }]]);
@@ -92,6 +104,44 @@ describe('gateway end to end', () => {
       });
     }
   }
+
+  for (const upstream of SERVED_PROTOCOLS) {
+    it(`Converse client sees ${upstream} throttling as a ThrottlingException, and its mid-stream failure as the stream's exception`, async () => {
+      const sdk = sdkClient('bedrock-converse', gateway.url, 'e2e-key');
+      for (const stream of [false, true]) {
+        await expect(sdk.ask(`to-${upstream}`, 'error 429', { stream, tools: false })).rejects.toMatchObject({
+          name: 'ThrottlingException',
+          $metadata: { httpStatusCode: 429 },
+        });
+      }
+      await expect(sdk.ask(`to-${upstream}`, 'please fail midway', { stream: true, tools: false })).rejects.toMatchObject({
+        name: MIDWAY_EXCEPTION[upstream],
+        message: MIDWAY_FAILURE_MESSAGE,
+      });
+    });
+  }
+
+  it('refuses a Converse access key id that is no gateway key, as UnrecognizedClientException (401)', async () => {
+    await expect(
+      sdkClient('bedrock-converse', gateway.url, 'wrong-key').ask('to-claude', 'hello there', { stream: false, tools: false }),
+    ).rejects.toMatchObject({
+      name: 'UnrecognizedClientException',
+      message: 'invalid gateway key',
+      $metadata: { httpStatusCode: 401 },
+    });
+  });
+
+  it('takes the gateway key of a Converse client as a bearer token too (Bedrock API keys)', async () => {
+    const response = await fetch(`${gateway.url}/model/to-claude/converse`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer e2e-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'hello there' }] }] }),
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { output: unknown }).output).toEqual({
+      message: { role: 'assistant', content: [{ text: 'Mock claude says: hello there' }] },
+    });
+  });
 });
 
 describe('SDK harness over a same-protocol passthrough (checks the clients and mocks without the router)', () => {

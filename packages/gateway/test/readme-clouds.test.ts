@@ -31,6 +31,7 @@ describe('README cloud examples', () => {
       ],
       ['https://my-resource.openai.azure.com/llm-gateway-upstream/azure', 'https://my-resource.openai.azure.com/llm-gateway-upstream/azure-v1'],
       ['https://bedrock-runtime.us-east-1.amazonaws.com/llm-gateway-upstream/bedrock'],
+      ['https://bedrock-runtime.us-west-2.amazonaws.com/llm-gateway-upstream/converse'],
     ]);
   });
 });

@@ -3,8 +3,9 @@ import { awsCredentials, awsRegion } from './aws-credentials.js';
 import { anthropicErrorBody } from './bedrock-errors.js';
 import { bodyBytes, dropMember, swapModel } from './body-model.js';
 import { type CloudAdapter, type CloudFlavor, UnsupportedCloudCall, rewritten, withoutHeaders } from './cloud-adapter.js';
-import { type MessageDecoder, eventStreamToSse } from './eventstream-to-sse.js';
+import { anthropicSse, eventStreamToSse, loadMessageDecoder } from './eventstream-to-sse.js';
 import { OverriddenHeaders, ReplacedAnswer, answerChunks } from './replaced-answer.js';
+import { converseAdapter } from './bedrock-converse.js';
 import { sigV4Signer } from './sigv4-signer.js';
 
 /** The `anthropic_version` Bedrock's Claude models take in the body, in place of `model`. */
@@ -23,7 +24,8 @@ const EVENT_STREAM = 'application/vnd.amazon.eventstream';
  * InvokeModelWithResponseStream (`/invoke-with-response-stream`): the Anthropic Messages body
  * with `anthropic_version` (and `anthropic_beta`, from the header) instead of `model` and `stream`, signed with
  * SigV4; the binary event stream answered is re-framed as Anthropic SSE and error answers rewritten
- * as Anthropic error bodies, so the Claude codec reads Bedrock as it reads Anthropic.
+ * as Anthropic error bodies, so the Claude codec reads Bedrock as it reads Anthropic. An upstream
+ * of `protocol: bedrock-converse` calls Converse instead (./bedrock-converse.ts), signed the same.
  */
 export const bedrock: CloudFlavor = {
   endpoint: (upstream, env) => `https://bedrock-runtime.${awsRegion(upstream, env)}.amazonaws.com`,
@@ -33,7 +35,7 @@ export const bedrock: CloudFlavor = {
     if (!credentials) throw new Error('a Bedrock upstream needs AWS credentials');
     const sign = sigV4Signer(SIGNING_SERVICE, region, credentials);
     const base = (upstream.baseUrl ?? bedrock.endpoint(upstream, env)).replace(/\/+$/, '');
-    let decoder: Promise<MessageDecoder> | undefined;
+    if (upstream.protocol === 'bedrock-converse') return converseAdapter(base, sign, transport);
     const adapter: CloudAdapter = async (request, path) => {
       if (path !== '/v1/messages') throw new UnsupportedCloudCall(`Bedrock InvokeModel has no Claude call for ${path}`);
       const stream = request.headers?.accept === 'text/event-stream';
@@ -61,14 +63,7 @@ export const bedrock: CloudFlavor = {
       const response = await transport(rewritten(request, { url, headers, body }));
       if (response.status < 200 || response.status > 299) return anthropicError(response);
       if (!stream) return response;
-      decoder ??= import('@smithy/core/event-streams').then(({ EventStreamCodec }) => {
-        const codec = new EventStreamCodec(
-          (bytes) => new TextDecoder().decode(bytes),
-          (text) => new TextEncoder().encode(text),
-        );
-        return (frame) => codec.decode(frame) as ReturnType<MessageDecoder>;
-      });
-      const sse = eventStreamToSse(answerChunks(response), await decoder);
+      const sse = eventStreamToSse(answerChunks(response), await loadMessageDecoder(), anthropicSse);
       return new ReplacedAnswer(response.status, new OverriddenHeaders(response.headers, { 'content-type': 'text/event-stream', 'content-length': '' }), sse);
     };
     return adapter;

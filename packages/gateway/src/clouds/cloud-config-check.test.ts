@@ -33,6 +33,19 @@ describe('cloud upstream config', () => {
     expect(problemsOf({ protocol: 'claude', flavor: 'bedrock' }, { AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 's' })).toEqual([]);
   });
 
+  it('takes Converse upstreams with flavor bedrock only', () => {
+    const aws = { AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 's' };
+    expect(problemsOf({ protocol: 'bedrock-converse', flavor: 'bedrock' }, aws)).toEqual([]);
+    expect(problemsOf({ protocol: 'bedrock-converse', baseUrl: 'https://bedrock-runtime.eu-west-1.amazonaws.com' }, aws)).toEqual([
+      'upstreams.u.flavor: protocol bedrock-converse needs flavor bedrock',
+    ]);
+    expect(problemsOf({ protocol: 'bedrock-converse', flavor: 'vertex', project: 'p', location: 'global' }, aws)).toEqual([
+      'upstreams.u.protocol: flavor vertex serves gemini or claude',
+    ]);
+    expect(problemsOf({ protocol: 'claude', flavor: 'bedrock', region: 'x' }, aws)).toEqual([]);
+    expect(problemsOf({ protocol: 'gemini', flavor: 'bedrock' }, aws)).toEqual(['upstreams.u.protocol: flavor bedrock serves claude or bedrock-converse']);
+  });
+
   it("refuses another cloud's fields, a missing baseUrl, and a key file it cannot read", () => {
     expect(problemsOf({ protocol: 'claude', region: 'us-east-1', project: 'p' })).toEqual([
       'upstreams.u.project: only with flavor vertex',

@@ -7,7 +7,7 @@ import { readServiceAccountKey } from './google-service-account.js';
 const PROTOCOLS: Readonly<Record<NonNullable<ConfiguredUpstream['flavor']>, readonly string[]>> = {
   azure: ['openai-chat', 'openai-responses'],
   vertex: ['gemini', 'claude'],
-  bedrock: ['claude'],
+  bedrock: ['claude', 'bedrock-converse'],
 };
 
 /** The fields of each cloud; setting another cloud's is a mistake worth naming. */
@@ -37,6 +37,8 @@ export function cloudUpstreamProblems(upstreams: GatewayConfig['upstreams'], env
     }
     if (!flavor) {
       if (upstream.baseUrl === undefined) problems.push(`${at('baseUrl')}: required`);
+      // Converse answers streams as AWS event streams, which only the Bedrock adapter re-frames.
+      if (upstream.protocol === 'bedrock-converse') problems.push(`${at('flavor')}: protocol bedrock-converse needs flavor bedrock`);
       continue;
     }
     if (!PROTOCOLS[flavor].includes(upstream.protocol)) problems.push(`${at('protocol')}: flavor ${flavor} serves ${PROTOCOLS[flavor].join(' or ')}`);

@@ -1,7 +1,7 @@
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import { describe, expect, it } from 'vitest';
 import { chunkMessage, eventStreamMessage, exceptionMessage } from '../../test/helpers/cloud-mocks/eventstream-frames.js';
-import { type MessageDecoder, eventStreamToSse } from './eventstream-to-sse.js';
+import { type MessageDecoder, anthropicSse, eventStreamToSse } from './eventstream-to-sse.js';
 
 const codec = new EventStreamCodec(
   (bytes) => new TextDecoder().decode(bytes),
@@ -19,7 +19,7 @@ async function sse(pieces: Uint8Array[]): Promise<string> {
     yield* pieces;
   }
   let out = '';
-  for await (const chunk of eventStreamToSse(source(), decode)) out += new TextDecoder().decode(chunk);
+  for await (const chunk of eventStreamToSse(source(), decode, anthropicSse)) out += new TextDecoder().decode(chunk);
   return out;
 }
 
@@ -73,7 +73,7 @@ describe('eventStreamToSse', () => {
         return { done: true, value: undefined };
       },
     };
-    const iterator = eventStreamToSse({ [Symbol.asyncIterator]: () => pending }, decode);
+    const iterator = eventStreamToSse({ [Symbol.asyncIterator]: () => pending }, decode, anthropicSse);
     void iterator.next();
     await iterator.return?.();
     expect(cancelled).toBe(true);

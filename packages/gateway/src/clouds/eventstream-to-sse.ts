@@ -23,52 +23,68 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const LEADING_TYPE = /^\s*\{\s*"type"\s*:\s*"([a-z_]+)"/;
 
-/** One SSE event in the Anthropic Messages form: `event: <type>` and its JSON. */
-function sse(type: string, json: string): string {
-  return `event: ${type}\ndata: ${json}\n\n`;
+/**
+ * How one API's messages read as SSE: `message` writes one decoded message (an empty string
+ * skips it), `failure` the event that ends a broken stream, in the form its codec reads.
+ */
+export interface SseWriter {
+  message(message: EventMessage): string;
+  failure(message: string): string;
 }
 
-function errorEvent(name: string | undefined, message: string): string {
-  const body = anthropicErrorBody(name, 500, JSON.stringify({ message }));
-  return sse('error', JSON.stringify(body));
+/** A message's string header (`:event-type`, `:exception-type`...). */
+export function stringHeader(message: EventMessage, name: string): string | undefined {
+  const value = message.headers[name]?.value;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A message's payload as text. */
+export function payloadText(message: EventMessage): string {
+  return decoder.decode(message.body);
+}
+
+/** One SSE event: its name and one line of data. */
+export function sseEvent(name: string, data: string): string {
+  return `event: ${name}\ndata: ${data}\n\n`;
+}
+
+function anthropicFailure(name: string | undefined, message: string): string {
+  return sseEvent('error', JSON.stringify(anthropicErrorBody(name, 500, JSON.stringify({ message }))));
 }
 
 /**
- * One message as SSE text: a `chunk` event's payload `{"bytes": "<base64>"}` holds one Anthropic
- * stream event, written under its own `type` as event name (the Claude codec and a pass-through
- * client read both); an exception or error message becomes Anthropic's `event: error`.
+ * InvokeModelWithResponseStream for Claude as Anthropic SSE: a `chunk` event's payload
+ * `{"bytes": "<base64>"}` holds one Anthropic stream event, written under its own `type` as event
+ * name (the Claude codec and a pass-through client read both); an exception or error message
+ * becomes Anthropic's `event: error`.
  */
-function messageToSse(message: EventMessage): string {
-  const header = (name: string) => {
-    const value = message.headers[name]?.value;
-    return typeof value === 'string' ? value : undefined;
-  };
-  const kind = header(':message-type');
-  const payload = decoder.decode(message.body);
-  if (kind === 'event') {
-    if (header(':event-type') !== 'chunk') return '';
-    const { bytes } = JSON.parse(payload) as { bytes?: unknown };
-    if (typeof bytes !== 'string') throw new Error('a Bedrock chunk without bytes');
-    const json = Buffer.from(bytes, 'base64').toString('utf8');
-    const type = LEADING_TYPE.exec(json)?.[1] ?? (JSON.parse(json) as { type?: unknown }).type;
-    if (typeof type !== 'string') throw new Error('a Bedrock chunk whose event has no type');
-    return sse(type, json);
-  }
-  if (kind === 'exception') {
-    const name = header(':exception-type');
-    return sse('error', JSON.stringify(anthropicErrorBody(name, 500, payload)));
-  }
-  return errorEvent(header(':error-code'), header(':error-message') ?? 'Bedrock ended the stream with an error');
-}
+export const anthropicSse: SseWriter = {
+  message(message) {
+    const kind = stringHeader(message, ':message-type');
+    const payload = payloadText(message);
+    if (kind === 'event') {
+      if (stringHeader(message, ':event-type') !== 'chunk') return '';
+      const { bytes } = JSON.parse(payload) as { bytes?: unknown };
+      if (typeof bytes !== 'string') throw new Error('a Bedrock chunk without bytes');
+      const json = Buffer.from(bytes, 'base64').toString('utf8');
+      const type = LEADING_TYPE.exec(json)?.[1] ?? (JSON.parse(json) as { type?: unknown }).type;
+      if (typeof type !== 'string') throw new Error('a Bedrock chunk whose event has no type');
+      return sseEvent(type, json);
+    }
+    if (kind === 'exception') return sseEvent('error', JSON.stringify(anthropicErrorBody(stringHeader(message, ':exception-type'), 500, payload)));
+    return anthropicFailure(stringHeader(message, ':error-code'), stringHeader(message, ':error-message') ?? 'Bedrock ended the stream with an error');
+  },
+  failure: (message) => anthropicFailure(undefined, message),
+};
 
 /**
  * Splits an AWS event stream (`application/vnd.amazon.eventstream`: length-prefixed binary
- * messages, split anywhere by the network) into messages and writes each as the SSE bytes an
- * Anthropic stream would have carried. A malformed message (bad CRC, impossible length, a chunk
- * that is not an event) or a stream cut mid-message ends the output with an error event. The
- * returned iterator's `return()` cancels the source at once, even while a read waits.
+ * messages, split anywhere by the network) into messages and writes each as SSE with `writer`
+ * (the API's own reading of them). A malformed message (bad CRC, impossible length, a chunk
+ * that is not an event) or a stream cut mid-message ends the output with the writer's failure
+ * event. The returned iterator's `return()` cancels the source at once, even while a read waits.
  */
-export function eventStreamToSse(source: AsyncIterable<Uint8Array>, decode: MessageDecoder): AsyncIterableIterator<Uint8Array> {
+export function eventStreamToSse(source: AsyncIterable<Uint8Array>, decode: MessageDecoder, writer: SseWriter): AsyncIterableIterator<Uint8Array> {
   const reads = source[Symbol.asyncIterator]();
   let buffered: Uint8Array = new Uint8Array(0);
   let ended = false;
@@ -82,11 +98,11 @@ export function eventStreamToSse(source: AsyncIterable<Uint8Array>, decode: Mess
         const total = new DataView(buffered.buffer, buffered.byteOffset + offset, 4).getUint32(0);
         if (total < MIN_MESSAGE_BYTES || total > MAX_MESSAGE_BYTES) throw new Error(`an event-stream message of ${total} bytes`);
         if (buffered.length - offset < total) break;
-        text += messageToSse(decode(buffered.subarray(offset, offset + total)));
+        text += writer.message(decode(buffered.subarray(offset, offset + total)));
         offset += total;
       }
     } catch (error) {
-      return { text: text + errorEvent(undefined, `unreadable Bedrock event stream: ${(error as Error).message}`), broken: true };
+      return { text: text + writer.failure(`unreadable Bedrock event stream: ${(error as Error).message}`), broken: true };
     }
     buffered = buffered.subarray(offset);
     return { text, broken: false };
@@ -105,8 +121,7 @@ export function eventStreamToSse(source: AsyncIterable<Uint8Array>, decode: Mess
         const { done, value } = await reads.next();
         if (done) {
           ended = true;
-          if (buffered.length > 0)
-            return { done: false, value: encoder.encode(errorEvent(undefined, 'the Bedrock event stream ended in the middle of a message')) };
+          if (buffered.length > 0) return { done: false, value: encoder.encode(writer.failure('the Bedrock event stream ended in the middle of a message')) };
           break;
         }
         buffered = buffered.length === 0 ? value : concat(buffered, value);
@@ -130,4 +145,18 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a);
   out.set(b, a.length);
   return out;
+}
+
+let smithyDecoder: Promise<MessageDecoder> | undefined;
+
+/** `@smithy/core`'s event-stream decoder, loaded on the first stream a Bedrock upstream answers. */
+export function loadMessageDecoder(): Promise<MessageDecoder> {
+  smithyDecoder ??= import('@smithy/core/event-streams').then(({ EventStreamCodec }) => {
+    const codec = new EventStreamCodec(
+      (bytes) => new TextDecoder().decode(bytes),
+      (text) => new TextEncoder().encode(text),
+    );
+    return (frame) => codec.decode(frame) as ReturnType<MessageDecoder>;
+  });
+  return smithyDecoder;
 }

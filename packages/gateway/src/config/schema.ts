@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { ClientKeySchema } from './client-keys.js';
 
-/** The protocols an upstream may speak. */
-const Protocol = v.picklist(['openai-chat', 'openai-responses', 'claude', 'gemini']);
+/** The protocols an upstream may speak (`bedrock-converse` with `flavor: bedrock`: the cloud check says so). */
+const Protocol = v.picklist(['openai-chat', 'openai-responses', 'claude', 'gemini', 'bedrock-converse']);
 
 const Url = v.pipe(v.string(), v.url('must be an absolute URL'));
 

@@ -1,9 +1,9 @@
 import type { HeaderReader } from '@llm/core';
-import type { ServedProtocol } from '../served-protocols.js';
+import type { ClientProtocol } from '../served-protocols.js';
 import { codecOf } from '../translate.js';
 
 /** The protocols whose path families a request's path is looked up in, the most called first. */
-const PROTOCOLS: readonly ServedProtocol[] = ['openai-chat', 'claude', 'openai-responses', 'gemini'];
+const PROTOCOLS: readonly ClientProtocol[] = ['openai-chat', 'claude', 'openai-responses', 'gemini', 'bedrock-converse'];
 
 /**
  * Which protocol a client speaks: the protocol whose path family (each codec's
@@ -11,7 +11,7 @@ const PROTOCOLS: readonly ServedProtocol[] = ['openai-chat', 'claude', 'openai-r
  * the `/anthropic/` prefix some clients put before Anthropic's paths; for the shared
  * `GET /v1/models`, Anthropic's headers decide. Undefined for paths in no family.
  */
-export function clientProtocolOf(method: string, url: URL, headers: HeaderReader): ServedProtocol | undefined {
+export function clientProtocolOf(method: string, url: URL, headers: HeaderReader): ClientProtocol | undefined {
   const path = url.pathname.startsWith('/anthropic/') ? url.pathname.slice('/anthropic'.length) : url.pathname;
   const owner = PROTOCOLS.find((protocol) => codecOf(protocol).http.ownsPath(path));
   if (owner) return owner;

@@ -1,18 +1,18 @@
 import type { HeaderReader } from '@llm/core';
-import type { ServedProtocol } from '../served-protocols.js';
+import type { ClientProtocol } from '../served-protocols.js';
 import type { RouterReply } from '@llm/router';
 import { codecOf } from '../translate.js';
 import { clientProtocolOf } from './client-protocol.js';
 import { protocolError } from './protocol-error.js';
 
 /** The protocols whose endpoints the router serves. */
-const PROTOCOLS: readonly ServedProtocol[] = ['openai-chat', 'openai-responses', 'claude', 'gemini'];
+const PROTOCOLS: readonly ClientProtocol[] = ['openai-chat', 'openai-responses', 'claude', 'gemini', 'bedrock-converse'];
 
 /** The methods the served endpoints take (for a 405's `allow`). */
 const METHODS = ['GET', 'POST'] as const;
 
 /** A request's protocol when an endpoint serves it; else the error to answer (and the protocol its path belongs to). */
-export type EndpointCheck = { protocol: ServedProtocol; error?: undefined } | { protocol: ServedProtocol | undefined; error: RouterReply };
+export type EndpointCheck = { protocol: ClientProtocol; error?: undefined } | { protocol: ClientProtocol | undefined; error: RouterReply };
 
 /**
  * Which protocol serves a request, or the answer to a request no endpoint serves, in the shape
@@ -44,6 +44,6 @@ function decodes(path: string): boolean {
   }
 }
 
-function matches(protocol: ServedProtocol, method: string, url: URL): boolean {
+function matches(protocol: ClientProtocol, method: string, url: URL): boolean {
   return codecOf(protocol).http.matchRequest(method, url) !== undefined;
 }

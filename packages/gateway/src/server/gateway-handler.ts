@@ -1,5 +1,5 @@
-import { type AuthScheme, LlmError, describeError, readCredential } from '@llm/core';
-import type { ServedProtocol } from '../served-protocols.js';
+import { LlmError, describeError } from '@llm/core';
+import type { ClientProtocol } from '../served-protocols.js';
 import type { ReplyHandler, RouterReply, RouterRequest } from '@llm/router';
 import type { Logger } from 'pino';
 import { type ClientKey, unnamedKeyLabel } from '../config/client-keys.js';
@@ -8,6 +8,8 @@ import { redactUrl } from '../logger.js';
 import type { GatewayMetrics, GatewayObserver } from '../metrics.js';
 import type { GatewayTracing, RequestTrace } from '../tracing.js';
 import type { RequestRecord, RouterConfig } from '../router-contract.js';
+import { presentedKey } from './client-credential.js';
+import { isConverseStream, sseToEventStream } from './converse-answer.js';
 import { checkEndpoint } from './endpoint-check.js';
 import { sseToGeminiArray, wantsGeminiArray } from './gemini-array.js';
 import { internalErrorMessage } from './internal-error.js';
@@ -16,8 +18,6 @@ import { requestIdOf } from './request-id.js';
 import type { Readiness } from './readiness.js';
 import { captureAnswer, ResponseStore } from './response-store.js';
 import type { AnswerStore } from '../store/answer-store.js';
-
-const ALL_SCHEMES: readonly AuthScheme[] = ['bearer', 'x-api-key', 'x-goog-api-key', 'query-key'];
 
 /** Inputs of {@link createGatewayHandler}. */
 export interface GatewayHandlerOptions {
@@ -139,7 +139,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     const { protocol } = endpoint;
     let keyId: string | undefined;
     if (labels.size > 0) {
-      const presented = readCredential(ALL_SCHEMES, request.headers, url);
+      const presented = presentedKey(protocol, request.headers, url);
       keyId = presented === undefined ? undefined : labels.get(presented);
       if (keyId === undefined) {
         const status = 401;
@@ -156,6 +156,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     routed.set(requestId, call);
     let reply = await router(routedRequest(request, requestId, keyId, array ? withAltSse(url) : url));
     if (array) reply = sseToGeminiArray(reply);
+    else if (protocol === 'bedrock-converse' && isConverseStream(url)) reply = await sseToEventStream(reply);
     else if (protocol === 'openai-responses' && request.method === 'POST' && isCreateResponse(url)) reply = captureAnswer(responses, reply, keyId);
     return call.finish(reply);
   };
@@ -249,7 +250,7 @@ interface CallLog {
   readonly url: URL;
   /** `performance.now()` at arrival. */
   readonly started: number;
-  protocol?: ServedProtocol;
+  protocol?: ClientProtocol;
   /** The access line, from the answer on. */
   entry?: AccessEntry;
   /** The router's record, for a routed call. */

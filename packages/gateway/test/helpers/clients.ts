@@ -1,6 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
-import type { ServedProtocol } from '../../src/served-protocols.js';
+import { BedrockRuntimeClient, type ContentBlock, ConverseCommand, ConverseStreamCommand, type Message } from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { ClientProtocol } from '../../src/served-protocols.js';
 import OpenAI from 'openai';
 
 /** What a client turn produced, in a protocol-neutral shape. */
@@ -26,7 +28,7 @@ export interface SdkClient {
 const PARAMS = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as const;
 
 /** The official SDK of `protocol`, pointed at the gateway. */
-export function sdkClient(protocol: ServedProtocol, gatewayUrl: string, key: string): SdkClient {
+export function sdkClient(protocol: ClientProtocol, gatewayUrl: string, key: string): SdkClient {
   switch (protocol) {
     case 'openai-chat': {
       const client = new OpenAI({ apiKey: key, baseURL: `${gatewayUrl}/v1`, maxRetries: 0 });
@@ -179,9 +181,93 @@ export function sdkClient(protocol: ServedProtocol, gatewayUrl: string, key: str
         },
       };
     }
+    case 'bedrock-converse':
+      return converseClient(gatewayUrl, key);
     default: {
       const unreachable: never = protocol;
       return unreachable;
     }
   }
+}
+
+/**
+ * The AWS SDK's Bedrock runtime client on the gateway: its access key id is the gateway key (the
+ * secret is never checked), over HTTP/1.1 (the SDK's default handler speaks HTTP/2, which a plain
+ * `http://` gateway does not).
+ */
+function converseClient(gatewayUrl: string, key: string): SdkClient {
+  const client = new BedrockRuntimeClient({
+    region: 'us-east-1',
+    endpoint: gatewayUrl,
+    credentials: { accessKeyId: key, secretAccessKey: 'not-checked' },
+    requestHandler: new NodeHttpHandler(),
+    maxAttempts: 1,
+  });
+  return {
+    async ask(model, prompt, options) {
+      try {
+        return await converseTurn(client, model, prompt, options);
+      } catch (error) {
+        // The status where the other SDKs keep it (`error.status`); the AWS SDK's is in `$metadata`.
+        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (status !== undefined) Object.assign(error as object, { status });
+        throw error;
+      }
+    },
+  };
+}
+
+async function converseTurn(
+  client: BedrockRuntimeClient,
+  model: string,
+  prompt: string,
+  { stream, tools, toolResult }: Parameters<SdkClient['ask']>[2],
+): Promise<ClientTurn> {
+  const messages: Message[] = [{ role: 'user', content: [{ text: prompt }] }];
+  if (toolResult) {
+    messages.push({
+      role: 'assistant',
+      content: toolResult.turn.calls.map((c): ContentBlock => ({ toolUse: { toolUseId: c.id, name: c.name, input: c.args as Record<string, never> } })),
+    });
+    messages.push({ role: 'user', content: toolResult.turn.calls.map((c) => ({ toolResult: { toolUseId: c.id, content: [{ text: toolResult.output }] } })) });
+  }
+  const input = {
+    modelId: model,
+    messages,
+    inferenceConfig: { maxTokens: 200 },
+    ...(tools
+      ? {
+          toolConfig: {
+            tools: [{ toolSpec: { name: 'get_weather', description: 'weather', inputSchema: { json: PARAMS as unknown as Record<string, never> } } }],
+          },
+        }
+      : {}),
+  };
+  const turn: ClientTurn = { text: '', calls: [] };
+  if (!stream) {
+    const answer = await client.send(new ConverseCommand(input));
+    for (const block of (answer.output?.message?.content ?? []) as ContentBlock[]) {
+      if (block.text) turn.text += block.text;
+      if (block.toolUse)
+        turn.calls.push({ id: block.toolUse.toolUseId ?? '', name: block.toolUse.name ?? '', args: block.toolUse.input as Record<string, unknown> });
+    }
+    return turn;
+  }
+  const answer = await client.send(new ConverseStreamCommand(input));
+  const inputs = new Map<number, string>();
+  for await (const event of answer.stream ?? []) {
+    const start = event.contentBlockStart?.start?.toolUse;
+    if (start) {
+      turn.calls.push({ id: start.toolUseId ?? '', name: start.name ?? '', args: {} });
+      inputs.set(event.contentBlockStart?.contentBlockIndex ?? 0, '');
+    }
+    const delta = event.contentBlockDelta;
+    if (delta?.delta?.text) turn.text += delta.delta.text;
+    if (delta?.delta?.toolUse) inputs.set(delta.contentBlockIndex ?? 0, (inputs.get(delta.contentBlockIndex ?? 0) ?? '') + (delta.delta.toolUse.input ?? ''));
+  }
+  [...inputs.values()].forEach((json, index) => {
+    const call = turn.calls[index];
+    if (call) call.args = JSON.parse(json || '{}') as Record<string, unknown>;
+  });
+  return turn;
 }

@@ -16,7 +16,7 @@ export interface SeenBedrockCall {
 }
 
 /** Anthropic error types as Bedrock's error names and statuses. */
-const BEDROCK_ERROR: Readonly<Record<string, [string, number]>> = {
+export const BEDROCK_ERROR: Readonly<Record<string, [string, number]>> = {
   rate_limit_error: ['ThrottlingException', 429],
   overloaded_error: ['ServiceUnavailableException', 503],
   invalid_request_error: ['ValidationException', 400],
@@ -29,7 +29,7 @@ export function bedrockError(name: string, status: number, message: string): Res
 }
 
 /** Bytes in pieces of `size`: every message boundary and most headers land mid-piece. */
-function inPieces(frames: Uint8Array[], size: number): ReadableStream<Uint8Array> {
+export function inPieces(frames: Uint8Array[], size: number): ReadableStream<Uint8Array> {
   const all = Buffer.concat(frames);
   let at = 0;
   return new ReadableStream({

@@ -1,10 +1,12 @@
 // One loopback server playing the three clouds and their token endpoints, each checking what the
 // real service checks (see each module): Google's token endpoint (`POST /google/token`, the key
 // file's token_uri), Entra ID (`POST /{tenant}/oauth2/v2.0/token`), Vertex (`/v1/projects/...`),
-// Azure OpenAI (`/openai/...`) and Bedrock (`/model/...`). Every call is recorded.
+// Azure OpenAI (`/openai/...`), Bedrock InvokeModel (`/model/.../invoke`) and Converse
+// (`/model/.../converse`). Every call is recorded.
 import { serveNode } from '../../../src/server/node-adapter.js';
 import { type SeenAzureCall, azureHandler } from './azure-mock.js';
 import { type SeenBedrockCall, bedrockHandler } from './bedrock-mock.js';
+import { type SeenConverseCall, converseHandler } from './converse-mock.js';
 import { googleTokenIssuer, writeServiceAccountKey } from './google-token.js';
 import { type MockHeaders, type TokenIssuer, issuer } from './token-issuer.js';
 import { type SeenVertexCall, vertexHandler } from './vertex-mock.js';
@@ -29,6 +31,7 @@ export interface CloudMock {
   vertexCalls: SeenVertexCall[];
   azureCalls: SeenAzureCall[];
   bedrockCalls: SeenBedrockCall[];
+  converseCalls: SeenConverseCall[];
   close(): Promise<void>;
 }
 
@@ -53,18 +56,27 @@ export async function startCloudMock(tokenLifetimeS = 3600): Promise<CloudMock> 
       ? undefined
       : 'client credentials',
   );
-  const mock: CloudMock = { url: server.url, keyFile: key.path, google, entra, vertexCalls: [], azureCalls: [], bedrockCalls: [], close: () => server.close() };
+  const mock: CloudMock = {
+    url: server.url,
+    keyFile: key.path,
+    google,
+    entra,
+    vertexCalls: [],
+    azureCalls: [],
+    bedrockCalls: [],
+    converseCalls: [],
+    close: () => server.close(),
+  };
   const vertex = vertexHandler({ project: VERTEX.project, location: VERTEX.location, tokens: google, staticToken: VERTEX.staticToken }, mock.vertexCalls);
   const azure = azureHandler({ apiVersion: AZURE.apiVersion, apiKey: AZURE.apiKey, tokens: entra }, mock.azureCalls);
-  const bedrock = bedrockHandler(
-    {
-      region: AWS.region,
-      service: 'bedrock',
-      secrets: { [AWS.accessKeyId]: AWS.secretAccessKey, [AWS.tempKeyId]: AWS.tempSecret },
-      sessionTokens: { [AWS.tempKeyId]: AWS.sessionToken },
-    },
-    mock.bedrockCalls,
-  );
+  const awsSigning = {
+    region: AWS.region,
+    service: 'bedrock',
+    secrets: { [AWS.accessKeyId]: AWS.secretAccessKey, [AWS.tempKeyId]: AWS.tempSecret },
+    sessionTokens: { [AWS.tempKeyId]: AWS.sessionToken },
+  };
+  const bedrock = bedrockHandler(awsSigning, mock.bedrockCalls);
+  const converse = converseHandler(awsSigning, mock.converseCalls);
   handle = async (url, headers, text, method) => {
     if (method !== 'POST') return new Response('method', { status: 405 });
     const form = () => new URLSearchParams(text);
@@ -76,6 +88,7 @@ export async function startCloudMock(tokenLifetimeS = 3600): Promise<CloudMock> 
     if (url.pathname === `/${AZURE.tenantId}/oauth2/v2.0/token`) return tokenAnswer(entra);
     if (url.pathname.startsWith('/v1/projects/')) return vertex(url, headers, text);
     if (url.pathname.startsWith('/openai/')) return azure(url, headers, text);
+    if (/^\/model\/[^/]+\/converse(-stream)?$/.test(url.pathname)) return converse(url, headers, text);
     if (url.pathname.startsWith('/model/')) return bedrock(url, headers, text);
     return new Response('no such cloud path', { status: 404 });
   };
