@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { configureWriter, openLedger, WRITER_CACHE_KIB } from '../src/ledger/ledger.js';
 import { formatUsage, parseSince, usageReport as report } from '../src/ledger/report.js';
-import { NoSqliteError, type SqliteDriver, availableSqliteDrivers, openDatabase } from '../src/ledger/sqlite.js';
+import { NoSqliteError, SQLITE_BUSY_TIMEOUT_MS, type SqliteDriver, availableSqliteDrivers, openDatabase } from '../src/ledger/sqlite.js';
 import type { RequestRecord } from '../src/router-contract.js';
 
 const record = (over: Partial<RequestRecord>): RequestRecord => ({
@@ -43,6 +43,18 @@ it('refuses to open a ledger without a driver, with the fix in the message', () 
 describe.each(DRIVERS)('usage ledger on %s', (driver) => {
   const usageReport = (path: string, by: Parameters<typeof report>[1], since?: number) => report(path, by, since, driver);
   const readOnly = (path: string) => openDatabase(path, { readonly: true, driver });
+
+  it("gives every connection a busy timeout, so processes sharing the file wait for each other's lock (node:sqlite has none by default)", () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'ledger-busy-')), 'usage.db');
+    const writer = openDatabase(path, { driver });
+    const reader = openDatabase(path, { driver });
+    try {
+      for (const database of [writer, reader]) expect(database.prepare('PRAGMA busy_timeout').all()).toEqual([{ timeout: SQLITE_BUSY_TIMEOUT_MS }]);
+    } finally {
+      writer.close();
+      reader.close();
+    }
+  });
   it('batches rows off the request path and reports them by model, upstream and key', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db');
     const ledger = openLedger(path, { flushMs: 10_000, driver });

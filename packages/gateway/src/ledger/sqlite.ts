@@ -88,5 +88,13 @@ export function openDatabase(path: string, options: { readonly?: boolean; driver
   const driver = options.driver ?? availableSqliteDrivers()[0];
   const open = driver && driverOpen(driver);
   if (!open) throw new NoSqliteError();
-  return open(path, options.readonly ?? false);
+  const database = open(path, options.readonly ?? false);
+  // Several processes (`serve --workers`, `usage` beside a running gateway) share one file: wait
+  // for another's write lock instead of failing at once. better-sqlite3 waits 5 s by default;
+  // node:sqlite does not wait at all, and a busy error there dropped whole batches of rows.
+  database.exec(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  return database;
 }
+
+/** How long a connection waits for another process's lock on the same file (both drivers). */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
