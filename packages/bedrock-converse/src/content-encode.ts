@@ -9,7 +9,7 @@ import type {
   LlmToolCallPart,
   LlmToolResultPart,
 } from '@llm/core';
-import { opaqueStateWarning, reportLoss, toolArgumentsObject } from '@llm/core';
+import { CALL_ARGUMENTS_LOSS, objectCallArguments, opaqueStateWarning, reportLoss } from '@llm/core';
 import { parseDataUrl } from '@llm/core/kit';
 import { cachePointBlock } from './cache-point.js';
 import { documentFormat, documentName, imageFormat } from './media.js';
@@ -124,14 +124,9 @@ function reasoningBlock(part: LlmReasoningPart, path: string, options: EncodeCon
 }
 
 function toolUseBlock(part: LlmToolCallPart, path: string, options: EncodeContentOptions): Wire {
-  let input = toolArgumentsObject(part.arguments);
-  if (part.freeform) {
-    input = { input: typeof part.arguments === 'string' ? part.arguments : JSON.stringify(part.arguments) };
-    loss(options, 'lossy-conversion', path, 'a free-form tool call was sent as a call with one string argument `input`');
-  } else if (input === undefined) {
-    loss(options, 'lossy-conversion', `${path}.arguments`, 'tool-call arguments that are not a JSON object were replaced by {}');
-    input = {};
-  }
+  const input = objectCallArguments(part.arguments, part.freeform, (kind) =>
+    loss(options, 'lossy-conversion', kind === 'freeform' ? path : `${path}.arguments`, CALL_ARGUMENTS_LOSS[kind]),
+  );
   checkPartSignature(part, path, options);
   const out: Wire = { toolUseId: part.id, name: part.name, input };
   ext.writeRest(out, part);

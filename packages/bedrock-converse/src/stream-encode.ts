@@ -1,4 +1,5 @@
 import {
+  CALL_ARGUMENTS_LOSS,
   reportLoss,
   unfinishedStreamError,
   type LlmError,
@@ -186,7 +187,7 @@ function blockStart(state: ConverseEncodeState, event: Extract<LlmStreamEvent, {
       const open: OpenBlock = { wireIndex, kind: 'tool_use' };
       if (block.freeform) {
         open.freeform = '';
-        lossOnce(state, 'freeform', `blocks[${event.index}]`, 'a free-form tool call was sent as a call with one string argument `input`');
+        lossOnce(state, 'freeform', `blocks[${event.index}]`, CALL_ARGUMENTS_LOSS.freeform);
       }
       state.open.set(event.index, open);
       send(out, 'contentBlockStart', { contentBlockIndex: wireIndex, start: { toolUse: { toolUseId: block.id, name: block.name } } });

@@ -9,7 +9,7 @@ import type {
   LlmToolCallPart,
   LlmToolResultPart,
 } from '@llm/core';
-import { cacheHintToWire, opaqueStateWarning, reportLoss, toolArgumentsObject } from '@llm/core';
+import { CALL_ARGUMENTS_LOSS, cacheHintToWire, objectCallArguments, opaqueStateWarning, reportLoss } from '@llm/core';
 import { encodeCitation } from './citations.js';
 import { parseDataUrl, type DataUrl } from '@llm/core/kit';
 import { PROTOCOL, ext } from './protocol.js';
@@ -152,24 +152,14 @@ function reasoningBlock(part: LlmReasoningPart, path: string, options: EncodePar
 }
 
 function toolUseBlock(part: LlmToolCallPart, path: string, options: EncodePartOptions): Wire {
-  let input = toolArgumentsObject(part.arguments);
-  if (part.freeform) {
-    input = { input: typeof part.arguments === 'string' ? part.arguments : JSON.stringify(part.arguments) };
+  const input = objectCallArguments(part.arguments, part.freeform, (kind) =>
     reportLoss(options.context, {
       code: 'lossy-conversion',
-      path,
-      message: 'a free-form tool call was sent as a call with one string argument `input`',
+      path: kind === 'freeform' ? path : `${path}.arguments`,
+      message: CALL_ARGUMENTS_LOSS[kind],
       protocol: PROTOCOL,
-    });
-  } else if (input === undefined) {
-    reportLoss(options.context, {
-      code: 'lossy-conversion',
-      path: `${path}.arguments`,
-      message: 'tool-call arguments that are not a JSON object were replaced by {}',
-      protocol: PROTOCOL,
-    });
-    input = {};
-  }
+    }),
+  );
   const out: Wire = { type: 'tool_use', id: part.id, name: part.name, input };
   if (part.cache) out.cache_control = cacheHintToWire(part.cache);
   if (part.signature !== undefined && part.origin?.protocol !== PROTOCOL) {

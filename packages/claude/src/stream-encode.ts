@@ -1,4 +1,5 @@
 import {
+  CALL_ARGUMENTS_LOSS,
   reportLoss,
   unfinishedStreamError,
   type StreamStep,
@@ -222,7 +223,7 @@ function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: '
       open = { wireIndex, kind: 'tool_use' };
       if (block.freeform) {
         open.freeform = '';
-        lossOnce(state, 'freeform', `blocks[${event.index}]`, 'a free-form tool call was sent as a call with one string argument `input`');
+        lossOnce(state, 'freeform', `blocks[${event.index}]`, CALL_ARGUMENTS_LOSS.freeform);
       }
       content = { type: 'tool_use', id: block.id, name: block.name, input: {} };
       break;

@@ -238,6 +238,32 @@ export function toolArgumentsObject(args: string | JsonObject): JsonObject | und
   }
 }
 
+/** Why a call's arguments could not go to a target that takes only JSON-object arguments as they were. */
+export type CallArgumentsLoss = 'freeform' | 'not-an-object';
+
+/** The message of each {@link CallArgumentsLoss}: one wording for every codec, stream and non-stream. */
+export const CALL_ARGUMENTS_LOSS: Readonly<Record<CallArgumentsLoss, string>> = {
+  freeform: 'a free-form tool call was sent as a call with one string argument `input`',
+  'not-an-object': 'tool-call arguments that are not a JSON object were replaced by {}',
+};
+
+/**
+ * A call's arguments for a target whose calls carry a JSON object (Claude `input`, Gemini `args`,
+ * Converse `input`): a free-form call's raw input becomes the one string argument `input` its
+ * declaration takes; text that is not a JSON object becomes `{}`. `report` hears each loss (the
+ * free-form one at the call's path, the other at its `.arguments`).
+ */
+export function objectCallArguments(args: string | JsonObject, freeform: boolean | undefined, report: (loss: CallArgumentsLoss) => void): JsonObject {
+  if (freeform) {
+    report('freeform');
+    return { input: typeof args === 'string' ? args : JSON.stringify(args) };
+  }
+  const object = toolArgumentsObject(args);
+  if (object) return object;
+  report('not-an-object');
+  return {};
+}
+
 /** Concatenated text of the text parts in `parts` (other parts are skipped). */
 export function textOf(parts: string | readonly { type: string; text?: string }[]): string {
   if (typeof parts === 'string') return parts;

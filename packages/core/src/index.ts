@@ -12,7 +12,7 @@ export type { JsonObject, JsonSchema, JsonValue } from './json.js';
 export { collectUnknown, getExtensions, reportForeignExtensions, setExtensions } from './extensions.js';
 export type { Extensions, WithExtensions } from './extensions.js';
 
-export { textOf, toolArgumentsObject, toolArgumentsText } from './content.js';
+export { CALL_ARGUMENTS_LOSS, type CallArgumentsLoss, objectCallArguments, textOf, toolArgumentsObject, toolArgumentsText } from './content.js';
 export type {
   LlmAssistantContent,
   LlmAudioPart,

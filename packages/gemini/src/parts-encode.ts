@@ -2,6 +2,8 @@ import {
   bytesToBase64,
   opaqueStateWarning,
   reportLoss,
+  CALL_ARGUMENTS_LOSS,
+  objectCallArguments,
   toolArgumentsObject,
   type CodecContext,
   type JsonObject,
@@ -78,35 +80,9 @@ function encodeMedia(part: Extract<LlmPart, { type: 'image' | 'audio' | 'file' }
   return out;
 }
 
-/** Why a call's arguments could not go to Gemini as they were (each reported once per call). */
-export type CallArgsLoss = 'freeform' | 'not-an-object';
-
-/** The message of each {@link CallArgsLoss}, the same on the stream and the non-stream path. */
-export const CALL_ARGS_LOSS: Readonly<Record<CallArgsLoss, string>> = {
-  freeform: 'a free-form tool call was sent as a call with one string argument `input`',
-  'not-an-object': 'tool-call arguments that are not a JSON object were replaced by {}',
-};
-
-/**
- * A call's arguments as Gemini `args` (an object): a free-form call's raw input becomes the one
- * string argument `input` its declaration takes (see encodeTools); text that is not a JSON object
- * becomes `{}`. `report` hears each loss. Shared by the response and the stream encoder so both
- * send the same call.
- */
-export function callArgs(args: string | JsonObject, freeform: boolean | undefined, report: (loss: CallArgsLoss) => void): JsonObject {
-  if (freeform) {
-    report('freeform');
-    return { input: typeof args === 'string' ? args : JSON.stringify(args) };
-  }
-  const object = toolArgumentsObject(args);
-  if (object) return object;
-  report('not-an-object');
-  return {};
-}
-
 function encodeArgs(part: Extract<LlmPart, { type: 'tool-call' }>, path: string, options: PartEncodeOptions): JsonObject {
-  return callArgs(part.arguments, part.freeform, (kind) =>
-    loss(options, kind === 'freeform' ? path : `${path}.arguments`, CALL_ARGS_LOSS[kind], 'lossy-conversion'),
+  return objectCallArguments(part.arguments, part.freeform, (kind) =>
+    loss(options, kind === 'freeform' ? path : `${path}.arguments`, CALL_ARGUMENTS_LOSS[kind], 'lossy-conversion'),
   );
 }
 

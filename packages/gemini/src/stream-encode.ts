@@ -1,4 +1,6 @@
 import {
+  CALL_ARGUMENTS_LOSS,
+  objectCallArguments,
   reportLoss,
   unfinishedStreamError,
   type LlmCitation,
@@ -15,7 +17,7 @@ import { encodeError } from './errors.js';
 import { PROTOCOL, ext } from './protocol.js';
 import { encodeFinishReason } from './finish-reason.js';
 import { groundingMetadataOf, type CitedText } from './grounding.js';
-import { CALL_ARGS_LOSS, callArgs, encodePart } from './parts-encode.js';
+import { encodePart } from './parts-encode.js';
 import { encodeLogprobs } from './logprobs.js';
 import { encodeUsage } from './usage.js';
 
@@ -259,7 +261,9 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
     cited.push({ text: block.text, citations: block.citations, path: `blocks[${index}]` });
   }
   if (block.kind === 'tool_call') {
-    const args = callArgs(block.args ?? '', block.freeform, (kind) => lossOnce(state, kind, `blocks[${index}]`, CALL_ARGS_LOSS[kind], 'lossy-conversion'));
+    const args = objectCallArguments(block.args ?? '', block.freeform, (kind) =>
+      lossOnce(state, kind, `blocks[${index}]`, CALL_ARGUMENTS_LOSS[kind], 'lossy-conversion'),
+    );
     const call: Wire = { name: block.name, args };
     if (block.id !== undefined && !isMadeUpId(block.id, state.id)) call.id = block.id;
     partChunk(state, out, block.choice, block.signature !== undefined ? { functionCall: call, thoughtSignature: block.signature } : { functionCall: call });
