@@ -53,6 +53,17 @@ export type {
   LlmUserLocation,
   LlmWebSearchTool,
 } from './tools.js';
+export type {
+  LlmMcpApproval,
+  LlmMcpApprovalRequestPart,
+  LlmMcpApprovalResponsePart,
+  LlmMcpAssistantPart,
+  LlmMcpCallPart,
+  LlmMcpListToolsPart,
+  LlmMcpResultPart,
+  LlmMcpTool,
+  LlmMcpToolDescription,
+} from './mcp.js';
 export { citationSpan, utf16Index, utf8Offset } from './citation-span.js';
 export {
   CODE_EXECUTION_TOOL_NAME,

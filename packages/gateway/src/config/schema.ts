@@ -161,6 +161,8 @@ export const GatewayConfigSchema = v.strictObject({
   keys: v.optional(v.array(ClientKeySchema), []),
   /** Serve with no client keys on a non-loopback address (an open relay spends the upstream keys). */
   allowOpen: v.optional(v.boolean()),
+  /** The key of the admin API (`/admin/...`) and the dashboard (`/ui`); none: both answer 404. Never a client key. */
+  adminKey: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters (it guards every key and the spend report)'))),
   upstreams: v.pipe(
     v.record(v.string(), Upstream),
     v.check((record) => Object.keys(record).length > 0, 'at least one upstream is required'),

@@ -8,6 +8,7 @@ import { redactUrl } from '../logger.js';
 import type { GatewayMetrics, GatewayObserver } from '../metrics.js';
 import type { GatewayTracing, RequestTrace } from '../tracing.js';
 import type { RequestRecord, RouterConfig } from '../router-contract.js';
+import { isAdminPath } from '../admin/admin-handler.js';
 import { presentedKey } from './client-credential.js';
 import { isConverseStream, sseToEventStream } from './converse-answer.js';
 import { checkEndpoint } from './endpoint-check.js';
@@ -47,6 +48,8 @@ export interface GatewayHandlerOptions {
   readiness?: Readiness;
   /** A span per request (OpenTelemetry); default none. */
   tracing?: Pick<GatewayTracing, 'start' | 'within' | 'end'>;
+  /** Serves the admin API and the dashboard (`/admin/...`, `/ui...`); default none (those paths go to the router, which answers 404). */
+  admin?: (request: RouterRequest, url: URL) => Promise<RouterReply>;
 }
 
 /** The gateway's handler, and where its server and router report how each request went. */
@@ -133,6 +136,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     }
     if (url.pathname === '/api/hello')
       return call.finish({ status: 200, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: request.method === 'HEAD' ? null : 'ok' });
+    if (options.admin && isAdminPath(url.pathname)) return call.finish(await options.admin(request, url));
     const endpoint = checkEndpoint(request.method, url, request.headers);
     call.protocol = endpoint.protocol;
     if (endpoint.error) return call.finish(endpoint.error);

@@ -12,6 +12,8 @@ import { logUpstreamFailures } from '../upstream-failure-log.js';
 import { serveMetrics } from './metrics-server.js';
 import { Readiness } from './readiness.js';
 import type { RouterConfig, Transport } from '../router-contract.js';
+import { createAdminHandler } from '../admin/admin-handler.js';
+import { ADMIN_ROUTES } from '../admin/routes.js';
 import { openStores } from '../store/stores.js';
 import { type GatewayTracing, createTracing } from '../tracing.js';
 import { createUndiciTransport } from '../transport.js';
@@ -137,6 +139,8 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   };
 
   const separateMetrics = config.metrics !== false && config.metrics.port !== undefined;
+  let running = config;
+  const admin = createAdminHandler(ADMIN_ROUTES, { config: () => running, stores, logger });
   const handler: GatewayHandler = createGatewayHandler({
     ...routing(config),
     observer: metrics,
@@ -147,6 +151,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     responses: stores.answers,
     onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record }),
     accessLogOnWrite: true,
+    admin,
   });
   const serving = serveNode(handler, {
     port: options.port ?? config.listen.port ?? 8787,
@@ -171,7 +176,6 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       : undefined;
   logger.info({ url: server.url, upstreams: Object.keys(config.upstreams), ...(metricsServer && { metricsUrl: metricsServer.url }) }, 'listening');
   const drainMs = options.drainMs ?? config.drainMs ?? DEFAULT_DRAIN_MS;
-  let running = config;
   let closing: Promise<void> | undefined;
 
   const drainAndClose = async (): Promise<void> => {

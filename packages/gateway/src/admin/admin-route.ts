@@ -1,0 +1,49 @@
+import type { RouterReply, RouterRequest } from '@llm/router';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config/schema.js';
+import type { GatewayStores } from '../store/stores.js';
+
+/** What every admin route may use: the running config, the stores, the logger. */
+export interface AdminContext {
+  /** The config now running (a reload replaces it). */
+  config(): GatewayConfig;
+  stores: GatewayStores;
+  logger: Logger;
+}
+
+/** One admin call, authenticated, with its path parameters (`:name` in the pattern). */
+export interface AdminCall {
+  request: RouterRequest;
+  url: URL;
+  params: Record<string, string>;
+  /** The body parsed as JSON (`undefined` when empty); a body that is not JSON is a 400 before the route runs. */
+  body: unknown;
+}
+
+/**
+ * A route of the admin API or the dashboard. `pattern` is a path whose `:name` segments match one
+ * non-empty segment each (`/admin/keys/:name`). Routes answer JSON with {@link adminJson} and
+ * errors with {@link adminError}.
+ */
+export interface AdminRoute {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  pattern: string;
+  /** Served without the admin key (the dashboard's page and its sign-in); default false. */
+  public?: boolean;
+  handle(call: AdminCall, context: AdminContext): Promise<RouterReply> | RouterReply;
+}
+
+const JSON_TYPE = 'application/json';
+
+/** A JSON answer of the admin API. */
+export function adminJson(status: number, value: unknown): RouterReply {
+  return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store' }, body: JSON.stringify(value) };
+}
+
+/**
+ * An error of the admin API: `{"error": {"type", "message", "param"?}}` (OpenAI's shape, which
+ * most HTTP tooling prints readably). `param` names the JSON path of a bad field.
+ */
+export function adminError(status: number, type: string, message: string, param?: string): RouterReply {
+  return adminJson(status, { error: { type, message, ...(param !== undefined && { param }) } });
+}
