@@ -76,7 +76,7 @@ export function createAdminHandler(routes: readonly AdminRoute[], context: Admin
     // Public routes of the dashboard (its page and sign-in) come before the key check.
     const presented = presentedAdminKey(request);
     const authorized = presented !== undefined && sameKey(presented, adminKey);
-    if (!authorized && !(match && match.route.public)) {
+    if (!authorized && !match?.route.public) {
       return adminError(401, 'authentication_error', presented === undefined ? 'missing admin key' : 'invalid admin key');
     }
     if (!match) {
