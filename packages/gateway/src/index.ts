@@ -38,6 +38,9 @@ export type { Ledger, LedgerOptions, LedgerRow } from './ledger/ledger.js';
 export { NoSqliteError, availableSqliteDrivers } from './ledger/sqlite.js';
 export type { SqliteDriver } from './ledger/sqlite.js';
 export { formatUsage, parseSince, usageReport } from './ledger/report.js';
+
+export { openLimiter, RESERVATION_TTL_MS } from './limits/index.js';
+export type { Admission, AdmissionTicket, BudgetPeriod, KeyLimits, Limiter, LimiterOptions, OnStoreDown } from './limits/index.js';
 export type { UsageGrouping, UsageLine } from './ledger/report.js';
 
 export { startMockUpstream } from './mock/server.js';
