@@ -40,6 +40,9 @@ export type { SqliteDriver } from './ledger/sqlite.js';
 export { formatUsage, parseSince, usageReport } from './ledger/report.js';
 export type { UsageGrouping, UsageLine } from './ledger/report.js';
 
+export { createPriceBook, PRICE_TABLE, PRICE_TABLE_DATE, PRICE_TABLE_SOURCES, priceIdsOf, usageCost } from './pricing/index.js';
+export type { ModelPrice, PriceBook, RequestCost, TokenRates } from './pricing/index.js';
+
 export { startMockUpstream } from './mock/server.js';
 export type { MockUpstream, MockUpstreamOptions } from './mock/server.js';
 export { createMockHandler, mockBaseUrl } from './mock/handler.js';
