@@ -545,6 +545,22 @@ describe('MCP approvals', () => {
     expect(scripted.host.seen.filter((seen) => seen.op === 'call')).toEqual([]);
   });
 
+  it('keeps nothing for a client that asked for no storage (store: false): its approval cannot resume by id', async () => {
+    const scripted = router([first()]);
+    const reply = await scripted.call('/openai-responses/generate', { model: 'm', store: false, messages: [USER], tools: [GUARDED] }, {}, 'alice');
+    expect(reply.retrievable).toBe(false);
+    const asked = JSON.parse(await replyText(reply)) as { id: string; choices: [{ content: Array<{ id: string }> }] };
+    const approval = { role: 'user', content: [{ type: 'mcp-approval-response', approvalRequestId: asked.choices[0].content[1]?.id, approve: true }] };
+    const resumed = await scripted.call(
+      '/openai-responses/generate',
+      { model: 'm', previous_response_id: asked.id, messages: [approval], tools: [GUARDED] },
+      {},
+      'alice',
+    );
+    expect(resumed.status).toBe(404);
+    expect(scripted.sent).toHaveLength(1);
+  });
+
   it('lets no other key resume a paused loop (404, nothing run or sent)', async () => {
     const scripted = router([first()]);
     const asked = await askApproval(scripted);
