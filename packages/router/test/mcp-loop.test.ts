@@ -3,7 +3,8 @@
 // the loop makes is asserted exactly. mcp-upstreams.test.ts runs it against the real Chat and
 // Gemini wires.
 import { describe, expect, it } from 'vitest';
-import { NOT_AN_OBJECT_OUTPUT } from '../src/mcp/mcp-calls.js';
+import { NOT_AN_OBJECT_OUTPUT, TOO_MANY_CALLS_OUTPUT } from '../src/mcp/mcp-calls.js';
+import { MAX_MCP_CALLS_PER_TURN, MAX_MCP_SERVERS_PER_REQUEST } from '../src/mcp/mcp-host.js';
 import { DENIED_OUTPUT, UNAVAILABLE_OUTPUT } from '../src/mcp/mcp-loop.js';
 import { createRouter } from '../src/handler.js';
 import { fakeCodecs, fakeSse, parseFakeSse } from './fake-codec.js';
@@ -308,6 +309,44 @@ describe('the MCP loop, JSON answers', () => {
       error: { protocol: 'openai-responses', kind: 'invalid_request', message: 'MCP server label docs is used twice' },
     });
     expect(sent).toHaveLength(0);
+  });
+
+  it('refuses more than MAX_MCP_SERVERS_PER_REQUEST servers (400, nothing listed or sent)', async () => {
+    const { call: send, sent, host } = router([]);
+    const tools = Array.from({ length: MAX_MCP_SERVERS_PER_REQUEST + 1 }, (_, index) => ({ ...DOCS, name: `s${index}` }));
+    const reply = await send('/openai-responses/generate', { model: 'm', messages: [USER], tools });
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(await replyText(reply))).toEqual({
+      error: { protocol: 'openai-responses', kind: 'invalid_request', message: 'at most 16 MCP servers per request (17 given)' },
+    });
+    expect([sent.length, host.seen.length]).toEqual([0, 0]);
+  });
+
+  it('runs at most MAX_MCP_CALLS_PER_TURN calls of one turn and tells the model the others were not run', async () => {
+    const calls = Array.from({ length: MAX_MCP_CALLS_PER_TURN + 1 }, (_, index) => call(`call_${index}`, 'mcp__docs__search', `{"q":"${index}"}`));
+    const {
+      call: send,
+      bodies,
+      host,
+      records,
+    } = router([
+      turn('t1', calls, 'tool_calls', { inputTokens: 1, outputTokens: 1 }),
+      turn('t2', [{ type: 'text', text: 'ok' }], 'stop', { inputTokens: 1, outputTokens: 1 }),
+    ]);
+    await replyText(await send('/openai-responses/generate', { model: 'm', messages: [USER], tools: [DOCS] }));
+    expect(host.seen.filter((seen) => seen.op === 'call')).toHaveLength(MAX_MCP_CALLS_PER_TURN);
+    const results = (bodies()[1]?.messages as Array<{ content: Array<{ content: unknown; isError?: boolean }> }>)[2]?.content;
+    expect(results?.at(-1)).toEqual({
+      type: 'tool-result',
+      toolCallId: 'call_16',
+      toolName: 'mcp__docs__search',
+      content: TOO_MANY_CALLS_OUTPUT,
+      isError: true,
+    });
+    expect(results?.filter((result) => result.isError)).toHaveLength(1);
+    // Recorded as it ended: at once, before the calls that ran.
+    expect(records[0]?.mcpCalls?.[0]).toEqual({ server: 'docs', tool: 'search', ms: 0, isError: true });
+    expect(records[0]?.mcpCalls).toHaveLength(MAX_MCP_CALLS_PER_TURN + 1);
   });
 
   it('refuses a route naming an MCP server the config lacks', () => {

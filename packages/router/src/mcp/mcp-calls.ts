@@ -1,10 +1,13 @@
 import { toolArgumentsObject, type JsonObject, type LlmMcpCallPart, type LlmMcpResultPart, type LlmToolResultPart } from '@llm/core';
 import type { RequestRecord } from '../config.js';
-import type { McpCallContext, McpHost, McpToolOutput } from './mcp-host.js';
+import { MAX_MCP_CALLS_PER_TURN, type McpCallContext, type McpHost, type McpToolOutput } from './mcp-host.js';
 import type { McpOfferedTool } from './mcp-toolset.js';
 
 /** What the model is told of a call whose arguments are not a JSON object (no server sees it). */
 export const NOT_AN_OBJECT_OUTPUT = 'The arguments of this call are not a JSON object; the tool was not called.';
+
+/** What the model is told of a call beyond `MAX_MCP_CALLS_PER_TURN` in one turn (no server sees it). */
+export const TOO_MANY_CALLS_OUTPUT = `More than ${MAX_MCP_CALLS_PER_TURN} MCP calls in one turn; this one was not run.`;
 
 /** Runs MCP tool calls through the host, each timed into `RequestRecord.mcpCalls`. */
 export class McpCaller {
@@ -21,9 +24,20 @@ export class McpCaller {
     const output: McpToolOutput = object
       ? await this.host.callTool(offered.server, offered.tool.name, object, { ...this.context, source: offered.source })
       : { content: NOT_AN_OBJECT_OUTPUT, isError: true };
-    this.record.mcpCalls ??= [];
-    this.record.mcpCalls.push({ server: offered.server.name, tool: offered.tool.name, ms: Date.now() - started, isError: output.isError });
+    this.note(offered, Date.now() - started, output);
     return output;
+  }
+
+  /** A call the router does not run (past the turn's limit): recorded, its output the refusal. */
+  refuse(offered: McpOfferedTool, content: string): McpToolOutput {
+    const output = { content, isError: true };
+    this.note(offered, 0, output);
+    return output;
+  }
+
+  private note(offered: McpOfferedTool, ms: number, output: McpToolOutput): void {
+    this.record.mcpCalls ??= [];
+    this.record.mcpCalls.push({ server: offered.server.name, tool: offered.tool.name, ms, isError: output.isError });
   }
 }
 

@@ -13,6 +13,12 @@ export const DEFAULT_MCP_MAX_TURNS = 8;
 /** Default of `RouterConfig.mcp.timeBudgetMs`: 2 minutes for the whole loop. */
 export const DEFAULT_MCP_TIME_BUDGET_MS = 120_000;
 
+/** Most MCP servers one request may use (its own and the route's): more is a 400. */
+export const MAX_MCP_SERVERS_PER_REQUEST = 16;
+
+/** Most MCP calls of one turn the router runs; the model is told the others were not run. */
+export const MAX_MCP_CALLS_PER_TURN = 16;
+
 /** What a host knows of the call it serves. */
 export interface McpCallContext {
   /** The request's cancellation (client gone, deadline passed). */

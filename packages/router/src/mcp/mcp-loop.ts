@@ -37,9 +37,9 @@ import {
   type EncodedAttempt,
 } from '../upstream-attempts.js';
 import { isOkStatus } from '../upstream-call.js';
-import { McpCaller, callParts, functionResult } from './mcp-calls.js';
+import { McpCaller, TOO_MANY_CALLS_OUTPUT, callParts, functionResult } from './mcp-calls.js';
 import { answeredApprovals, lowerMcpHistory, needsApproval } from './mcp-history.js';
-import { DEFAULT_MCP_MAX_TURNS, DEFAULT_MCP_TIME_BUDGET_MS, type McpConfig, type McpToolOutput } from './mcp-host.js';
+import { DEFAULT_MCP_MAX_TURNS, DEFAULT_MCP_TIME_BUDGET_MS, MAX_MCP_CALLS_PER_TURN, type McpConfig, type McpToolOutput } from './mcp-host.js';
 import { McpToolset, mintId, type McpOfferedTool, type McpServerUse } from './mcp-toolset.js';
 import { TurnBlocks, type BlockNumbering } from './turn-blocks.js';
 import { sumUsage } from './usage-sum.js';
@@ -332,13 +332,15 @@ class McpLoop {
     return out;
   }
 
-  /** Runs a turn's calls at once, yielding each as it ends. */
+  /** Runs a turn's calls at once (at most `MAX_MCP_CALLS_PER_TURN`; the model is told of the rest), yielding each as it ends. */
   private async *runCalls(modelCalls: readonly ModelCall[]): AsyncGenerator<{ modelCall: ModelCall; output: McpToolOutput }> {
     const pending = new Map(
-      modelCalls.map((modelCall, index) => [
-        index,
-        this.caller.run(modelCall.offered, modelCall.call.arguments).then((output) => ({ index, modelCall, output })),
-      ]),
+      modelCalls.map((modelCall, index) => {
+        const { offered, call } = modelCall;
+        const output =
+          index < MAX_MCP_CALLS_PER_TURN ? this.caller.run(offered, call.arguments) : Promise.resolve(this.caller.refuse(offered, TOO_MANY_CALLS_OUTPUT));
+        return [index, output.then((result) => ({ index, modelCall, output: result }))] as const;
+      }),
     );
     // A failure ends the answer; the calls still running must not become unhandled rejections.
     for (const promise of pending.values()) promise.catch(() => undefined);

@@ -1,5 +1,5 @@
 import { LlmError, type LlmFunctionTool, type LlmMcpListToolsPart, type LlmMcpTool, type LlmMcpToolDescription, type LlmRequest } from '@llm/core';
-import type { McpCallContext, McpConfig, McpHost } from './mcp-host.js';
+import { MAX_MCP_SERVERS_PER_REQUEST, type McpCallContext, type McpConfig, type McpHost } from './mcp-host.js';
 import { FunctionNames, baseFunctionName } from './mcp-names.js';
 
 /** An MCP server a request uses, and whose it is. */
@@ -30,6 +30,13 @@ export function mcpServersFor(request: LlmRequest, routeServers: readonly string
   }
   if (!upstreamHostsMcp) {
     for (const tool of request.tools ?? []) if (tool.type === 'mcp') uses.push({ server: tool, source: 'client' });
+  }
+  if (uses.length > MAX_MCP_SERVERS_PER_REQUEST) {
+    throw new LlmError({
+      kind: 'invalid_request',
+      message: `at most ${MAX_MCP_SERVERS_PER_REQUEST} MCP servers per request (${uses.length} given)`,
+      path: 'tools',
+    });
   }
   const labels = new Set<string>();
   for (const { server } of uses) {
