@@ -68,17 +68,20 @@ describe('ledger: cost of each row', () => {
   it('the gateway costs each request at the price of the model the upstream billed', async () => {
     const upstream = await startScriptedUpstream();
     const path = newPath();
-    const config = parseConfig(
-      JSON.stringify({
-        upstreams: { claude: { protocol: 'claude', baseUrl: upstream.url, apiKey: 'k' } },
-        routes: [
-          { match: 'fast', upstream: 'claude', model: 'claude-haiku-4-5-20251001' },
-          { match: 'local', upstream: 'claude', model: 'my-local-model' },
-        ],
-        ledger: { path },
-        maxRetries: 0,
-      }),
-    );
+    const configWith = (prices?: object) =>
+      parseConfig(
+        JSON.stringify({
+          upstreams: { claude: { protocol: 'claude', baseUrl: upstream.url, apiKey: 'k' } },
+          routes: [
+            { match: 'fast', upstream: 'claude', model: 'claude-haiku-4-5-20251001' },
+            { match: 'local', upstream: 'claude', model: 'my-local-model' },
+          ],
+          ledger: { path },
+          maxRetries: 0,
+          prices,
+        }),
+      );
+    const config = configWith();
     const gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
     const answer = (model: string) =>
       JSON.stringify({
@@ -91,17 +94,22 @@ describe('ledger: cost of each row', () => {
         stop_sequence: null,
         usage: { input_tokens: 1000, cache_read_input_tokens: 2000, output_tokens: 100 },
       });
+    const send = async (model: string) => {
+      upstream.answerNext({ status: 200, contentType: 'application/json', chunks: [answer(model)], then: 'end' });
+      const response = await fetch(`${gateway.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(response.status).toBe(200);
+      await response.text();
+    };
     try {
-      for (const model of ['fast', 'local']) {
-        upstream.answerNext({ status: 200, contentType: 'application/json', chunks: [answer(model)], then: 'end' });
-        const response = await fetch(`${gateway.url}/v1/messages`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-          body: JSON.stringify({ model, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
-        });
-        expect(response.status).toBe(200);
-        await response.text();
-      }
+      await send('fast');
+      await send('local');
+      // A reload's prices apply to the requests after it.
+      expect(gateway.reload(() => configWith({ 'my-local-*': { input: 1, output: 2 } }))).toBe(true);
+      await send('local');
     } finally {
       await gateway.close();
       await upstream.close();
@@ -111,6 +119,8 @@ describe('ledger: cost of each row', () => {
     expect(db.prepare('SELECT upstream_model, input_tokens, cached_tokens, output_tokens, cost_usd, unpriced FROM requests ORDER BY id').all()).toEqual([
       { upstream_model: 'claude-haiku-4-5-20251001', input_tokens: 3000, cached_tokens: 2000, output_tokens: 100, cost_usd: 0.0017, unpriced: null },
       { upstream_model: 'my-local-model', input_tokens: 3000, cached_tokens: 2000, output_tokens: 100, cost_usd: null, unpriced: 1 },
+      // 3000 x $1 (no cachedInput: cache reads at the input rate) + 100 x $2.
+      { upstream_model: 'my-local-model', input_tokens: 3000, cached_tokens: 2000, output_tokens: 100, cost_usd: 0.0032, unpriced: null },
     ]);
     db.close();
   });
