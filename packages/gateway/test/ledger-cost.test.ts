@@ -124,4 +124,67 @@ describe('ledger: cost of each row', () => {
     ]);
     db.close();
   });
+
+  it('a streamed Claude answer: 5-minute and 1-hour cache writes from message_start, output from message_delta', async () => {
+    const upstream = await startScriptedUpstream();
+    const path = newPath();
+    const config = parseConfig(
+      JSON.stringify({
+        upstreams: { claude: { protocol: 'claude', baseUrl: upstream.url, apiKey: 'k' } },
+        routes: [{ match: '*', upstream: 'claude', model: 'claude-sonnet-4-5-20250929' }],
+        ledger: { path },
+        maxRetries: 0,
+      }),
+    );
+    const gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
+    const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+    upstream.answerNext({
+      status: 200,
+      contentType: 'text/event-stream',
+      chunks: [
+        event('message_start', {
+          message: {
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-sonnet-4-5-20250929',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: {
+              input_tokens: 100,
+              cache_read_input_tokens: 1000,
+              cache_creation_input_tokens: 3000,
+              cache_creation: { ephemeral_5m_input_tokens: 1000, ephemeral_1h_input_tokens: 2000 },
+              output_tokens: 1,
+            },
+          },
+        }),
+        event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+        event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'hi' } }),
+        event('content_block_stop', { index: 0 }),
+        event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 50 } }),
+        event('message_stop', {}),
+      ],
+      then: 'end',
+    });
+    try {
+      const response = await fetch(`${gateway.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model: 'sonnet', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(response.status).toBe(200);
+      await response.text();
+    } finally {
+      await gateway.close();
+      await upstream.close();
+    }
+    const db = openDatabase(path, { readonly: true });
+    // 100 x $3 + 1000 x $0.30 + 1000 x $3.75 + 2000 x $6 + 50 x $15 = $17,100 per million.
+    expect(db.prepare('SELECT stream, input_tokens, cache_write_tokens, output_tokens, cost_usd, unpriced FROM requests').all()).toEqual([
+      { stream: 1, input_tokens: 4100, cache_write_tokens: 3000, output_tokens: 50, cost_usd: 0.0171, unpriced: null },
+    ]);
+    db.close();
+  });
 });
