@@ -154,6 +154,12 @@ export const StoreSchema = v.optional(
   }),
 );
 
+/**
+ * The store of the per-key limits (rpm, tpm, budgets): `onStoreDown` says what a request gets
+ * while it cannot be reached: `open` (default) is served without limits, `closed` answers 503.
+ */
+export const LimitsSchema = v.optional(v.strictObject({ onStoreDown: v.optional(v.picklist(['open', 'closed'])) }));
+
 /** The gateway config file (YAML or JSON), after `${VAR}` expansion. */
 export const GatewayConfigSchema = v.strictObject({
   listen: v.optional(v.strictObject({ host: v.optional(v.string()), port: v.optional(Port) }), {}),
@@ -176,6 +182,7 @@ export const GatewayConfigSchema = v.strictObject({
   countTokens: v.optional(v.picklist(['estimate', 'upstream'])),
   ledger: LedgerSchema,
   store: StoreSchema,
+  limits: LimitsSchema,
   policies: v.optional(Policies, {}),
   strict: v.optional(v.boolean()),
   maxRetries: v.optional(NonNegativeInteger),

@@ -46,6 +46,7 @@ export const RESERVATION_TTL_MS = 3_600_000;
 /** Keys whose unpriced requests were logged, at most this many (a bound on memory, not on keys). */
 const UNPRICED_LOGGED_MAX = 10_000;
 const NANO_PER_USD = 1e9;
+const PERIOD_ADJECTIVES: Record<BudgetPeriod, string> = { day: 'daily', week: 'weekly', month: 'monthly', total: 'total' };
 
 class Ticket implements AdmissionTicket {
   settled = false;
@@ -132,7 +133,7 @@ export class StoreLimiter implements Limiter {
       case 'budget': {
         const { period, usd } = budget as NonNullable<KeyLimits['budget']>;
         const end = budgetPeriod(period, now).end;
-        const message = `budget exhausted: this key's ${period === 'total' ? 'total' : `${period}ly`} budget of $${usd} is spent`;
+        const message = `budget exhausted: this key's ${PERIOD_ADJECTIVES[period]} budget of $${usd} is spent`;
         return { allowed: false, limit: 'budget', ...(end !== undefined && { retryAfterSeconds: secondsUntil(end, now) }), message };
       }
     }

@@ -75,7 +75,7 @@ export function describeLimiterBehaviour(backend: string, open: () => Promise<Li
         allowed: false,
         limit: 'budget',
         retryAfterSeconds: 3600,
-        message: "budget exhausted: this key's dayly budget of $1 is spent",
+        message: "budget exhausted: this key's daily budget of $1 is spent",
       });
       // Settling replaces each reservation by the real cost: 4 x $0.1 spent, nothing reserved.
       for (const ticket of tickets) await limiter.settle(ticket, { tokens: 10, costUsd: 0.1 }, now);
