@@ -182,12 +182,13 @@ export const GatewayConfigSchema = v.strictObject({
   countTokens: v.optional(v.picklist(['estimate', 'upstream'])),
   ledger: LedgerSchema,
   store: StoreSchema,
-  limits: LimitsSchema,
   policies: v.optional(Policies, {}),
   strict: v.optional(v.boolean()),
   maxRetries: v.optional(NonNegativeInteger),
   retry: v.optional(Retry),
   circuitBreaker: v.optional(CircuitBreaker),
+  /** Per-key limits' store behaviour (see LimitsSchema). */
+  limits: LimitsSchema,
   /** Total time per request, retries, fallbacks and the whole stream included (the router's default: 1,800,000). */
   requestDeadlineMs: v.optional(PositiveInteger),
   warningsHeader: v.optional(v.boolean()),
