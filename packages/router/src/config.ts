@@ -92,6 +92,11 @@ export interface RouteRule {
   contentPolicyFallback?: string;
   /** Names of `RouterConfig.mcp.servers` whose tools every request of this route gets, run by the router. */
   mcpServers?: string[];
+  /**
+   * `run: 'gateway'`: the router runs the request's own MCP tools even for an upstream that could
+   * host them (its network, its allowlist, its log), as it does for upstreams that cannot.
+   */
+  mcp?: { run: 'gateway' };
 }
 
 /** One finished request, reported through {@link RouterHooks.onRequestEnd} (the gateway's ledger row). */

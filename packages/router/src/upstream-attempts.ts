@@ -86,12 +86,14 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
 
     const history = await continuation.turnsFor(upstreamCodec);
     const media = await mediaFor(upstreamCodec);
-    if (config.mcp && held.body && (current.rule.mcpServers?.length || (!upstreamCodec.traits.hostedMcp && mayCarryMcp))) {
+    // The upstream runs the request's MCP servers itself when it can, unless the route says otherwise.
+    const upstreamHostsMcp = upstreamCodec.traits.hostedMcp && current.rule.mcp?.run !== 'gateway';
+    if (config.mcp && held.body && (current.rule.mcpServers?.length || (!upstreamHostsMcp && mayCarryMcp))) {
       clientCanonical ??= call.clientCodec.request.decode(held.body, { model: match.model, stream: match.stream });
-      const servers = mcpServersFor(clientCanonical, current.rule.mcpServers, config.mcp, upstreamCodec.traits.hostedMcp);
+      const servers = mcpServersFor(clientCanonical, current.rule.mcpServers, config.mcp, upstreamHostsMcp);
       // The loop runs on this upstream alone: its turns build on each other.
       if (servers.length > 0) {
-        const target = { name, upstream, upstreamCodec, model };
+        const target = { name, upstream, upstreamCodec, model, upstreamHostsMcp };
         return await runMcpLoop(runtime, call, {
           request,
           match,

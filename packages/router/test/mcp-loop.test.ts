@@ -349,6 +349,23 @@ describe('the MCP loop, JSON answers', () => {
     expect(records[0]?.mcpCalls).toHaveLength(MAX_MCP_CALLS_PER_TURN + 1);
   });
 
+  it('runs the client’s own MCP tools for an upstream that could host them when the route says run: gateway', async () => {
+    const host = fakeHost({ docs: DOCS_TOOLS });
+    const scripted = scriptedRouter(
+      {
+        codecs: fakeCodecs(),
+        upstreams: { up: { protocol: 'openai-responses', baseUrl: 'http://up.test' } },
+        routes: [{ match: '*', upstream: 'up', mcp: { run: 'gateway' } }],
+        mcp: { host },
+      },
+      [turn('t1', [{ type: 'text', text: 'ok' }], 'stop', { inputTokens: 1, outputTokens: 1 })],
+    );
+    const reply = await scripted.call('/openai-responses/generate', { model: 'm', messages: [USER], tools: [DOCS] });
+    expect(reply.status).toBe(200);
+    expect(scripted.bodies()[0]?.tools).toEqual([SEARCH_FN, FETCH_FN]);
+    expect(host.seen).toEqual([{ op: 'list', server: 'docs', source: 'client' }]);
+  });
+
   it('refuses a route naming an MCP server the config lacks', () => {
     expect(() => createRouter({ upstreams: {}, routes: [{ match: '*', upstream: 'up', mcpServers: ['nope'] }], mcp: { host: fakeHost({}) } })).toThrow(
       'routes name MCP servers missing from mcp.servers: nope',

@@ -55,7 +55,8 @@ export interface McpLoopInput {
   request: RouterRequest;
   match: HttpRequestMatch;
   held: HeldBody;
-  target: AttemptTarget & { model: string | undefined };
+  /** The upstream, and whether it runs the request's own MCP servers (the route may say no). */
+  target: AttemptTarget & { model: string | undefined; upstreamHostsMcp: boolean };
   /** The MCP servers the router runs for this request. */
   servers: McpServerUse[];
   /** The client's tools, whose names the MCP functions must not take. */
@@ -168,7 +169,7 @@ class McpLoop {
 
   /** True when the router runs `server`'s calls (an upstream hosting MCP keeps the client's own). */
   private runs(server: string): boolean {
-    return !this.input.target.upstreamCodec.traits.hostedMcp || this.servedLabels.has(server);
+    return !this.input.target.upstreamHostsMcp || this.servedLabels.has(server);
   }
 
   /**
