@@ -25,7 +25,8 @@ import { credentials, upstreamHeaders } from './upstream-target.js';
  * A generate call: the client's body read once, its route resolved, then each of the route's
  * upstreams in turn (the attempt loop) until one answers: translated for it, sent with retries,
  * its error answered or the next upstream tried, its 2xx answer turned into the reply
- * (answer-reply.ts).
+ * (answer-reply.ts). A request with MCP servers the router runs goes to the MCP loop instead
+ * (mcp/mcp-loop.ts), on the first upstream planned.
  */
 export async function generate(runtime: RouterRuntime, call: RouterCall, match: HttpRequestMatch, request: RouterRequest): Promise<RouterReply> {
   const { config, codecs, transport, calls } = runtime;
