@@ -194,6 +194,11 @@ function encodeMessages(messages: readonly LlmMessage[], start: number, options:
       }
       case 'user': {
         warnName(message, path, options);
+        // A turn of MCP approvals only (each reported): Claude has no approval step, and refuses an empty turn.
+        if (message.content.length > 0 && message.content.every((part) => part.type === 'mcp-approval-response')) {
+          encodeParts(message.content, `${path}.content`, options);
+          break;
+        }
         if (joins) {
           (current!.content as Wire[]).push(...encodeParts(message.content, `${path}.content`, options));
           current!.toolsOnly = false;

@@ -114,7 +114,7 @@ describe('mcp_servers and mcp_toolset', () => {
             { type: 'mcp_tool_result', tool_use_id: 'mcp_1', content: 'boom', is_error: true },
           ],
         },
-        { role: 'user', content: [] },
+        // The turn of approvals only is left out (Claude refuses an empty turn).
       ],
       tools: [
         { type: 'mcp_toolset', mcp_server_name: 'wiki', default_config: { enabled: false }, configs: { ask: { enabled: true }, write: { enabled: true } } },
