@@ -181,6 +181,25 @@ describe('MCP blocks in answers and streams', () => {
     expect(claude.response.encode(response)).toMatchObject({ content: ANSWER.content, stop_reason: 'end_turn' });
   });
 
+  it('reads an mcp_tool_listing block as an MCP tool list, written back as it came (a foreign list is dropped, reported)', () => {
+    const listing = {
+      type: 'mcp_tool_listing',
+      mcp_server_name: 'deepwiki',
+      tools: [{ name: 'ask_question', description: 'Ask', input_schema: { type: 'object' } }],
+    };
+    const response = claude.response.decode({ ...ANSWER, content: [listing, ...ANSWER.content] });
+    expect(response.choices[0]!.content[0]).toEqual({
+      type: 'mcp-list-tools',
+      id: 'mcpl_deepwiki',
+      server: 'deepwiki',
+      tools: [{ name: 'ask_question', description: 'Ask', inputSchema: { type: 'object' } }],
+      extensions: { claude: { $listing: true } },
+    });
+    expect((claude.response.encode(response) as { content: unknown[] }).content).toEqual([listing, ...ANSWER.content]);
+    const odd = { ...listing, tools: [{ name: 't', input_schema: {}, description: null }] };
+    expect(claude.response.encode(claude.response.decode({ ...ANSWER, content: [odd] }))).toMatchObject({ content: [odd] });
+  });
+
   it('streams a call (input as input_json_delta) and its result; BetaMessageStream accumulates the answer; decoding gives the parts back', async () => {
     const foreign: LlmResponse = {
       id: 'msg_x',

@@ -135,6 +135,17 @@ describe('a Responses client on a Claude upstream', () => {
     ]);
   });
 
+  it("gives Claude's mcp_tool_listing as an mcp_list_tools item", () => {
+    const { via } = translator(openaiResponses, claude);
+    via.request(structuredClone(responsesRequest));
+    const listing = { type: 'mcp_tool_listing', mcp_server_name: 'deepwiki', tools: [{ name: 'ask_question', input_schema: { type: 'object' } }] };
+    const body = via.response({ ...structuredClone(claudeAnswer), content: [listing, ...claudeAnswer.content] }) as { output: unknown[] };
+    expect(body.output.slice(0, 2)).toEqual([
+      { type: 'mcp_list_tools', id: 'mcpl_deepwiki', server_label: 'deepwiki', tools: [{ name: 'ask_question', input_schema: { type: 'object' } }] },
+      call,
+    ]);
+  });
+
   it('streams the mcp_call events the Responses API sends', async () => {
     const { events } = await streamed(openaiResponses, claude, responsesRequest, claudeAnswer);
     expect(bare(events).slice(0, 8)).toEqual([
