@@ -111,6 +111,18 @@ describe('the mcp tool', () => {
     expect(openaiResponses.request.encode(request)).toEqual(body);
   });
 
+  it("reads a server without require_approval as approval always (Responses' default), not written back; another protocol's server is sent with never", () => {
+    const body = { model: 'gpt-5', input: 'hi', tools: [{ type: 'mcp', server_label: 'd', server_url: 'https://d.example' }] };
+    const request = openaiResponses.request.decode(body);
+    expect(request.tools).toEqual([
+      { type: 'mcp', name: 'd', url: 'https://d.example', requireApproval: 'always', extensions: { [P]: { $defaultApproval: true } } },
+    ]);
+    expect(openaiResponses.request.encode(request)).toEqual(body);
+    expect(openaiResponses.request.encode({ model: 'gpt-5', messages: [], tools: [{ type: 'mcp', name: 'd', url: 'https://d.example' }] }).tools).toEqual([
+      { type: 'mcp', server_label: 'd', server_url: 'https://d.example', require_approval: 'never' },
+    ]);
+  });
+
   it('keeps a choice of one tool on a server as the wire sent it', () => {
     const body = {
       model: 'gpt-5',

@@ -209,7 +209,7 @@ const responsesAnswer = {
   usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
 };
 describe('a Claude client on a Responses upstream', () => {
-  it('sends the server and its toolset allowlist as an mcp tool, the call and its error result as one mcp_call item', () => {
+  it('sends the server and its toolset allowlist as an mcp tool that needs no approval, the call and its error result as one mcp_call item', () => {
     const { via, warnings } = translator(claude, openaiResponses);
     expect(via.request(structuredClone(claudeRequest)).body).toEqual({
       model: 'gpt-5',
@@ -226,7 +226,17 @@ describe('a Claude client on a Responses upstream', () => {
         },
         { type: 'message', role: 'user', content: 'Try again' },
       ],
-      tools: [{ type: 'mcp', server_label: 'deepwiki', server_url: 'https://mcp.deepwiki.com/mcp', authorization: 'tok', allowed_tools: ['ask_question'] }],
+      // Claude runs every call without asking: the Responses server must not wait for approvals (its default).
+      tools: [
+        {
+          type: 'mcp',
+          server_label: 'deepwiki',
+          server_url: 'https://mcp.deepwiki.com/mcp',
+          authorization: 'tok',
+          require_approval: 'never',
+          allowed_tools: ['ask_question'],
+        },
+      ],
       max_output_tokens: 100,
     });
     expect(warnings).toEqual([]);
