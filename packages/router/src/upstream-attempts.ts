@@ -108,7 +108,7 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
       }
     }
     const via = attemptBridge(runtime, call, name, upstream, upstreamCodec, { history, media, answerId });
-    const outgoing = encodeAttempt(via, held, match, model);
+    const outgoing = encodeAttempt(via, held, match, model, upstreamHeaders(upstream, upstreamCodec, call.clientCodec.id, request.headers));
     if (!hasNext && !mayReroute) {
       held.body = undefined;
       held.text = undefined;
@@ -118,7 +118,7 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
     call.record.stream = clientStream;
     let response: UpstreamResponse;
     try {
-      response = await sendAttempt(runtime, call, { name, upstream, upstreamCodec }, outgoing, request.headers);
+      response = await sendAttempt(runtime, call, { name, upstream, upstreamCodec }, outgoing);
     } catch (error) {
       if (hasNext && !deadline.aborted && LlmError.isInstance(error)) continue;
       return calls.respondError(call, error, via);
@@ -174,7 +174,6 @@ export async function sendAttempt(
   call: RouterCall,
   { name, upstream, upstreamCodec }: AttemptTarget,
   outgoing: EncodedAttempt,
-  clientHeaders: RouterRequest['headers'],
 ): Promise<UpstreamResponse> {
   const { config, transport, routing } = runtime;
   const deadline = call.deadline as RequestDeadline;
@@ -186,7 +185,7 @@ export async function sendAttempt(
     stream: outgoing.upstreamStreams,
     operation: 'generate',
     ...credentials(upstream, rotatedKey(upstream, name, routing)),
-    headers: upstreamHeaders(upstream, upstreamCodec, call.clientCodec.id, clientHeaders),
+    headers: outgoing.headers,
   });
   if (breaking) routing.sending(name);
   // In flight until the call ends (its stream included): what `least-busy` counts.
@@ -298,11 +297,19 @@ export interface EncodedAttempt {
   clientStream: boolean;
   /** Translates this attempt's answer (its tool names restored with this attempt's adaptation). */
   answers: BridgeAnswers;
+  /** The call's extra headers, with what the encoded body needs (Claude's `anthropic-beta` for MCP servers). */
+  headers: Record<string, string> | undefined;
 }
 
 const UTF8 = new TextEncoder();
 
-export function encodeAttempt(via: Bridge, held: HeldBody, match: HttpRequestMatch, upstreamModel: string | undefined): EncodedAttempt {
+export function encodeAttempt(
+  via: Bridge,
+  held: HeldBody,
+  match: HttpRequestMatch,
+  upstreamModel: string | undefined,
+  headers: Record<string, string> | undefined,
+): EncodedAttempt {
   // Present on every attempt: `held` is emptied only after the last one is encoded.
   const clientBody = held.body as Record<string, unknown>;
   const bridged = via.request(clientBody, { model: match.model, stream: match.stream, upstreamModel, text: held.text });
@@ -316,6 +323,7 @@ export function encodeAttempt(via: Bridge, held: HeldBody, match: HttpRequestMat
     kept: stored ? keptRequest(via.client, via.upstream, bridged.canonical) : undefined,
     clientStream: match.stream ?? clientBody.stream === true,
     answers: bridged.answers,
+    headers: via.upstream.http.headersFor ? via.upstream.http.headersFor(bridged.body, headers) : headers,
   };
 }
 

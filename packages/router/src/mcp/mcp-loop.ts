@@ -37,6 +37,7 @@ import {
   type EncodedAttempt,
 } from '../upstream-attempts.js';
 import { isOkStatus } from '../upstream-call.js';
+import { upstreamHeaders } from '../upstream-target.js';
 import { McpCaller, TOO_MANY_CALLS_OUTPUT, callParts, functionResult } from './mcp-calls.js';
 import { answeredApprovals, lowerMcpHistory, needsApproval } from './mcp-history.js';
 import { DEFAULT_MCP_MAX_TURNS, DEFAULT_MCP_TIME_BUDGET_MS, MAX_MCP_CALLS_PER_TURN, type McpConfig, type McpToolOutput } from './mcp-host.js';
@@ -199,8 +200,9 @@ class McpLoop {
   async send(): Promise<Sent> {
     this.turns++;
     const { held, match, target, request } = this.input;
-    const outgoing = encodeAttempt(this.via, held, match, target.model);
-    const response = await sendAttempt(this.runtime, this.call, target, outgoing, request.headers);
+    const headers = upstreamHeaders(target.upstream, target.upstreamCodec, this.call.clientCodec.id, request.headers);
+    const outgoing = encodeAttempt(this.via, held, match, target.model, headers);
+    const response = await sendAttempt(this.runtime, this.call, target, outgoing);
     return { outgoing, response };
   }
 
