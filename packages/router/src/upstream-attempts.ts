@@ -227,6 +227,8 @@ export interface AttemptExtras {
   answerId: string | undefined;
   /** A rewrite of the request with its history (the MCP loop's), run before the policies. */
   rewrite?: (request: LlmRequest) => LlmRequest;
+  /** The answer is the router's own (the MCP loop's): `answerId` even from an upstream of the client's protocol. */
+  ownAnswerId?: boolean;
 }
 
 /**
@@ -257,7 +259,8 @@ export function attemptBridge(
         if (history) out.messages = [...history, ...out.messages];
         if (media) inlineFetchedMedia(out, media);
         if (rewrite) out = rewrite(out);
-        if (!upstreamCodec.traits.storesResponses) delete out.previousResponseId;
+        // Replayed turns take the place of the id (an upstream that stores answers never saw it).
+        if (history || !upstreamCodec.traits.storesResponses) delete out.previousResponseId;
         out = applyPolicies(out, config.policies, { target: upstream.protocol });
         if (config.transformRequest) out = config.transformRequest(out, { clientProtocol: clientId, upstream: name });
         checkCapabilities(out, upstream.capabilities, name);
@@ -273,7 +276,7 @@ export function attemptBridge(
     warn: (warning) => call.warnings.add(warning),
     transformRequest,
     strictTools: upstream.strictTools,
-    answerId: upstream.protocol === clientId ? undefined : answerId,
+    answerId: upstream.protocol === clientId && !extras.ownAnswerId ? undefined : answerId,
     transformResponse: config.transformResponse
       ? (response) => config.transformResponse?.(response, { clientProtocol: clientId, upstream: name }) ?? response
       : undefined,

@@ -165,7 +165,7 @@ class McpLoop {
     this.timeBudgetMs = mcp.timeBudgetMs ?? DEFAULT_MCP_TIME_BUDGET_MS;
     this.openingParts = [...toolset.listings];
     this.servedLabels = new Set(input.servers.map((use) => use.server.name));
-    this.via = attemptBridge(runtime, call, name, upstream, upstreamCodec, { ...input.extras, rewrite: (request) => this.rewrite(request) });
+    this.via = attemptBridge(runtime, call, name, upstream, upstreamCodec, { ...input.extras, rewrite: (request) => this.rewrite(request), ownAnswerId: true });
   }
 
   /** True when the router runs `server`'s calls (an upstream hosting MCP keeps the client's own). */
@@ -393,11 +393,13 @@ class McpLoop {
     return { type: 'error', error: new LlmError({ kind, status, message, path, retryable, code }) };
   }
 
-  /** Stores the finished answer for `previous_response_id` where the router keeps the client's turns. */
+  /**
+   * Stores the finished answer for `previous_response_id` when the client continues answers by id:
+   * whatever the upstream, since no upstream stored the loop's answer as the client saw it.
+   */
   private keep(answer: LlmStreamAccumulator): void {
-    const { upstreamCodec } = this.input.target;
-    const stores = this.call.clientCodec.traits.storesResponses && !upstreamCodec.traits.storesResponses;
-    if (!stores || !this.stored || !this.clientMessages) return;
+    const id = this.input.extras.answerId;
+    if (id === undefined || !this.stored || !this.clientMessages) return;
     let response: LlmResponse;
     try {
       response = answer.response();
@@ -407,7 +409,6 @@ class McpLoop {
     const choice = response.choices[0];
     if (!choice) return;
     const { store, quota } = this.runtime;
-    const id = this.input.extras.answerId ?? response.id;
     saveTurn(store, quota, id, this.input.request.clientKeyId, [...this.clientMessages, { role: 'assistant', content: choice.content }]);
   }
 }
