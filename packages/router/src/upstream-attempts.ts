@@ -1,4 +1,4 @@
-import { LlmError, describeError, type Codec, type HttpRequestMatch, type LlmMessage, type LlmRequest } from '@llm/core';
+import { LlmError, describeError, type Codec, type HttpRequestMatch, type LlmMessage, type LlmRequest, type LlmWarning } from '@llm/core';
 import { answerReply } from './answer-reply.js';
 import { bridge, type Bridge, type BridgeAnswers } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
@@ -229,6 +229,8 @@ export interface AttemptExtras {
   rewrite?: (request: LlmRequest) => LlmRequest;
   /** The answer is the router's own (the MCP loop's): `answerId` even from an upstream of the client's protocol. */
   ownAnswerId?: boolean;
+  /** Where translation warnings go instead of the call's collector (the MCP loop drops repeats). */
+  warn?: (warning: LlmWarning) => void;
 }
 
 /**
@@ -273,7 +275,7 @@ export function attemptBridge(
     client: call.clientCodec,
     upstream: upstreamCodec,
     strict: config.strict,
-    warn: (warning) => call.warnings.add(warning),
+    warn: extras.warn ?? ((warning) => call.warnings.add(warning)),
     transformRequest,
     strictTools: upstream.strictTools,
     answerId: upstream.protocol === clientId && !extras.ownAnswerId ? undefined : answerId,

@@ -15,6 +15,7 @@ import {
   type LlmToolCallPart,
   type LlmToolResultPart,
   type LlmUsage,
+  type LlmWarning,
 } from '@llm/core';
 import { emptyChunks, isJsonAnswer, readJson, streamFailureFields, withRetrievable } from '../answer-reply.js';
 import type { Bridge } from '../bridge.js';
@@ -165,7 +166,20 @@ class McpLoop {
     this.timeBudgetMs = mcp.timeBudgetMs ?? DEFAULT_MCP_TIME_BUDGET_MS;
     this.openingParts = [...toolset.listings];
     this.servedLabels = new Set(input.servers.map((use) => use.server.name));
-    this.via = attemptBridge(runtime, call, name, upstream, upstreamCodec, { ...input.extras, rewrite: (request) => this.rewrite(request), ownAnswerId: true });
+    // Each turn translates the request again: a warning is reported once, not once per turn.
+    const seen = new Set<string>();
+    const warn = (warning: LlmWarning): void => {
+      const key = `${warning.code}@${warning.path}@${warning.message}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      call.warnings.add(warning);
+    };
+    this.via = attemptBridge(runtime, call, name, upstream, upstreamCodec, {
+      ...input.extras,
+      rewrite: (request) => this.rewrite(request),
+      ownAnswerId: true,
+      warn,
+    });
   }
 
   /** True when the router runs `server`'s calls (an upstream hosting MCP keeps the client's own). */
