@@ -44,6 +44,8 @@ export { estimateTokens } from './endpoints.js';
 export { MAX_MEDIA_REDIRECTS, fetchMediaUrls, inlineFetchedMedia, isAllowedMediaUrl, mediaUrlsToFetch } from './media-fetch.js';
 export type { FetchedMedia, MediaFetchConfig, MediaToFetch } from './media-fetch.js';
 export { isInternalHost } from './internal-hosts.js';
+export { denialError, maxOutputTokensOf } from './admission.js';
+export type { AdmitDenial, AdmitInfo } from './admission.js';
 export type {
   BalancingStrategy,
   PolicyConfig,
