@@ -154,6 +154,19 @@ export const StoreSchema = v.optional(
   }),
 );
 
+/**
+ * Virtual keys (src/keys): their SQLite file (relative paths resolve against the config file's
+ * folder; ignored with `store.postgres`, which keeps them) and how long a gateway trusts what it
+ * read of one (`cacheTtlMs`: the bound on how late it sees a change made elsewhere, without Redis).
+ */
+export const VirtualKeysSchema = v.optional(
+  v.strictObject({
+    path: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), './gateway-keys.db'),
+    cacheTtlMs: v.optional(v.pipe(PositiveInteger, v.maxValue(300_000, 'must be at most 300000 (5 minutes)')), 5_000),
+  }),
+  {},
+);
+
 /** The gateway config file (YAML or JSON), after `${VAR}` expansion. */
 export const GatewayConfigSchema = v.strictObject({
   listen: v.optional(v.strictObject({ host: v.optional(v.string()), port: v.optional(Port) }), {}),
@@ -176,6 +189,7 @@ export const GatewayConfigSchema = v.strictObject({
   countTokens: v.optional(v.picklist(['estimate', 'upstream'])),
   ledger: LedgerSchema,
   store: StoreSchema,
+  virtualKeys: VirtualKeysSchema,
   policies: v.optional(Policies, {}),
   strict: v.optional(v.boolean()),
   maxRetries: v.optional(NonNegativeInteger),

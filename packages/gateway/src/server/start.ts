@@ -15,6 +15,9 @@ import type { RouterConfig, Transport } from '../router-contract.js';
 import { createAdminHandler } from '../admin/admin-handler.js';
 import { ADMIN_ROUTES } from '../admin/routes.js';
 import { openStores } from '../store/stores.js';
+import type { KeyLimiter, KeyPrices } from '../keys/key-enforcement.js';
+import { keyLocationOfConfig } from '../keys/key-location.js';
+import { openGatewayKeys } from '../keys/open-keys.js';
 import { type GatewayTracing, createTracing } from '../tracing.js';
 import { createUndiciTransport } from '../transport.js';
 import { cloudTransport, withFlavors } from '../clouds/cloud-upstreams.js';
@@ -42,7 +45,15 @@ export interface StartGatewayOptions {
   spanExporter?: SpanExporter;
   /** Milliseconds `close()` waits for in-flight requests before cutting them; overrides `config.drainMs` (default {@link DEFAULT_DRAIN_MS}). */
   drainMs?: number;
+  /** Counts virtual keys' rpm, tpm and spend (src/limits); default: none counted. */
+  keyLimiter?: KeyLimiter;
+  /** Prices of the models for budgets (src/pricing); default: none priced. */
+  prices?: KeyPrices;
 }
+
+/** Until the limiter and the price book are given: nothing is counted, nothing priced. */
+const UNCOUNTED: KeyLimiter = { admit: async (key) => ({ allowed: true, ticket: { key } }), settle: async () => undefined };
+const UNPRICED: KeyPrices = { priceOf: () => undefined, costOf: () => undefined };
 
 /** A running gateway. */
 export interface Gateway {
@@ -91,6 +102,18 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   // Before anything else opens: a shared store that cannot be reached stops the start.
   const stores = await openStores(config, logger, readiness);
   const { ledger } = stores;
+  const keys = await openGatewayKeys({
+    location: keyLocationOfConfig(config),
+    cacheTtlMs: config.virtualKeys.cacheTtlMs,
+    configKeyNames: () => new Set(running.keys.map((key) => key.name)),
+    limiter: options.keyLimiter ?? UNCOUNTED,
+    prices: () => options.prices ?? UNPRICED,
+    settings: () => ({ allowUnpricedWithBudget: (running as { allowUnpricedWithBudget?: boolean }).allowUnpricedWithBudget }),
+    logger,
+  }).catch(async (error: unknown) => {
+    await stores.close();
+    throw error;
+  });
   const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: backstopMs });
   // The config the circuits are reported for: the running one (set again by each reload).
   let routed = config;
@@ -126,8 +149,10 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       // Per-request diagnostics (route decision, tool-call previews) cost a decode: debug only.
       diagnostics: logger.isLevelEnabled('debug'),
       hooks: {
+        admit: (info) => keys.enforcement.admit(info),
         // One line per request with warnings or a failure, from the record: never one per warning.
         onRequestEnd: (record) => {
+          keys.enforcement.settle(record);
           ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record });
           logOutcome(logger, record);
           logDiagnostics(logger, record);
@@ -140,7 +165,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
 
   const separateMetrics = config.metrics !== false && config.metrics.port !== undefined;
   let running = config;
-  const admin = createAdminHandler(ADMIN_ROUTES, { config: () => running, stores, logger });
+  const admin = createAdminHandler(ADMIN_ROUTES, { config: () => running, stores, logger, keys: keys.registry });
   const handler: GatewayHandler = createGatewayHandler({
     ...routing(config),
     observer: metrics,
@@ -152,6 +177,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record }),
     accessLogOnWrite: true,
     admin,
+    virtualKeys: keys.resolver,
   });
   const serving = serveNode(handler, {
     port: options.port ?? config.listen.port ?? 8787,
@@ -166,6 +192,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   });
   // A port in use: let go of the stores and upstream pools before saying so.
   const server = await serving.catch(async (error: unknown) => {
+    await keys.close();
     await stores.close();
     await closeTransport();
     throw error;
@@ -195,6 +222,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     await server.close();
     clearTimeout(cut);
     clearTimeout(grace);
+    await keys.close();
     await stores.close();
     await metricsServer?.close();
     await tracing?.shutdown();

@@ -38,6 +38,16 @@ export const MIGRATIONS: readonly string[] = [
     created_at BIGINT NOT NULL
   );
   CREATE INDEX llm_gateway_responses_created ON llm_gateway_responses (created_at);`,
+  // Virtual keys (src/keys): the secret's SHA-256 only, settings as JSON text; revoked rows kept.
+  `CREATE TABLE llm_gateway_keys (
+    name TEXT PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    revoked_at BIGINT
+  );`,
 ];
 
 /** Any fixed number: instances starting together take this advisory lock, so one migrates at a time. */

@@ -1,0 +1,156 @@
+import type { AdmitDenial, AdmitInfo } from '@llm/router';
+import type { Logger } from 'pino';
+import type { RequestRecord } from '../router-contract.js';
+import type { KeyResolver } from './key-resolver.js';
+import { allowsModel, keyRefusal, type VirtualKey } from './virtual-key.js';
+
+/*
+ * The narrow parts of the Limiter (src/limits) and the PriceBook (src/pricing) this module uses,
+ * as structural types: the real ones satisfy them, and tests can hand in their own.
+ */
+type BudgetPeriod = 'day' | 'week' | 'month' | 'total';
+interface KeyLimits {
+  rpm?: number;
+  tpm?: number;
+  budget?: { usd: number; period: BudgetPeriod };
+}
+interface AdmissionTicket {
+  readonly key: string;
+}
+type Admission = { allowed: true; ticket: AdmissionTicket } | { allowed: false; limit: 'rpm' | 'tpm' | 'budget'; retryAfterSeconds?: number; message: string };
+export interface KeyLimiter {
+  admit(key: string, limits: KeyLimits, options?: { reserveUsd?: number }): Promise<Admission>;
+  settle(ticket: AdmissionTicket, used: { tokens: number; costUsd: number | undefined }): Promise<void>;
+}
+export interface KeyPrices {
+  priceOf(model: string): { input: number; output: number } | undefined;
+  costOf(record: RequestRecord): { usd: number } | { unpriced: true } | undefined;
+}
+
+/**
+ * Output tokens reserved for a request that sets no cap of its own (default 4096): what most
+ * clients' defaults allow; a request writing more is counted in full when it ends.
+ */
+export const DEFAULT_RESERVED_OUTPUT_TOKENS = 4096;
+/** Body bytes per input token assumed for a reservation (4: English text and JSON run 3.5-4.5). */
+export const RESERVED_BYTES_PER_INPUT_TOKEN = 4;
+/** `retry-after` of a rate limit whose limiter named no wait (60 s: one minute window). */
+const DEFAULT_RETRY_AFTER_SECONDS = 60;
+/** Tickets of requests still running, at most (a bound on memory should a request never end). */
+const MAX_OPEN_TICKETS = 100_000;
+
+/** What {@link KeyEnforcement} reads of the running config. */
+export interface EnforcementSettings {
+  /** A budgeted key may use a model without a price (its spend then goes uncounted). */
+  allowUnpricedWithBudget?: boolean;
+}
+
+/**
+ * The checks of a virtual key before the upstream call (the router's `admit` hook) and its
+ * counting after (`onRequestEnd`): the key still usable, the model allowed, then the Limiter's
+ * rpm / tpm / budget, with the request's worst-case cost reserved so concurrent long streams
+ * cannot spend far past the budget. Keys from the config file carry no limits: they pass.
+ */
+export class KeyEnforcement {
+  /** Tickets by request id (a list: client-chosen ids may repeat). */
+  private readonly tickets = new Map<string, AdmissionTicket[]>();
+
+  constructor(
+    private readonly keys: KeyResolver,
+    private readonly limiter: KeyLimiter,
+    private readonly prices: () => KeyPrices,
+    private readonly settings: () => EnforcementSettings,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The router's `admit` hook. */
+  async admit(info: AdmitInfo): Promise<AdmitDenial | undefined> {
+    if (info.clientKeyId === undefined) return undefined;
+    const key = await this.keys.byName(info.clientKeyId);
+    if (!key) return undefined;
+    const refusal = keyRefusal(key, this.now());
+    if (refusal) return { kind: 'authentication', message: `the gateway key ${key.name} is ${refusal}` };
+    if (!allowsModel(key, info.clientModel)) return { kind: 'permission', message: `the gateway key ${key.name} may not use the model ${info.clientModel}` };
+    const limits = limitsOf(key);
+    if (!limits) return undefined;
+    let reserveUsd: number | undefined;
+    if (limits.budget) {
+      const prices = info.upstreamModels.map((model) => this.prices().priceOf(model));
+      if (prices.some((price) => price === undefined) && !this.settings().allowUnpricedWithBudget)
+        return {
+          kind: 'permission',
+          message: `the model ${info.clientModel} has no price, and the gateway key ${key.name} has a budget (set allowUnpricedWithBudget, or give the model a price under prices:)`,
+        };
+      reserveUsd = worstCaseUsd(info, prices, limits.budget.usd);
+    }
+    const admission = await this.limiter.admit(key.name, limits, reserveUsd === undefined ? undefined : { reserveUsd });
+    if (!admission.allowed) return denialOf(admission);
+    this.keep(info.requestId, admission.ticket);
+    return undefined;
+  }
+
+  /** From `onRequestEnd`: counts the request's tokens and cost, and releases its reservation. */
+  settle(record: RequestRecord): void {
+    const waiting = this.tickets.get(record.requestId);
+    const ticket = waiting?.shift();
+    if (!ticket) return;
+    if (waiting?.length === 0) this.tickets.delete(record.requestId);
+    const usage = record.usage;
+    const tokens = usage ? usage.inputTokens + usage.outputTokens : 0;
+    const cost = this.prices().costOf(record);
+    const costUsd = cost === undefined ? 0 : 'usd' in cost ? cost.usd : undefined;
+    this.limiter.settle(ticket, { tokens, costUsd }).catch((error: unknown) => {
+      this.logger.error({ err: error instanceof Error ? error.message : String(error), key: ticket.key, requestId: record.requestId }, 'key usage not counted');
+    });
+  }
+
+  private keep(requestId: string, ticket: AdmissionTicket): void {
+    if (this.tickets.size >= MAX_OPEN_TICKETS) {
+      this.logger.error(
+        { tickets: this.tickets.size },
+        'too many key admissions without an end: the oldest are dropped (their reservations expire in the limiter)',
+      );
+      this.tickets.clear();
+    }
+    const waiting = this.tickets.get(requestId);
+    if (waiting) waiting.push(ticket);
+    else this.tickets.set(requestId, [ticket]);
+  }
+}
+
+/** The Limiter's limits of a key, or undefined when it sets none. */
+function limitsOf(key: VirtualKey): KeyLimits | undefined {
+  if (key.rpm === undefined && key.tpm === undefined && key.budget === undefined) return undefined;
+  const limits: KeyLimits = {};
+  if (key.rpm !== undefined) limits.rpm = key.rpm;
+  if (key.tpm !== undefined) limits.tpm = key.tpm;
+  if (key.budget !== undefined) limits.budget = key.budget;
+  return limits;
+}
+
+/**
+ * The most a request may cost, reserved at admission: its output cap (or
+ * {@link DEFAULT_RESERVED_OUTPUT_TOKENS}) at the dearest output price of the route's models,
+ * plus its body's estimated input tokens at the dearest input price; never more than the budget.
+ */
+function worstCaseUsd(info: AdmitInfo, prices: readonly ({ input: number; output: number } | undefined)[], budgetUsd: number): number {
+  const priced = prices.filter((price) => price !== undefined);
+  const output = Math.max(0, ...priced.map((price) => price.output));
+  const input = Math.max(0, ...priced.map((price) => price.input));
+  const outputTokens = info.maxOutputTokens ?? DEFAULT_RESERVED_OUTPUT_TOKENS;
+  const inputTokens = Math.ceil(info.bodyBytes / RESERVED_BYTES_PER_INPUT_TOKEN);
+  return Math.min(budgetUsd, (outputTokens * output + inputTokens * input) / 1e6);
+}
+
+/**
+ * A refusal of the Limiter as the providers answer it: rpm / tpm are rate limits (429 with
+ * `retry-after`); a spent budget is an exhausted quota: OpenAI's 429 `insufficient_quota`
+ * (platform.openai.com/docs/guides/error-codes), Anthropic's 402 `billing_error` (the SDK's
+ * `PaymentRequiredError` / `BillingErrorObject`), Gemini's 429 `RESOURCE_EXHAUSTED`
+ * (ai.google.dev/gemini-api/docs/troubleshooting): the router's codecs write each.
+ */
+function denialOf(refused: Extract<Admission, { allowed: false }>): AdmitDenial {
+  if (refused.limit === 'budget') return { kind: 'quota', code: 'insufficient_quota', message: refused.message };
+  return { kind: 'rate_limit', message: refused.message, retryAfterSeconds: Math.max(1, Math.ceil(refused.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS)) };
+}
