@@ -15,7 +15,7 @@ import type {
 } from '@llm/core';
 import { REASONING_EFFORTS, isJsonObject } from '@llm/core';
 import { decodeContent } from './content-decode.js';
-import { decodeThinking, isAnthropicModel } from './thinking.js';
+import { decodeThinking, isOtherVendorModel } from './thinking.js';
 import { PROTOCOL, ext, read } from './protocol.js';
 import { decodeToolChoice, decodeTools } from './tools-decode.js';
 import { hasOnly } from './union.js';
@@ -66,7 +66,7 @@ export function decodeRequest(body: unknown, context?: CodecContext): LlmRequest
   const output = read.optionalObject(wire, 'outputConfig', '');
   if (output) decodeOutputConfig(output, request, rest);
   const fields = read.optionalObject(wire, 'additionalModelRequestFields', '');
-  if (fields && isAnthropicModel(request.model)) {
+  if (fields && !isOtherVendorModel(request.model)) {
     const reasoning: LlmReasoningConfig = request.reasoning ?? {};
     const left = decodeThinking(fields, reasoning);
     if (left !== fields) {

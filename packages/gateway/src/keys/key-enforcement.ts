@@ -1,31 +1,15 @@
 import type { AdmitDenial, AdmitInfo } from '@llm/router';
 import type { Logger } from 'pino';
+import type { Admission, AdmissionTicket, KeyLimits, Limiter } from '../limits/index.js';
+import type { ModelPrice, PriceBook } from '../pricing/index.js';
 import type { RequestRecord } from '../router-contract.js';
 import type { KeyResolver } from './key-resolver.js';
 import { allowsModel, keyRefusal, type VirtualKey } from './virtual-key.js';
 
-/*
- * The narrow parts of the Limiter (src/limits) and the PriceBook (src/pricing) this module uses,
- * as structural types: the real ones satisfy them, and tests can hand in their own.
- */
-type BudgetPeriod = 'day' | 'week' | 'month' | 'total';
-interface KeyLimits {
-  rpm?: number;
-  tpm?: number;
-  budget?: { usd: number; period: BudgetPeriod };
-}
-interface AdmissionTicket {
-  readonly key: string;
-}
-type Admission = { allowed: true; ticket: AdmissionTicket } | { allowed: false; limit: 'rpm' | 'tpm' | 'budget'; retryAfterSeconds?: number; message: string };
-export interface KeyLimiter {
-  admit(key: string, limits: KeyLimits, options?: { reserveUsd?: number }): Promise<Admission>;
-  settle(ticket: AdmissionTicket, used: { tokens: number; costUsd: number | undefined }): Promise<void>;
-}
-export interface KeyPrices {
-  priceOf(model: string): { input: number; output: number } | undefined;
-  costOf(record: RequestRecord): { usd: number } | { unpriced: true } | undefined;
-}
+/** The parts of the Limiter (src/limits) enforcement uses: tests may hand in their own. */
+export type KeyLimiter = Pick<Limiter, 'admit' | 'settle'>;
+/** The parts of the PriceBook (src/pricing) enforcement uses. */
+export type KeyPrices = Pick<PriceBook, 'priceOf' | 'costOf'>;
 
 /**
  * Output tokens reserved for a request that sets no cap of its own (default 4096): what most
@@ -134,7 +118,7 @@ function limitsOf(key: VirtualKey): KeyLimits | undefined {
  * {@link DEFAULT_RESERVED_OUTPUT_TOKENS}) at the dearest output price of the route's models,
  * plus its body's estimated input tokens at the dearest input price; never more than the budget.
  */
-function worstCaseUsd(info: AdmitInfo, prices: readonly ({ input: number; output: number } | undefined)[], budgetUsd: number): number {
+function worstCaseUsd(info: AdmitInfo, prices: readonly (ModelPrice | undefined)[], budgetUsd: number): number {
   const priced = prices.filter((price) => price !== undefined);
   const output = Math.max(0, ...priced.map((price) => price.output));
   const input = Math.max(0, ...priced.map((price) => price.input));

@@ -14,10 +14,12 @@ import { Readiness } from './readiness.js';
 import type { RouterConfig, Transport } from '../router-contract.js';
 import { createAdminHandler } from '../admin/admin-handler.js';
 import { ADMIN_ROUTES } from '../admin/routes.js';
+import { createPriceBook } from '../pricing/index.js';
 import { openStores } from '../store/stores.js';
 import type { KeyLimiter, KeyPrices } from '../keys/key-enforcement.js';
 import { keyLocationOfConfig } from '../keys/key-location.js';
 import { openGatewayKeys } from '../keys/open-keys.js';
+import { type Limiter, openLimiter } from '../limits/index.js';
 import { type GatewayTracing, createTracing } from '../tracing.js';
 import { createUndiciTransport } from '../transport.js';
 import { cloudTransport, withFlavors } from '../clouds/cloud-upstreams.js';
@@ -45,15 +47,11 @@ export interface StartGatewayOptions {
   spanExporter?: SpanExporter;
   /** Milliseconds `close()` waits for in-flight requests before cutting them; overrides `config.drainMs` (default {@link DEFAULT_DRAIN_MS}). */
   drainMs?: number;
-  /** Counts virtual keys' rpm, tpm and spend (src/limits); default: none counted. */
+  /** Counts virtual keys' rpm, tpm and spend instead of the limiter the config names (tests). */
   keyLimiter?: KeyLimiter;
-  /** Prices of the models for budgets (src/pricing); default: none priced. */
+  /** Prices budgets are counted at instead of the config's price book (tests). */
   prices?: KeyPrices;
 }
-
-/** Until the limiter and the price book are given: nothing is counted, nothing priced. */
-const UNCOUNTED: KeyLimiter = { admit: async (key) => ({ allowed: true, ticket: { key } }), settle: async () => undefined };
-const UNPRICED: KeyPrices = { priceOf: () => undefined, costOf: () => undefined };
 
 /** A running gateway. */
 export interface Gateway {
@@ -102,21 +100,31 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   // Before anything else opens: a shared store that cannot be reached stops the start.
   const stores = await openStores(config, logger, readiness);
   const { ledger } = stores;
+  // Counters of the keys' limits: on Redis when configured (shared by every instance), else in memory.
+  const limiter = options.keyLimiter
+    ? undefined
+    : await openLimiter({ redis: config.store?.redis, logger, readiness }).catch(async (error: unknown) => {
+        await stores.close();
+        throw error;
+      });
   const keys = await openGatewayKeys({
     location: keyLocationOfConfig(config),
     cacheTtlMs: config.virtualKeys.cacheTtlMs,
     configKeyNames: () => new Set(running.keys.map((key) => key.name)),
-    limiter: options.keyLimiter ?? UNCOUNTED,
-    prices: () => options.prices ?? UNPRICED,
-    settings: () => ({ allowUnpricedWithBudget: (running as { allowUnpricedWithBudget?: boolean }).allowUnpricedWithBudget }),
+    limiter: options.keyLimiter ?? (limiter as Limiter),
+    prices: () => options.prices ?? prices,
+    settings: () => ({ allowUnpricedWithBudget: running.allowUnpricedWithBudget }),
     logger,
   }).catch(async (error: unknown) => {
+    await limiter?.close();
     await stores.close();
     throw error;
   });
   const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: backstopMs });
   // The config the circuits are reported for: the running one (set again by each reload).
   let routed = config;
+  // The prices requests are costed at: the running config's (set again by each reload).
+  let prices = createPriceBook(config);
   const circuits = new CircuitHealth(stores.routing, () => ({
     upstreams: routed.upstreams,
     routes: toRouterConfig(routed).routes,
@@ -136,6 +144,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   /** The router and routes of a config: what a reload replaces. */
   const routing = (next: GatewayConfig) => {
     routed = next;
+    prices = createPriceBook(next);
     const base = toRouterConfig(next);
     const routerConfig: RouterConfig = {
       ...base,
@@ -153,7 +162,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
         // One line per request with warnings or a failure, from the record: never one per warning.
         onRequestEnd: (record) => {
           keys.enforcement.settle(record);
-          ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record });
+          ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record, cost: prices.costOf(record) });
           logOutcome(logger, record);
           logDiagnostics(logger, record);
           handler.recorded(record);
@@ -174,7 +183,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     readiness,
     logger,
     responses: stores.answers,
-    onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record }),
+    onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record, cost: prices.costOf(record) }),
     accessLogOnWrite: true,
     admin,
     virtualKeys: keys.resolver,
@@ -193,6 +202,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   // A port in use: let go of the stores and upstream pools before saying so.
   const server = await serving.catch(async (error: unknown) => {
     await keys.close();
+    await limiter?.close();
     await stores.close();
     await closeTransport();
     throw error;
@@ -223,6 +233,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     clearTimeout(cut);
     clearTimeout(grace);
     await keys.close();
+    await limiter?.close();
     await stores.close();
     await metricsServer?.close();
     await tracing?.shutdown();
