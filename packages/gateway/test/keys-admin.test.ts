@@ -1,15 +1,11 @@
 // The virtual keys' admin API (issue 22): exact bodies, validation naming the JSON path, the
 // secret shown once, a created key answering at once and a revoked one refused (401).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/logger.js';
 import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
 import { type Gateway, startGateway } from '../src/server/start.js';
+import { ADMIN_KEY, keysGatewayConfig } from './helpers/keys-gateway.js';
 
-const ADMIN_KEY = 'admin-key-0123456789';
 const admin = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -25,19 +21,11 @@ afterEach(async () => {
 });
 
 async function start(extra: Record<string, unknown> = {}): Promise<Gateway> {
-  const dir = mkdtempSync(join(tmpdir(), 'keys-admin-'));
-  const config = parseConfig(
-    JSON.stringify({
-      keys: [{ name: 'file-key', key: 'client-key' }],
-      adminKey: ADMIN_KEY,
-      ledger: false,
-      metrics: false,
-      virtualKeys: { path: join(dir, 'keys.db') },
-      upstreams: { openai: { protocol: 'openai-chat', baseUrl: upstream.baseUrl, apiKey: 'k' } },
-      routes: [{ match: '*', upstream: 'openai' }],
-      ...extra,
-    }),
-  );
+  const config = keysGatewayConfig({
+    upstreams: { openai: { protocol: 'openai-chat', baseUrl: upstream.baseUrl, apiKey: 'k' } },
+    routes: [{ match: '*', upstream: 'openai' }],
+    ...extra,
+  });
   // Every model priced: a budgeted key may use it (the price book's own rules are tested with it).
   const prices = { priceOf: () => ({ input: 1, output: 1 }), costOf: () => undefined };
   gateway = await startGateway(config, { port: 0, logger: createLogger('silent'), prices });

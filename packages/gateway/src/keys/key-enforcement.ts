@@ -36,8 +36,8 @@ export interface EnforcementSettings {
  * cannot spend far past the budget. Keys from the config file carry no limits: they pass.
  */
 export class KeyEnforcement {
-  /** Tickets by request id (a list: client-chosen ids may repeat). */
-  private readonly tickets = new Map<string, AdmissionTicket[]>();
+  /** Admissions of requests still running, by request id (a list: client-chosen ids may repeat). */
+  private readonly tickets = new Map<string, OpenAdmission[]>();
 
   constructor(
     private readonly keys: KeyResolver,
@@ -59,6 +59,7 @@ export class KeyEnforcement {
     const limits = limitsOf(key);
     if (!limits) return undefined;
     let reserveUsd: number | undefined;
+    const worstTokens = Math.ceil(info.bodyBytes / RESERVED_BYTES_PER_INPUT_TOKEN) + (info.maxOutputTokens ?? DEFAULT_RESERVED_OUTPUT_TOKENS);
     if (limits.budget) {
       const prices = info.upstreamModels.map((model) => this.prices().priceOf(model));
       if (prices.some((price) => price === undefined) && !this.settings().allowUnpricedWithBudget)
@@ -70,26 +71,39 @@ export class KeyEnforcement {
     }
     const admission = await this.limiter.admit(key.name, limits, reserveUsd === undefined ? undefined : { reserveUsd });
     if (!admission.allowed) return denialOf(admission);
-    this.keep(info.requestId, admission.ticket);
+    this.keep(info.requestId, { ticket: admission.ticket, worstUsd: reserveUsd ?? 0, worstTokens });
     return undefined;
   }
 
-  /** From `onRequestEnd`: counts the request's tokens and cost, and releases its reservation. */
+  /**
+   * From `onRequestEnd`: counts the request's tokens and cost, and releases its reservation. An
+   * answered request whose usage is unknown (a Chat stream without `stream_options.include_usage`
+   * reports none) is charged its worst case: streaming must not be a way around a budget.
+   */
   settle(record: RequestRecord): void {
     const waiting = this.tickets.get(record.requestId);
-    const ticket = waiting?.shift();
-    if (!ticket) return;
+    const open = waiting?.shift();
+    if (!open) return;
     if (waiting?.length === 0) this.tickets.delete(record.requestId);
+    const { ticket } = open;
     const usage = record.usage;
-    const tokens = usage ? usage.inputTokens + usage.outputTokens : 0;
-    const cost = this.prices().costOf(record);
-    const costUsd = cost === undefined ? 0 : 'usd' in cost ? cost.usd : undefined;
+    const answered = record.status >= 200 && record.status < 300;
+    let tokens = 0;
+    let costUsd: number | undefined = 0;
+    if (usage) {
+      tokens = usage.inputTokens + usage.outputTokens;
+      const cost = this.prices().costOf(record);
+      costUsd = cost && 'usd' in cost ? cost.usd : undefined;
+    } else if (answered) {
+      tokens = open.worstTokens;
+      costUsd = open.worstUsd;
+    }
     this.limiter.settle(ticket, { tokens, costUsd }).catch((error: unknown) => {
       this.logger.error({ err: error instanceof Error ? error.message : String(error), key: ticket.key, requestId: record.requestId }, 'key usage not counted');
     });
   }
 
-  private keep(requestId: string, ticket: AdmissionTicket): void {
+  private keep(requestId: string, admission: OpenAdmission): void {
     if (this.tickets.size >= MAX_OPEN_TICKETS) {
       this.logger.error(
         { tickets: this.tickets.size },
@@ -98,9 +112,16 @@ export class KeyEnforcement {
       this.tickets.clear();
     }
     const waiting = this.tickets.get(requestId);
-    if (waiting) waiting.push(ticket);
-    else this.tickets.set(requestId, [ticket]);
+    if (waiting) waiting.push(admission);
+    else this.tickets.set(requestId, [admission]);
   }
+}
+
+/** An admitted request until it ends: its ticket and its worst case (what it is charged when its usage is unknown). */
+interface OpenAdmission {
+  ticket: AdmissionTicket;
+  worstUsd: number;
+  worstTokens: number;
 }
 
 /** The Limiter's limits of a key, or undefined when it sets none. */
