@@ -40,18 +40,19 @@ afterAll(async () => {
 const createKey = (body: Record<string, unknown>): Promise<string> => createGatewayKey(gateway.url, body);
 
 /** One generate call of `client` with `key`, as the protocol's clients send it. */
-async function ask(client: Client, key: string, options: { model?: string; stream?: boolean } = {}) {
+async function ask(client: Client, key: string, options: { model?: string; stream?: boolean; prompt?: string } = {}) {
   const model = options.model ?? MODEL[client];
   const stream = options.stream === true;
-  const messages = [{ role: 'user', content: 'hi' }];
+  const prompt = options.prompt ?? 'hi';
+  const messages = [{ role: 'user', content: prompt }];
   const call: Record<Client, { path: string; headers: Record<string, string>; body: unknown }> = {
     'openai-chat': { path: '/v1/chat/completions', headers: { authorization: `Bearer ${key}` }, body: { model, messages, max_tokens: 50, stream } },
-    'openai-responses': { path: '/v1/responses', headers: { authorization: `Bearer ${key}` }, body: { model, input: 'hi', max_output_tokens: 50, stream } },
+    'openai-responses': { path: '/v1/responses', headers: { authorization: `Bearer ${key}` }, body: { model, input: prompt, max_output_tokens: 50, stream } },
     claude: { path: '/v1/messages', headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01' }, body: { model, messages, max_tokens: 50, stream } },
     gemini: {
       path: `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
       headers: { 'x-goog-api-key': key },
-      body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], generationConfig: { maxOutputTokens: 50 } },
+      body: { contents: [{ role: 'user', parts: [{ text: prompt }] }], generationConfig: { maxOutputTokens: 50 } },
     },
   };
   const { path, headers, body } = call[client];
@@ -185,6 +186,16 @@ describe('virtual key enforcement', () => {
       type: 'error',
       error: { type: 'rate_limit_error', message: `rate limit reached: 5 tokens per minute for this key; retry in ${refused.headers['retry-after']} s` },
     });
+  });
+
+  it('counts a stream the upstream cut midway: a budget spent by it refuses the next request', async () => {
+    for (const client of CLIENTS) {
+      const secret = await createKey({ name: `cut-${client}`, budget: { usd: 0.000001, period: 'total' } });
+      const cut = await ask(client, secret, { stream: true, prompt: 'fail midway' });
+      expect(cut.status).toBe(200);
+      expect(cut.text).toContain('Overloaded (scripted mid-stream failure)');
+      expect((await ask(client, secret)).status).toBe(client === 'claude' ? 402 : 429);
+    }
   });
 
   it('gives each official SDK the error class it handles', async () => {
