@@ -86,7 +86,7 @@ export const DEFAULT_DRAIN_MS = 10_000;
 export const CUT_GRACE_MS = 1_000;
 
 /** The config keys a reload cannot apply: they shape the server, not the requests. */
-const RESTART_KEYS = ['listen', 'ledger', 'store', 'metrics', 'tracing', 'maxBodyBytes', 'drainMs', 'circuitBreaker'] as const;
+const RESTART_KEYS = ['listen', 'ledger', 'store', 'virtualKeys', 'metrics', 'tracing', 'maxBodyBytes', 'drainMs', 'circuitBreaker'] as const;
 
 /** Starts the gateway server for a validated config. */
 export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
