@@ -1,6 +1,10 @@
 // The virtual keys' admin API (issue 22): exact bodies, validation naming the JSON path, the
 // secret shown once, a created key answering at once and a revoked one refused (401).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { usageReport } from '../src/ledger/report.js';
 import { createLogger } from '../src/logger.js';
 import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
 import { type Gateway, startGateway } from '../src/server/start.js';
@@ -103,6 +107,18 @@ describe('admin keys API', () => {
     });
     // The file's keys keep working.
     expect((await chat('client-key')).status).toBe(200);
+  });
+
+  it('labels the ledger rows of a key, its refused requests too, by its name', async () => {
+    const ledger = join(mkdtempSync(join(tmpdir(), 'keys-ledger-')), 'usage.db');
+    await start({ ledger: { path: ledger } });
+    const { body } = await adminCall('POST', '/admin/keys', { name: 'labelled' });
+    expect((await chat(body.secret as string)).status).toBe(200);
+    await adminCall('DELETE', '/admin/keys/labelled');
+    expect((await chat(body.secret as string)).status).toBe(401);
+    await gateway!.close();
+    gateway = undefined;
+    expect(usageReport(ledger, 'key').map((line) => [line.group, line.requests, line.errors])).toEqual([['labelled', 2, 1]]);
   });
 
   it('changes limits, models, expiry, metadata and the disabled flag; null clears', async () => {

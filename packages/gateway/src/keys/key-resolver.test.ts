@@ -19,10 +19,10 @@ describe('KeyResolver', () => {
     now += 4_999;
     expect(await resolver.authenticate(secret)).toEqual({ keyId: 'ci' });
     now += 1;
-    expect(await resolver.authenticate(secret)).toEqual({ refused: 'the gateway key ci is revoked', status: 401 });
+    expect(await resolver.authenticate(secret)).toEqual({ refused: 'the gateway key ci is revoked', status: 401, keyName: 'ci' });
     await store.replace(key('ci', secret, { disabled: true }));
     await resolver.invalidate();
-    expect(await resolver.authenticate(secret)).toEqual({ refused: 'the gateway key ci is disabled', status: 401 });
+    expect(await resolver.authenticate(secret)).toEqual({ refused: 'the gateway key ci is disabled', status: 401, keyName: 'ci' });
     expect(await resolver.authenticate('not-a-virtual-key')).toBeUndefined();
     expect(await resolver.authenticate(newSecret())).toBeUndefined();
   });
@@ -50,7 +50,7 @@ describe('KeyResolver', () => {
     const next = resolver.authenticate(secret);
     await new Promise((resolve) => setTimeout(resolve, 10));
     release();
-    expect(await next).toEqual({ refused: 'the gateway key ci is revoked', status: 401 });
+    expect(await next).toEqual({ refused: 'the gateway key ci is revoked', status: 401, keyName: 'ci' });
   });
 
   it('requires a key once any key exists, a revoked one too', async () => {

@@ -6,8 +6,11 @@ export const DEFAULT_KEY_CACHE_TTL_MS = 5_000;
 /** Keys (and unknown secrets) remembered at most (default 10,000); past it the cache starts again empty. */
 export const MAX_CACHED_KEYS = 10_000;
 
-/** How a presented secret fared: a key's name, a refusal (401, or 503 when the store is down), or not a virtual key at all. */
-export type KeyAuthentication = { keyId: string } | { refused: string; status: 401 | 503 } | undefined;
+/**
+ * How a presented secret fared: a key's name, a refusal (401 naming the key, which labels the
+ * refused request's ledger row; or 503 when the store is down), or not a virtual key at all.
+ */
+export type KeyAuthentication = { keyId: string } | { refused: string; status: 401 | 503; keyName?: string } | undefined;
 
 interface Cached {
   key: VirtualKey | undefined;
@@ -70,7 +73,7 @@ export class KeyResolver {
     if (!key) return undefined;
     this.remember(this.byNameCache, key.name, key);
     const refusal = keyRefusal(key, this.now());
-    return refusal ? { refused: `the gateway key ${key.name} is ${refusal}`, status: 401 } : { keyId: key.name };
+    return refusal ? { refused: `the gateway key ${key.name} is ${refusal}`, status: 401, keyName: key.name } : { keyId: key.name };
   }
 
   /** A virtual key by name (undefined for a config key's name). */

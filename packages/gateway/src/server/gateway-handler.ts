@@ -157,7 +157,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
         const errorKind = refusal.status === 401 ? 'authentication' : 'overloaded';
         options.onLocalRecord?.(
           { requestId, clientProtocol: protocol, status: refusal.status, stream: false, totalMs: performance.now() - call.started, errorKind, warnings: [] },
-          undefined,
+          'keyName' in refusal ? refusal.keyName : undefined,
         );
         return call.finish(protocolError(protocol, refusal.status, refusal.refused));
       }
