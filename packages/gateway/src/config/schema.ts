@@ -45,6 +45,12 @@ const Upstream = v.strictObject({
   secretAccessKey: v.optional(NonEmpty),
   /** Empty: none (so `${AWS_SESSION_TOKEN:-}` works for long-term and temporary keys alike). */
   sessionToken: v.optional(v.string()),
+  /**
+   * Bedrock: credentials from the AWS SDK's default chain (SSO and assumed-role profiles,
+   * `credential_process`, EKS web identity, ECS and EC2 instance roles), refreshed before they
+   * expire, instead of a static key.
+   */
+  awsCredentialChain: v.optional(v.boolean()),
   apiKey: v.optional(v.string()),
   /** Several keys used in turn, one per call (in place of `apiKey`). */
   apiKeys: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty'))), v.minLength(1, 'name at least one key'))),
@@ -168,6 +174,12 @@ export const VirtualKeysSchema = v.optional(
   {},
 );
 
+/**
+ * The store of the per-key limits (rpm, tpm, budgets): `onStoreDown` says what a request gets
+ * while it cannot be reached: `open` (default) is served without limits, `closed` answers 503.
+ */
+export const LimitsSchema = v.optional(v.strictObject({ onStoreDown: v.optional(v.picklist(['open', 'closed'])) }));
+
 /** The gateway config file (YAML or JSON), after `${VAR}` expansion. */
 export const GatewayConfigSchema = v.strictObject({
   listen: v.optional(v.strictObject({ host: v.optional(v.string()), port: v.optional(Port) }), {}),
@@ -200,6 +212,8 @@ export const GatewayConfigSchema = v.strictObject({
   maxRetries: v.optional(NonNegativeInteger),
   retry: v.optional(Retry),
   circuitBreaker: v.optional(CircuitBreaker),
+  /** Per-key limits' store behaviour (see LimitsSchema). */
+  limits: LimitsSchema,
   /** Total time per request, retries, fallbacks and the whole stream included (the router's default: 1,800,000). */
   requestDeadlineMs: v.optional(PositiveInteger),
   warningsHeader: v.optional(v.boolean()),

@@ -14,12 +14,12 @@ import { Readiness } from './readiness.js';
 import type { RouterConfig, Transport } from '../router-contract.js';
 import { createAdminHandler } from '../admin/admin-handler.js';
 import { ADMIN_ROUTES } from '../admin/routes.js';
-import { createPriceBook } from '../pricing/index.js';
+import { createPriceBook, type PriceBook } from '../pricing/index.js';
 import { openStores } from '../store/stores.js';
 import type { KeyLimiter, KeyPrices } from '../keys/key-enforcement.js';
 import { keyLocationOfConfig } from '../keys/key-location.js';
 import { openGatewayKeys } from '../keys/open-keys.js';
-import { type Limiter, openLimiter } from '../limits/index.js';
+import { type Limiter, limiterStoreOf, openLimiter } from '../limits/index.js';
 import { type GatewayTracing, createTracing } from '../tracing.js';
 import { createUndiciTransport } from '../transport.js';
 import { cloudTransport, withFlavors } from '../clouds/cloud-upstreams.js';
@@ -100,10 +100,10 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   // Before anything else opens: a shared store that cannot be reached stops the start.
   const stores = await openStores(config, logger, readiness);
   const { ledger } = stores;
-  // Counters of the keys' limits: on Redis when configured (shared by every instance), else in memory.
+  // Counters of the keys' limits: Redis, else a file beside the ledger, else memory (limiterStoreOf).
   const limiter = options.keyLimiter
     ? undefined
-    : await openLimiter({ redis: config.store?.redis, logger, readiness }).catch(async (error: unknown) => {
+    : await openLimiter({ ...limiterStoreOf(config), logger, readiness }).catch(async (error: unknown) => {
         await stores.close();
         throw error;
       });
@@ -112,7 +112,8 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     cacheTtlMs: config.virtualKeys.cacheTtlMs,
     configKeyNames: () => new Set(running.keys.map((key) => key.name)),
     limiter: options.keyLimiter ?? (limiter as Limiter),
-    prices: () => options.prices ?? prices,
+    // Set by `routing(config)` below, before the first request.
+    prices: () => options.prices ?? (prices as PriceBook),
     settings: () => ({ allowUnpricedWithBudget: running.allowUnpricedWithBudget }),
     logger,
   }).catch(async (error: unknown) => {
@@ -123,8 +124,8 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: backstopMs });
   // The config the circuits are reported for: the running one (set again by each reload).
   let routed = config;
-  // The prices requests are costed at: the running config's (set again by each reload).
-  let prices = createPriceBook(config);
+  // The running config's prices (set by each reload), for the requests the gateway answers itself.
+  let prices: PriceBook | undefined;
   const circuits = new CircuitHealth(stores.routing, () => ({
     upstreams: routed.upstreams,
     routes: toRouterConfig(routed).routes,
@@ -144,7 +145,9 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   /** The router and routes of a config: what a reload replaces. */
   const routing = (next: GatewayConfig) => {
     routed = next;
-    prices = createPriceBook(next);
+    // Requests in flight at a reload are costed at the prices they started under, as they are routed.
+    const book = createPriceBook(next);
+    prices = book;
     const base = toRouterConfig(next);
     const routerConfig: RouterConfig = {
       ...base,
@@ -162,7 +165,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
         // One line per request with warnings or a failure, from the record: never one per warning.
         onRequestEnd: (record) => {
           keys.enforcement.settle(record);
-          ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record, cost: prices.costOf(record) });
+          ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record, cost: book.costOf(record) });
           logOutcome(logger, record);
           logDiagnostics(logger, record);
           handler.recorded(record);
@@ -183,7 +186,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     readiness,
     logger,
     responses: stores.answers,
-    onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record, cost: prices.costOf(record) }),
+    onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record, cost: prices?.costOf(record) }),
     accessLogOnWrite: true,
     admin,
     virtualKeys: keys.resolver,

@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import OpenAI from 'openai';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +29,8 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-// Each gateway's spool in a folder of its own (the default is beside the config: here, the cwd).
+// Each gateway's spool and files in a folder of its own (the default is beside the config: here,
+// the cwd; without Redis the keys' limits count in a file beside the ledger's path).
 const configOf = (store: Record<string, string>, spool = join(tempDir(), 'spool.jsonl')) =>
   parseConfig(
     JSON.stringify({
@@ -40,6 +41,8 @@ const configOf = (store: Record<string, string>, spool = join(tempDir(), 'spool.
       store: { ...store, spool },
     }),
     {},
+    'config',
+    { baseDir: dirname(spool) },
   );
 const client = (gateway: Gateway) => new OpenAI({ apiKey: 'key-one', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
 const ready = async (gateway: Gateway) => {
