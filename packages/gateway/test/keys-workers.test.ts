@@ -1,6 +1,6 @@
 // Virtual keys under `serve --workers 2` (issue 22): the processes share the keys' SQLite file;
-// a key the CLI creates answers on every worker, and once revoked is refused by every worker
-// within the cache TTL.
+// a key the CLI creates answers on every worker, its rpm counted once for all of them (the
+// limits file beside the ledger), and once revoked is refused by every worker within the TTL.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -24,12 +24,12 @@ describe('virtual keys with serve --workers 2', () => {
     const config = join(dir, 'gateway.yaml');
     writeFileSync(
       config,
-      `upstreams: { claude: { protocol: claude, baseUrl: "${claude.baseUrl}", apiKey: k } }\nroutes: [{ match: "*", upstream: claude }]\nledger: false\nmetrics: false\nvirtualKeys: { cacheTtlMs: 300 }\nlog: { level: warn }\n`,
+      `upstreams: { claude: { protocol: claude, baseUrl: "${claude.baseUrl}", apiKey: k } }\nroutes: [{ match: "*", upstream: claude }]\nledger: { path: usage.db }\nmetrics: false\nvirtualKeys: { cacheTtlMs: 300 }\nlog: { level: warn }\n`,
     );
     const out: string[] = [];
     const io: CliIo = { out: (text) => out.push(text), err: () => undefined, readStdin: async () => '', env: {} };
     // Made before the start: both workers require keys from their first request.
-    expect(await runCli(['keys', 'create', '--name', 'ci', '--config', config, '--json'], io)).toBe(0);
+    expect(await runCli(['keys', 'create', '--name', 'ci', '--rpm', '30', '--config', config, '--json'], io)).toBe(0);
     const secret = JSON.parse(out[0]!).secret as string;
     const args = [
       join(packageDir, 'node_modules/tsx/dist/cli.mjs'),
@@ -57,7 +57,11 @@ describe('virtual keys with serve --workers 2', () => {
             }).then((reply) => reply.status),
           ),
         );
+      // The rpm counts per UTC minute: both bursts within one.
+      const seconds = new Date().getUTCSeconds();
+      if (seconds > 50) await new Promise((resolve) => setTimeout(resolve, (61 - seconds) * 1000));
       expect(await burst(secret)).toEqual(Array(20).fill(200));
+      expect((await burst(secret)).sort()).toEqual([...Array(10).fill(200), ...Array(10).fill(429)]);
       expect(await burst(undefined)).toEqual(Array(20).fill(401));
       expect(await runCli(['keys', 'revoke', 'ci', '--config', config], io)).toBe(0);
       await new Promise((resolve) => setTimeout(resolve, 400));
