@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Admission, AdmissionTicket, KeyLimits, Limiter } from '../limits/index.js';
 import type { ModelPrice, PriceBook } from '../pricing/index.js';
 import type { RequestRecord } from '../router-contract.js';
+import { KEY_NAME_PATTERN } from './key-input.js';
 import type { KeyResolver } from './key-resolver.js';
 import { allowsModel, keyRefusal, type VirtualKey } from './virtual-key.js';
 
@@ -23,6 +24,19 @@ const DEFAULT_RETRY_AFTER_SECONDS = 60;
 /** Tickets of requests still running, at most (a bound on memory should a request never end). */
 const MAX_OPEN_TICKETS = 100_000;
 
+/** What {@link KeyEnforcement} works with. */
+export interface KeyEnforcementOptions {
+  keys: KeyResolver;
+  limiter: KeyLimiter;
+  /** The running config's prices. */
+  prices(): KeyPrices;
+  settings(): EnforcementSettings;
+  /** The running config's `keys:` names. */
+  configKeyNames(): ReadonlySet<string>;
+  logger: Logger;
+  now?: () => number;
+}
+
 /** What {@link KeyEnforcement} reads of the running config. */
 export interface EnforcementSettings {
   /** A budgeted key may use a model without a price (its spend then goes uncounted). */
@@ -39,19 +53,24 @@ export class KeyEnforcement {
   /** Admissions of requests still running, by request id (a list: client-chosen ids may repeat). */
   private readonly tickets = new Map<string, OpenAdmission[]>();
 
-  constructor(
-    private readonly keys: KeyResolver,
-    private readonly limiter: KeyLimiter,
-    private readonly prices: () => KeyPrices,
-    private readonly settings: () => EnforcementSettings,
-    private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly now: () => number;
+
+  constructor(private readonly options: KeyEnforcementOptions) {
+    this.now = options.now ?? Date.now;
+  }
 
   /** The router's `admit` hook. */
   async admit(info: AdmitInfo): Promise<AdmitDenial | undefined> {
-    if (info.clientKeyId === undefined) return undefined;
-    const key = await this.keys.byName(info.clientKeyId);
+    // Config keys carry no limits (unnamed ones are labelled `sha256:...`, no virtual key's name).
+    const name = info.clientKeyId;
+    if (name === undefined || !KEY_NAME_PATTERN.test(name) || this.options.configKeyNames().has(name)) return undefined;
+    const key = await this.options.keys.byName(name).catch((error: unknown) => {
+      // Authenticated a moment ago, the key is cached: the store is asked only when the cache
+      // expired in between; meanwhile down, the request goes on without limits (as the limiter's
+      // default `onStoreDown: open` does).
+      this.options.logger.warn({ err: error instanceof Error ? error.message : String(error), key: info.clientKeyId }, 'key store unreachable at admission');
+      return undefined;
+    });
     if (!key) return undefined;
     const refusal = keyRefusal(key, this.now());
     if (refusal) return { kind: 'authentication', message: `the gateway key ${key.name} is ${refusal}` };
@@ -61,15 +80,15 @@ export class KeyEnforcement {
     let reserveUsd: number | undefined;
     const worstTokens = Math.ceil(info.bodyBytes / RESERVED_BYTES_PER_INPUT_TOKEN) + (info.maxOutputTokens ?? DEFAULT_RESERVED_OUTPUT_TOKENS);
     if (limits.budget) {
-      const prices = info.upstreamModels.map((model) => this.prices().priceOf(model));
-      if (prices.some((price) => price === undefined) && !this.settings().allowUnpricedWithBudget)
+      const prices = info.upstreamModels.map((model) => this.options.prices().priceOf(model));
+      if (prices.some((price) => price === undefined) && !this.options.settings().allowUnpricedWithBudget)
         return {
           kind: 'permission',
           message: `the model ${info.clientModel} has no price, and the gateway key ${key.name} has a budget (set allowUnpricedWithBudget, or give the model a price under prices:)`,
         };
       reserveUsd = worstCaseUsd(info, prices, limits.budget.usd);
     }
-    const admission = await this.limiter.admit(key.name, limits, reserveUsd === undefined ? undefined : { reserveUsd });
+    const admission = await this.options.limiter.admit(key.name, limits, reserveUsd === undefined ? undefined : { reserveUsd });
     if (!admission.allowed) return denialOf(admission);
     this.keep(info.requestId, { ticket: admission.ticket, worstUsd: reserveUsd ?? 0, worstTokens });
     return undefined;
@@ -92,20 +111,23 @@ export class KeyEnforcement {
     let costUsd: number | undefined = 0;
     if (usage) {
       tokens = usage.inputTokens + usage.outputTokens;
-      const cost = this.prices().costOf(record);
+      const cost = this.options.prices().costOf(record);
       costUsd = cost && 'usd' in cost ? cost.usd : undefined;
     } else if (answered) {
       tokens = open.worstTokens;
       costUsd = open.worstUsd;
     }
-    this.limiter.settle(ticket, { tokens, costUsd }).catch((error: unknown) => {
-      this.logger.error({ err: error instanceof Error ? error.message : String(error), key: ticket.key, requestId: record.requestId }, 'key usage not counted');
+    this.options.limiter.settle(ticket, { tokens, costUsd }).catch((error: unknown) => {
+      this.options.logger.error(
+        { err: error instanceof Error ? error.message : String(error), key: ticket.key, requestId: record.requestId },
+        'key usage not counted',
+      );
     });
   }
 
   private keep(requestId: string, admission: OpenAdmission): void {
     if (this.tickets.size >= MAX_OPEN_TICKETS) {
-      this.logger.error(
+      this.options.logger.error(
         { tickets: this.tickets.size },
         'too many key admissions without an end: the oldest are dropped (their reservations expire in the limiter)',
       );

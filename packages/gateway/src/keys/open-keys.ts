@@ -88,7 +88,7 @@ export async function openGatewayKeys(options: GatewayKeysOptions): Promise<Gate
       await changes?.publish(name).catch((error: unknown) => logger.warn({ err: reasonOf(error), key: name }, 'key change not announced through redis'));
     },
   });
-  const enforcement = new KeyEnforcement(resolver, options.limiter, options.prices, options.settings, logger);
+  const enforcement = new KeyEnforcement({ ...options, keys: resolver });
   return {
     registry,
     resolver,
