@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startPostgres } from '../../../../scripts/services.mjs';
 import { type CliIo, runCli } from '../../src/cli/run.js';
 import { parseConfig } from '../../src/config/load.js';
 import { openLimiter } from '../../src/limits/index.js';
@@ -132,6 +133,47 @@ describe('virtual keys on three gateways sharing PostgreSQL and Redis', () => {
       expect(admitted).toBeLessThan(60);
     } finally {
       await limiter.close();
+    }
+  });
+});
+
+describe('virtual keys while PostgreSQL is down', () => {
+  it('keeps serving config keys and keys read within the TTL; an unseen secret gets 503 in the client protocol', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keys-pg-down-'));
+    const postgres = await startPostgres(dir);
+    const config = parseConfig(
+      JSON.stringify({
+        keys: [{ name: 'file-key', key: 'client-key' }],
+        adminKey: ADMIN_KEY,
+        metrics: false,
+        maxRetries: 0,
+        virtualKeys: { cacheTtlMs: 60_000 },
+        upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'k' } },
+        routes: [{ match: '*', upstream: 'claude' }],
+        store: { postgres: postgres.url, spool: join(dir, 'spool.jsonl') },
+      }),
+      {},
+      'config',
+      { baseDir: dir },
+    );
+    const gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
+    let up = true;
+    try {
+      const seen = await createKey(gateway.url, { name: 'seen', rpm: 100 });
+      const unseen = await createKey(gateway.url, { name: 'unseen' });
+      expect((await ask(gateway, seen)).status).toBe(200);
+      postgres.stop();
+      up = false;
+      expect((await ask(gateway, 'client-key')).status).toBe(200);
+      expect((await ask(gateway, seen)).status).toBe(200);
+      const refused = await ask(gateway, unseen);
+      expect({ status: refused.status, body: await refused.json() }).toEqual({
+        status: 503,
+        body: { type: 'error', error: { type: 'api_error', message: 'the gateway cannot check keys now (its key store is unreachable)' } },
+      });
+    } finally {
+      await gateway.close();
+      if (up) postgres.stop();
     }
   });
 });
