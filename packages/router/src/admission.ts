@@ -14,8 +14,8 @@ export interface AdmitInfo {
   maxOutputTokens?: number;
   /** The upstream models the route may call, in its order (what prices are looked up by). */
   upstreamModels: string[];
-  /** Bytes of the client's body (a bound on its input tokens: at most one token per byte). */
-  bodyBytes: number;
+  /** Characters of the client's body as received (its input tokens are a fraction of them). */
+  bodyChars: number;
 }
 
 /**

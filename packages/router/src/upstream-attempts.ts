@@ -49,7 +49,7 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
       stream: match.stream ?? held.body?.stream === true,
       maxOutputTokens: maxOutputTokensOf(clientProtocol, held.body),
       upstreamModels: route.targets.map((target) => target.model),
-      bodyBytes: held.text?.length ?? 0,
+      bodyChars: held.text?.length ?? 0,
     });
   }
   const diagnostics = config.diagnostics ? startDiagnostics(route.rule.match) : undefined;

@@ -157,7 +157,7 @@ describe('the admit hook', () => {
           stream: false,
           maxOutputTokens: 100,
           upstreamModels: ['up-1'],
-          bodyBytes: JSON.stringify(BODIES[protocol]).length,
+          bodyChars: JSON.stringify(BODIES[protocol]).length,
         },
       ]);
     }

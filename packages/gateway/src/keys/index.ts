@@ -1,7 +1,7 @@
 // Virtual keys (the README's "Keys, limits and budgets").
 export { DEFAULT_KEY_CACHE_TTL_MS, KeyResolver, MAX_CACHED_KEYS } from './key-resolver.js';
 export type { KeyAuthentication } from './key-resolver.js';
-export { DEFAULT_RESERVED_OUTPUT_TOKENS, KeyEnforcement, RESERVED_BYTES_PER_INPUT_TOKEN } from './key-enforcement.js';
+export { DEFAULT_RESERVED_OUTPUT_TOKENS, KeyEnforcement, RESERVED_CHARS_PER_INPUT_TOKEN } from './key-enforcement.js';
 export type { EnforcementSettings, KeyLimiter, KeyPrices } from './key-enforcement.js';
 export { KeyInputError, KEY_NAME_PATTERN, MAX_KEY_MODELS, MAX_METADATA_ENTRIES, parseKeyChanges, parseNewKey } from './key-input.js';
 export type { KeyChanges, NewKey } from './key-input.js';

@@ -17,8 +17,8 @@ export type KeyPrices = Pick<PriceBook, 'priceOf' | 'costOf'>;
  * clients' defaults allow; a request writing more is counted in full when it ends.
  */
 export const DEFAULT_RESERVED_OUTPUT_TOKENS = 4096;
-/** Body bytes per input token assumed for a reservation (4: English text and JSON run 3.5-4.5). */
-export const RESERVED_BYTES_PER_INPUT_TOKEN = 4;
+/** Body characters per input token assumed for a reservation (4: English text and JSON run 3.5-4.5). */
+export const RESERVED_CHARS_PER_INPUT_TOKEN = 4;
 /** `retry-after` of a rate limit whose limiter named no wait (60 s: one minute window). */
 const DEFAULT_RETRY_AFTER_SECONDS = 60;
 /** Tickets of requests still running, at most (a bound on memory should a request never end). */
@@ -78,7 +78,7 @@ export class KeyEnforcement {
     const limits = limitsOf(key);
     if (!limits) return undefined;
     let reserveUsd: number | undefined;
-    const worstTokens = Math.ceil(info.bodyBytes / RESERVED_BYTES_PER_INPUT_TOKEN) + (info.maxOutputTokens ?? DEFAULT_RESERVED_OUTPUT_TOKENS);
+    const worstTokens = Math.ceil(info.bodyChars / RESERVED_CHARS_PER_INPUT_TOKEN) + (info.maxOutputTokens ?? DEFAULT_RESERVED_OUTPUT_TOKENS);
     if (limits.budget) {
       const prices = info.upstreamModels.map((model) => this.options.prices().priceOf(model));
       if (prices.some((price) => price === undefined) && !this.options.settings().allowUnpricedWithBudget)
@@ -159,14 +159,14 @@ function limitsOf(key: VirtualKey): KeyLimits | undefined {
 /**
  * The most a request may cost, reserved at admission: its output cap (or
  * {@link DEFAULT_RESERVED_OUTPUT_TOKENS}) at the dearest output price of the route's models,
- * plus its body's estimated input tokens at the dearest input price; never more than the budget.
+ * plus its body's estimated input tokens (characters / 4) at the dearest input price; never more than the budget.
  */
 function worstCaseUsd(info: AdmitInfo, prices: readonly (ModelPrice | undefined)[], budgetUsd: number): number {
   const priced = prices.filter((price) => price !== undefined);
   const output = Math.max(0, ...priced.map((price) => price.output));
   const input = Math.max(0, ...priced.map((price) => price.input));
   const outputTokens = info.maxOutputTokens ?? DEFAULT_RESERVED_OUTPUT_TOKENS;
-  const inputTokens = Math.ceil(info.bodyBytes / RESERVED_BYTES_PER_INPUT_TOKEN);
+  const inputTokens = Math.ceil(info.bodyChars / RESERVED_CHARS_PER_INPUT_TOKEN);
   return Math.min(budgetUsd, (outputTokens * output + inputTokens * input) / 1e6);
 }
 
