@@ -1,6 +1,7 @@
 // `llm-gateway keys ...` (issue 22): writes the store the config names with no gateway running;
 // clear errors and exit codes; a running gateway sees the CLI's changes within the cache TTL.
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -148,6 +149,21 @@ describe('llm-gateway keys', () => {
       expect(result.stderr).toEqual([message]);
     });
   }
+
+  it('writes the key when the configured Redis is down, warning that gateways see it within their TTL', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+    const config = configFile(`store: { redis: "redis://127.0.0.1:${port}" }\n`);
+    const created = await run(['keys', 'create', '--name', 'offline', '--config', config, '--json']);
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout[0]!)).toMatchObject({ name: 'offline', status: 'active' });
+    expect(created.stderr).toEqual([
+      `llm-gateway keys: warning: store.redis: cannot reach redis://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}; running gateways see this change within their key cache's TTL (virtualKeys.cacheTtlMs)`,
+    ]);
+    expect((await run(['keys', 'list', '--config', config, '--json'])).stdout).toHaveLength(1);
+  });
 
   it('is seen by a running gateway: a key created by the CLI answers; revoked, it is refused within the cache TTL', async () => {
     const upstream = await startMockUpstream({ protocol: 'openai-chat', port: 0 });

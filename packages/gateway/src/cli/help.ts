@@ -88,7 +88,8 @@ or UTC day.`,
 
 Manages virtual keys in the store the config names (its virtualKeys.path SQLite file, or
 store.postgres), with or without a gateway running; with store.redis each change reaches the
-running gateways at once (else within virtualKeys.cacheTtlMs, default 5000 ms). create prints the
+running gateways at once (else, or with Redis down, which it warns of, within
+virtualKeys.cacheTtlMs, default 5000 ms). create prints the
 secret (sk-gw-...) once: only its hash is kept. revoke keeps the key's row and name.
 Settings:
   --budget USD[/day|/week|/month|/total]   spend limit (a bare amount: total); none clears it

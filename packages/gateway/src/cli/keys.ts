@@ -54,7 +54,7 @@ export async function runKeysCommand(args: string[], io: KeysIo): Promise<number
     if (typeof config !== 'string') throw new KeysUsageError('--config <file> is required');
     const input = action === 'create' ? parseNewKey({ name: flags.name, ...settingsFromFlags(flags) }) : undefined;
     const changes = action === 'update' ? parseKeyChanges(settingsFromFlags(flags)) : undefined;
-    const { registry, close } = await openKeyRegistry(keyLocationOf(config, io.env));
+    const { registry, close } = await openKeyRegistry(keyLocationOf(config, io.env), (message) => io.err(`llm-gateway keys: warning: ${message}`));
     try {
       return await runAction(action as Action, { registry, name: positionals[0]!, input, changes, json: flags.json === true, io });
     } finally {

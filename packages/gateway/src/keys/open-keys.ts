@@ -17,15 +17,20 @@ export async function openKeyStore(store: KeyLocation['store']): Promise<KeyStor
   return new SqliteKeyStore(store.path);
 }
 
-/** A registry that writes `location`'s store and announces each change on its Redis, for the CLI. */
-export async function openKeyRegistry(location: KeyLocation): Promise<{ registry: KeyRegistry; close(): Promise<void> }> {
+/**
+ * A registry that writes `location`'s store and announces each change on its Redis, for the CLI.
+ * A Redis that cannot be reached is no reason to refuse the change: `warn` is told, and the
+ * running gateways see it within their cache's TTL.
+ */
+export async function openKeyRegistry(location: KeyLocation, warn: (message: string) => void): Promise<{ registry: KeyRegistry; close(): Promise<void> }> {
   const store = await openKeyStore(location.store);
   let changes: RedisKeyChanges | undefined;
-  try {
-    changes = location.redis ? await RedisKeyChanges.open(location.redis, () => undefined) : undefined;
-  } catch (error) {
-    await store.close();
-    throw error;
+  if (location.redis) {
+    try {
+      changes = await RedisKeyChanges.open(location.redis, () => undefined);
+    } catch (error) {
+      warn(`${reasonOf(error)}; running gateways see this change within their key cache's TTL (virtualKeys.cacheTtlMs)`);
+    }
   }
   const registry = new KeyRegistry(store, { configKeyNames: () => location.configKeyNames, changed: (name) => changes?.publish(name) });
   return {
