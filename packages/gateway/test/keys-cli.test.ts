@@ -165,6 +165,22 @@ describe('llm-gateway keys', () => {
     expect((await run(['keys', 'list', '--config', config, '--json'])).stdout).toHaveLength(1);
   });
 
+  it('lets a gateway with no file keys serve a non-loopback address once a virtual key exists', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keys-relay-'));
+    const config = join(dir, 'gateway.yaml');
+    writeFileSync(config, 'upstreams: { a: { protocol: claude, baseUrl: "http://127.0.0.1:1" } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\n');
+    const start = () => startGateway(loadConfigFile(config, {}), { host: '0.0.0.0', port: 0, logger: createLogger('silent') });
+    await expect(start()).rejects.toThrow('listen.host: 0.0.0.0 is reachable from other machines and no client keys are set');
+    expect((await run(['keys', 'create', '--name', 'only', '--config', config])).code).toBe(0);
+    const gateway = await start();
+    try {
+      const refused = await fetch(`http://127.0.0.1:${gateway.port}/v1/messages`, { method: 'POST', body: '{}' });
+      expect(refused.status).toBe(401);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('is seen by a running gateway: a key created by the CLI answers; revoked, it is refused within the cache TTL', async () => {
     const upstream = await startMockUpstream({ protocol: 'openai-chat', port: 0 });
     const config = configFile('virtualKeys: { cacheTtlMs: 200 }\n');

@@ -91,7 +91,8 @@ const RESTART_KEYS = ['listen', 'ledger', 'store', 'virtualKeys', 'metrics', 'tr
 /** Starts the gateway server for a validated config. */
 export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
   const host = options.host ?? config.listen.host ?? '127.0.0.1';
-  refuseOpenRelay(host, config.keys.length, config.allowOpen);
+  // With no keys in the file, the key store is read first: a virtual key closes the gateway too.
+  if (config.keys.length > 0) refuseOpenRelay(host, config.keys.length, config.allowOpen);
   const logger = options.logger ?? createLogger(config.log.level);
   const backstopMs = transportBodyIdleTimeoutMs(config);
   let draining = false;
@@ -121,6 +122,20 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     await stores.close();
     throw error;
   });
+  /** Lets go of the key store, the limits counters and the stores, in that order. */
+  const closeStores = async (): Promise<void> => {
+    await keys.close();
+    await limiter?.close();
+    await stores.close();
+  };
+  if (config.keys.length === 0) {
+    try {
+      refuseOpenRelay(host, keys.resolver.required() ? 1 : 0, config.allowOpen);
+    } catch (error) {
+      await closeStores();
+      throw error;
+    }
+  }
   const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: backstopMs });
   // The config the circuits are reported for: the running one (set again by each reload).
   let routed = config;
@@ -204,9 +219,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   });
   // A port in use: let go of the stores and upstream pools before saying so.
   const server = await serving.catch(async (error: unknown) => {
-    await keys.close();
-    await limiter?.close();
-    await stores.close();
+    await closeStores();
     await closeTransport();
     throw error;
   });
@@ -235,9 +248,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     await server.close();
     clearTimeout(cut);
     clearTimeout(grace);
-    await keys.close();
-    await limiter?.close();
-    await stores.close();
+    await closeStores();
     await metricsServer?.close();
     await tracing?.shutdown();
     await closeTransport();
