@@ -1,3 +1,4 @@
+import type { AdmitDenial, AdmitInfo } from './admission.js';
 import type { RoutingState } from './balancing/routing-state.js';
 import type { CircuitBreakerConfig } from './circuit/circuit-breaker.js';
 import type { RequestDiagnostics } from './diagnostics.js';
@@ -147,6 +148,12 @@ export interface RouterHooks {
   onWarning?(warning: LlmWarning, requestId: string): void;
   /** Once per request, after the last byte (or the failure). */
   onRequestEnd?(record: RequestRecord): void;
+  /**
+   * Before a generate call's first upstream call, once its model and route are known: a denial
+   * is answered in the client's protocol (see admission.ts) and no upstream is called. Unlike the
+   * hooks above, what it throws fails the request. Every admitted call ends in `onRequestEnd`.
+   */
+  admit?(info: AdmitInfo): Promise<AdmitDenial | undefined>;
 }
 
 /**

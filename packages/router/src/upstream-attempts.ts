@@ -1,4 +1,5 @@
 import { LlmError, describeError, type Codec, type HttpRequestMatch, type LlmMessage, type LlmRequest, type LlmWarning } from '@llm/core';
+import { admitCall, maxOutputTokensOf } from './admission.js';
 import { answerReply } from './answer-reply.js';
 import { bridge, type Bridge, type BridgeAnswers } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
@@ -41,6 +42,19 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
   call.record.clientModel = clientModel;
   const route = resolveRoute(config.routes, clientModel);
   if (!route) throw new LlmError({ kind: 'not_found', message: `no route for model ${clientModel}` });
+  if (config.hooks?.admit) {
+    const clientProtocol = call.clientCodec.id;
+    await admitCall(config, {
+      requestId: call.requestId,
+      ...(request.clientKeyId !== undefined && { clientKeyId: request.clientKeyId }),
+      clientModel,
+      clientProtocol,
+      stream: match.stream ?? held.body?.stream === true,
+      maxOutputTokens: maxOutputTokensOf(clientProtocol, held.body),
+      upstreamModels: route.targets.map((target) => target.model),
+      bodyChars: held.text?.length ?? 0,
+    });
+  }
   const diagnostics = config.diagnostics ? startDiagnostics(route.rule.match) : undefined;
   if (diagnostics) call.record.diagnostics = diagnostics;
   // A client whose protocol stores answers by id (Responses) continues them by `previous_response_id`.
