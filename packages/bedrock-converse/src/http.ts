@@ -1,4 +1,4 @@
-import { applyAuth, decodeUrlComponent, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
+import { applyAuth, positiveTokenCount, isJsonObject, decodeUrlComponent, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
 import { PROTOCOL } from './protocol.js';
 
 /** Inbound: Bedrock API keys are bearer tokens. (SigV4-signed upstream calls are the gateway's transport.) */
@@ -43,4 +43,5 @@ export const http: HttpBinding = {
     return target;
   },
   readCredential: (headers, url) => readCredential(SCHEMES, headers, url),
+  maxOutputTokensOf: (body) => (isJsonObject(body.inferenceConfig) ? positiveTokenCount(body.inferenceConfig.maxTokens) : undefined),
 };

@@ -1,4 +1,4 @@
-import { applyAuth, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
+import { applyAuth, positiveTokenCount, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
 import { mcpBetaFor } from './mcp-servers.js';
 import { PROTOCOL } from './protocol.js';
 
@@ -50,4 +50,5 @@ export const http: HttpBinding = {
     if (present?.split(',').some((name) => name.trim().startsWith('mcp-client-'))) return headers;
     return { ...headers, [key]: present ? `${present},${beta}` : beta };
   },
+  maxOutputTokensOf: (body) => positiveTokenCount(body.max_tokens),
 };

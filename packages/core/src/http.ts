@@ -98,6 +98,17 @@ export interface HttpBinding {
    * a beta list already there. Absent when no body of the protocol needs a header.
    */
   headersFor?(body: unknown, headers: Record<string, string> | undefined): Record<string, string> | undefined;
+  /**
+   * The client's cap on generated tokens as a request `body` of this protocol sets it, read
+   * without decoding the body (a gateway reserves a request's worst cost from it before any
+   * work); undefined when the body sets none or not a positive integer.
+   */
+  maxOutputTokensOf?(body: Record<string, unknown>): number | undefined;
+}
+
+/** `value` when it is a positive safe integer (a token cap read from a raw body), else undefined. */
+export function positiveTokenCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }
 
 /** Joins a base URL and a path with exactly one slash between them. */

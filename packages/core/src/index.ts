@@ -136,7 +136,7 @@ export type { CodecEndpoints, CodecTraits, MediaByUrl, ToolNameRule } from './co
 
 export { CancelSource } from './cancel.js';
 export type { CancelSignal } from './cancel.js';
-export { applyAuth, decodeUrlComponent, joinUrl, readCredential } from './http.js';
+export { applyAuth, decodeUrlComponent, joinUrl, positiveTokenCount, readCredential } from './http.js';
 export type {
   AuthScheme,
   HeaderReader,

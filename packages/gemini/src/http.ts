@@ -1,4 +1,4 @@
-import { applyAuth, decodeUrlComponent, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
+import { applyAuth, positiveTokenCount, isJsonObject, decodeUrlComponent, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
 import { PROTOCOL } from './protocol.js';
 
 /** Inbound: the API key header, the `?key=` query, and Bearer (Vertex-style OAuth clients). */
@@ -54,6 +54,7 @@ export const http: HttpBinding = {
     return target;
   },
   readCredential: (headers, url) => readCredential(SCHEMES, headers, url),
+  maxOutputTokensOf: (body) => (isJsonObject(body.generationConfig) ? positiveTokenCount(body.generationConfig.maxOutputTokens) : undefined),
 };
 
 /**

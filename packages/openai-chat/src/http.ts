@@ -1,5 +1,5 @@
 import type { HttpBinding, HttpTarget, HttpTargetOptions } from '@llm/core';
-import { applyAuth, joinUrl, readCredential } from '@llm/core';
+import { applyAuth, joinUrl, positiveTokenCount, readCredential } from '@llm/core';
 import { PROTOCOL } from './protocol.js';
 
 const SCHEMES = ['bearer'] as const;
@@ -31,4 +31,5 @@ export const http: HttpBinding = {
   readCredential(headers, url) {
     return readCredential(SCHEMES, headers, url);
   },
+  maxOutputTokensOf: (body) => positiveTokenCount(body.max_completion_tokens) ?? positiveTokenCount(body.max_tokens),
 };

@@ -1,4 +1,4 @@
-import { applyAuth, decodeUrlComponent, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
+import { applyAuth, positiveTokenCount, decodeUrlComponent, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
 import { PROTOCOL } from './protocol.js';
 
 const SCHEMES: readonly AuthScheme[] = ['bearer'];
@@ -36,4 +36,5 @@ export const http: HttpBinding = {
     return target;
   },
   readCredential: (headers, url) => readCredential(SCHEMES, headers, url),
+  maxOutputTokensOf: (body) => positiveTokenCount(body.max_output_tokens),
 };

@@ -1,4 +1,4 @@
-import { LlmError, isJsonObject, type ProtocolId } from '@llm/core';
+import { LlmError, type ProtocolId } from '@llm/core';
 import type { RouterConfig } from './config.js';
 
 /** What the `admit` hook is told of a generate call, once its body is parsed and its route resolved. */
@@ -56,27 +56,4 @@ export async function admitCall(config: RouterConfig, info: AdmitInfo): Promise<
   if (!admit) return;
   const denial = await admit(info);
   if (denial) throw denialError(denial);
-}
-
-/** The cap on generated tokens a client body sets, in its protocol's field. */
-export function maxOutputTokensOf(protocol: ProtocolId, body: Record<string, unknown> | undefined): number | undefined {
-  if (!body) return undefined;
-  switch (protocol) {
-    case 'openai-chat':
-      return positiveInteger(body.max_completion_tokens) ?? positiveInteger(body.max_tokens);
-    case 'openai-responses':
-      return positiveInteger(body.max_output_tokens);
-    case 'claude':
-      return positiveInteger(body.max_tokens);
-    case 'gemini':
-      return isJsonObject(body.generationConfig) ? positiveInteger(body.generationConfig.maxOutputTokens) : undefined;
-    case 'bedrock-converse':
-      return isJsonObject(body.inferenceConfig) ? positiveInteger(body.inferenceConfig.maxTokens) : undefined;
-    default:
-      return undefined;
-  }
-}
-
-function positiveInteger(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }

@@ -49,7 +49,7 @@ export type { McpCallContext, McpCallRecord, McpConfig, McpHost, McpToolOutput }
 export { DENIED_OUTPUT, UNAVAILABLE_OUTPUT } from './mcp/mcp-loop.js';
 export { NOT_AN_OBJECT_OUTPUT, TOO_MANY_CALLS_OUTPUT } from './mcp/mcp-calls.js';
 export { MAX_FUNCTION_NAME_LENGTH, baseFunctionName as mcpFunctionName } from './mcp/mcp-names.js';
-export { denialError, maxOutputTokensOf } from './admission.js';
+export { denialError } from './admission.js';
 export type { AdmitDenial, AdmitInfo } from './admission.js';
 export type {
   BalancingStrategy,

@@ -1,5 +1,5 @@
 import { LlmError, describeError, type Codec, type HttpRequestMatch, type LlmMessage, type LlmRequest, type LlmWarning } from '@llm/core';
-import { admitCall, maxOutputTokensOf } from './admission.js';
+import { admitCall } from './admission.js';
 import { answerReply } from './answer-reply.js';
 import { bridge, type Bridge, type BridgeAnswers } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
@@ -50,7 +50,7 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
       clientModel,
       clientProtocol,
       stream: match.stream ?? held.body?.stream === true,
-      maxOutputTokens: maxOutputTokensOf(clientProtocol, held.body),
+      maxOutputTokens: held.body ? call.clientCodec.http.maxOutputTokensOf?.(held.body) : undefined,
       upstreamModels: route.targets.map((target) => target.model),
       bodyChars: held.text?.length ?? 0,
     });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdmitDenial, AdmitInfo } from '../src/admission.js';
 import type { RequestRecord } from '../src/config.js';
 import { createHandler } from '../src/handler.js';
+import { defaultCodecs } from '../src/registry.js';
 import { answer } from './upstream-answer.js';
 
 type Served = Exclude<ProtocolId, 'bedrock-converse'>;
@@ -161,5 +162,21 @@ describe('the admit hook', () => {
         },
       ]);
     }
+  });
+});
+
+describe("each codec's output cap, read from the raw body", () => {
+  it('finds the cap where each protocol puts it, and nothing that is not a positive integer', () => {
+    const capOf = (protocol: ProtocolId, body: Record<string, unknown>) => defaultCodecs()[protocol]?.http.maxOutputTokensOf?.(body);
+    expect(capOf('openai-chat', { max_completion_tokens: 7, max_tokens: 9 })).toBe(7);
+    expect(capOf('openai-chat', { max_tokens: 9 })).toBe(9);
+    expect(capOf('openai-responses', { max_output_tokens: 11 })).toBe(11);
+    expect(capOf('claude', { max_tokens: 12 })).toBe(12);
+    expect(capOf('gemini', { generationConfig: { maxOutputTokens: 13 } })).toBe(13);
+    expect(capOf('bedrock-converse', { inferenceConfig: { maxTokens: 14 } })).toBe(14);
+    for (const bad of [0, -1, 1.5, '20', null, Number.MAX_SAFE_INTEGER + 2])
+      expect([bad, capOf('claude', { max_tokens: bad }), capOf('gemini', { generationConfig: { maxOutputTokens: bad } })]).toEqual([bad, undefined, undefined]);
+    expect(capOf('gemini', { generationConfig: 'x' })).toBeUndefined();
+    expect(capOf('bedrock-converse', {})).toBeUndefined();
   });
 });
