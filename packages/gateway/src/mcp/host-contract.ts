@@ -24,3 +24,11 @@ export interface McpHost {
   /** Runs one tool. Tool/server errors come back as isError results, never thrown (thrown = the request fails). */
   callTool(server: LlmMcpTool, tool: string, args: JsonObject, context: McpCallContext): Promise<McpToolResult>;
 }
+
+/** RouterConfig.mcp: the host, the configured servers routes attach by name, the loop's limits. */
+export interface RouterMcpConfig {
+  host: McpHost;
+  servers?: Record<string, LlmMcpTool>;
+  maxTurns?: number;
+  timeBudgetMs?: number;
+}
