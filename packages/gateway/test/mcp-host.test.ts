@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LookupFunction } from 'node:net';
@@ -146,6 +148,27 @@ describe('MCP host over Streamable HTTP', () => {
     });
     expect(logEntries('mcp tools list failed')).toEqual([expect.objectContaining({ mcpServer: 'tests', err: expect.stringContaining('ECONNREFUSED') })]);
     await gone.close();
+  });
+
+  it('gives up on a server that never answers at the call timeout: listTools 504, callTool an isError result', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
+    const quick = createMcpHost({ allowClientServers: [url], callTimeoutMs: 300 }, logger);
+    const started = performance.now();
+    expect(await refusal(quick.listTools(mcp(url), client))).toEqual({
+      kind: 'timeout',
+      status: 504,
+      message: 'MCP server "tests" did not list its tools within 300 ms',
+    });
+    expect(await quick.callTool(mcp(url), 'add', { a: 1, b: 2 }, client)).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'MCP server "tests" did not answer the call of "add" within 300 ms' }],
+    });
+    expect(performance.now() - started).toBeLessThan(2000);
+    await quick.close();
+    silent.closeAllConnections();
+    silent.close();
   });
 
   it('fails a cancelled request instead of answering the model', async () => {

@@ -46,7 +46,7 @@ async function connected(transport: Transport, limits: ConnectLimits): Promise<C
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const client = new Client(CLIENT_INFO);
   try {
-    await client.connect(transport, limits);
+    await client.connect(transport, { timeout: limits.timeoutMs, signal: limits.signal });
     return client;
   } catch (error) {
     await client.close().catch(() => undefined);
