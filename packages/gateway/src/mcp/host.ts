@@ -1,12 +1,12 @@
-import type { LookupFunction } from 'node:net';
 import { type CancelSignal, type JsonObject, LlmError, type LlmMcpTool, type LlmMcpToolDescription, describeError } from '@llm/core';
 import type { Logger } from 'pino';
-import { InternalAddressRefused, refusingInternalAddresses, systemLookup } from '../internal-address-lookup.js';
+import { InternalAddressRefused } from '../internal-address-lookup.js';
 import { allowEntryNamesHost, clientServerRefusal } from './client-server-check.js';
 import type { McpCallContext, McpHost, McpToolResult } from './host-contract.js';
+import { McpFetch, type McpFetchOptions } from './mcp-fetch.js';
 import { PooledServer } from './pooled-server.js';
 import { type McpCallResult, resultTextParts } from './result-text.js';
-import { type HttpServerTarget, type McpClient, type StdioServerTarget, connectHttp, connectStdio } from './sdk-client.js';
+import { type McpClient, type StdioServerTarget, connectHttp, connectStdio } from './sdk-client.js';
 
 /** Longest wait for one MCP operation (connect, list, call), by default. */
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 30_000;
@@ -27,10 +27,8 @@ export interface McpHostConfig {
   maxResultBytes?: number;
 }
 
-/** For tests: how host names resolve (the internal-address check reads what this returns). */
-export interface McpHostOptions {
-  lookup?: LookupFunction;
-}
+/** How the host's HTTP connections resolve names (for tests) and find the proxy ({@link McpFetchOptions}). */
+export type McpHostOptions = McpFetchOptions;
 
 /** The gateway's MCP host: {@link McpHost} plus `close()`, which ends the configured servers. */
 export interface GatewayMcpHost extends McpHost {
@@ -81,24 +79,16 @@ export function createMcpHost(config: McpHostConfig, logger: Logger, options: Mc
   const timeoutMs = config.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
   const maxResultBytes = config.maxResultBytes ?? DEFAULT_MCP_MAX_RESULT_BYTES;
   const allow = config.allowClientServers ?? [];
+  const fetches = new McpFetch(options);
   const pooled = new Map<string, PooledServer>();
   for (const [name, server] of Object.entries(config.servers ?? {})) {
     const limits = { timeoutMs };
     const open =
-      'url' in server ? () => connectHttp({ url: server.url, headers: server.headers ?? {} }, limits) : () => connectStdio(name, server, limits, logger);
+      'url' in server
+        ? async () => connectHttp({ url: server.url, headers: server.headers ?? {}, fetch: await fetches.for(false) }, limits)
+        : () => connectStdio(name, server, limits, logger);
     pooled.set(name, new PooledServer(open));
   }
-  // Client servers whose host no allow entry names exactly are connected through a fetch whose
-  // sockets refuse internal addresses (checked on the address connected to: no DNS rebinding).
-  let checkedFetch: Promise<{ fetch: HttpServerTarget['fetch']; close: () => Promise<void> }> | undefined;
-  const internalRefusingFetch = () => {
-    checkedFetch ??= import('undici').then(({ Agent, fetch }) => {
-      const dispatcher = new Agent({ connect: { lookup: refusingInternalAddresses(options.lookup ?? systemLookup) } });
-      const checked: HttpServerTarget['fetch'] = (url, init) => fetch(url, { ...(init as object), dispatcher }) as unknown as Promise<Response>;
-      return { fetch: checked, close: () => dispatcher.close() };
-    });
-    return checkedFetch;
-  };
 
   /** Runs `use` on a connection to `server`: the pooled one of a configured server, else one of its own. */
   async function withClient<T>(server: LlmMcpTool, context: McpCallContext, use: (client: McpClient) => Promise<T>): Promise<T> {
@@ -121,7 +111,7 @@ export function createMcpHost(config: McpHostConfig, logger: Logger, options: Mc
     const url = server.url as string;
     const headers: Record<string, string> = { ...server.headers };
     if (server.authorization) headers.authorization = `Bearer ${server.authorization}`;
-    const fetch = allowEntryNamesHost(url, allow) ? undefined : (await internalRefusingFetch()).fetch;
+    const fetch = await fetches.for(!allowEntryNamesHost(url, allow));
     const client = await connectHttp({ url, headers, fetch }, { timeoutMs, signal });
     try {
       return await use(client);
@@ -221,8 +211,7 @@ export function createMcpHost(config: McpHostConfig, logger: Logger, options: Mc
     callTool,
     close: async () => {
       await Promise.all([...pooled.values()].map((pool) => pool.close()));
-      const fetch = await checkedFetch?.catch(() => undefined);
-      await fetch?.close();
+      await fetches.close();
     },
   };
 }
