@@ -88,14 +88,14 @@ describe('MCP host over Streamable HTTP', () => {
     expect((await host.listTools(server_, client)).map((tool) => tool.name)).toEqual(['add', 'slow']);
     expect(await host.callTool(server_, 'pid', {}, client)).toEqual({
       isError: true,
-      content: [{ type: 'text', text: 'tool "pid" is not an allowed tool of MCP server "tests"' }],
+      content: 'tool "pid" is not an allowed tool of MCP server "tests"',
     });
   });
 
   it('calls a tool and logs the call without its arguments', async () => {
     expect(await host.callTool(mcp(`${server.origin}/mcp`), 'add', { a: 2, b: 40 }, client)).toEqual({
       isError: false,
-      content: [{ type: 'text', text: '42' }],
+      content: '42',
     });
     const [entry] = logEntries('mcp call');
     expect(entry).toEqual(expect.objectContaining({ level: 30, mcpServer: 'tests', tool: 'add', source: 'client', isError: false, ms: expect.any(Number) }));
@@ -108,7 +108,7 @@ describe('MCP host over Streamable HTTP', () => {
     const started = performance.now();
     const result = await quick.callTool(mcp(`${server.origin}/mcp`), 'slow', { ms: 5000 }, client);
     expect(performance.now() - started).toBeLessThan(2000);
-    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'MCP server "tests" did not answer the call of "slow" within 300 ms' }] });
+    expect(result).toEqual({ isError: true, content: 'MCP server "tests" did not answer the call of "slow" within 300 ms' });
     expect(logEntries('mcp call')).toEqual([expect.objectContaining({ tool: 'slow', isError: true, err: expect.stringContaining('Request timed out') })]);
     await quick.close();
   });
@@ -116,11 +116,11 @@ describe('MCP host over Streamable HTTP', () => {
   it('passes on an error result, and a tool that throws, as isError results', async () => {
     expect(await host.callTool(mcp(`${server.origin}/mcp`), 'fail', { mode: 'result' }, client)).toEqual({
       isError: true,
-      content: [{ type: 'text', text: FAIL_TEXT }],
+      content: FAIL_TEXT,
     });
     expect(await host.callTool(mcp(`${server.origin}/mcp`), 'fail', { mode: 'throw' }, client)).toEqual({
       isError: true,
-      content: [{ type: 'text', text: THROW_TEXT }],
+      content: THROW_TEXT,
     });
   });
 
@@ -140,7 +140,7 @@ describe('MCP host over Streamable HTTP', () => {
     const gone = createMcpHost({ allowClientServers: [`${closed.origin}/mcp`] }, logger);
     expect(await gone.callTool(mcp(`${closed.origin}/mcp`), 'add', { a: 1, b: 2 }, client)).toEqual({
       isError: true,
-      content: [{ type: 'text', text: 'MCP server "tests" could not answer the call of "add"' }],
+      content: 'MCP server "tests" could not answer the call of "add"',
     });
     expect(await refusal(gone.listTools(mcp(`${closed.origin}/mcp`), client))).toEqual({
       kind: 'upstream',
@@ -164,7 +164,7 @@ describe('MCP host over Streamable HTTP', () => {
     });
     expect(await quick.callTool(mcp(url), 'add', { a: 1, b: 2 }, client)).toEqual({
       isError: true,
-      content: [{ type: 'text', text: 'MCP server "tests" did not answer the call of "add" within 300 ms' }],
+      content: 'MCP server "tests" did not answer the call of "add" within 300 ms',
     });
     expect(performance.now() - started).toBeLessThan(2000);
     await quick.close();
@@ -183,7 +183,7 @@ describe('MCP host over Streamable HTTP', () => {
     server.requests.length = 0;
     const configured: LlmMcpTool = { type: 'mcp', name: 'remote' };
     expect((await host.listTools(configured, gateway)).length).toBe(6);
-    expect(await host.callTool(configured, 'add', { a: 1, b: 1 }, gateway)).toEqual({ isError: false, content: [{ type: 'text', text: '2' }] });
+    expect(await host.callTool(configured, 'add', { a: 1, b: 1 }, gateway)).toEqual({ isError: false, content: '2' });
     // Its headers on every request, and one initialize for both operations: the connection was
     // kept (requests of earlier tests' cancelled calls may still arrive, without the header).
     const configuredPosts = server.requests.filter((request) => request.headers['x-team'] === 'blue' && request.method === 'POST');
@@ -202,11 +202,11 @@ describe('MCP host behind a forward proxy', () => {
     );
     expect(await proxied.callTool({ type: 'mcp', name: 'corp' }, 'add', { a: 1, b: 2 }, gateway)).toEqual({
       isError: false,
-      content: [{ type: 'text', text: '3' }],
+      content: '3',
     });
     expect(await proxied.callTool(mcp(`http://mcp.corp.test:${port}/mcp`), 'add', { a: 2, b: 2 }, client)).toEqual({
       isError: false,
-      content: [{ type: 'text', text: '4' }],
+      content: '4',
     });
     expect(new Set(proxy.tunnels)).toEqual(new Set([`CONNECT mcp.corp.test:${port}`]));
     await proxied.close();
@@ -218,7 +218,7 @@ describe('MCP host over the older HTTP+SSE transport', () => {
   it('falls back to SSE when the server refuses Streamable HTTP', async () => {
     const sse = mcp(`${server.origin}/sse`);
     expect((await host.listTools(sse, client)).length).toBe(6);
-    expect(await host.callTool(sse, 'add', { a: 3, b: 4 }, client)).toEqual({ isError: false, content: [{ type: 'text', text: '7' }] });
+    expect(await host.callTool(sse, 'add', { a: 3, b: 4 }, client)).toEqual({ isError: false, content: '7' });
   });
 });
 
@@ -316,7 +316,7 @@ describe('MCP host: stdio servers', () => {
   const local: LlmMcpTool = { type: 'mcp', name: 'local' };
   const pidOf = async () => {
     const result = await host.callTool(local, 'pid', {}, gateway);
-    return Number((result.content as { text: string }[])[0]?.text);
+    return Number(result.content);
   };
   const alive = (pid: number) => {
     try {
@@ -343,10 +343,10 @@ describe('MCP host: stdio servers', () => {
         return second;
       })
       .not.toBe(first);
-    expect(await host.callTool(local, 'add', { a: 5, b: 6 }, gateway)).toEqual({ isError: false, content: [{ type: 'text', text: '11' }] });
+    expect(await host.callTool(local, 'add', { a: 5, b: 6 }, gateway)).toEqual({ isError: false, content: '11' });
     const own = createMcpHost({ servers: { local: STDIO } }, logger);
     const result = await own.callTool(local, 'pid', {}, gateway);
-    const ownPid = Number((result.content as { text: string }[])[0]?.text);
+    const ownPid = Number(result.content);
     expect(alive(ownPid)).toBe(true);
     await own.close();
     await expect.poll(() => alive(ownPid)).toBe(false);

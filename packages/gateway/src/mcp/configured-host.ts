@@ -1,7 +1,7 @@
 import type { LlmMcpTool } from '@llm/core';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
-import type { RouterMcpConfig } from './host-contract.js';
+import type { McpConfig } from '@llm/router';
 import { type GatewayMcpHost, type McpHostConfig, type McpServerConfig, createMcpHost } from './host.js';
 
 type McpSection = NonNullable<GatewayConfig['mcp']>;
@@ -26,10 +26,10 @@ export function mcpHostConfig(mcp: McpSection): McpHostConfig {
  * RouterConfig.mcp for a config's `mcp` section. The router knows the configured servers by name
  * only: their URLs, headers and commands stay with the host, which looks them up by that name.
  */
-export function routerMcpConfig(mcp: McpSection, host: GatewayMcpHost): RouterMcpConfig {
+export function routerMcpConfig(mcp: McpSection, host: GatewayMcpHost): McpConfig {
   const servers: Record<string, LlmMcpTool> = {};
   for (const name of Object.keys(mcp.servers ?? {})) servers[name] = { type: 'mcp', name };
-  const out: RouterMcpConfig = { host, servers };
+  const out: McpConfig = { host, servers };
   if (mcp.maxTurns !== undefined) out.maxTurns = mcp.maxTurns;
   if (mcp.timeBudgetMs !== undefined) out.timeBudgetMs = mcp.timeBudgetMs;
   return out;

@@ -2,7 +2,7 @@ import { type CancelSignal, type JsonObject, LlmError, type LlmMcpTool, type Llm
 import type { Logger } from 'pino';
 import { InternalAddressRefused } from '../internal-address-lookup.js';
 import { allowEntryNamesHost, clientServerRefusal } from './client-server-check.js';
-import type { McpCallContext, McpHost, McpToolResult } from './host-contract.js';
+import type { McpCallContext, McpHost, McpToolOutput } from '@llm/router';
 import { McpFetch, type McpFetchOptions } from './mcp-fetch.js';
 import { PooledServer } from './pooled-server.js';
 import { type McpCallResult, resultTextParts } from './result-text.js';
@@ -168,19 +168,21 @@ export function createMcpHost(config: McpHostConfig, logger: Logger, options: Mc
     }
   }
 
-  async function callTool(server: LlmMcpTool, tool: string, args: JsonObject, context: McpCallContext): Promise<McpToolResult> {
+  async function callTool(server: LlmMcpTool, tool: string, args: JsonObject, context: McpCallContext): Promise<McpToolOutput> {
     const started = performance.now();
     const signal = abortSignalOf(context.signal);
-    let result: McpToolResult;
+    let result: McpToolOutput;
     let failure: unknown;
     if (server.allowedTools && !server.allowedTools.includes(tool)) {
-      result = { isError: true, content: [{ type: 'text', text: `tool "${tool}" is not an allowed tool of MCP server "${server.name}"` }] };
+      result = { isError: true, content: `tool "${tool}" is not an allowed tool of MCP server "${server.name}"` };
     } else {
       try {
         const answer = (await withClient(server, context, (client) =>
           client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, signal }),
         )) as McpCallResult;
-        result = { isError: answer.isError === true, content: resultTextParts(answer, maxResultBytes) };
+        const parts = resultTextParts(answer, maxResultBytes);
+        // One text is given as a string, as most tools answer: every protocol's tool result takes that form.
+        result = { isError: answer.isError === true, content: parts.length === 1 ? (parts[0]?.text ?? '') : parts };
       } catch (error) {
         const safe = clientSafe(error, server, `answer the call of "${tool}"`, context.signal);
         // A refusal or a cancelled request ends the request; a server that failed is the model's to hear.
@@ -194,7 +196,7 @@ export function createMcpHost(config: McpHostConfig, logger: Logger, options: Mc
           code !== undefined && code !== REQUEST_TIMEOUT && code !== CONNECTION_CLOSED
             ? `${safe.message}: ${error instanceof Error ? error.message.slice(0, 500) : ''}`
             : safe.message;
-        result = { isError: true, content: [{ type: 'text', text }] };
+        result = { isError: true, content: text };
       }
     }
     const ms = Math.round(performance.now() - started);
