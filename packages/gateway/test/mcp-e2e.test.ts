@@ -6,6 +6,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load.js';
+import { openDatabase } from '../src/ledger/sqlite.js';
 import { createLogger } from '../src/logger.js';
 import { type Gateway, startGateway } from '../src/server/start.js';
 import { type TestMcpServer, startTestMcpServer } from './helpers/mcp-server.js';
@@ -24,6 +25,7 @@ let gateway: Gateway;
 let responses: OpenAI;
 let claude: Anthropic;
 const lines: string[] = [];
+const ledgerPath = join(mkdtempSync(join(tmpdir(), 'mcp-e2e-')), 'usage.db');
 
 beforeAll(async () => {
   [mcp, chat, gemini] = await Promise.all([startTestMcpServer(), startModelScript('openai-chat'), startModelScript('gemini')]);
@@ -43,7 +45,7 @@ beforeAll(async () => {
         allowClientServers: [`${mcp.origin}/mcp`],
         callTimeoutMs: 2000,
       },
-      ledger: { path: join(mkdtempSync(join(tmpdir(), 'mcp-e2e-')), 'usage.db') },
+      ledger: { path: ledgerPath },
     }),
     {},
   );
@@ -77,6 +79,20 @@ function loggedCalls(): { mcpServer: unknown; tool: unknown; source: unknown; is
     .map(({ mcpServer, tool, source, isError }) => ({ mcpServer, tool, source, isError }));
 }
 
+/** The ledger's `mcp_calls` of the request with this id, once its row is written. */
+async function ledgerCalls(requestId: string): Promise<unknown> {
+  let row: { mcp_calls: string | null } | undefined;
+  await expect
+    .poll(() => {
+      const db = openDatabase(ledgerPath, { readonly: true });
+      row = (db.prepare('SELECT mcp_calls FROM requests WHERE request_id = ?').all(requestId) as { mcp_calls: string | null }[])[0];
+      db.close();
+      return row !== undefined;
+    })
+    .toBe(true);
+  return row?.mcp_calls === null || row === undefined ? null : JSON.parse(row.mcp_calls);
+}
+
 /** The messages the upstream got in its last Chat request after the user's. */
 function chatFollowUp(): unknown[] {
   return ((chat.received.at(-1)?.body.messages as unknown[]) ?? []).slice(1);
@@ -108,7 +124,9 @@ describe('Responses clients with hosted-MCP tools on upstreams without MCP', () 
       { role: 'tool', tool_call_id: 'call_1', content: '5' },
     ]);
     expect(loggedCalls()).toEqual([{ mcpServer: 'calc', tool: 'add', source: 'client', isError: false }]);
-    expect(accessLine()).toMatchObject({ status: 200, upstream: 'chat', mcpCalls: [{ server: 'calc', tool: 'add', ms: expect.any(Number), isError: false }] });
+    const calls = [{ server: 'calc', tool: 'add', ms: expect.any(Number), isError: false }];
+    expect(accessLine()).toMatchObject({ status: 200, upstream: 'chat', mcpCalls: calls });
+    expect(await ledgerCalls(accessLine().requestId as string)).toEqual(calls);
   });
 
   it('streamed on Gemini: the SDK accumulator takes the stream, with the call and its result', async () => {
@@ -146,6 +164,10 @@ describe('Responses clients with hosted-MCP tools on upstreams without MCP', () 
     expect(loggedCalls()).toEqual([
       { mcpServer: 'calc', tool: 'fail', source: 'client', isError: true },
       { mcpServer: 'calc', tool: 'fail', source: 'client', isError: true },
+    ]);
+    expect(await ledgerCalls(accessLine().requestId as string)).toEqual([
+      { server: 'calc', tool: 'fail', ms: expect.any(Number), isError: true },
+      { server: 'calc', tool: 'fail', ms: expect.any(Number), isError: true },
     ]);
   });
 

@@ -41,6 +41,8 @@ export const MIGRATIONS: readonly string[] = [
   // 2: each request's cost (null: unpriced, no usage, or a row older than prices) and the flag of
   // a request whose model has no price (1), as in the SQLite ledger.
   `ALTER TABLE llm_gateway_requests ADD COLUMN cost_usd DOUBLE PRECISION, ADD COLUMN unpriced INTEGER;`,
+  // 3: the MCP tool calls the gateway ran for each request, as JSON text (null: none), as in the SQLite ledger.
+  `ALTER TABLE llm_gateway_requests ADD COLUMN mcp_calls TEXT;`,
 ];
 
 /** Any fixed number: instances starting together take this advisory lock, so one migrates at a time. */
