@@ -33,7 +33,7 @@ describe('mcp config', () => {
           callTimeoutMs: 5000,
           maxResultBytes: 1000,
         },
-        routes: [{ match: '*', upstream: 'chat', mcpServers: ['docs', 'files'] }],
+        routes: [{ match: '*', upstream: 'chat', mcpServers: ['docs', 'files'], mcp: { run: 'gateway' } }],
       }),
       {},
     );
@@ -49,6 +49,8 @@ describe('mcp config', () => {
       maxResultBytes: 1000,
     });
     expect(config.routes[0]?.mcpServers).toEqual(['docs', 'files']);
+    expect(config.routes[0]?.mcp).toEqual({ run: 'gateway' });
+    expect(problemsOf({ ...BASE, routes: [{ match: '*', upstream: 'chat', mcp: { run: 'upstream' } }] })).toEqual(['routes.0.mcp.run: expected "gateway"']);
   });
 
   it('reports route entries naming no configured server, with the name most likely meant', () => {

@@ -96,6 +96,8 @@ const Route = v.strictObject({
   contentPolicyFallback: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** Gateway-configured MCP servers (names of `mcp.servers`) whose tools the gateway runs for this route's requests. */
   mcpServers: v.optional(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty')))),
+  /** `run: gateway`: the gateway runs the request's own MCP tools even on an upstream that hosts MCP (its network, allowlist and log). */
+  mcp: v.optional(v.strictObject({ run: v.literal('gateway') })),
 });
 
 /** Backoff of retries before the first byte (the router's defaults: 500 and 30,000). */
