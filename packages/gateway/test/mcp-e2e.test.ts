@@ -238,6 +238,40 @@ describe('Claude clients with mcp_servers on upstreams without MCP', () => {
     expect(message.usage).toMatchObject({ input_tokens: 20, output_tokens: 10 });
   });
 
+  it('refuses a server outside the allowlist with a 403 in the Claude shape, and a server that cannot list its tools with a 502', async () => {
+    const ask = (url: string) =>
+      claude.beta.messages
+        .create({
+          model: 'on-gemini',
+          max_tokens: 100,
+          messages: [{ role: 'user', content: 'hi' }],
+          mcp_servers: [{ type: 'url', url, name: 'calc' }],
+          tools: toolset,
+          betas: ['mcp-client-2025-11-20'],
+        })
+        .catch((thrown: unknown) => thrown);
+    const refused = await ask('https://mcp.elsewhere.example/mcp');
+    expect(refused).toBeInstanceOf(Anthropic.PermissionDeniedError);
+    expect((refused as InstanceType<typeof Anthropic.PermissionDeniedError>).error).toMatchObject({
+      type: 'error',
+      error: { type: 'permission_error', message: `MCP server "calc": https://mcp.elsewhere.example/mcp is not on this gateway's MCP server allowlist` },
+    });
+    // On the allowlist, but no MCP server there: the listing fails, details in the log only.
+    const broken = await ask(`${mcp.origin}/mcp/none`);
+    expect(broken).toBeInstanceOf(Anthropic.APIError);
+    expect((broken as InstanceType<typeof Anthropic.APIError>).status).toBe(502);
+    // A 5xx message names the request id, as every gateway 5xx does.
+    expect((broken as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+      error: { message: `MCP server "calc" could not list its tools (request id ${String(accessLine().requestId)})` },
+    });
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === 'mcp tools list failed')).toEqual([
+      expect.objectContaining({ level: 40, mcpServer: 'calc', source: 'client', err: expect.stringContaining('LlmError(permission 403)') }),
+      // Streamable HTTP answered 405, so the older transport was tried: it answered 405 too.
+      expect.objectContaining({ level: 40, mcpServer: 'calc', source: 'client', err: 'Error: SSE error: Non-200 status code (405)' }),
+    ]);
+    expect(gemini.received).toHaveLength(0);
+  });
+
   it('streamed on Chat: the SDK accumulator takes the stream', async () => {
     chat.push({ call: { name: 'mcp__calc__add', args: { a: 3, b: 4 } } }, { text: 'Seven.' });
     const message = await claude.beta.messages
