@@ -325,3 +325,38 @@ describe('a Chat client on a route with a gateway-configured stdio server', () =
     ]);
   });
 });
+
+describe('a gateway-configured stdio server and the gateway’s lifetime', () => {
+  it('is started on first use and ended when the gateway closes', async () => {
+    const own: string[] = [];
+    const config = parseConfig(
+      JSON.stringify({
+        upstreams: { chat: { protocol: 'openai-chat', baseUrl: chat.baseUrl, apiKey: 'k' } },
+        routes: [{ match: '*', upstream: 'chat', mcpServers: ['local'] }],
+        mcp: { servers: { local: { command: process.execPath, args: ['--import', 'tsx', STDIO_SERVER] } } },
+        ledger: false,
+      }),
+      {},
+    );
+    const closing = await startGateway(config, { port: 0, logger: createLogger('info', { write: (line: string) => own.push(line) }) });
+    const started = () => own.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === 'mcp server started');
+    expect(started()).toEqual([]);
+    chat.push({ call: { name: 'mcp__local__pid', args: {} } }, { text: 'done' });
+    const client = new OpenAI({ apiKey: 'none', baseURL: `${closing.url}/v1`, maxRetries: 0 });
+    await client.chat.completions.create({ model: 'any', messages: [{ role: 'user', content: 'Which pid?' }] });
+    const [entry] = started();
+    const pid = Number(entry?.pid);
+    expect(chatFollowUp().at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: String(pid) });
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    await closing.close();
+    await expect.poll(alive).toBe(false);
+  });
+});
