@@ -303,6 +303,20 @@ describe('MCP host safety: client-supplied servers', () => {
     });
   });
 
+  it('follows no redirect of a client server (its target was never checked against the allowlist)', async () => {
+    const moved = createMcpHost({ allowClientServers: [`${server.origin}/moved`] }, logger);
+    expect(await refusal(moved.listTools(mcp(`${server.origin}/moved`), client))).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: 'MCP server "tests" could not list its tools',
+    });
+    await moved.close();
+    // A configured server's redirects within its origin are followed (the SDK's default).
+    const configured = createMcpHost({ servers: { moved: { url: `${server.origin}/moved` } } }, logger);
+    expect(await configured.callTool({ type: 'mcp', name: 'moved' }, 'add', { a: 1, b: 1 }, gateway)).toEqual({ isError: false, content: '2' });
+    await configured.close();
+  });
+
   it('refuses a call of a client server off the allowlist (the request fails)', async () => {
     expect(await refusal(host.callTool(mcp('https://elsewhere.example.com/mcp'), 'add', {}, client))).toEqual({
       kind: 'permission',

@@ -112,7 +112,7 @@ export function createMcpHost(config: McpHostConfig, logger: Logger, options: Mc
     const headers: Record<string, string> = { ...server.headers };
     if (server.authorization) headers.authorization = `Bearer ${server.authorization}`;
     const fetch = await fetches.for(!allowEntryNamesHost(url, allow));
-    const client = await connectHttp({ url, headers, fetch }, { timeoutMs, signal });
+    const client = await connectHttp({ url, headers, fetch, noRedirects: true }, { timeoutMs, signal });
     try {
       return await use(client);
     } finally {

@@ -16,6 +16,11 @@ export interface HttpServerTarget {
   headers: Record<string, string>;
   /** The fetch its requests go through (default: the global one). */
   fetch?: FetchLike;
+  /**
+   * Refuse redirects instead of following those within the origin (the SDK's default): a
+   * client-supplied server's URL was checked against the allowlist, a redirect target would not be.
+   */
+  noRedirects?: boolean;
 }
 
 /** A local MCP server the gateway starts (MCP's stdio transport). */
@@ -58,7 +63,7 @@ async function connected(transport: Transport, limits: ConnectLimits): Promise<C
 export async function connectHttp(target: HttpServerTarget, limits: ConnectLimits): Promise<Client> {
   const { StreamableHTTPClientTransport, StreamableHTTPError } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const url = new URL(target.url);
-  const requestInit: RequestInit = { headers: target.headers };
+  const requestInit: RequestInit = target.noRedirects ? { headers: target.headers, redirect: 'error' } : { headers: target.headers };
   try {
     return await connected(new StreamableHTTPClientTransport(url, { requestInit, fetch: target.fetch }), limits);
   } catch (error) {

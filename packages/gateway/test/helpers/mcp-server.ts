@@ -9,7 +9,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { testMcpServer } from './mcp-tools.js';
 
 export interface TestMcpServer {
-  /** `http://127.0.0.1:<port>`; Streamable HTTP at `/mcp`, HTTP+SSE at `/sse`. */
+  /** `http://127.0.0.1:<port>`; Streamable HTTP at `/mcp`, HTTP+SSE at `/sse`, a redirect to `/mcp` at `/moved`. */
   readonly origin: string;
   /** The headers of every request, in order. */
   readonly requests: { method: string; path: string; headers: IncomingHttpHeaders }[];
@@ -41,6 +41,11 @@ export async function startTestMcpServer(): Promise<TestMcpServer> {
       const transport = sse.get(new URL(req.url ?? '/', 'http://x').searchParams.get('sessionId') ?? '');
       if (transport) return void (await transport.handlePostMessage(req, res));
       res.writeHead(404).end('no such session');
+      return;
+    }
+    // A server that moved: every request is sent on to /mcp.
+    if (path === '/moved') {
+      res.writeHead(307, { location: '/mcp' }).end();
       return;
     }
     // What an older (HTTP+SSE only) server answers a Streamable HTTP POST.
