@@ -134,6 +134,16 @@ describe('MCP host over Streamable HTTP', () => {
     });
   });
 
+  it('stops reading a client server answer past 8 MiB: an isError result, the process unharmed', async () => {
+    expect(await host.callTool(mcp(`${server.origin}/mcp`), 'big', { bytes: 9 * 1024 * 1024 }, client)).toEqual({
+      isError: true,
+      content: 'MCP server "tests" could not answer the call of "big"',
+    });
+    expect(logEntries('mcp call')).toEqual([
+      expect.objectContaining({ tool: 'big', isError: true, err: "Error: the MCP server's answer passed 8388608 bytes" }),
+    ]);
+  });
+
   it('makes a server that cannot be reached an isError result of callTool and a 502 of listTools, details in the log only', async () => {
     const closed = await startTestMcpServer();
     await closed.close();

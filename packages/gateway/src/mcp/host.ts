@@ -5,6 +5,7 @@ import { allowEntryNamesHost, clientServerRefusal } from './client-server-check.
 import type { McpCallContext, McpHost, McpToolOutput } from '@llm/router';
 import { McpFetch, type McpFetchOptions } from './mcp-fetch.js';
 import { PooledServer } from './pooled-server.js';
+import { MAX_CLIENT_MCP_ANSWER_BYTES, sizeLimitedFetch } from './size-limited-fetch.js';
 import { type McpCallResult, resultTextParts } from './result-text.js';
 import { type McpClient, type StdioServerTarget, connectHttp, connectStdio } from './sdk-client.js';
 
@@ -91,14 +92,14 @@ export function createMcpHost(config: McpHostConfig, logger: Logger, options: Mc
   }
 
   /** Runs `use` on a connection to `server`: the pooled one of a configured server, else one of its own. */
-  async function withClient<T>(server: LlmMcpTool, context: McpCallContext, use: (client: McpClient) => Promise<T>): Promise<T> {
-    const signal = abortSignalOf(context.signal);
+  async function withClient<T>(server: LlmMcpTool, context: McpCallContext, use: (client: McpClient, signal?: AbortSignal) => Promise<T>): Promise<T> {
+    const requestSignal = abortSignalOf(context.signal);
     if (context.source === 'gateway') {
       const pool = pooled.get(server.name);
       if (!pool) throw new LlmError({ kind: 'server', message: `MCP server "${server.name}" is not configured on this gateway` });
       const client = await pool.client();
       try {
-        return await use(client);
+        return await use(client, requestSignal);
       } catch (error) {
         // A timeout or a server's error answer leaves the connection usable; anything else may not.
         const code = rpcCode(error);
@@ -111,12 +112,21 @@ export function createMcpHost(config: McpHostConfig, logger: Logger, options: Mc
     const url = server.url as string;
     const headers: Record<string, string> = { ...server.headers };
     if (server.authorization) headers.authorization = `Bearer ${server.authorization}`;
-    const fetch = await fetches.for(!allowEntryNamesHost(url, allow));
-    const client = await connectHttp({ url, headers, fetch, noRedirects: true }, { timeoutMs, signal });
+    // An answer past the size limit ends the operation at once (an event stream's error would
+    // otherwise only reach the SDK's error handler, and the call would wait for its timeout).
+    const overflow = new AbortController();
+    const base = (await fetches.for(!allowEntryNamesHost(url, allow))) ?? globalThis.fetch;
+    const fetch = sizeLimitedFetch(base, MAX_CLIENT_MCP_ANSWER_BYTES, (error) => overflow.abort(error));
+    const signal = requestSignal ? AbortSignal.any([requestSignal, overflow.signal]) : overflow.signal;
+    let client: McpClient | undefined;
     try {
-      return await use(client);
+      client = await connectHttp({ url, headers, fetch, noRedirects: true }, { timeoutMs, signal });
+      return await use(client, signal);
+    } catch (error) {
+      // The SDK reports any abort as a timeout: the overflow is told as what it is.
+      throw overflow.signal.aborted ? overflow.signal.reason : error;
     } finally {
-      await client.close().catch(() => undefined);
+      await client?.close().catch(() => undefined);
     }
   }
 
@@ -137,9 +147,8 @@ export function createMcpHost(config: McpHostConfig, logger: Logger, options: Mc
 
   async function listTools(server: LlmMcpTool, context: McpCallContext): Promise<LlmMcpToolDescription[]> {
     const started = performance.now();
-    const signal = abortSignalOf(context.signal);
     try {
-      const listed = await withClient(server, context, async (client) => {
+      const listed = await withClient(server, context, async (client, signal) => {
         const tools: LlmMcpToolDescription[] = [];
         let cursor: string | undefined;
         for (let page = 0; page < MAX_LIST_PAGES; page++) {
@@ -170,14 +179,13 @@ export function createMcpHost(config: McpHostConfig, logger: Logger, options: Mc
 
   async function callTool(server: LlmMcpTool, tool: string, args: JsonObject, context: McpCallContext): Promise<McpToolOutput> {
     const started = performance.now();
-    const signal = abortSignalOf(context.signal);
     let result: McpToolOutput;
     let failure: unknown;
     if (server.allowedTools && !server.allowedTools.includes(tool)) {
       result = { isError: true, content: `tool "${tool}" is not an allowed tool of MCP server "${server.name}"` };
     } else {
       try {
-        const answer = (await withClient(server, context, (client) =>
+        const answer = (await withClient(server, context, (client, signal) =>
           client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, signal }),
         )) as McpCallResult;
         const parts = resultTextParts(answer, maxResultBytes);
