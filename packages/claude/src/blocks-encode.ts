@@ -12,7 +12,7 @@ import type {
 import { CALL_ARGUMENTS_LOSS, cacheHintToWire, objectCallArguments, opaqueStateWarning, reportLoss, reportMcpPartDropped } from '@llm/core';
 import { encodeCitation } from './citations.js';
 import { parseDataUrl, type DataUrl } from '@llm/core/kit';
-import { MCP_PART_LOSS, mcpToolResultBlock, mcpToolUseBlock } from './mcp-blocks.js';
+import { MCP_PART_LOSS, mcpToolListingBlock, mcpToolResultBlock, mcpToolUseBlock } from './mcp-blocks.js';
 import { PROTOCOL, ext } from './protocol.js';
 
 type Wire = Record<string, unknown>;
@@ -212,6 +212,7 @@ export function encodePart(part: LlmPart, path: string, options: EncodePartOptio
     case 'mcp-result':
       return mcpToolResultBlock(part);
     case 'mcp-list-tools':
+      return mcpToolListingBlock(part) ?? reportMcpPartDropped(part, path, PROTOCOL, options.context, MCP_PART_LOSS);
     case 'mcp-approval-request':
     case 'mcp-approval-response':
       return reportMcpPartDropped(part, path, PROTOCOL, options.context, MCP_PART_LOSS);

@@ -5,6 +5,8 @@ import {
   type CodecContext,
   type JsonObject,
   type LlmMcpCallPart,
+  type LlmMcpListToolsPart,
+  type LlmMcpToolDescription,
   type LlmMcpResultPart,
   type LlmTextPart,
 } from '@llm/core';
@@ -81,6 +83,48 @@ export function mcpToolResultBlock(part: LlmMcpResultPart): Wire {
   if (bag?.$content !== undefined) out.content = bag.$content;
   else if (!bag?.$noContent) out.content = typeof part.content === 'string' ? part.content : part.content.map((item) => ({ type: 'text', text: item.text }));
   if (!bag?.$noIsError || part.isError !== undefined) out.is_error = part.isError === true;
+  ext.writeRest(out, part);
+  return out;
+}
+
+const LISTING_KNOWN = new Set(['type', 'mcp_server_name', 'tools']);
+const LISTED_TOOL_KNOWN = new Set(['name', 'description', 'input_schema']);
+
+/**
+ * `mcp_tool_listing` (the tools a server listed while the answer was made, sent back unchanged
+ * so later requests reuse it) -> an MCP tool list. The block has no id: the part's is
+ * `mcpl_<server>`. Tools the canonical form cannot say exactly keep the wire list whole.
+ */
+export function decodeMcpToolListing(block: Wire, path: string): LlmMcpListToolsPart {
+  const server = read.string(block, 'mcp_server_name', path);
+  const wireTools = read.array(block, 'tools', path);
+  let exact = true;
+  const tools = wireTools.map((_, index): LlmMcpToolDescription => {
+    const wire = read.object(wireTools, index, `${path}.tools`);
+    const tool: LlmMcpToolDescription = { name: read.string(wire, 'name', `${path}.tools[${index}]`), inputSchema: wire.input_schema as never };
+    if (typeof wire.description === 'string') tool.description = wire.description;
+    else if (wire.description !== undefined) exact = false;
+    if (ext.rest(wire, LISTED_TOOL_KNOWN)) exact = false;
+    return tool;
+  });
+  const bag: Wire = ext.rest(block, LISTING_KNOWN) ?? {};
+  bag.$listing = exact ? true : wireTools;
+  const part: LlmMcpListToolsPart = { type: 'mcp-list-tools', id: `mcpl_${server}`, server, tools };
+  return ext.keep(part, bag);
+}
+
+/** A tool list that came from Claude -> `mcp_tool_listing` again; `undefined` for another protocol's (Claude takes none). */
+export function mcpToolListingBlock(part: LlmMcpListToolsPart): Wire | undefined {
+  const listing = ext.marker(part, 'listing');
+  if (listing === undefined) return undefined;
+  const tools = Array.isArray(listing)
+    ? listing
+    : part.tools.map((tool) => ({
+        name: tool.name,
+        ...(tool.description !== undefined ? { description: tool.description } : {}),
+        input_schema: tool.inputSchema,
+      }));
+  const out: Wire = { type: 'mcp_tool_listing', mcp_server_name: part.server, tools };
   ext.writeRest(out, part);
   return out;
 }

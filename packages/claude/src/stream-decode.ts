@@ -17,7 +17,7 @@ import {
 import { readSseJson } from '@llm/core/kit';
 import { asAssistantContent, decodeBlock } from './blocks-decode.js';
 import { decodeCitation } from './citations.js';
-import { decodeMcpToolResult, decodeMcpToolUse } from './mcp-blocks.js';
+import { decodeMcpToolListing, decodeMcpToolResult, decodeMcpToolUse } from './mcp-blocks.js';
 import { decodeError } from './errors.js';
 import { PROTOCOL, ext } from './protocol.js';
 import { decodeStopReason } from './stop-reason.js';
@@ -339,6 +339,7 @@ function blockDelta(state: DecodeState, event: Wire, out: Out): void {
 function completedPart(value: Wire): Extract<LlmBlockStart, { kind: 'part' }>['part'] {
   if (value.type === 'mcp_tool_use') return decodeMcpToolUse(value, 'content_block');
   if (value.type === 'mcp_tool_result') return decodeMcpToolResult(value, 'content_block');
+  if (value.type === 'mcp_tool_listing') return decodeMcpToolListing(value, 'content_block');
   return { type: 'provider', protocol: PROTOCOL, value };
 }
 

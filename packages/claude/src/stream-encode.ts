@@ -12,7 +12,7 @@ import {
 import { encodePart } from './blocks-encode.js';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
-import { PROTOCOL } from './protocol.js';
+import { PROTOCOL, ext } from './protocol.js';
 import { encodeStopReason } from './stop-reason.js';
 import { encodeUsage } from './usage.js';
 
@@ -231,7 +231,7 @@ function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: '
     case 'part': {
       const part = block.part;
       const mcp =
-        part.type === 'mcp-call' || part.type === 'mcp-result'
+        part.type === 'mcp-call' || part.type === 'mcp-result' || (part.type === 'mcp-list-tools' && ext.marker(part, 'listing') !== undefined)
           ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true })
           : undefined;
       if (!mcp && (part.type !== 'provider' || part.protocol !== PROTOCOL)) {

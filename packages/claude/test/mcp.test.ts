@@ -2,7 +2,7 @@
 // blocks in history, answers and streams (the SDK's BetaMessageStream accumulates them), and the
 // anthropic-beta header a body with MCP servers needs.
 import Anthropic from '@anthropic-ai/sdk';
-import { accumulateEvents, collectSse, encodeSse, responseToEvents, type LlmRequest, type LlmResponse, type LlmWarning } from '@llm/core';
+import { LlmError, accumulateEvents, collectSse, encodeSse, responseToEvents, type LlmRequest, type LlmResponse, type LlmWarning } from '@llm/core';
 import { collect, runTransform, streamOf } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { claude } from '../src/index.js';
@@ -181,6 +181,25 @@ describe('MCP blocks in answers and streams', () => {
     expect(claude.response.encode(response)).toMatchObject({ content: ANSWER.content, stop_reason: 'end_turn' });
   });
 
+  it('reads an mcp_tool_listing block as an MCP tool list, written back as it came (a foreign list is dropped, reported)', () => {
+    const listing = {
+      type: 'mcp_tool_listing',
+      mcp_server_name: 'deepwiki',
+      tools: [{ name: 'ask_question', description: 'Ask', input_schema: { type: 'object' } }],
+    };
+    const response = claude.response.decode({ ...ANSWER, content: [listing, ...ANSWER.content] });
+    expect(response.choices[0]!.content[0]).toEqual({
+      type: 'mcp-list-tools',
+      id: 'mcpl_deepwiki',
+      server: 'deepwiki',
+      tools: [{ name: 'ask_question', description: 'Ask', inputSchema: { type: 'object' } }],
+      extensions: { claude: { $listing: true } },
+    });
+    expect((claude.response.encode(response) as { content: unknown[] }).content).toEqual([listing, ...ANSWER.content]);
+    const odd = { ...listing, tools: [{ name: 't', input_schema: {}, description: null }] };
+    expect(claude.response.encode(claude.response.decode({ ...ANSWER, content: [odd] }))).toMatchObject({ content: [odd] });
+  });
+
   it('streams a call (input as input_json_delta) and its result; BetaMessageStream accumulates the answer; decoding gives the parts back', async () => {
     const foreign: LlmResponse = {
       id: 'msg_x',
@@ -225,5 +244,54 @@ describe('MCP blocks in answers and streams', () => {
       { type: 'mcp-result', callId: 'mcp_1', content: 'An answer.', isError: false },
       { type: 'text', text: 'Done.' },
     ]);
+  });
+});
+
+describe('hostile MCP input', () => {
+  it('is refused with the path of what is wrong (400 in a request, 502 in an answer); a stream ends with an upstream error', async () => {
+    const refusal = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return error instanceof LlmError ? { kind: error.kind, status: error.status, path: error.path } : error;
+      }
+      return 'accepted';
+    };
+    const history = (block: unknown) => ({ model: 'm', max_tokens: 1, messages: [{ role: 'assistant', content: [block] }] });
+    expect(refusal(() => claude.request.decode(history({ type: 'mcp_tool_use', id: 'x', name: 'a', input: {} })))).toEqual({
+      kind: 'invalid_request',
+      status: 400,
+      path: 'messages[0].content[0].server_name',
+    });
+    expect(refusal(() => claude.request.decode(history({ type: 'mcp_tool_result', tool_use_id: 'x', is_error: 'no' })))).toEqual({
+      kind: 'invalid_request',
+      status: 400,
+      path: 'messages[0].content[0].is_error',
+    });
+    expect(
+      refusal(() => claude.response.decode({ ...ANSWER, content: [{ type: 'mcp_tool_use', id: 'x', name: 'a', server_name: 's', input: 'text' }] })),
+    ).toMatchObject({
+      kind: 'upstream',
+      status: 502,
+    });
+    // A server list of another kind stays whole (with its toolsets), nothing thrown.
+    const odd = {
+      model: 'm',
+      max_tokens: 1,
+      messages: [],
+      mcp_servers: [{ type: 'stdio', name: 'x' }],
+      tools: [{ type: 'mcp_toolset', mcp_server_name: 'x' }],
+    };
+    expect(claude.request.encode(claude.request.decode(odd))).toEqual(odd);
+    const sse = [
+      { event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { id: 'm', model: 'c', content: [], usage: {} } }) },
+      {
+        event: 'content_block_start',
+        data: JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'mcp_tool_use', name: 'a', input: {} } }),
+      },
+      { event: 'content_block_stop', data: JSON.stringify({ type: 'content_block_stop', index: 0 }) },
+    ];
+    const events = await runTransform(claude.stream.decode(), sse);
+    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'upstream', status: 502 } });
   });
 });

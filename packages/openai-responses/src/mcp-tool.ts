@@ -29,7 +29,12 @@ export function decodeMcpTool(wire: Wire, serverLabel: string): LlmMcpTool {
   decodeAllowedTools(wire.allowed_tools, tool, bag);
   const approval = decodeApproval(wire.require_approval);
   if (approval !== undefined) tool.requireApproval = approval;
-  else keep('require_approval');
+  else if (wire.require_approval === undefined) {
+    // Responses asks for approval unless told otherwise: said, so that a target without an
+    // approval step reports it; not written back.
+    tool.requireApproval = 'always';
+    bag.$defaultApproval = true;
+  } else keep('require_approval');
   return ext.keep(tool, bag);
 }
 
@@ -76,9 +81,12 @@ export function encodeMcpTool(tool: LlmMcpTool, path: string, context: CodecCont
   if (tool.url !== undefined) out.server_url = tool.url;
   if (tool.authorization !== undefined) out.authorization = tool.authorization;
   if (tool.headers !== undefined) out.headers = tool.headers;
-  if (tool.requireApproval !== undefined) out.require_approval = encodeApproval(tool.requireApproval);
+  const bag = ext.bag(tool);
+  // Without a rule (another protocol's server, Claude's runs every call) calls must not wait for an approval nobody sends.
+  if (tool.requireApproval === undefined) out.require_approval = 'never';
+  else if (!(bag?.$defaultApproval && tool.requireApproval === 'always')) out.require_approval = encodeApproval(tool.requireApproval);
   if (tool.description !== undefined) out.server_description = tool.description;
-  const bag = ext.writeRest(out, tool);
+  ext.writeRest(out, tool);
   if (tool.allowedTools !== undefined) {
     const filter = bag?.allowed_tools;
     out.allowed_tools = bag?.$filter ? { ...(typeof filter === 'object' ? filter : {}), tool_names: tool.allowedTools } : tool.allowedTools;

@@ -1,6 +1,6 @@
 // Hosted MCP in Responses: the `mcp` tool, `tool_choice` naming a server, the MCP items in input
 // and output, and their streams, exact both ways and accepted by the openai SDK's accumulator.
-import { accumulateEvents, collectSse, encodeSse, responseToEvents, type LlmRequest, type LlmResponse, type LlmWarning } from '@llm/core';
+import { LlmError, accumulateEvents, collectSse, encodeSse, responseToEvents, type LlmRequest, type LlmResponse, type LlmWarning } from '@llm/core';
 import { collect, runTransform, streamOf } from '@llm/test-utils';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
@@ -109,6 +109,18 @@ describe('the mcp tool', () => {
     ]);
     expect(request.toolChoice).toEqual({ type: 'tool', name: 'deepwiki' });
     expect(openaiResponses.request.encode(request)).toEqual(body);
+  });
+
+  it("reads a server without require_approval as approval always (Responses' default), not written back; another protocol's server is sent with never", () => {
+    const body = { model: 'gpt-5', input: 'hi', tools: [{ type: 'mcp', server_label: 'd', server_url: 'https://d.example' }] };
+    const request = openaiResponses.request.decode(body);
+    expect(request.tools).toEqual([
+      { type: 'mcp', name: 'd', url: 'https://d.example', requireApproval: 'always', extensions: { [P]: { $defaultApproval: true } } },
+    ]);
+    expect(openaiResponses.request.encode(request)).toEqual(body);
+    expect(openaiResponses.request.encode({ model: 'gpt-5', messages: [], tools: [{ type: 'mcp', name: 'd', url: 'https://d.example' }] }).tools).toEqual([
+      { type: 'mcp', server_label: 'd', server_url: 'https://d.example', require_approval: 'never' },
+    ]);
   });
 
   it('keeps a choice of one tool on a server as the wire sent it', () => {
@@ -343,5 +355,41 @@ describe('MCP in streams', () => {
       { type: 'mcp-list-tools', id: 'mcpl_9', server: 'wiki', tools: [], error: 'unreachable' },
     ]);
     expect(decoded.choices[0]!.finishReason).toBe('stop');
+  });
+});
+
+describe('hostile MCP input', () => {
+  it('is refused with the path of what is wrong: 400 for a client, 502 for an upstream answer', () => {
+    const refusal = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return error instanceof LlmError ? { kind: error.kind, status: error.status, path: error.path } : error;
+      }
+      return 'accepted';
+    };
+    expect(refusal(() => openaiResponses.request.decode({ model: 'm', input: [{ type: 'mcp_call', id: 'mcp_1', name: 'a', arguments: '{}' }] }))).toEqual({
+      kind: 'invalid_request',
+      status: 400,
+      path: 'input[0].server_label',
+    });
+    expect(
+      refusal(() => openaiResponses.request.decode({ model: 'm', input: [{ type: 'mcp_approval_response', approval_request_id: 'r', approve: 'yes' }] })),
+    ).toEqual({
+      kind: 'invalid_request',
+      status: 400,
+      path: 'input[0].approve',
+    });
+    expect(refusal(() => openaiResponses.request.decode({ model: 'm', input: 'x', tools: [{ type: 'mcp', server_url: 'https://x' }] }))).toEqual({
+      kind: 'invalid_request',
+      status: 400,
+      path: 'tools[0].server_label',
+    });
+    expect(
+      refusal(() => openaiResponses.response.decode({ ...WIRE_RESPONSE, output: [{ type: 'mcp_list_tools', id: 'l', server_label: 's', tools: 'none' }] })),
+    ).toMatchObject({
+      kind: 'upstream',
+      status: 502,
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { LlmError, describeError, type Codec, type HttpRequestMatch, type LlmMessage, type LlmRequest } from '@llm/core';
+import { LlmError, describeError, type Codec, type HttpRequestMatch, type LlmMessage, type LlmRequest, type LlmWarning } from '@llm/core';
 import { answerReply } from './answer-reply.js';
 import { bridge, type Bridge, type BridgeAnswers } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
@@ -25,7 +25,8 @@ import { credentials, upstreamHeaders } from './upstream-target.js';
  * A generate call: the client's body read once, its route resolved, then each of the route's
  * upstreams in turn (the attempt loop) until one answers: translated for it, sent with retries,
  * its error answered or the next upstream tried, its 2xx answer turned into the reply
- * (answer-reply.ts).
+ * (answer-reply.ts). A request with MCP servers the router runs goes to the MCP loop instead
+ * (mcp/mcp-loop.ts), on the first upstream planned.
  */
 export async function generate(runtime: RouterRuntime, call: RouterCall, match: HttpRequestMatch, request: RouterRequest): Promise<RouterReply> {
   const { config, codecs, transport, calls } = runtime;
@@ -107,7 +108,7 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
       }
     }
     const via = attemptBridge(runtime, call, name, upstream, upstreamCodec, { history, media, answerId });
-    const outgoing = encodeAttempt(via, held, match, model);
+    const outgoing = encodeAttempt(via, held, match, model, upstreamHeaders(upstream, upstreamCodec, call.clientCodec.id, request.headers));
     if (!hasNext && !mayReroute) {
       held.body = undefined;
       held.text = undefined;
@@ -117,7 +118,7 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
     call.record.stream = clientStream;
     let response: UpstreamResponse;
     try {
-      response = await sendAttempt(runtime, call, { name, upstream, upstreamCodec }, outgoing, request.headers);
+      response = await sendAttempt(runtime, call, { name, upstream, upstreamCodec }, outgoing);
     } catch (error) {
       if (hasNext && !deadline.aborted && LlmError.isInstance(error)) continue;
       return calls.respondError(call, error, via);
@@ -173,7 +174,6 @@ export async function sendAttempt(
   call: RouterCall,
   { name, upstream, upstreamCodec }: AttemptTarget,
   outgoing: EncodedAttempt,
-  clientHeaders: RouterRequest['headers'],
 ): Promise<UpstreamResponse> {
   const { config, transport, routing } = runtime;
   const deadline = call.deadline as RequestDeadline;
@@ -185,7 +185,7 @@ export async function sendAttempt(
     stream: outgoing.upstreamStreams,
     operation: 'generate',
     ...credentials(upstream, rotatedKey(upstream, name, routing)),
-    headers: upstreamHeaders(upstream, upstreamCodec, call.clientCodec.id, clientHeaders),
+    headers: outgoing.headers,
   });
   if (breaking) routing.sending(name);
   // In flight until the call ends (its stream included): what `least-busy` counts.
@@ -227,6 +227,10 @@ export interface AttemptExtras {
   answerId: string | undefined;
   /** A rewrite of the request with its history (the MCP loop's), run before the policies. */
   rewrite?: (request: LlmRequest) => LlmRequest;
+  /** The answer is the router's own (the MCP loop's): `answerId` even from an upstream of the client's protocol. */
+  ownAnswerId?: boolean;
+  /** Where translation warnings go instead of the call's collector (the MCP loop drops repeats). */
+  warn?: (warning: LlmWarning) => void;
 }
 
 /**
@@ -257,7 +261,8 @@ export function attemptBridge(
         if (history) out.messages = [...history, ...out.messages];
         if (media) inlineFetchedMedia(out, media);
         if (rewrite) out = rewrite(out);
-        if (!upstreamCodec.traits.storesResponses) delete out.previousResponseId;
+        // Replayed turns take the place of the id (an upstream that stores answers never saw it).
+        if (history || !upstreamCodec.traits.storesResponses) delete out.previousResponseId;
         out = applyPolicies(out, config.policies, { target: upstream.protocol });
         if (config.transformRequest) out = config.transformRequest(out, { clientProtocol: clientId, upstream: name });
         checkCapabilities(out, upstream.capabilities, name);
@@ -270,10 +275,10 @@ export function attemptBridge(
     client: call.clientCodec,
     upstream: upstreamCodec,
     strict: config.strict,
-    warn: (warning) => call.warnings.add(warning),
+    warn: extras.warn ?? ((warning) => call.warnings.add(warning)),
     transformRequest,
     strictTools: upstream.strictTools,
-    answerId: upstream.protocol === clientId ? undefined : answerId,
+    answerId: upstream.protocol === clientId && !extras.ownAnswerId ? undefined : answerId,
     transformResponse: config.transformResponse
       ? (response) => config.transformResponse?.(response, { clientProtocol: clientId, upstream: name }) ?? response
       : undefined,
@@ -297,11 +302,19 @@ export interface EncodedAttempt {
   clientStream: boolean;
   /** Translates this attempt's answer (its tool names restored with this attempt's adaptation). */
   answers: BridgeAnswers;
+  /** The call's extra headers, with what the encoded body needs (Claude's `anthropic-beta` for MCP servers). */
+  headers: Record<string, string> | undefined;
 }
 
 const UTF8 = new TextEncoder();
 
-export function encodeAttempt(via: Bridge, held: HeldBody, match: HttpRequestMatch, upstreamModel: string | undefined): EncodedAttempt {
+export function encodeAttempt(
+  via: Bridge,
+  held: HeldBody,
+  match: HttpRequestMatch,
+  upstreamModel: string | undefined,
+  headers: Record<string, string> | undefined,
+): EncodedAttempt {
   // Present on every attempt: `held` is emptied only after the last one is encoded.
   const clientBody = held.body as Record<string, unknown>;
   const bridged = via.request(clientBody, { model: match.model, stream: match.stream, upstreamModel, text: held.text });
@@ -315,6 +328,7 @@ export function encodeAttempt(via: Bridge, held: HeldBody, match: HttpRequestMat
     kept: stored ? keptRequest(via.client, via.upstream, bridged.canonical) : undefined,
     clientStream: match.stream ?? clientBody.stream === true,
     answers: bridged.answers,
+    headers: via.upstream.http.headersFor ? via.upstream.http.headersFor(bridged.body, headers) : headers,
   };
 }
 

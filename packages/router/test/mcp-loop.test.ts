@@ -366,6 +366,39 @@ describe('the MCP loop, JSON answers', () => {
     expect(host.seen).toEqual([{ op: 'list', server: 'docs', source: 'client' }]);
   });
 
+  it('keeps its answer for previous_response_id even when the upstream stores answers (the upstream never saw the id): the next request replays it', async () => {
+    const host = fakeHost({ wiki: [{ name: 'read', inputSchema: { type: 'object' } }] });
+    const scripted = scriptedRouter(
+      {
+        codecs: fakeCodecs(),
+        upstreams: { up: { protocol: 'openai-responses', baseUrl: 'http://up.test' } },
+        routes: [{ match: '*', upstream: 'up', mcpServers: ['wiki'] }],
+        mcp: { host, servers: { wiki: { type: 'mcp', name: 'wiki', url: 'https://wiki.internal/mcp' } } },
+      },
+      [
+        turn('up_1', [call('call_1', 'mcp__wiki__read', '{}')], 'tool_calls', { inputTokens: 1, outputTokens: 1 }),
+        turn('up_2', [{ type: 'text', text: 'Read.' }], 'stop', { inputTokens: 1, outputTokens: 1 }),
+        turn('up_3', [{ type: 'text', text: 'Again.' }], 'stop', { inputTokens: 1, outputTokens: 1 }),
+      ],
+    );
+    const first = JSON.parse(await replyText(await scripted.call('/openai-responses/generate', { model: 'm', messages: [USER] }, {}, 'alice'))) as {
+      id: string;
+    };
+    expect(first.id).toMatch(/^resp_[0-9a-f]{32}$/);
+    const more = { role: 'user', content: [{ type: 'text', text: 'more' }] };
+    const reply = await scripted.call('/openai-responses/generate', { model: 'm', previous_response_id: first.id, messages: [more] }, {}, 'alice');
+    expect(reply.status).toBe(200);
+    const third = scripted.bodies()[2] as { messages: unknown[]; previousResponseId?: string };
+    expect(third.previousResponseId).toBeUndefined();
+    expect(third.messages).toEqual([
+      USER,
+      { role: 'assistant', content: [call('call_1', 'mcp__wiki__read', '{}')] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'mcp__wiki__read', content: 'read({})' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Read.' }] },
+      more,
+    ]);
+  });
+
   it('refuses a route naming an MCP server the config lacks', () => {
     expect(() => createRouter({ upstreams: {}, routes: [{ match: '*', upstream: 'up', mcpServers: ['nope'] }], mcp: { host: fakeHost({}) } })).toThrow(
       'routes name MCP servers missing from mcp.servers: nope',

@@ -110,6 +110,39 @@ describe('a Chat upstream calling MCP tools for a Responses client', () => {
     expect(body.usage).toEqual(SUMMED);
   });
 
+  it('reports a translation loss of the request once, not once per turn', async () => {
+    const { call, records, sent } = loopRouter('openai-responses', 'openai-chat', [
+      json({
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created: 1,
+        model: 'gpt-x',
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'mcp__docs__search', arguments: '{}' } }],
+            },
+            finish_reason: 'tool_calls',
+          },
+        ],
+      }),
+      json({
+        id: 'chatcmpl-2',
+        object: 'chat.completion',
+        created: 2,
+        model: 'gpt-x',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+      }),
+    ]);
+    const reply = await call('/openai-responses/generate', { model: 'm', messages: [USER], tools: [DOCS], sampling: { topK: 5 } });
+    expect(reply.status).toBe(200);
+    expect(sent).toHaveLength(2);
+    expect(records[0]?.warnings).toEqual([{ code: 'dropped-field', path: 'sampling.topK', message: 'openai-chat has no top_k', protocol: 'openai-chat' }]);
+  });
+
   it('streamed: one continuous stream over both turns, usage summed from the usage chunks', async () => {
     const { call, bodies, records } = loopRouter('openai-responses', 'openai-chat', [
       events(

@@ -135,6 +135,17 @@ describe('a Responses client on a Claude upstream', () => {
     ]);
   });
 
+  it("gives Claude's mcp_tool_listing as an mcp_list_tools item", () => {
+    const { via } = translator(openaiResponses, claude);
+    via.request(structuredClone(responsesRequest));
+    const listing = { type: 'mcp_tool_listing', mcp_server_name: 'deepwiki', tools: [{ name: 'ask_question', input_schema: { type: 'object' } }] };
+    const body = via.response({ ...structuredClone(claudeAnswer), content: [listing, ...claudeAnswer.content] }) as { output: unknown[] };
+    expect(body.output.slice(0, 2)).toEqual([
+      { type: 'mcp_list_tools', id: 'mcpl_deepwiki', server_label: 'deepwiki', tools: [{ name: 'ask_question', input_schema: { type: 'object' } }] },
+      call,
+    ]);
+  });
+
   it('streams the mcp_call events the Responses API sends', async () => {
     const { events } = await streamed(openaiResponses, claude, responsesRequest, claudeAnswer);
     expect(bare(events).slice(0, 8)).toEqual([
@@ -198,7 +209,7 @@ const responsesAnswer = {
   usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
 };
 describe('a Claude client on a Responses upstream', () => {
-  it('sends the server and its toolset allowlist as an mcp tool, the call and its error result as one mcp_call item', () => {
+  it('sends the server and its toolset allowlist as an mcp tool that needs no approval, the call and its error result as one mcp_call item', () => {
     const { via, warnings } = translator(claude, openaiResponses);
     expect(via.request(structuredClone(claudeRequest)).body).toEqual({
       model: 'gpt-5',
@@ -215,7 +226,17 @@ describe('a Claude client on a Responses upstream', () => {
         },
         { type: 'message', role: 'user', content: 'Try again' },
       ],
-      tools: [{ type: 'mcp', server_label: 'deepwiki', server_url: 'https://mcp.deepwiki.com/mcp', authorization: 'tok', allowed_tools: ['ask_question'] }],
+      // Claude runs every call without asking: the Responses server must not wait for approvals (its default).
+      tools: [
+        {
+          type: 'mcp',
+          server_label: 'deepwiki',
+          server_url: 'https://mcp.deepwiki.com/mcp',
+          authorization: 'tok',
+          require_approval: 'never',
+          allowed_tools: ['ask_question'],
+        },
+      ],
       max_output_tokens: 100,
     });
     expect(warnings).toEqual([]);

@@ -15,6 +15,7 @@ import {
   type LlmToolCallPart,
   type LlmToolResultPart,
   type LlmUsage,
+  type LlmWarning,
 } from '@llm/core';
 import { emptyChunks, isJsonAnswer, readJson, streamFailureFields, withRetrievable } from '../answer-reply.js';
 import type { Bridge } from '../bridge.js';
@@ -37,6 +38,7 @@ import {
   type EncodedAttempt,
 } from '../upstream-attempts.js';
 import { isOkStatus } from '../upstream-call.js';
+import { upstreamHeaders } from '../upstream-target.js';
 import { McpCaller, TOO_MANY_CALLS_OUTPUT, callParts, functionResult } from './mcp-calls.js';
 import { answeredApprovals, lowerMcpHistory, needsApproval } from './mcp-history.js';
 import { DEFAULT_MCP_MAX_TURNS, DEFAULT_MCP_TIME_BUDGET_MS, MAX_MCP_CALLS_PER_TURN, type McpConfig, type McpToolOutput } from './mcp-host.js';
@@ -164,7 +166,20 @@ class McpLoop {
     this.timeBudgetMs = mcp.timeBudgetMs ?? DEFAULT_MCP_TIME_BUDGET_MS;
     this.openingParts = [...toolset.listings];
     this.servedLabels = new Set(input.servers.map((use) => use.server.name));
-    this.via = attemptBridge(runtime, call, name, upstream, upstreamCodec, { ...input.extras, rewrite: (request) => this.rewrite(request) });
+    // Each turn translates the request again: a warning is reported once, not once per turn.
+    const seen = new Set<string>();
+    const warn = (warning: LlmWarning): void => {
+      const key = `${warning.code}@${warning.path}@${warning.message}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      call.warnings.add(warning);
+    };
+    this.via = attemptBridge(runtime, call, name, upstream, upstreamCodec, {
+      ...input.extras,
+      rewrite: (request) => this.rewrite(request),
+      ownAnswerId: true,
+      warn,
+    });
   }
 
   /** True when the router runs `server`'s calls (an upstream hosting MCP keeps the client's own). */
@@ -199,8 +214,9 @@ class McpLoop {
   async send(): Promise<Sent> {
     this.turns++;
     const { held, match, target, request } = this.input;
-    const outgoing = encodeAttempt(this.via, held, match, target.model);
-    const response = await sendAttempt(this.runtime, this.call, target, outgoing, request.headers);
+    const headers = upstreamHeaders(target.upstream, target.upstreamCodec, this.call.clientCodec.id, request.headers);
+    const outgoing = encodeAttempt(this.via, held, match, target.model, headers);
+    const response = await sendAttempt(this.runtime, this.call, target, outgoing);
     return { outgoing, response };
   }
 
@@ -391,11 +407,13 @@ class McpLoop {
     return { type: 'error', error: new LlmError({ kind, status, message, path, retryable, code }) };
   }
 
-  /** Stores the finished answer for `previous_response_id` where the router keeps the client's turns. */
+  /**
+   * Stores the finished answer for `previous_response_id` when the client continues answers by id:
+   * whatever the upstream, since no upstream stored the loop's answer as the client saw it.
+   */
   private keep(answer: LlmStreamAccumulator): void {
-    const { upstreamCodec } = this.input.target;
-    const stores = this.call.clientCodec.traits.storesResponses && !upstreamCodec.traits.storesResponses;
-    if (!stores || !this.stored || !this.clientMessages) return;
+    const id = this.input.extras.answerId;
+    if (id === undefined || !this.stored || !this.clientMessages) return;
     let response: LlmResponse;
     try {
       response = answer.response();
@@ -405,7 +423,6 @@ class McpLoop {
     const choice = response.choices[0];
     if (!choice) return;
     const { store, quota } = this.runtime;
-    const id = this.input.extras.answerId ?? response.id;
     saveTurn(store, quota, id, this.input.request.clientKeyId, [...this.clientMessages, { role: 'assistant', content: choice.content }]);
   }
 }
