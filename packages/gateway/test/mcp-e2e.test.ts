@@ -296,6 +296,49 @@ describe('Claude clients with mcp_servers on upstreams without MCP', () => {
   });
 });
 
+describe('every hosted-MCP client on every upstream without MCP, JSON and streamed', () => {
+  const cases = (['responses', 'claude'] as const).flatMap((client) =>
+    (['chat', 'gemini'] as const).flatMap((upstream) => [false, true].map((stream) => [client, upstream, stream] as const)),
+  );
+
+  it.each(cases)('%s client, %s upstream, stream %s: the call and its result, then the answer, usage summed', async (client, upstream, stream) => {
+    const script = upstream === 'chat' ? chat : gemini;
+    script.push({ call: { name: 'mcp__calc__add', args: { a: 20, b: 22 } } }, { text: 'The answer is 42.' });
+    const model = upstream === 'chat' ? 'on-chat' : 'on-gemini';
+    const input = 'What is 20 + 22?';
+    if (client === 'responses') {
+      const body = { model, input, tools: [calc()] };
+      const answer = stream ? await responses.responses.stream(body).finalResponse() : await responses.responses.create(body);
+      expect(answer.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message']);
+      expect(answer.output[1]).toMatchObject({ server_label: 'calc', name: 'add', arguments: '{"a":20,"b":22}', output: '42' });
+      expect(answer.output_text).toBe('The answer is 42.');
+      expect(answer.usage).toMatchObject({ input_tokens: 20, output_tokens: 10 });
+    } else {
+      const body = {
+        model,
+        max_tokens: 100,
+        messages: [{ role: 'user' as const, content: input }],
+        mcp_servers: [{ type: 'url' as const, url: `${mcp.origin}/mcp`, name: 'calc' }],
+        tools: [{ type: 'mcp_toolset' as const, mcp_server_name: 'calc' }],
+        betas: ['mcp-client-2025-11-20' as const],
+      };
+      const message = stream ? await claude.beta.messages.stream(body).finalMessage() : await claude.beta.messages.create(body);
+      expect(message.content.map((block) => block.type)).toEqual(['mcp_tool_use', 'mcp_tool_result', 'text']);
+      expect(message.content[0]).toMatchObject({ server_name: 'calc', name: 'add', input: { a: 20, b: 22 } });
+      expect(message.content[1]).toMatchObject({
+        is_error: false,
+        tool_use_id: (message.content[0] as { id: string }).id,
+        content: '42',
+      });
+      expect(message.content[2]).toMatchObject({ text: 'The answer is 42.' });
+      expect(message.usage).toMatchObject({ input_tokens: 20, output_tokens: 10 });
+    }
+    expect(script.received).toHaveLength(2);
+    expect(loggedCalls()).toEqual([{ mcpServer: 'calc', tool: 'add', source: 'client', isError: false }]);
+    expect(accessLine()).toMatchObject({ status: 200, upstream, mcpCalls: [{ server: 'calc', tool: 'add', ms: expect.any(Number), isError: false }] });
+  });
+});
+
 describe('a Chat client on a route with a gateway-configured stdio server', () => {
   const chatClient = () => new OpenAI({ apiKey: 'none', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
 
