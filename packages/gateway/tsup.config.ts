@@ -17,12 +17,13 @@ export default defineConfig([
   // Node's own path functions during start-up), and start 20 ms slower. Left out (loaded from
   // their packages at run time): better-sqlite3, an optional dependency used only on a Node
   // without node:sqlite (its compiled addon cannot be bundled anyway), `yaml`, which is only
-  // loaded for a YAML config, and the cloud SDKs (google-auth-library, @smithy/*, @aws-crypto/*, @aws-sdk/*),
-  // loaded only when a cloud upstream needs them.
+  // loaded for a YAML config, the cloud SDKs (google-auth-library, @smithy/*, @aws-crypto/*, @aws-sdk/*),
+  // loaded only when a cloud upstream needs them, and the MCP SDK (with undici's package entry, for
+  // the fetch of client-supplied MCP servers), loaded only when MCP is used.
   {
     ...common,
     entry: ['src/cli.ts'],
-    noExternal: [/^(?!(?:yaml|pg|ioredis)$|google-auth-library(?:\/|$)|@smithy\/|@aws-crypto\/|@aws-sdk\/)/],
+    noExternal: [/^(?!(?:yaml|pg|ioredis|undici)$|google-auth-library(?:\/|$)|@smithy\/|@aws-crypto\/|@aws-sdk\/|@modelcontextprotocol\/)/],
     // Still one file: a dynamic import (prom-client, loaded only with metrics on) is inlined, and
     // its module evaluated only when imported, instead of becoming a chunk file beside the bin.
     splitting: false,

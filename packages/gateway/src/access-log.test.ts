@@ -29,6 +29,7 @@ describe('access log', () => {
       outputTokens: 6,
       cachedTokens: 4,
       errorKind: 'timeout',
+      mcpCalls: [{ server: 'calc "1"', tool: 'add', ms: 12, isError: false }],
     };
     createAccessLog(logger)(entry);
     logger.info(entry, 'request');

@@ -1,5 +1,6 @@
 import { resolveRoute } from '@llm/router';
 import { type Logger, pino } from 'pino';
+import type { McpCallRecord } from '@llm/router';
 import type { RequestRecord, RouterConfig } from './router-contract.js';
 
 /**
@@ -36,12 +37,14 @@ export interface AccessEntry {
   cachedTokens?: number;
   /** Why the request failed (`upstream`, `timeout`, `authentication`...); a stream cut by an error event too. */
   errorKind?: string;
+  /** The MCP tool calls the gateway ran for the request (server, tool, ms, isError), when it ran any. */
+  mcpCalls?: McpCallRecord[];
 }
 
 /** The fields of an {@link AccessEntry} a router record fills in. */
 type RecordFields = Pick<
   AccessEntry,
-  'clientModel' | 'upstream' | 'upstreamModel' | 'fallbacks' | 'inputTokens' | 'outputTokens' | 'cachedTokens' | 'errorKind'
+  'clientModel' | 'upstream' | 'upstreamModel' | 'fallbacks' | 'inputTokens' | 'outputTokens' | 'cachedTokens' | 'errorKind' | 'mcpCalls'
 >;
 
 /**
@@ -69,10 +72,11 @@ export function recordFields(record: RequestRecord, routes: RouterConfig['routes
     if (usage.cacheReadTokens !== undefined) fields.cachedTokens = usage.cacheReadTokens;
   }
   if (record.errorKind !== undefined) fields.errorKind = record.errorKind;
+  if (record.mcpCalls !== undefined && record.mcpCalls.length > 0) fields.mcpCalls = record.mcpCalls;
   return fields;
 }
 
-/** The line's fields in writing order, and whether each is text (quoted) or a number. */
+/** The line's fields in writing order, and whether each is a number (written as it is) or JSON text (a string, a list). */
 const FIELDS: readonly (readonly [keyof AccessEntry, 'text' | 'number'])[] = [
   ['requestId', 'text'],
   ['method', 'text'],
@@ -89,6 +93,7 @@ const FIELDS: readonly (readonly [keyof AccessEntry, 'text' | 'number'])[] = [
   ['outputTokens', 'number'],
   ['cachedTokens', 'number'],
   ['errorKind', 'text'],
+  ['mcpCalls', 'text'],
 ];
 
 /** The entry with its fields in writing order (what pino writes follows the object's own order). */

@@ -62,6 +62,9 @@ export type { ModelPrice, PriceBook, RequestCost, TokenRates } from './pricing/i
 export type { UsageSeries } from './ledger/report.js';
 export { USAGE_GROUPINGS } from './ledger/usage-query.js';
 
+export { createMcpHost, DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_MAX_RESULT_BYTES } from './mcp/host.js';
+export type { GatewayMcpHost, McpHostConfig, McpHostOptions, McpServerConfig } from './mcp/host.js';
+
 export { startMockUpstream } from './mock/server.js';
 export type { MockUpstream, MockUpstreamOptions } from './mock/server.js';
 export { createMockHandler, mockBaseUrl } from './mock/handler.js';

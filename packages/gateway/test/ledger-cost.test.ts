@@ -93,10 +93,11 @@ describe('ledger: cost of each row', () => {
       ledger.close();
     }
     const db = openDatabase(path, { readonly: true });
-    expect((db.prepare('PRAGMA table_info(requests)').all() as { name: string }[]).map((c) => c.name).slice(-3)).toEqual([
+    expect((db.prepare('PRAGMA table_info(requests)').all() as { name: string }[]).map((c) => c.name).slice(-4)).toEqual([
       'usage_estimated',
       'cost_usd',
       'unpriced',
+      'mcp_calls',
     ]);
     expect(db.prepare('SELECT request_id, cost_usd, unpriced FROM requests ORDER BY id').all()).toEqual([
       { request_id: 'before', cost_usd: null, unpriced: null },

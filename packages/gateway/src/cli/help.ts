@@ -53,13 +53,17 @@ Limits (config key: default):
     at most 1000 stored turns per client key (its oldest go first)
   x-request-id: a client's is kept when it is at most 128 of [A-Za-z0-9._:-], else one is minted
   fetchMedia.maxBytes: 5242880 (5 MiB), fetchMedia.timeoutMs: 10000
+  mcp.maxResultBytes: 65536 (64 KiB)     of one MCP tool result; the rest is cut, and it says so
+  mcp.maxTurns: 8                        model turns of one request's MCP loop
 Timeouts (milliseconds):
   upstreams.<name>.timeoutMs: 600000            until the upstream's response headers
   upstreams.<name>.streamIdleTimeoutMs: 120000  silence within a stream; ends the client's
                                                 stream with its protocol's error event
   requestDeadlineMs: 1800000                    whole request, retries and stream included
   transport body idle backstop: the longest streamIdleTimeoutMs + 5000
-  drainMs: 10000 (or --drain-ms)                 shutdown drain before in-flight requests are cut`,
+  drainMs: 10000 (or --drain-ms)                 shutdown drain before in-flight requests are cut
+  mcp.callTimeoutMs: 30000                      one MCP connect, list or call (a call: an error result)
+  mcp.timeBudgetMs: 120000                      the whole MCP loop of a request`,
   mock: `Usage: llm-gateway mock --protocol <id> [--port N] [--host H] [--workdir DIR]
 
 Runs the embedded deterministic mock upstream for one protocol. It validates requests like the

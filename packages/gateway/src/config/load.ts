@@ -8,6 +8,7 @@ import { describeIssues } from './issue-message.js';
 import { listedModels, unroutedFallbackProblems, unroutedModelProblems } from './listed-models.js';
 import { parseConfigText, readConfigText } from './read-text.js';
 import { unknownUpstreamReferences } from './references.js';
+import { unknownMcpServerReferences } from './mcp-references.js';
 import { type GatewayConfig, GatewayConfigSchema } from './schema.js';
 import { cloudUpstreamProblems } from '../clouds/cloud-config-check.js';
 import { routerUpstreams } from '../clouds/cloud-upstreams.js';
@@ -48,7 +49,7 @@ export function parseConfig(
   // A field whose variable is unset is reported as such, not also as the empty value it became.
   const unset = new Set(missing.map((item) => item.path));
   const issues = result.success ? [] : describeIssues(result.issues, GatewayConfigSchema, expanded, unset);
-  const problems = [...missingVariableProblems(missing), ...issues, ...unknownUpstreamReferences(expanded)];
+  const problems = [...missingVariableProblems(missing), ...issues, ...unknownUpstreamReferences(expanded), ...unknownMcpServerReferences(expanded)];
   if (result.success) {
     problems.push(
       ...duplicateKeyProblems(result.output.keys),

@@ -94,6 +94,10 @@ const Route = v.strictObject({
   contextFallback: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** A model name (it must match a route) taken when an upstream refuses the request by its content policy. */
   contentPolicyFallback: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** Gateway-configured MCP servers (names of `mcp.servers`) whose tools the gateway runs for this route's requests. */
+  mcpServers: v.optional(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty')))),
+  /** `run: gateway`: the gateway runs the request's own MCP tools even on an upstream that hosts MCP (its network, allowlist and log). */
+  mcp: v.optional(v.strictObject({ run: v.literal('gateway') })),
 });
 
 /** Backoff of retries before the first byte (the router's defaults: 500 and 30,000). */
@@ -132,6 +136,49 @@ const FetchMedia = v.strictObject({
   allow: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1, 'name at least one URL prefix or host')),
   maxBytes: v.optional(PositiveInteger),
   timeoutMs: v.optional(PositiveInteger),
+});
+
+/** An MCP server's name: the label its calls carry (Responses `server_label`), so letters, digits, `_` and `-`. */
+const McpServerName = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'));
+
+/**
+ * A gateway-configured MCP server: remote (`url`, `headers`), or local and started by the gateway
+ * (`command`, `args`, `env`). One object with a check rather than a union, so that a server with
+ * fields of both kinds is reported as such.
+ */
+const McpServer = v.pipe(
+  v.strictObject({
+    url: v.optional(v.pipe(Url, v.regex(/^https?:\/\//i, 'must be an http(s) URL'))),
+    headers: v.optional(v.record(v.string(), v.string())),
+    command: v.optional(NonEmpty),
+    args: v.optional(v.array(v.string())),
+    env: v.optional(v.record(v.string(), v.string())),
+  }),
+  v.check(
+    (server) =>
+      server.url !== undefined
+        ? server.command === undefined && server.args === undefined && server.env === undefined
+        : server.command !== undefined && server.headers === undefined,
+    'give url (and headers) for a remote server, or command (and args, env) for a local one',
+  ),
+);
+
+/**
+ * MCP servers the gateway runs tools of, for upstreams that cannot (the README's "MCP"):
+ * configured `servers` (attached to routes by `mcpServers`), client-supplied servers allowed by
+ * `allowClientServers` (none by default), and the loop's limits.
+ */
+const Mcp = v.strictObject({
+  servers: v.optional(v.record(McpServerName, McpServer)),
+  allowClientServers: v.optional(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty')))),
+  /** Model turns per request at most (the router's default: 8). */
+  maxTurns: v.optional(PositiveInteger),
+  /** Total time of a request's MCP loop (the router's default: 120,000). */
+  timeBudgetMs: v.optional(PositiveInteger),
+  /** One MCP operation: connect, list or call (default 30,000). */
+  callTimeoutMs: v.optional(PositiveInteger),
+  /** UTF-8 bytes of one tool result the model gets (default 65,536); the rest is cut, and the result says so. */
+  maxResultBytes: v.optional(PositiveInteger),
 });
 
 /** Upstream names for the model-family routes (o-series and codex, gpt*, claude*, gemini*). */
@@ -199,6 +246,7 @@ export const GatewayConfigSchema = v.strictObject({
   /** Routes by model family, tried after `routes`. */
   modelFamilies: v.optional(ModelFamilies),
   fetchMedia: v.optional(FetchMedia),
+  mcp: v.optional(Mcp),
   countTokens: v.optional(v.picklist(['estimate', 'upstream'])),
   ledger: LedgerSchema,
   store: StoreSchema,

@@ -61,7 +61,8 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS requests (
   error_kind TEXT,
   usage_estimated INTEGER,
   cost_usd REAL,
-  unpriced INTEGER
+  unpriced INTEGER,
+  mcp_calls TEXT
 );
 CREATE INDEX IF NOT EXISTS requests_time ON requests(time);`;
 
@@ -88,6 +89,7 @@ export const COLUMNS = [
   'usage_estimated',
   'cost_usd',
   'unpriced',
+  'mcp_calls',
 ];
 
 /** The writer's page cache in KiB: room for the b-trees' right edges and a batch's pages. */
@@ -226,6 +228,7 @@ export function pushValues(queue: Value[], row: LedgerRow): void {
     r.usageEstimated ? 1 : null,
     row.cost && 'usd' in row.cost ? row.cost.usd : null,
     row.cost && 'unpriced' in row.cost ? 1 : null,
+    r.mcpCalls && r.mcpCalls.length > 0 ? JSON.stringify(r.mcpCalls) : null,
   );
 }
 
@@ -234,12 +237,15 @@ export function pushValues(queue: Value[], row: LedgerRow): void {
  * on open (null in its old rows).
  * - `usage_estimated`: 1 marks token counts the router estimated for a stream whose upstream reported none;
  * - `cost_usd`: the request's cost (null: unpriced, no usage, or a row older than prices);
- * - `unpriced`: 1 marks a request with usage whose model has no price (never counted as $0).
+ * - `unpriced`: 1 marks a request with usage whose model has no price (never counted as $0);
+ * - `mcp_calls`: the MCP tool calls the gateway ran for the request, as JSON
+ *   (`[{ "server", "tool", "ms", "isError" }]`; null: none).
  */
 const ADDED_COLUMNS: readonly [name: string, type: string][] = [
   ['usage_estimated', 'INTEGER'],
   ['cost_usd', 'REAL'],
   ['unpriced', 'INTEGER'],
+  ['mcp_calls', 'TEXT'],
 ];
 
 function addMissingColumns(db: SqliteDatabase): void {

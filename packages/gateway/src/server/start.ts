@@ -22,6 +22,7 @@ import { openGatewayKeys } from '../keys/open-keys.js';
 import { type Limiter, limiterStoreOf, openLimiter } from '../limits/index.js';
 import { type GatewayTracing, createTracing } from '../tracing.js';
 import { createUndiciTransport } from '../transport.js';
+import { ConfiguredMcpHost, routerMcpConfig } from '../mcp/configured-host.js';
 import { cloudTransport, withFlavors } from '../clouds/cloud-upstreams.js';
 import { clientProtocolOf } from './client-protocol.js';
 import { type GatewayHandler, createGatewayHandler } from './gateway-handler.js';
@@ -156,6 +157,10 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   // turns outlive a reload.
   const stateStore = stores.state;
 
+  // The MCP host of the running config's `mcp` section (none without one): kept across reloads
+  // that leave the section unchanged, so configured stdio servers keep running.
+  const mcpHosts = new ConfiguredMcpHost(logger);
+
   const traced = (base: Transport, upstreams: Parameters<GatewayTracing['transport']>[1]): Transport => (tracing ? tracing.transport(base, upstreams) : base);
   /** The router and routes of a config: what a reload replaces. */
   const routing = (next: GatewayConfig) => {
@@ -164,8 +169,10 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     const book = createPriceBook(next);
     prices = book;
     const base = toRouterConfig(next);
+    const mcpHost = mcpHosts.for(next.mcp);
     const routerConfig: RouterConfig = {
       ...base,
+      ...(next.mcp && mcpHost && { mcp: routerMcpConfig(next.mcp, mcpHost) }),
       routingState: stores.routing,
       // Cloud upstreams (src/clouds) innermost: logs and spans see each attempt once, under its upstream.
       transport: traced(
@@ -251,6 +258,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     await closeStores();
     await metricsServer?.close();
     await tracing?.shutdown();
+    await mcpHosts.close();
     await closeTransport();
     logger.info('closed');
   };

@@ -183,6 +183,7 @@ describe('the PostgreSQL ledger', () => {
         usage_estimated: 1,
         cost_usd: 0.00057,
         unpriced: null,
+        mcp_calls: null,
       },
       {
         time: '2000',
@@ -206,6 +207,7 @@ describe('the PostgreSQL ledger', () => {
         usage_estimated: null,
         cost_usd: null,
         unpriced: null,
+        mcp_calls: null,
       },
     ]);
     // The same rows again, as after a commit whose answer was lost: skipped by their row ids.

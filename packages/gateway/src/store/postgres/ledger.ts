@@ -36,8 +36,11 @@ export interface PostgresLedgerOptions {
 export const DEFAULT_MAX_SPOOLED_ROWS = 100_000;
 
 const WIDTH = COLUMNS.length + 1;
-/** A spooled row of the release before `cost_usd` and `unpriced` (read back with both null). */
-const WIDTH_BEFORE_COST = WIDTH - 2;
+/**
+ * Widths of spooled rows of earlier releases, read back with the later columns null: before
+ * `mcp_calls`, and before `cost_usd` and `unpriced` too.
+ */
+const EARLIER_WIDTHS: ReadonlySet<number> = new Set([WIDTH - 1, WIDTH - 3]);
 
 /** `INSERT ... VALUES ($1..), ...` for `rows` rows; a row seen before (same row_id) is skipped. */
 function insertOf(rows: number): string {
@@ -171,8 +174,8 @@ export class PostgresLedger implements Ledger {
       .split('\n')
       .filter((line) => line.length > 0)
       .map((line) => JSON.parse(line) as Value[])
-      .filter((row) => Array.isArray(row) && (row.length === WIDTH || row.length === WIDTH_BEFORE_COST))
-      .map((row) => (row.length === WIDTH ? row : [...row, null, null]));
+      .filter((row) => Array.isArray(row) && (row.length === WIDTH || EARLIER_WIDTHS.has(row.length)))
+      .map((row) => (row.length === WIDTH ? row : [...row, ...new Array<null>(WIDTH - row.length).fill(null)]));
     rmSync(reading);
     if (rows.length > 0) this.enqueue(rows);
   }

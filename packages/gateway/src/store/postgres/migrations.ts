@@ -51,6 +51,8 @@ export const MIGRATIONS: readonly string[] = [
     updated_at BIGINT NOT NULL,
     revoked_at BIGINT
   );`,
+  // 4: the MCP tool calls the gateway ran for each request, as JSON text (null: none), as in the SQLite ledger.
+  `ALTER TABLE llm_gateway_requests ADD COLUMN mcp_calls TEXT;`,
 ];
 
 /** Any fixed number: instances starting together take this advisory lock, so one migrates at a time. */
