@@ -1,4 +1,3 @@
-import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { Span, SpanContext, Tracer } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { HeaderReader, ProtocolId } from '@llm/core';
@@ -24,10 +23,11 @@ export interface RequestTrace {
 
 /** What the gateway's handler and transport ask of tracing (see {@link createTracing}). */
 export interface GatewayTracing {
-  /** Starts a request's span, a child of the client's `traceparent` when it sent a valid one. */
-  start(method: string, path: string, headers: HeaderReader): RequestTrace;
-  /** Runs `serve` with `trace` as the request its upstream attempts belong to. */
-  within<T>(trace: RequestTrace, serve: () => T): T;
+  /**
+   * Starts a request's span, a child of the client's `traceparent` when it sent a valid one; until
+   * {@link end}, upstream attempts that name `requestId` (`UpstreamRequest.requestId`) are its children.
+   */
+  start(method: string, path: string, headers: HeaderReader, requestId: string): RequestTrace;
   /** Ends a request's span with its access line's fields. */
   end(trace: RequestTrace, entry: AccessEntry): void;
   /** The transport with a span per upstream attempt, its `traceparent` sent upstream (a cloud upstream names its `flavor`). */
@@ -61,17 +61,18 @@ const EXPORT_DELAY_MS = 5_000;
  * OTLP/HTTP in batches. The SDK is loaded here only, when tracing is configured: with tracing
  * off the gateway loads none of it and pays nothing.
  *
- * Which request an upstream attempt belongs to travels in an `AsyncLocalStorage` (the router
- * does not tell its transport): on Node 20 that makes each promise of a traced request cost
- * more, measured in tools/bench (README).
+ * Which request an upstream attempt belongs to is the request id the router puts on each upstream
+ * call, looked up among the requests in flight: no `AsyncLocalStorage`, whose promise hooks made
+ * every promise of a traced request cost more on Node 20 (tools/bench README: +95 % CPU per 2 KB
+ * request with it). Request ids may come from clients (`x-request-id`): a second request under an
+ * id in flight takes it over, and later attempts under that id are its children.
  */
 export async function createTracing(config: TracingConfig, exporter?: SpanExporter): Promise<GatewayTracing> {
-  const [api, sdk, core, resources, async] = await Promise.all([
+  const [api, sdk, core, resources] = await Promise.all([
     import('@opentelemetry/api'),
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
-    import('node:async_hooks'),
   ]);
   const spanExporter =
     exporter ?? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url: config.endpoint, headers: config.headers });
@@ -81,10 +82,11 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
     spanProcessors: [processor],
   });
   const tracer: Tracer = provider.getTracer('@llm/gateway');
-  const current: AsyncLocalStorage<RequestTrace> = new async.AsyncLocalStorage();
+  /** Requests whose span is open, by request id. */
+  const inFlight = new Map<string, RequestTrace>();
 
   return {
-    start(method, path, headers) {
+    start(method, path, headers, requestId) {
       const parentHeader = headers.get('traceparent');
       const parent = parentHeader === null ? undefined : core.parseTraceParent(parentHeader);
       if (parent) {
@@ -98,10 +100,12 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
         { kind: api.SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },
         parentContext,
       );
-      return { span, context: span.spanContext() };
+      const trace: RequestTrace = { span, context: span.spanContext() };
+      inFlight.set(requestId, trace);
+      return trace;
     },
-    within: (trace, serve) => current.run(trace, serve),
     end(trace, entry) {
+      if (inFlight.get(entry.requestId) === trace) inFlight.delete(entry.requestId);
       const { span } = trace;
       span.setAttribute('http.response.status_code', entry.status);
       span.setAttribute('llm_gateway.request_id', entry.requestId);
@@ -128,7 +132,7 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
         .map(([name, upstream]) => ({ name, upstream, base: upstream.baseUrl.replace(/\/+$/, '') }))
         .sort((a, b) => b.base.length - a.base.length);
       return (request) => {
-        const trace = current.getStore();
+        const trace = request.requestId === undefined ? undefined : inFlight.get(request.requestId);
         if (!trace || request.purpose === 'media') return transport(request);
         const target = bases.find(({ base }) => request.url.startsWith(base));
         const url = URL.parse(request.url);

@@ -124,6 +124,37 @@ describe('tracing', () => {
     expect(seenUpstream.at(-1)).toBe(`00-${CLIENT_TRACE}-${downAttempt!.spanContext().spanId}-01`);
   });
 
+  it('parents each attempt to its own request when requests overlap (the request id the router names on the call)', async () => {
+    exporter.reset();
+    const ids = ['overlap-1', 'overlap-2', 'overlap-3'];
+    await Promise.all(
+      ids.map(async (id) => {
+        const res = await fetch(`${gateway.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'x-request-id': id },
+          body: JSON.stringify({ model: 'my-model', messages: [{ role: 'user', content: 'hello there' }] }),
+        });
+        await res.text();
+      }),
+    );
+    await expect.poll(() => exporter.getFinishedSpans().length).toBe(9);
+    const spans = exporter.getFinishedSpans();
+    const requests = spans.filter((span) => span.kind === 1);
+    const tree = requests
+      .map((request) => ({
+        requestId: request.attributes['llm_gateway.request_id'],
+        attempts: spans
+          .filter((span) => span.kind === 2 && span.parentSpanContext?.spanId === request.spanContext().spanId)
+          .map((span) => ({ upstream: span.attributes['llm_gateway.upstream'], sameTrace: span.spanContext().traceId === request.spanContext().traceId })),
+      }))
+      .sort((a, b) => String(a.requestId).localeCompare(String(b.requestId)));
+    const attempts = [
+      { upstream: 'down', sameTrace: true },
+      { upstream: 'chat', sameTrace: true },
+    ];
+    expect(tree).toEqual(ids.map((requestId) => ({ requestId, attempts })));
+  });
+
   it('starts a new trace without a traceparent (or with an invalid one), and ends non-generation requests plainly', async () => {
     exporter.reset();
     await (await fetch(`${gateway.url}/health`, { headers: { traceparent: 'garbage' } })).text();

@@ -116,6 +116,7 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
         retryBaseDelayMs: config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
         maxRetryDelayMs: config.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
         signal: deadline,
+        requestId: call.requestId,
         onAttempt: diagnostics ? () => diagnostics.attempts++ : undefined,
       });
     } catch (error) {
