@@ -10,22 +10,15 @@
 // its per-round ratios to the first target, and every round's figures (results.json / results.md).
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { checkRoundTrip, clientBodyOf, loadOnce } from './client.mjs';
 import { loadPeerPayloads } from './payloads.mjs';
 import { exited, sampler, sleep, startPinned, stop, waitPort } from './proc.mjs';
 import { startSharedStores } from './stores.mjs';
 import { OTLP_SINK_PORT, targets as allTargets } from './targets.mjs';
+import { HERE, PEERS_SCRIPTS, REPO, arg } from './args.mjs';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO = resolve(HERE, '../../..');
-const arg = (name, dflt) => {
-  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return found ? found.slice(name.length + 3) : dflt;
-};
-const PEERS_SCRIPTS = arg('peers-scripts', resolve(REPO, '../shared/peers'));
 const OUT = resolve(arg('out', mkdtempSync(join(tmpdir(), 'llm-ab-'))));
 const DURATION = Number(arg('duration', 3));
 const ROUNDS = Math.max(1, Number(arg('rounds', 5)));

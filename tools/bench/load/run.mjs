@@ -12,22 +12,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { checkRoundTrip, clientBodyOf, loadOnce } from './client.mjs';
 import { loadPeerPayloads } from './payloads.mjs';
 import { exited, procStat, sampler, sleep, startPinned, stop, waitPort } from './proc.mjs';
 import { markdown } from './report.mjs';
 import { startSharedStores } from './stores.mjs';
 import { OTLP_SINK_PORT, targets as allTargets } from './targets.mjs';
+import { HERE, PEERS_SCRIPTS, REPO, arg } from './args.mjs';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO = resolve(HERE, '../../..');
-const arg = (name, dflt) => {
-  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return found ? found.slice(name.length + 3) : dflt;
-};
-const PEERS_SCRIPTS = arg('peers-scripts', resolve(REPO, '../shared/peers'));
 const PEERS_DIR = arg('peers-dir', '/tmp/peers');
 const OUT = arg('out', mkdtempSync(join(tmpdir(), 'llm-load-')));
 const DURATION = Number(arg('duration', 8));

@@ -11,20 +11,13 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { clientBodyOf } from './client.mjs';
 import { loadPeerPayloads } from './payloads.mjs';
 import { procStat, sampler, sleep, stop, waitPort } from './proc.mjs';
 import { gatewayConfig } from './targets.mjs';
+import { HERE, PEERS_SCRIPTS, REPO, arg } from './args.mjs';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO = resolve(HERE, '../../..');
-const arg = (name, dflt) => {
-  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return found ? found.slice(name.length + 3) : dflt;
-};
-const PEERS_SCRIPTS = arg('peers-scripts', resolve(REPO, '../shared/peers'));
 const OUT = resolve(arg('out', mkdtempSync(join(tmpdir(), 'llm-workers-'))));
 const DURATION = Number(arg('duration', 4));
 const ROUNDS = Math.max(1, Number(arg('rounds', 5)));
