@@ -3,7 +3,7 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { HeaderReader, ProtocolId } from '@llm/core';
 import type { AccessEntry } from './access-log.js';
 import type { CloudFlavorName } from './clouds/cloud-adapter.js';
-import type { Transport, UpstreamConfig } from './router-contract.js';
+import type { Transport, UpstreamConfig, UpstreamRequest } from './router-contract.js';
 
 /** The config's `tracing`: where spans are exported (OTLP over HTTP, JSON). */
 export interface TracingConfig {
@@ -128,33 +128,33 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
       span.end();
     },
     transport(transport, upstreams) {
+      // Each upstream's attributes made once: its provider, name and server (a request URL starts with its base URL).
       const bases = Object.entries(upstreams)
-        .map(([name, upstream]) => ({ name, upstream, base: upstream.baseUrl.replace(/\/+$/, '') }))
+        .map(([name, upstream]) => {
+          const base = upstream.baseUrl.replace(/\/+$/, '');
+          return { base, attributes: { 'gen_ai.operation.name': 'chat', ...providerAttributes(name, upstream), ...serverAttributes(base) } };
+        })
         .sort((a, b) => b.base.length - a.base.length);
       return (request) => {
         const trace = request.requestId === undefined ? undefined : inFlight.get(request.requestId);
         if (!trace || request.purpose === 'media') return transport(request);
         const target = bases.find(({ base }) => request.url.startsWith(base));
-        const url = URL.parse(request.url);
         const span = tracer.startSpan(
           'chat',
           {
             kind: api.SpanKind.CLIENT,
             attributes: {
-              'gen_ai.operation.name': 'chat',
-              ...(target && providerAttributes(target.name, target.upstream)),
-              ...(url && { 'server.address': url.hostname, 'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)) }),
+              ...(target ? target.attributes : { 'gen_ai.operation.name': 'chat', ...serverAttributes(request.url) }),
               'http.request.method': request.method,
             },
           },
           api.trace.setSpanContext(api.ROOT_CONTEXT, trace.context),
         );
         const { traceId, spanId, traceFlags, traceState } = span.spanContext();
-        // The attempt's own span is the upstream's parent. A view of the request, not a copy of
-        // the router's object (its `signal` getter and `cancel` stay as they are).
+        // The attempt's own span is the upstream's parent.
         const headers: Record<string, string> = { ...request.headers, traceparent: `00-${traceId}-${spanId}-0${traceFlags.toString(16)}` };
         if (traceState) headers.tracestate = traceState.serialize();
-        const traced = Object.assign(Object.create(request) as typeof request, { headers });
+        const traced = new TracedCall(request, headers);
         return transport(traced).then(
           (response) => {
             span.setAttribute('http.response.status_code', response.status);
@@ -176,6 +176,46 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
     },
     shutdown: () => provider.shutdown(),
   };
+}
+
+/** `server.address` and `server.port` of a URL (none for one that does not parse). */
+function serverAttributes(text: string): Record<string, string | number> {
+  const url = URL.parse(text);
+  return url ? { 'server.address': url.hostname, 'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)) } : {};
+}
+
+/**
+ * An attempt's request with the trace's headers: the router's fields copied, its lazy `signal`
+ * read through (`cancel` is the same cancellation). Not `Object.create(request)`: an object used
+ * as a prototype gets a map of its own in V8, and every reader of the request a slow path.
+ */
+class TracedCall implements UpstreamRequest {
+  readonly url: string;
+  readonly method: UpstreamRequest['method'];
+  readonly body: UpstreamRequest['body'];
+  readonly requestId: string | undefined;
+  readonly cancel: UpstreamRequest['cancel'];
+  readonly redirect: UpstreamRequest['redirect'];
+  readonly purpose: UpstreamRequest['purpose'];
+  readonly internalAllowed: boolean | undefined;
+
+  constructor(
+    private readonly call: UpstreamRequest,
+    readonly headers: Record<string, string>,
+  ) {
+    this.url = call.url;
+    this.method = call.method;
+    this.body = call.body;
+    this.requestId = call.requestId;
+    this.cancel = call.cancel;
+    this.redirect = call.redirect;
+    this.purpose = call.purpose;
+    this.internalAllowed = call.internalAllowed;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.call.signal;
+  }
 }
 
 /** Which provider an attempt went to: the cloud's name for a cloud upstream, else the protocol's vendor. */
