@@ -83,7 +83,8 @@ try {
     const bodies = new Map(defs.map((t) => [t.name, clientBodyOf(peer, t, size, stream)]));
     const load = (t, connections, duration) =>
       loadOnce({ url: `http://127.0.0.1:${t.port}${t.path}`, headers: t.headers, body: bodies.get(t.name), connections, duration });
-    for (const t of defs) await load(t, 16, 2); // warm-up: JIT, pools
+    // Warm-up, a round's worth each: the first loaded round read 1.5-3x the later ones with less.
+    for (const t of defs) await load(t, CONC, DURATION);
     const rounds = [];
     for (let round = 0; round < ROUNDS; round++) {
       const order = defs.map((_, i) => defs[(i + round) % defs.length]);

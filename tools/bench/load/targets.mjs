@@ -69,18 +69,16 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
   // Issue 21: the same pairs on PostgreSQL + Redis (started by run.mjs through scripts/services.mjs,
   // their URLs in `services` once up) beside the embedded default (SQLite ledger, memory state).
   const shared = { prefix: 'gateway-shared', bin: cli, extra: () => ({ store: { postgres: services.databaseUrl, redis: services.redisUrl } }), services: true };
-  // Issue 20's cost, side by side: main's build (`--main-cli=`), this build with metrics off
-  // (the richer access line alone), as users run it (metrics on), and with tracing on too.
-  const observability = [
-    ...(mainCli ? [gateway('openai-chat', 'openai-chat', false, { prefix: 'main-gateway', bin: mainCli, extra: {}, requires: mainCli })] : []),
-    gateway('openai-chat', 'openai-chat', false, { prefix: 'gateway-quiet', bin: cli, extra: { metrics: false } }),
-    gateway('openai-chat', 'openai-chat', false, {
-      prefix: 'gateway-traced',
-      bin: cli,
-      extra: { tracing: { endpoint: `http://127.0.0.1:${OTLP_SINK_PORT}/v1/traces` } },
-      otlpSink: true,
-    }),
+  // Issue 20's cost, side by side: this build with metrics off (the richer access line alone), as
+  // users run it (metrics on: `gateway-chat-chat`), and with tracing on too; with `--main-cli=`,
+  // main's build in the same three forms (`main-gateway-*`).
+  const tracing = { tracing: { endpoint: `http://127.0.0.1:${OTLP_SINK_PORT}/v1/traces` } };
+  const observed = (prefix, bin) => [
+    ...(prefix === 'main-gateway' ? [gateway('openai-chat', 'openai-chat', false, { prefix, bin, extra: {}, requires: bin })] : []),
+    gateway('openai-chat', 'openai-chat', false, { prefix: `${prefix}-quiet`, bin, extra: { metrics: false }, requires: bin }),
+    gateway('openai-chat', 'openai-chat', false, { prefix: `${prefix}-traced`, bin, extra: tracing, otlpSink: true, requires: bin }),
   ];
+  const observability = [...(mainCli ? observed('main-gateway', mainCli) : []), ...observed('gateway', cli)];
   const floor = (port, mode, up) => ({
     name: `yardstick-${mode}`,
     kind: 'yardstick',
