@@ -13,6 +13,12 @@ export interface TracingConfig {
   headers?: Record<string, string>;
   /** `service.name` of the spans (default `llm-gateway`). */
   serviceName?: string;
+  /**
+   * The share of requests without a client trace whose spans are recorded and exported (default
+   * 1: all). A request with a `traceparent` follows the client's sampled flag, as W3C asks; an
+   * unrecorded request still sends its upstream a `traceparent` (flag 00).
+   */
+  sampleRatio?: number;
 }
 
 /** One request's trace: its span, and what its upstream attempts are children of. */
@@ -80,6 +86,7 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
   const provider = new sdk.BasicTracerProvider({
     resource: resources.resourceFromAttributes({ 'service.name': config.serviceName ?? 'llm-gateway' }),
     spanProcessors: [processor],
+    sampler: new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(config.sampleRatio ?? 1) }),
   });
   const tracer: Tracer = provider.getTracer('@llm/gateway');
   /** Requests whose span is open, by request id. */
@@ -107,6 +114,7 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
     end(trace, entry) {
       if (inFlight.get(entry.requestId) === trace) inFlight.delete(entry.requestId);
       const { span } = trace;
+      if (!span.isRecording()) return;
       span.setAttribute('http.response.status_code', entry.status);
       span.setAttribute('llm_gateway.request_id', entry.requestId);
       if (entry.protocol !== undefined) span.setAttribute('llm_gateway.client_protocol', entry.protocol);
