@@ -78,7 +78,11 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
     gateway('openai-chat', 'openai-chat', false, { prefix: `${prefix}-quiet`, bin, extra: { metrics: false }, requires: bin }),
     gateway('openai-chat', 'openai-chat', false, { prefix: `${prefix}-traced`, bin, extra: tracing, otlpSink: true, requires: bin }),
   ];
-  const observability = [...(mainCli ? observed('main-gateway', mainCli) : []), ...observed('gateway', cli)];
+  // Tracing with one request in ten recorded, and with none (`tracing.sampleRatio`, this build only).
+  const sampledAt = (prefix, sampleRatio) =>
+    gateway('openai-chat', 'openai-chat', false, { prefix, bin: cli, extra: { tracing: { ...tracing.tracing, sampleRatio } }, otlpSink: true });
+  const sampled = [sampledAt('gateway-sampled', 0.1), sampledAt('gateway-unsampled', 0)];
+  const observability = [...(mainCli ? observed('main-gateway', mainCli) : []), ...observed('gateway', cli), ...sampled];
   const floor = (port, mode, up) => ({
     name: `yardstick-${mode}`,
     kind: 'yardstick',
