@@ -2,6 +2,7 @@ import type { AccessEntry } from './access-log.js';
 import type { CircuitState } from '@llm/router';
 import type { RouterConfig } from './router-contract.js';
 import { CIRCUIT_STATE_VALUES } from './server/circuit-health.js';
+import { cellCounter, cellHistogram, observeIn } from './metric-cells.js';
 
 /** Label value of a field a request did not have (no upstream, no model: `/health`, a 401). */
 const NONE = 'none';
@@ -53,58 +54,76 @@ export async function createMetrics(models: ReadonlySet<string>, circuits?: () =
   const prom = await import('prom-client');
   const registry = new prom.Registry();
   const registers = [registry];
-  const requests = new prom.Counter({
+  // Updated through cells on the request path (metric-cells.ts), handed to prom-client at scrapes.
+  const requests = cellCounter(prom, {
     name: 'llm_gateway_requests_total',
     help: 'Requests served, by client protocol, upstream, model (sent upstream) and status.',
     labelNames: ['protocol', 'upstream', 'model', 'status'],
     registers,
-  });
-  const duration = new prom.Histogram({
+  }).cells;
+  const duration = cellHistogram(prom, {
     name: 'llm_gateway_request_duration_seconds',
     help: "Time from a request to the end of its answer (a stream's last byte).",
     labelNames: ['protocol', 'upstream'],
     buckets: DURATION_BUCKETS,
     registers,
-  });
-  const firstByte = new prom.Histogram({
+  }).cells;
+  const firstByte = cellHistogram(prom, {
     name: 'llm_gateway_time_to_first_byte_seconds',
     help: "Time from a request to the first byte of its answer (a stream's first event: time to first token).",
     labelNames: ['protocol', 'upstream'],
     buckets: FIRST_BYTE_BUCKETS,
     registers,
-  });
-  const tokens = new prom.Counter({
+  }).cells;
+  const tokens = cellCounter(prom, {
     name: 'llm_gateway_tokens_total',
     help: 'Tokens as upstreams reported them, by kind (input includes cached).',
     labelNames: ['upstream', 'model', 'kind'],
     registers,
+  }).cells;
+  // Plain numbers, read at each scrape.
+  let inFlightCount = 0;
+  let openStreamCount = 0;
+  new prom.Gauge({
+    name: 'llm_gateway_requests_in_flight',
+    help: 'Requests being served.',
+    registers,
+    collect() {
+      this.set(inFlightCount);
+    },
   });
-  const inFlight = new prom.Gauge({ name: 'llm_gateway_requests_in_flight', help: 'Requests being served.', registers });
-  const openStreams = new prom.Gauge({ name: 'llm_gateway_open_streams', help: 'Streamed answers being written.', registers });
-  const attempts = new prom.Counter({
+  new prom.Gauge({
+    name: 'llm_gateway_open_streams',
+    help: 'Streamed answers being written.',
+    registers,
+    collect() {
+      this.set(openStreamCount);
+    },
+  });
+  const attempts = cellCounter(prom, {
     name: 'llm_gateway_upstream_attempts_total',
     help: 'Upstream API calls, retries and fallbacks included.',
     labelNames: ['upstream'],
     registers,
-  });
-  const failures = new prom.Counter({
+  }).cells;
+  const failures = cellCounter(prom, {
     name: 'llm_gateway_upstream_failures_total',
     help: 'Failed upstream API calls, by reason: the status (429, 5xx), error (no answer) or timeout.',
     labelNames: ['upstream', 'reason'],
     registers,
-  });
-  const errors = new prom.Counter({
+  }).cells;
+  const errors = cellCounter(prom, {
     name: 'llm_gateway_request_errors_total',
     help: 'Requests that failed, or streams that ended with an error event, by error kind (timeout, upstream, rate_limit...).',
     labelNames: ['protocol', 'upstream', 'kind'],
     registers,
-  });
-  const fallbacks = new prom.Counter({
+  }).cells;
+  const fallbacks = cellCounter(prom, {
     name: 'llm_gateway_fallbacks_total',
     help: 'Upstreams of a route tried and left before the one that answered, by the one that answered.',
     labelNames: ['upstream'],
     registers,
-  });
+  }).cells;
   if (circuits) {
     new prom.Gauge({
       name: 'llm_gateway_upstream_circuit_state',
@@ -122,26 +141,34 @@ export async function createMetrics(models: ReadonlySet<string>, circuits?: () =
   return {
     contentType: registry.contentType,
     text: () => registry.metrics(),
-    started: () => inFlight.inc(),
-    streaming: () => openStreams.inc(),
+    started: () => {
+      inFlightCount++;
+    },
+    streaming: () => {
+      openStreamCount++;
+    },
     ended(entry, streamed) {
-      inFlight.dec();
-      if (streamed) openStreams.dec();
+      inFlightCount--;
+      if (streamed) openStreamCount--;
       const protocol = entry.protocol ?? NONE;
       const upstream = entry.upstream ?? NONE;
       const model = modelLabel(entry.upstreamModel);
-      requests.inc({ protocol, upstream, model, status: String(entry.status) });
-      if (entry.ms !== undefined) duration.observe({ protocol, upstream }, entry.ms / 1000);
-      if (entry.ttfbMs !== undefined) firstByte.observe({ protocol, upstream }, entry.ttfbMs / 1000);
-      if (entry.inputTokens !== undefined) tokens.inc({ upstream, model, kind: 'input' }, entry.inputTokens);
-      if (entry.outputTokens !== undefined) tokens.inc({ upstream, model, kind: 'output' }, entry.outputTokens);
-      if (entry.cachedTokens !== undefined) tokens.inc({ upstream, model, kind: 'cached' }, entry.cachedTokens);
-      if (entry.fallbacks) fallbacks.inc({ upstream }, entry.fallbacks);
+      requests.get(protocol, upstream, model, entry.status).pending++;
+      if (entry.ms !== undefined) observeIn(duration.get(protocol, upstream), DURATION_BUCKETS, entry.ms / 1000);
+      if (entry.ttfbMs !== undefined) observeIn(firstByte.get(protocol, upstream), FIRST_BYTE_BUCKETS, entry.ttfbMs / 1000);
+      if (entry.inputTokens !== undefined) tokens.get(upstream, model, 'input').pending += entry.inputTokens;
+      if (entry.outputTokens !== undefined) tokens.get(upstream, model, 'output').pending += entry.outputTokens;
+      if (entry.cachedTokens !== undefined) tokens.get(upstream, model, 'cached').pending += entry.cachedTokens;
+      if (entry.fallbacks) fallbacks.get(upstream).pending += entry.fallbacks;
       // Kinds are the router's closed list (LlmErrorKind): a bounded label.
-      if (entry.errorKind !== undefined) errors.inc({ protocol, upstream, kind: entry.errorKind });
+      if (entry.errorKind !== undefined) errors.get(protocol, upstream, entry.errorKind).pending++;
     },
-    attempt: (upstream) => attempts.inc({ upstream }),
-    attemptFailed: (upstream, reason) => failures.inc({ upstream, reason }),
+    attempt: (upstream) => {
+      attempts.get(upstream).pending++;
+    },
+    attemptFailed: (upstream, reason) => {
+      failures.get(upstream, reason).pending++;
+    },
   };
 }
 

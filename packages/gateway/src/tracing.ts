@@ -1,10 +1,9 @@
-import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { Span, SpanContext, Tracer } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { HeaderReader, ProtocolId } from '@llm/core';
 import type { AccessEntry } from './access-log.js';
 import type { CloudFlavorName } from './clouds/cloud-adapter.js';
-import type { Transport, UpstreamConfig } from './router-contract.js';
+import type { Transport, UpstreamConfig, UpstreamRequest } from './router-contract.js';
 
 /** The config's `tracing`: where spans are exported (OTLP over HTTP, JSON). */
 export interface TracingConfig {
@@ -14,6 +13,12 @@ export interface TracingConfig {
   headers?: Record<string, string>;
   /** `service.name` of the spans (default `llm-gateway`). */
   serviceName?: string;
+  /**
+   * The share of requests without a client trace whose spans are recorded and exported (default
+   * 1: all). A request with a `traceparent` follows the client's sampled flag, as W3C asks; an
+   * unrecorded request still sends its upstream a `traceparent` (flag 00).
+   */
+  sampleRatio?: number;
 }
 
 /** One request's trace: its span, and what its upstream attempts are children of. */
@@ -24,10 +29,11 @@ export interface RequestTrace {
 
 /** What the gateway's handler and transport ask of tracing (see {@link createTracing}). */
 export interface GatewayTracing {
-  /** Starts a request's span, a child of the client's `traceparent` when it sent a valid one. */
-  start(method: string, path: string, headers: HeaderReader): RequestTrace;
-  /** Runs `serve` with `trace` as the request its upstream attempts belong to. */
-  within<T>(trace: RequestTrace, serve: () => T): T;
+  /**
+   * Starts a request's span, a child of the client's `traceparent` when it sent a valid one; until
+   * {@link end}, upstream attempts that name `requestId` (`UpstreamRequest.requestId`) are its children.
+   */
+  start(method: string, path: string, headers: HeaderReader, requestId: string): RequestTrace;
   /** Ends a request's span with its access line's fields. */
   end(trace: RequestTrace, entry: AccessEntry): void;
   /** The transport with a span per upstream attempt, its `traceparent` sent upstream (a cloud upstream names its `flavor`). */
@@ -61,17 +67,18 @@ const EXPORT_DELAY_MS = 5_000;
  * OTLP/HTTP in batches. The SDK is loaded here only, when tracing is configured: with tracing
  * off the gateway loads none of it and pays nothing.
  *
- * Which request an upstream attempt belongs to travels in an `AsyncLocalStorage` (the router
- * does not tell its transport): on Node 20 that makes each promise of a traced request cost
- * more, measured in tools/bench (README).
+ * Which request an upstream attempt belongs to is the request id the router puts on each upstream
+ * call, looked up among the requests in flight: no `AsyncLocalStorage`, whose promise hooks made
+ * every promise of a traced request cost more on Node 20 (tools/bench README: +95 % CPU per 2 KB
+ * request with it). Request ids may come from clients (`x-request-id`): a second request under an
+ * id in flight takes it over, and later attempts under that id are its children.
  */
 export async function createTracing(config: TracingConfig, exporter?: SpanExporter): Promise<GatewayTracing> {
-  const [api, sdk, core, resources, async] = await Promise.all([
+  const [api, sdk, core, resources] = await Promise.all([
     import('@opentelemetry/api'),
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
-    import('node:async_hooks'),
   ]);
   const spanExporter =
     exporter ?? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url: config.endpoint, headers: config.headers });
@@ -79,12 +86,14 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
   const provider = new sdk.BasicTracerProvider({
     resource: resources.resourceFromAttributes({ 'service.name': config.serviceName ?? 'llm-gateway' }),
     spanProcessors: [processor],
+    sampler: new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(config.sampleRatio ?? 1) }),
   });
   const tracer: Tracer = provider.getTracer('@llm/gateway');
-  const current: AsyncLocalStorage<RequestTrace> = new async.AsyncLocalStorage();
+  /** Requests whose span is open, by request id. */
+  const inFlight = new Map<string, RequestTrace>();
 
   return {
-    start(method, path, headers) {
+    start(method, path, headers, requestId) {
       const parentHeader = headers.get('traceparent');
       const parent = parentHeader === null ? undefined : core.parseTraceParent(parentHeader);
       if (parent) {
@@ -98,11 +107,14 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
         { kind: api.SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },
         parentContext,
       );
-      return { span, context: span.spanContext() };
+      const trace: RequestTrace = { span, context: span.spanContext() };
+      inFlight.set(requestId, trace);
+      return trace;
     },
-    within: (trace, serve) => current.run(trace, serve),
     end(trace, entry) {
+      if (inFlight.get(entry.requestId) === trace) inFlight.delete(entry.requestId);
       const { span } = trace;
+      if (!span.isRecording()) return;
       span.setAttribute('http.response.status_code', entry.status);
       span.setAttribute('llm_gateway.request_id', entry.requestId);
       if (entry.protocol !== undefined) span.setAttribute('llm_gateway.client_protocol', entry.protocol);
@@ -124,33 +136,33 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
       span.end();
     },
     transport(transport, upstreams) {
+      // Each upstream's attributes made once: its provider, name and server (a request URL starts with its base URL).
       const bases = Object.entries(upstreams)
-        .map(([name, upstream]) => ({ name, upstream, base: upstream.baseUrl.replace(/\/+$/, '') }))
+        .map(([name, upstream]) => {
+          const base = upstream.baseUrl.replace(/\/+$/, '');
+          return { base, attributes: { 'gen_ai.operation.name': 'chat', ...providerAttributes(name, upstream), ...serverAttributes(base) } };
+        })
         .sort((a, b) => b.base.length - a.base.length);
       return (request) => {
-        const trace = current.getStore();
+        const trace = request.requestId === undefined ? undefined : inFlight.get(request.requestId);
         if (!trace || request.purpose === 'media') return transport(request);
         const target = bases.find(({ base }) => request.url.startsWith(base));
-        const url = URL.parse(request.url);
         const span = tracer.startSpan(
           'chat',
           {
             kind: api.SpanKind.CLIENT,
             attributes: {
-              'gen_ai.operation.name': 'chat',
-              ...(target && providerAttributes(target.name, target.upstream)),
-              ...(url && { 'server.address': url.hostname, 'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)) }),
+              ...(target ? target.attributes : { 'gen_ai.operation.name': 'chat', ...serverAttributes(request.url) }),
               'http.request.method': request.method,
             },
           },
           api.trace.setSpanContext(api.ROOT_CONTEXT, trace.context),
         );
         const { traceId, spanId, traceFlags, traceState } = span.spanContext();
-        // The attempt's own span is the upstream's parent. A view of the request, not a copy of
-        // the router's object (its `signal` getter and `cancel` stay as they are).
+        // The attempt's own span is the upstream's parent.
         const headers: Record<string, string> = { ...request.headers, traceparent: `00-${traceId}-${spanId}-0${traceFlags.toString(16)}` };
         if (traceState) headers.tracestate = traceState.serialize();
-        const traced = Object.assign(Object.create(request) as typeof request, { headers });
+        const traced = new TracedCall(request, headers);
         return transport(traced).then(
           (response) => {
             span.setAttribute('http.response.status_code', response.status);
@@ -172,6 +184,46 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
     },
     shutdown: () => provider.shutdown(),
   };
+}
+
+/** `server.address` and `server.port` of a URL (none for one that does not parse). */
+function serverAttributes(text: string): Record<string, string | number> {
+  const url = URL.parse(text);
+  return url ? { 'server.address': url.hostname, 'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)) } : {};
+}
+
+/**
+ * An attempt's request with the trace's headers: the router's fields copied, its lazy `signal`
+ * read through (`cancel` is the same cancellation). Not `Object.create(request)`: an object used
+ * as a prototype gets a map of its own in V8, and every reader of the request a slow path.
+ */
+class TracedCall implements UpstreamRequest {
+  readonly url: string;
+  readonly method: UpstreamRequest['method'];
+  readonly body: UpstreamRequest['body'];
+  readonly requestId: string | undefined;
+  readonly cancel: UpstreamRequest['cancel'];
+  readonly redirect: UpstreamRequest['redirect'];
+  readonly purpose: UpstreamRequest['purpose'];
+  readonly internalAllowed: boolean | undefined;
+
+  constructor(
+    private readonly call: UpstreamRequest,
+    readonly headers: Record<string, string>,
+  ) {
+    this.url = call.url;
+    this.method = call.method;
+    this.body = call.body;
+    this.requestId = call.requestId;
+    this.cancel = call.cancel;
+    this.redirect = call.redirect;
+    this.purpose = call.purpose;
+    this.internalAllowed = call.internalAllowed;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.call.signal;
+  }
 }
 
 /** Which provider an attempt went to: the cloud's name for a cloud upstream, else the protocol's vendor. */

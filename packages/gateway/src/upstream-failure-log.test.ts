@@ -24,13 +24,13 @@ describe('upstream failure log', () => {
   it('logs a retryable status under the upstream of the longest matching base URL; not a success or a 4xx', async () => {
     const statuses = [503, 200, 400, 429];
     const { lines, send } = observed(async () => answer(statuses.shift() as number));
-    await send({ url: 'http://h/v1/b/chat/completions', method: 'POST' });
-    await send({ url: 'http://h/v1/chat/completions', method: 'POST' });
-    await send({ url: 'http://h/v1/chat/completions', method: 'POST' });
-    await send({ url: 'http://h/v1/chat/completions', method: 'POST' });
+    await send({ url: 'http://h/v1/b/chat/completions', method: 'POST', requestId: 'r1' });
+    await send({ url: 'http://h/v1/chat/completions', method: 'POST', requestId: 'r2' });
+    await send({ url: 'http://h/v1/chat/completions', method: 'POST', requestId: 'r3' });
+    await send({ url: 'http://h/v1/chat/completions', method: 'POST', requestId: 'r4' });
     expect(lines.map(fields)).toEqual([
-      { level: 40, name: 'llm-gateway', upstream: 'b', status: 503, msg: 'upstream attempt failed' },
-      { level: 40, name: 'llm-gateway', upstream: 'a', status: 429, msg: 'upstream attempt failed' },
+      { level: 40, name: 'llm-gateway', requestId: 'r1', upstream: 'b', status: 503, msg: 'upstream attempt failed' },
+      { level: 40, name: 'llm-gateway', requestId: 'r4', upstream: 'a', status: 429, msg: 'upstream attempt failed' },
     ]);
   });
 
@@ -39,13 +39,13 @@ describe('upstream failure log', () => {
     const { lines, send } = observed(async () => {
       throw refused;
     });
-    await expect(send({ url: 'http://h/v1/x', method: 'POST' })).rejects.toBe(refused);
+    await expect(send({ url: 'http://h/v1/x', method: 'POST', requestId: 'r5' })).rejects.toBe(refused);
     const timedOut = new CancelSource();
     timedOut.abort(new LlmError({ kind: 'timeout', message: 'upstream did not answer within 5 ms' }));
-    await expect(send({ url: 'http://h/v1/x', method: 'POST', cancel: timedOut })).rejects.toBe(refused);
+    await expect(send({ url: 'http://h/v1/x', method: 'POST', cancel: timedOut, requestId: 'r6' })).rejects.toBe(refused);
     expect(lines.map(fields)).toEqual([
-      { level: 40, name: 'llm-gateway', upstream: 'a', err: 'Error: connect ECONNREFUSED 10.0.0.5:9', msg: 'upstream attempt failed' },
-      { level: 40, name: 'llm-gateway', upstream: 'a', err: 'Error: connect ECONNREFUSED 10.0.0.5:9', msg: 'upstream attempt failed' },
+      { level: 40, name: 'llm-gateway', requestId: 'r5', upstream: 'a', err: 'Error: connect ECONNREFUSED 10.0.0.5:9', msg: 'upstream attempt failed' },
+      { level: 40, name: 'llm-gateway', requestId: 'r6', upstream: 'a', err: 'Error: connect ECONNREFUSED 10.0.0.5:9', msg: 'upstream attempt failed' },
     ]);
   });
 

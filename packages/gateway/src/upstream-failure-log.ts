@@ -11,10 +11,10 @@ function isFailureStatus(status: number): boolean {
 /**
  * The transport, with each failed upstream API attempt logged at `warn` ("upstream attempt
  * failed"): the upstream's name, and its status (429, 408, 5xx: what the router retries or falls
- * over on) or the transport's error (refused, reset, timed out). A dead upstream that failed over
- * leaves these lines, and the request's access line names the upstream that answered and its
- * `fallbacks`. The transport does not know the request an attempt belongs to (the router does not
- * say), so the line has no request id. Media downloads are not upstream attempts: not logged.
+ * over on) or the transport's error (refused, reset, timed out), under the `requestId` the router
+ * names on the call. A dead upstream that failed over leaves these lines, and the request's access
+ * line (same `requestId`) names the upstream that answered and its `fallbacks`. Media downloads
+ * are not upstream attempts: not logged.
  * `observer` (the metrics) is told each attempt and each failure, with its reason (the status,
  * `timeout` or `error`).
  */
@@ -36,14 +36,14 @@ export function logUpstreamFailures(
     return transport(request).then(
       (response) => {
         if (isFailureStatus(response.status)) {
-          logger.warn({ upstream, status: response.status }, 'upstream attempt failed');
+          logger.warn({ requestId: request.requestId, upstream, status: response.status }, 'upstream attempt failed');
           if (upstream !== undefined) observer?.attemptFailed(upstream, String(response.status));
         }
         return response;
       },
       (error: unknown) => {
         if (!cancelledByClient(request)) {
-          logger.warn({ upstream, err: describeError(error) }, 'upstream attempt failed');
+          logger.warn({ requestId: request.requestId, upstream, err: describeError(error) }, 'upstream attempt failed');
           if (upstream !== undefined) observer?.attemptFailed(upstream, timedOut(request) ? 'timeout' : 'error');
         }
         throw error;

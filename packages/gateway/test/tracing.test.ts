@@ -31,17 +31,22 @@ beforeAll(async () => {
     seenUpstream.push(request.headers.get('traceparent') ?? undefined);
     return new Response('{"error":{"message":"down","type":"server_error"}}', { status: 503, headers: { 'content-type': 'application/json' } });
   });
-  const config = parseConfig(
+  gateway = await startGateway(fallingOverConfig(), { port: 0, logger: createLogger('silent'), spanExporter: exporter });
+});
+
+/** A route whose first upstream is down (503) and second answers; `extra` adds config keys. */
+function fallingOverConfig(extra: Record<string, unknown> = {}) {
+  return parseConfig(
     JSON.stringify({
       upstreams: { down: { protocol: 'openai-chat', baseUrl: `${down.url}/v1` }, chat: { protocol: 'openai-chat', baseUrl: chat.baseUrl } },
       routes: [{ match: '*', upstream: ['down', 'chat'], model: 'gpt-4.1' }],
       maxRetries: 0,
       ledger: false,
       metrics: false,
+      ...extra,
     }),
   );
-  gateway = await startGateway(config, { port: 0, logger: createLogger('silent'), spanExporter: exporter });
-});
+}
 afterAll(async () => {
   await gateway.close();
   await Promise.all([chat.close(), down.close()]);
@@ -124,6 +129,37 @@ describe('tracing', () => {
     expect(seenUpstream.at(-1)).toBe(`00-${CLIENT_TRACE}-${downAttempt!.spanContext().spanId}-01`);
   });
 
+  it('parents each attempt to its own request when requests overlap (the request id the router names on the call)', async () => {
+    exporter.reset();
+    const ids = ['overlap-1', 'overlap-2', 'overlap-3'];
+    await Promise.all(
+      ids.map(async (id) => {
+        const res = await fetch(`${gateway.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'x-request-id': id },
+          body: JSON.stringify({ model: 'my-model', messages: [{ role: 'user', content: 'hello there' }] }),
+        });
+        await res.text();
+      }),
+    );
+    await expect.poll(() => exporter.getFinishedSpans().length).toBe(9);
+    const spans = exporter.getFinishedSpans();
+    const requests = spans.filter((span) => span.kind === 1);
+    const tree = requests
+      .map((request) => ({
+        requestId: request.attributes['llm_gateway.request_id'],
+        attempts: spans
+          .filter((span) => span.kind === 2 && span.parentSpanContext?.spanId === request.spanContext().spanId)
+          .map((span) => ({ upstream: span.attributes['llm_gateway.upstream'], sameTrace: span.spanContext().traceId === request.spanContext().traceId })),
+      }))
+      .sort((a, b) => String(a.requestId).localeCompare(String(b.requestId)));
+    const attempts = [
+      { upstream: 'down', sameTrace: true },
+      { upstream: 'chat', sameTrace: true },
+    ];
+    expect(tree).toEqual(ids.map((requestId) => ({ requestId, attempts })));
+  });
+
   it('starts a new trace without a traceparent (or with an invalid one), and ends non-generation requests plainly', async () => {
     exporter.reset();
     await (await fetch(`${gateway.url}/health`, { headers: { traceparent: 'garbage' } })).text();
@@ -188,4 +224,42 @@ describe('tracing', () => {
     expect(resource.resource.attributes.find((attribute) => attribute.key === 'service.name')?.value.stringValue).toBe('gw-test');
     expect(resource.scopeSpans.flatMap((scope) => scope.spans.map((span) => span.name)).sort()).toEqual(['chat', 'chat m-1']);
   }, 20_000);
+});
+
+describe('tracing with sampleRatio 0', () => {
+  let sampled: Gateway;
+  const sampledExporter = new InMemorySpanExporter();
+  beforeAll(async () => {
+    const config = fallingOverConfig({ tracing: { endpoint: 'http://unused.invalid/v1/traces', sampleRatio: 0 } });
+    sampled = await startGateway(config, { port: 0, logger: createLogger('silent'), spanExporter: sampledExporter });
+  });
+  afterAll(() => sampled.close());
+
+  const send = async (headers: Record<string, string>) => {
+    const res = await fetch(`${sampled.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ model: 'my-model', messages: [{ role: 'user', content: 'hello there' }] }),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+  };
+
+  it('records no request of its own, yet passes an unsampled traceparent upstream', async () => {
+    await send({});
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sampledExporter.getFinishedSpans()).toEqual([]);
+    expect(seenUpstream.at(-1)).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+  });
+
+  it("records a request whose client trace is sampled: the client's decision wins", async () => {
+    await send({ traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01` });
+    await expect.poll(() => sampledExporter.getFinishedSpans().length).toBe(3);
+    expect(sampledExporter.getFinishedSpans().map((span) => [span.kind, span.spanContext().traceId])).toEqual([
+      [2, CLIENT_TRACE],
+      [2, CLIENT_TRACE],
+      [1, CLIENT_TRACE],
+    ]);
+    expect(seenUpstream.at(-1)).toMatch(new RegExp(`^00-${CLIENT_TRACE}-[0-9a-f]{16}-01$`));
+  });
 });

@@ -170,6 +170,12 @@ export interface UpstreamRequest {
    */
   body?: string | Uint8Array<ArrayBuffer>;
   /**
+   * The id of the client request this call serves (`RouterRequest.requestId`, else the one the
+   * router minted), on upstream API calls: a transport labels its logs and spans with it instead
+   * of tracking the request through async context. Absent on media downloads.
+   */
+  requestId?: string;
+  /**
    * `manual` on media downloads: the transport must return a 3xx answer as it is, never follow
    * it; the router checks each hop against the allowlist. (`fetch` takes the field as it is.)
    */

@@ -63,6 +63,7 @@ async function countUpstream(
       method: 'POST',
       headers: target.headers,
       body: JSON.stringify(sent),
+      requestId: call.requestId,
       signal: AbortSignal.timeout(upstream.timeoutMs ?? 30_000),
     });
     if (!isOkStatus(response.status)) {

@@ -218,6 +218,7 @@ export async function sendAttempt(
       retryBaseDelayMs: config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
       maxRetryDelayMs: config.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
       signal: deadline,
+      requestId: call.requestId,
       onAttempt: diagnostics ? () => diagnostics.attempts++ : undefined,
     });
   } catch (error) {

@@ -21,6 +21,8 @@ export interface UpstreamCallOptions {
    * then throws.
    */
   signal?: CancelSignal;
+  /** The client request's id, handed to the transport on each call (`UpstreamRequest.requestId`). */
+  requestId?: string;
   /** Called before each call to the upstream (retries included). */
   onAttempt?(): void;
 }
@@ -92,6 +94,7 @@ class OutgoingCall implements UpstreamRequest {
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly body: string | Uint8Array<ArrayBuffer>;
+  readonly requestId: string | undefined;
 
   constructor(
     options: UpstreamCallOptions,
@@ -100,6 +103,7 @@ class OutgoingCall implements UpstreamRequest {
     this.url = options.url;
     this.headers = options.headers;
     this.body = options.body;
+    this.requestId = options.requestId;
   }
 
   get signal(): AbortSignal {

@@ -1,6 +1,6 @@
 // Process helpers for the load run: start pinned to a CPU, stop by PID, wait for a port, and
 // sample RSS and CPU time of a process tree from /proc (Linux only).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
@@ -86,4 +86,16 @@ export function sampler(pid) {
     const end = procStat(pid);
     return { peakRssMb: Math.max(peak, end.rssKb) / 1024, cpuSec: (end.ticks - start.ticks) / CLK_TCK };
   };
+}
+
+/**
+ * Pins the process listening on loopback `port` (a database server the run started), all its
+ * threads, to `cpu`; processes it forks later (PostgreSQL's backends) inherit it. Found by its
+ * port with `ss`, so only that server is touched.
+ */
+export function pinListener(port, cpu) {
+  const out = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+  const pid = Number(/pid=(\d+)/.exec(out)?.[1]);
+  if (!pid) throw new Error(`no process found listening on port ${port}`);
+  execFileSync('taskset', ['-a', '-cp', cpu, String(pid)], { stdio: 'ignore' });
 }

@@ -12,21 +12,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import { answerText, clientBody, loadPeerPayloads } from './payloads.mjs';
+import { join } from 'node:path';
+import { checkRoundTrip, clientBodyOf, loadOnce } from './client.mjs';
+import { loadPeerPayloads } from './payloads.mjs';
 import { exited, procStat, sampler, sleep, startPinned, stop, waitPort } from './proc.mjs';
 import { markdown } from './report.mjs';
+import { startSharedStores } from './stores.mjs';
 import { OTLP_SINK_PORT, targets as allTargets } from './targets.mjs';
+import { HERE, PEERS_SCRIPTS, REPO, arg } from './args.mjs';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO = resolve(HERE, '../../..');
-const arg = (name, dflt) => {
-  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return found ? found.slice(name.length + 3) : dflt;
-};
-const PEERS_SCRIPTS = arg('peers-scripts', resolve(REPO, '../shared/peers'));
 const PEERS_DIR = arg('peers-dir', '/tmp/peers');
 const OUT = arg('out', mkdtempSync(join(tmpdir(), 'llm-load-')));
 const DURATION = Number(arg('duration', 8));
@@ -50,9 +44,17 @@ const cli = join(REPO, 'packages/gateway/dist/cli.js');
 if (!existsSync(cli)) throw new Error(`${cli} missing: build first (the "load" script runs turbo build)`);
 const peer = await loadPeerPayloads(PEERS_SCRIPTS);
 const MAIN_CLI = arg('main-cli', '');
-const defs = allTargets({ repo: REPO, peersScripts: PEERS_SCRIPTS, peersDir: PEERS_DIR, work: OUT, upstream: UPSTREAM, mainCli: MAIN_CLI || undefined }).filter(
-  (t) => !ONLY || ONLY.split(',').includes(t.name),
-);
+/** PostgreSQL and Redis URLs, once started (targets that need them read these at their start). */
+const services = {};
+const defs = allTargets({
+  repo: REPO,
+  peersScripts: PEERS_SCRIPTS,
+  peersDir: PEERS_DIR,
+  work: OUT,
+  upstream: UPSTREAM,
+  mainCli: MAIN_CLI || undefined,
+  services,
+}).filter((t) => !ONLY || ONLY.split(',').includes(t.name));
 
 const started = new Set();
 const start = (def, cpu, name) => {
@@ -68,30 +70,8 @@ const mockStats = async () => {
   }
 };
 
-function bodyOf(t, size, stream) {
-  return JSON.stringify(clientBody(peer, t.client, { model: t.model, stream, size }));
-}
-
-/** JSON and stream: status 200, the exact answer text in the client's protocol, the upstream path the mock saw. */
-async function roundTrip(t) {
-  const notes = [];
-  for (const stream of [false, true]) {
-    const res = await fetch(`http://127.0.0.1:${t.port}${t.path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...t.headers },
-      body: bodyOf(t, '2k', stream),
-    });
-    const text = await res.text();
-    const ok = res.status === 200 && answerText(t.client, text, stream) === peer.ANSWER_TEXT;
-    let up = '';
-    if (t.expectUpstream) up = (await (await fetch(`${UPSTREAM}/__last`)).json())?.path?.split('?')[0] ?? '';
-    if (!ok || (t.expectUpstream && !up.startsWith(t.expectUpstream))) {
-      throw new Error(`round trip (${stream ? 'stream' : 'json'}) failed: status ${res.status}, upstream ${up}: ${text.slice(0, 200)}`);
-    }
-    notes.push(`${stream ? 'stream' : 'json'} ok${up ? ` via ${up}` : ''}`);
-  }
-  return notes.join(', ');
-}
+const bodyOf = (t, size, stream) => clientBodyOf(peer, t, size, stream);
+const roundTrip = (t) => checkRoundTrip(peer, t, UPSTREAM);
 
 /** The run with the median CPU per request, with every run's CPU per request and peak RSS. */
 function medianRun(runs) {
@@ -100,23 +80,8 @@ function medianRun(runs) {
   return { ...median, cpuUsPerReqRuns: runs.map((r) => r.cpuUsPerReq), peakRssMbRuns: runs.map((r) => r.peakRssMb) };
 }
 
-async function load(t, body, connections, duration) {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${t.port}${t.path}`,
-    method: 'POST',
-    body,
-    connections,
-    duration,
-    timeout: 10,
-    headers: { 'content-type': 'application/json', ...t.headers },
-  });
-  return {
-    requests: result.requests.total,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
-  };
+function load(t, body, connections, duration) {
+  return loadOnce({ url: `http://127.0.0.1:${t.port}${t.path}`, headers: t.headers, body, connections, duration });
 }
 
 /** Sequential streaming requests on one keep-alive socket: ms to response headers and to the first answer token. */
@@ -233,7 +198,9 @@ let mock = start({ cmd: process.execPath, args: [join(PEERS_SCRIPTS, 'mock-upstr
 const sink = defs.some((t) => t.otlpSink)
   ? start({ cmd: process.execPath, args: [join(HERE, 'otlp-sink.mjs'), `--port=${OTLP_SINK_PORT}`] }, RIG_CPU, 'otlp-sink')
   : undefined;
+let stopServices;
 try {
+  if (defs.some((t) => t.services)) stopServices = await startSharedStores(services, RIG_CPU);
   await waitPort(MOCK_PORT);
   if (sink) await waitPort(OTLP_SINK_PORT);
   console.log(`load run: ${DURATION} s per run, c=${CONC}; logs and results in ${OUT}`);
@@ -327,6 +294,7 @@ try {
   }
 } finally {
   for (const child of started) await stop(child);
+  stopServices?.();
 }
 save();
 writeFileSync(join(OUT, 'results.md'), markdown(results));

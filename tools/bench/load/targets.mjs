@@ -38,38 +38,51 @@ export function gatewayConfig(dir, name, upstreamProtocol, upstream, lean, port 
 /**
  * @param {{ repo: string, peersScripts: string, peersDir: string, work: string, upstream: string }} where
  */
-export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli }) {
+export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli, services, distinctPorts = false }) {
   const node = (args, extra = {}) => ({ cmd: process.execPath, args, ...extra });
+  // One port for every gateway target (run.mjs starts one at a time), or a port each (ab.mjs runs them side by side).
+  let gateways = 0;
+  const gatewayPort = () => (distinctPorts ? GATEWAY_PORT + gateways++ : GATEWAY_PORT);
   const cli = join(repo, 'packages/gateway/dist/cli.js');
   const gateway = (client, up, lean = false, variant = { prefix: 'gateway', bin: cli, extra: {} }) => {
     const name = `${variant.prefix}${lean ? '-lean' : ''}-${short(client)}-${short(up)}`;
+    const port = gatewayPort();
     return {
       name,
       kind: 'gateway',
       pair: `${short(client)}->${short(up)}`,
       client,
-      port: GATEWAY_PORT,
+      port,
       path: PATHS[client],
       model: `client-${MODEL[client]}`,
       headers: {},
-      start: () => node([variant.bin, 'serve', '--config', gatewayConfig(work, name, up, upstream, lean, GATEWAY_PORT, variant.extra)]),
+      start: () => {
+        const extra = typeof variant.extra === 'function' ? variant.extra() : variant.extra;
+        return node([variant.bin, 'serve', '--config', gatewayConfig(work, name, up, upstream, lean, port, extra)]);
+      },
       expectUpstream: UPSTREAM_PATHS[up],
       ...(variant.requires && { requires: variant.requires }),
       ...(variant.otlpSink && { otlpSink: true }),
+      ...(variant.services && { services: true }),
     };
   };
-  // Issue 20's cost, side by side: main's build (`--main-cli=`), this build with metrics off
-  // (the richer access line alone), as users run it (metrics on), and with tracing on too.
-  const observability = [
-    ...(mainCli ? [gateway('openai-chat', 'openai-chat', false, { prefix: 'main-gateway', bin: mainCli, extra: {}, requires: mainCli })] : []),
-    gateway('openai-chat', 'openai-chat', false, { prefix: 'gateway-quiet', bin: cli, extra: { metrics: false } }),
-    gateway('openai-chat', 'openai-chat', false, {
-      prefix: 'gateway-traced',
-      bin: cli,
-      extra: { tracing: { endpoint: `http://127.0.0.1:${OTLP_SINK_PORT}/v1/traces` } },
-      otlpSink: true,
-    }),
+  // Issue 21: the same pairs on PostgreSQL + Redis (started by run.mjs through scripts/services.mjs,
+  // their URLs in `services` once up) beside the embedded default (SQLite ledger, memory state).
+  const shared = { prefix: 'gateway-shared', bin: cli, extra: () => ({ store: { postgres: services.databaseUrl, redis: services.redisUrl } }), services: true };
+  // Issue 20's cost, side by side: this build with metrics off (the richer access line alone), as
+  // users run it (metrics on: `gateway-chat-chat`), and with tracing on too; with `--main-cli=`,
+  // main's build in the same three forms (`main-gateway-*`).
+  const tracing = { tracing: { endpoint: `http://127.0.0.1:${OTLP_SINK_PORT}/v1/traces` } };
+  const observed = (prefix, bin) => [
+    ...(prefix === 'main-gateway' ? [gateway('openai-chat', 'openai-chat', false, { prefix, bin, extra: {}, requires: bin })] : []),
+    gateway('openai-chat', 'openai-chat', false, { prefix: `${prefix}-quiet`, bin, extra: { metrics: false }, requires: bin }),
+    gateway('openai-chat', 'openai-chat', false, { prefix: `${prefix}-traced`, bin, extra: tracing, otlpSink: true, requires: bin }),
   ];
+  // Tracing with one request in ten recorded, and with none (`tracing.sampleRatio`, this build only).
+  const sampledAt = (prefix, sampleRatio) =>
+    gateway('openai-chat', 'openai-chat', false, { prefix, bin: cli, extra: { tracing: { ...tracing.tracing, sampleRatio } }, otlpSink: true });
+  const sampled = [sampledAt('gateway-sampled', 0.1), sampledAt('gateway-unsampled', 0)];
+  const observability = [...(mainCli ? observed('main-gateway', mainCli) : []), ...observed('gateway', cli), ...sampled];
   const floor = (port, mode, up) => ({
     name: `yardstick-${mode}`,
     kind: 'yardstick',
@@ -114,6 +127,8 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli 
     floor(9203, 'oa2an', 'claude'),
     gateway('openai-chat', 'openai-chat'),
     ...observability,
+    gateway('openai-chat', 'openai-chat', false, shared),
+    gateway('openai-responses', 'openai-chat', false, shared),
     gateway('openai-chat', 'openai-responses'),
     gateway('openai-responses', 'openai-chat'),
     gateway('openai-chat', 'openai-responses', true),

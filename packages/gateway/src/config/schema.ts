@@ -267,7 +267,15 @@ export const GatewayConfigSchema = v.strictObject({
   warningsHeader: v.optional(v.boolean()),
   maxBodyBytes: v.optional(PositiveInteger, 32 * 1024 * 1024),
   /** OpenTelemetry traces exported over OTLP/HTTP (none by default: the SDK is then never loaded). */
-  tracing: v.optional(v.strictObject({ endpoint: Url, headers: v.optional(v.record(v.string(), v.string())), serviceName: v.optional(v.string()) })),
+  tracing: v.optional(
+    v.strictObject({
+      endpoint: Url,
+      headers: v.optional(v.record(v.string(), v.string())),
+      serviceName: v.optional(v.string()),
+      /** The share of traces started here that are recorded (default 1); a client's traceparent decides for its own. */
+      sampleRatio: v.optional(v.pipe(v.number(), v.minValue(0, 'must be at least 0'), v.maxValue(1, 'must be at most 1'))),
+    }),
+  ),
   /** Milliseconds a shutdown lets in-flight requests finish before cutting them (the gateway's default: 10,000). */
   drainMs: v.optional(NonNegativeInteger),
   log: v.optional(v.strictObject({ level: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])) }), {}),

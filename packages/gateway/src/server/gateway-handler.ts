@@ -48,7 +48,7 @@ export interface GatewayHandlerOptions {
   /** Checks of `GET /health/ready`; default none (always ready). */
   readiness?: Readiness;
   /** A span per request (OpenTelemetry); default none. */
-  tracing?: Pick<GatewayTracing, 'start' | 'within' | 'end'>;
+  tracing?: Pick<GatewayTracing, 'start' | 'end'>;
   /** Virtual keys (src/keys), accepted beside `keys`; once any exists, every request needs a key. Default none. */
   virtualKeys?: Pick<KeyResolver, 'authenticate' | 'required'>;
   /** Serves the admin API and the dashboard (`/admin/...`, `/ui...`); default none (those paths go to the router, which answers 404). */
@@ -210,8 +210,8 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     };
     observer?.started();
     if (!tracing) return serveOrFail(request, call);
-    call.trace = tracing.start(request.method, url.pathname, request.headers);
-    return tracing.within(call.trace, () => serveOrFail(request, call));
+    call.trace = tracing.start(request.method, url.pathname, request.headers, requestId);
+    return serveOrFail(request, call);
   };
 
   /** Serves a call; whatever it throws is answered 500 naming the request id only. */
