@@ -47,6 +47,12 @@ export interface UpstreamConfig {
    * same-protocol pass-through so the schemas are rewritten.
    */
   strictTools?: boolean;
+  /**
+   * False when this upstream cannot run remote MCP servers although its protocol can
+   * (`Codec.traits.hostedMcp`): Claude on Bedrock or Vertex, which lack Anthropic's MCP
+   * connector. The router then runs the request's MCP servers itself (`RouterConfig.mcp`).
+   */
+  hostsMcp?: boolean;
 }
 
 /** What an upstream can do (all true unless configured otherwise). */

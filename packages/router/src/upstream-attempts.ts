@@ -102,7 +102,7 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
     const history = await continuation.turnsFor(upstreamCodec);
     const media = await mediaFor(upstreamCodec);
     // The upstream runs the request's MCP servers itself when it can, unless the route says otherwise.
-    const upstreamHostsMcp = upstreamCodec.traits.hostedMcp && current.rule.mcp?.run !== 'gateway';
+    const upstreamHostsMcp = upstreamCodec.traits.hostedMcp && upstream.hostsMcp !== false && current.rule.mcp?.run !== 'gateway';
     if (config.mcp && held.body && (current.rule.mcpServers?.length || (!upstreamHostsMcp && mayCarryMcp))) {
       clientCanonical ??= call.clientCodec.request.decode(held.body, { model: match.model, stream: match.stream });
       const servers = mcpServersFor(clientCanonical, current.rule.mcpServers, config.mcp, upstreamHostsMcp);

@@ -37,6 +37,8 @@ export function routerUpstreams(upstreams: GatewayConfig['upstreams'], env: Env 
     const common = { protocol, headers, timeoutMs, streamIdleTimeoutMs, strictTools, capabilities };
     for (const key of Object.keys(common) as (keyof typeof common)[]) if (common[key] === undefined) delete common[key];
     out[name] = { ...common, baseUrl: routerBase(name, upstream, FLAVORS[upstream.flavor], env), auth: 'none' };
+    // Anthropic's MCP connector is the API's own: Claude on Bedrock or Vertex has none.
+    if (upstream.protocol === 'claude' && upstream.flavor !== 'azure') out[name].hostsMcp = false;
   }
   return out;
 }
