@@ -2,13 +2,16 @@ import type { RouterReply, RouterRequest } from '@llm/router';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
 import type { GatewayStores } from '../store/stores.js';
+import type { RecentRequests } from './recent-requests.js';
 
-/** What every admin route may use: the running config, the stores, the logger. */
+/** What every admin route may use: the running config, the stores, the logger, the recent requests. */
 export interface AdminContext {
   /** The config now running (a reload replaces it). */
   config(): GatewayConfig;
   stores: GatewayStores;
   logger: Logger;
+  /** This process's newest finished requests (`GET /admin/requests`). */
+  recentRequests: RecentRequests;
 }
 
 /** One admin call, authenticated, with its path parameters (`:name` in the pattern). */

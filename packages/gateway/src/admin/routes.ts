@@ -1,5 +1,6 @@
 import { GATEWAY_VERSION } from '../cli/version.js';
 import { type AdminRoute, adminJson } from './admin-route.js';
+import { OPS_ROUTES } from './ops-routes.js';
 
 /** `GET /admin/status`: the gateway's version, upstream names and which stores it runs on. */
 const status: AdminRoute = {
@@ -19,4 +20,4 @@ const status: AdminRoute = {
  * Every admin route, in the order they are tried. Each concern adds its own file's routes here
  * (keys, usage, the dashboard).
  */
-export const ADMIN_ROUTES: readonly AdminRoute[] = [status];
+export const ADMIN_ROUTES: readonly AdminRoute[] = [status, ...OPS_ROUTES];

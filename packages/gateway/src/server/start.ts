@@ -14,6 +14,7 @@ import { Readiness } from './readiness.js';
 import type { RouterConfig, Transport } from '../router-contract.js';
 import { createAdminHandler } from '../admin/admin-handler.js';
 import { ADMIN_ROUTES } from '../admin/routes.js';
+import { RecentRequests } from '../admin/recent-requests.js';
 import { openStores } from '../store/stores.js';
 import { type GatewayTracing, createTracing } from '../tracing.js';
 import { createUndiciTransport } from '../transport.js';
@@ -109,6 +110,8 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   // turns outlive a reload.
   const stateStore = stores.state;
 
+  const recentRequests = new RecentRequests();
+
   const traced = (base: Transport, upstreams: Parameters<GatewayTracing['transport']>[1]): Transport => (tracing ? tracing.transport(base, upstreams) : base);
   /** The router and routes of a config: what a reload replaces. */
   const routing = (next: GatewayConfig) => {
@@ -132,6 +135,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
           logOutcome(logger, record);
           logDiagnostics(logger, record);
           handler.recorded(record);
+          recentRequests.add(record);
         },
       },
     };
@@ -140,7 +144,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
 
   const separateMetrics = config.metrics !== false && config.metrics.port !== undefined;
   let running = config;
-  const admin = createAdminHandler(ADMIN_ROUTES, { config: () => running, stores, logger });
+  const admin = createAdminHandler(ADMIN_ROUTES, { config: () => running, stores, logger, recentRequests });
   const handler: GatewayHandler = createGatewayHandler({
     ...routing(config),
     observer: metrics,
