@@ -21,6 +21,8 @@ export interface AdminCall {
   params: Record<string, string>;
   /** The body parsed as JSON (`undefined` when empty); a body that is not JSON is a 400 before the route runs. */
   body: unknown;
+  /** Whether the call presented the admin key: always on routes that are not `public`. */
+  authorized: boolean;
 }
 
 /**
