@@ -38,7 +38,13 @@ export type { Ledger, LedgerOptions, LedgerRow } from './ledger/ledger.js';
 export { NoSqliteError, availableSqliteDrivers } from './ledger/sqlite.js';
 export type { SqliteDriver } from './ledger/sqlite.js';
 export { formatUsage, parseSince, usageReport } from './ledger/report.js';
+
+export { openLimiter, RESERVATION_TTL_MS } from './limits/index.js';
+export type { Admission, AdmissionTicket, BudgetPeriod, KeyLimits, Limiter, LimiterOptions, OnStoreDown } from './limits/index.js';
 export type { UsageGrouping, UsageLine } from './ledger/report.js';
+
+export { createPriceBook, PRICE_TABLE, PRICE_TABLE_DATE, PRICE_TABLE_SOURCES, priceIdsOf, usageCost } from './pricing/index.js';
+export type { ModelPrice, PriceBook, RequestCost, TokenRates } from './pricing/index.js';
 
 export { startMockUpstream } from './mock/server.js';
 export type { MockUpstream, MockUpstreamOptions } from './mock/server.js';

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../src/ledger/sqlite.js';
+import { writeFirstSchemaLedger } from './helpers/first-ledger-schema.js';
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../src/ledger/ledger.js';
 import type { RequestRecord } from '../src/router-contract.js';
@@ -34,13 +35,7 @@ describe('ledger: estimated usage', () => {
 
   it('adds the column to a ledger file made before it existed, keeping its rows', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db');
-    const old = openDatabase(path);
-    old.exec(`CREATE TABLE requests (id INTEGER PRIMARY KEY, time INTEGER NOT NULL, request_id TEXT NOT NULL, key_id TEXT, client_protocol TEXT NOT NULL,
-      upstream TEXT, upstream_protocol TEXT, client_model TEXT, upstream_model TEXT, status INTEGER NOT NULL, stream INTEGER NOT NULL,
-      input_tokens INTEGER, cached_tokens INTEGER, cache_write_tokens INTEGER, reasoning_tokens INTEGER, output_tokens INTEGER,
-      first_byte_ms REAL, total_ms REAL NOT NULL, error_kind TEXT)`);
-    old.prepare("INSERT INTO requests (time, request_id, client_protocol, status, stream, total_ms) VALUES (0, 'before', 'claude', 200, 0, 1)").run();
-    old.close();
+    writeFirstSchemaLedger(path);
     const ledger = openLedger(path);
     ledger.record({ time: 1, record: record({ requestId: 'after', usageEstimated: true }) });
     ledger.close();

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { PricesSchema } from '../pricing/price-schema.js';
 import { ClientKeySchema } from './client-keys.js';
 
 /** The protocols an upstream may speak (`bedrock-converse` with `flavor: bedrock`: the cloud check says so). */
@@ -176,6 +177,10 @@ export const GatewayConfigSchema = v.strictObject({
   countTokens: v.optional(v.picklist(['estimate', 'upstream'])),
   ledger: LedgerSchema,
   store: StoreSchema,
+  /** Prices (USD per million tokens) by model id or glob, over the shipped table (the README's "Prices and cost"). */
+  prices: PricesSchema,
+  /** Let a key with a budget use a model without a price (its requests then count $0 against the budget); default false. */
+  allowUnpricedWithBudget: v.optional(v.boolean()),
   policies: v.optional(Policies, {}),
   strict: v.optional(v.boolean()),
   maxRetries: v.optional(NonNegativeInteger),

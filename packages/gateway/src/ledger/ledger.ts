@@ -1,3 +1,4 @@
+import type { RequestCost } from '../pricing/index.js';
 import type { RequestRecord } from '../router-contract.js';
 import { NoSqliteError, type SqliteDatabase, type SqliteDriver, type SqliteValue, openDatabase } from './sqlite.js';
 
@@ -6,6 +7,8 @@ export interface LedgerRow {
   time: number;
   keyId?: string;
   record: RequestRecord;
+  /** What the request cost (the price book's answer); absent when it had no usage. */
+  cost?: RequestCost;
 }
 
 /** Options of {@link openLedger}. */
@@ -56,7 +59,9 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS requests (
   first_byte_ms REAL,
   total_ms REAL NOT NULL,
   error_kind TEXT,
-  usage_estimated INTEGER
+  usage_estimated INTEGER,
+  cost_usd REAL,
+  unpriced INTEGER
 );
 CREATE INDEX IF NOT EXISTS requests_time ON requests(time);`;
 
@@ -81,6 +86,8 @@ export const COLUMNS = [
   'total_ms',
   'error_kind',
   'usage_estimated',
+  'cost_usd',
+  'unpriced',
 ];
 
 /** The writer's page cache in KiB: room for the b-trees' right edges and a batch's pages. */
@@ -125,7 +132,7 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
     const database = db;
     configureWriter(database);
     database.exec(SCHEMA);
-    addUsageEstimatedColumn(database);
+    addMissingColumns(database);
     const insertOne = database.prepare(insertOf(1));
     const insertBlock = database.prepare(insertOf(ROWS_PER_STATEMENT));
     const block = ROWS_PER_STATEMENT * width;
@@ -217,14 +224,25 @@ export function pushValues(queue: Value[], row: LedgerRow): void {
     r.totalMs,
     r.errorKind ?? null,
     r.usageEstimated ? 1 : null,
+    row.cost && 'usd' in row.cost ? row.cost.usd : null,
+    row.cost && 'unpriced' in row.cost ? 1 : null,
   );
 }
 
 /**
- * A ledger file made before `usage_estimated` existed gets the column (null in its old rows):
- * 1 marks token counts the router estimated for a stream whose upstream reported none.
+ * Columns added after the first release, in order: a ledger file made before one existed gets it
+ * on open (null in its old rows).
+ * - `usage_estimated`: 1 marks token counts the router estimated for a stream whose upstream reported none;
+ * - `cost_usd`: the request's cost (null: unpriced, no usage, or a row older than prices);
+ * - `unpriced`: 1 marks a request with usage whose model has no price (never counted as $0).
  */
-function addUsageEstimatedColumn(db: SqliteDatabase): void {
-  const columns = db.prepare('PRAGMA table_info(requests)').all() as { name: string }[];
-  if (!columns.some((column) => column.name === 'usage_estimated')) db.exec('ALTER TABLE requests ADD COLUMN usage_estimated INTEGER');
+const ADDED_COLUMNS: readonly [name: string, type: string][] = [
+  ['usage_estimated', 'INTEGER'],
+  ['cost_usd', 'REAL'],
+  ['unpriced', 'INTEGER'],
+];
+
+function addMissingColumns(db: SqliteDatabase): void {
+  const present = new Set((db.prepare('PRAGMA table_info(requests)').all() as { name: string }[]).map((column) => column.name));
+  for (const [name, type] of ADDED_COLUMNS) if (!present.has(name)) db.exec(`ALTER TABLE requests ADD COLUMN ${name} ${type}`);
 }

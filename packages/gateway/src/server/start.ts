@@ -15,6 +15,7 @@ import type { RouterConfig, Transport } from '../router-contract.js';
 import { createAdminHandler } from '../admin/admin-handler.js';
 import { ADMIN_ROUTES } from '../admin/routes.js';
 import { RecentRequests } from '../admin/recent-requests.js';
+import { createPriceBook } from '../pricing/index.js';
 import { openStores } from '../store/stores.js';
 import { type GatewayTracing, createTracing } from '../tracing.js';
 import { createUndiciTransport } from '../transport.js';
@@ -95,6 +96,8 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: backstopMs });
   // The config the circuits are reported for: the running one (set again by each reload).
   let routed = config;
+  // The prices requests are costed at: the running config's (set again by each reload).
+  let prices = createPriceBook(config);
   const circuits = new CircuitHealth(stores.routing, () => ({
     upstreams: routed.upstreams,
     routes: toRouterConfig(routed).routes,
@@ -116,6 +119,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   /** The router and routes of a config: what a reload replaces. */
   const routing = (next: GatewayConfig) => {
     routed = next;
+    prices = createPriceBook(next);
     const base = toRouterConfig(next);
     const routerConfig: RouterConfig = {
       ...base,
@@ -131,7 +135,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       hooks: {
         // One line per request with warnings or a failure, from the record: never one per warning.
         onRequestEnd: (record) => {
-          ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record });
+          ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record, cost: prices.costOf(record) });
           logOutcome(logger, record);
           logDiagnostics(logger, record);
           handler.recorded(record);
@@ -153,7 +157,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     readiness,
     logger,
     responses: stores.answers,
-    onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record }),
+    onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record, cost: prices.costOf(record) }),
     accessLogOnWrite: true,
     admin,
   });

@@ -150,6 +150,7 @@ describe('the PostgreSQL ledger', () => {
         warnings: [],
         usageEstimated: true,
       },
+      cost: { usd: 0.00057 },
     });
     ledger.record({
       time: 2_000,
@@ -180,6 +181,8 @@ describe('the PostgreSQL ledger', () => {
         total_ms: 10.25,
         error_kind: null,
         usage_estimated: 1,
+        cost_usd: 0.00057,
+        unpriced: null,
       },
       {
         time: '2000',
@@ -201,6 +204,8 @@ describe('the PostgreSQL ledger', () => {
         total_ms: 1,
         error_kind: 'authentication',
         usage_estimated: null,
+        cost_usd: null,
+        unpriced: null,
       },
     ]);
     // The same rows again, as after a commit whose answer was lost: skipped by their row ids.

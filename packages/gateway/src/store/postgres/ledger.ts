@@ -36,6 +36,8 @@ export interface PostgresLedgerOptions {
 export const DEFAULT_MAX_SPOOLED_ROWS = 100_000;
 
 const WIDTH = COLUMNS.length + 1;
+/** A spooled row of the release before `cost_usd` and `unpriced` (read back with both null). */
+const WIDTH_BEFORE_COST = WIDTH - 2;
 
 /** `INSERT ... VALUES ($1..), ...` for `rows` rows; a row seen before (same row_id) is skipped. */
 function insertOf(rows: number): string {
@@ -169,7 +171,8 @@ export class PostgresLedger implements Ledger {
       .split('\n')
       .filter((line) => line.length > 0)
       .map((line) => JSON.parse(line) as Value[])
-      .filter((row) => Array.isArray(row) && row.length === WIDTH);
+      .filter((row) => Array.isArray(row) && (row.length === WIDTH || row.length === WIDTH_BEFORE_COST))
+      .map((row) => (row.length === WIDTH ? row : [...row, null, null]));
     rmSync(reading);
     if (rows.length > 0) this.enqueue(rows);
   }

@@ -38,6 +38,9 @@ export const MIGRATIONS: readonly string[] = [
     created_at BIGINT NOT NULL
   );
   CREATE INDEX llm_gateway_responses_created ON llm_gateway_responses (created_at);`,
+  // 2: each request's cost (null: unpriced, no usage, or a row older than prices) and the flag of
+  // a request whose model has no price (1), as in the SQLite ledger.
+  `ALTER TABLE llm_gateway_requests ADD COLUMN cost_usd DOUBLE PRECISION, ADD COLUMN unpriced INTEGER;`,
 ];
 
 /** Any fixed number: instances starting together take this advisory lock, so one migrates at a time. */

@@ -1,0 +1,3 @@
+export type { Admission, AdmissionTicket, BudgetPeriod, KeyLimits, Limiter, OnStoreDown } from './limiter.js';
+export { RESERVATION_TTL_MS, StoreLimiter } from './limiter.js';
+export { type LimiterOptions, openLimiter } from './open.js';
