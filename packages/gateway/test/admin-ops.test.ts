@@ -31,6 +31,8 @@ beforeAll(async () => {
       ledger: false,
       metrics: false,
       circuitBreaker: { failures: 2, windowMs: 60_000, cooldownMs: 60_000 },
+      // gpt-4.1 priced here (USD per million tokens); claude-x has no price.
+      prices: { 'gpt-4.1': { input: 2, output: 8 } },
     }),
   );
   gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
@@ -102,6 +104,7 @@ describe('GET /admin/requests', () => {
           status: 200,
           stream: false,
           usage: USAGE,
+          unpriced: true,
           warnings: [{ code: 'dropped-field', path: 'sampling.topK', message: 'openai-chat has no top_k', protocol: 'openai-chat' }],
         },
         {
@@ -116,6 +119,8 @@ describe('GET /admin/requests', () => {
           status: 200,
           stream: false,
           usage: USAGE,
+          // 1 input token x $2/M + 4 output tokens x $8/M
+          costUsd: 0.000034,
           warnings: [],
         },
       ],
@@ -171,10 +176,10 @@ describe('RecentRequests', () => {
   it('keeps the newest `capacity` records, newest first, without the internal error detail', () => {
     const ring = new RecentRequests(3);
     expect(ring.newest()).toEqual([]);
-    for (let n = 1; n <= 5; n++) ring.add(record(n), Date.UTC(2026, 0, 1, 0, 0, n));
+    for (let n = 1; n <= 5; n++) ring.add(record(n), undefined, Date.UTC(2026, 0, 1, 0, 0, n));
     expect(ring.newest().map((request) => request.requestId)).toEqual(['r5', 'r4', 'r3']);
     expect(ring.newest(2).map((request) => request.requestId)).toEqual(['r5', 'r4']);
-    ring.add({ ...record(6), errorKind: 'network', errorDetail: 'connect ECONNREFUSED 10.0.0.7:443', warningsDropped: 4 }, Date.UTC(2026, 0, 1));
+    ring.add({ ...record(6), errorKind: 'network', errorDetail: 'connect ECONNREFUSED 10.0.0.7:443', warningsDropped: 4 }, undefined, Date.UTC(2026, 0, 1));
     expect(ring.newest(1)).toEqual([
       {
         time: '2026-01-01T00:00:00.000Z',
@@ -187,6 +192,16 @@ describe('RecentRequests', () => {
         warnings: [],
         warningsDropped: 4,
       },
+    ]);
+  });
+
+  it("carries the request's cost, or that its model has no price", () => {
+    const ring = new RecentRequests(2);
+    ring.add(record(1), { usd: 0.25 }, 0);
+    ring.add(record(2), { unpriced: true }, 0);
+    expect(ring.newest().map(({ requestId, costUsd, unpriced }) => ({ requestId, costUsd, unpriced }))).toEqual([
+      { requestId: 'r2', costUsd: undefined, unpriced: true },
+      { requestId: 'r1', costUsd: 0.25, unpriced: undefined },
     ]);
   });
 

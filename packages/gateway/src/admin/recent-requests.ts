@@ -1,4 +1,5 @@
 import type { LlmUsage, LlmWarning } from '@llm/core';
+import type { RequestCost } from '../pricing/index.js';
 import type { RequestRecord } from '../router-contract.js';
 
 /**
@@ -26,6 +27,10 @@ export interface RecentRequest {
   /** Token counts (the provider's raw usage object left out). */
   usage?: RecentUsage;
   usageEstimated?: boolean;
+  /** What it cost in USD, by the running config's prices (absent: no usage, or unpriced). */
+  costUsd?: number;
+  /** True when its model has no price: its cost is unknown, never counted as 0. */
+  unpriced?: true;
   firstByteMs?: number;
   totalMs: number;
   errorKind?: string;
@@ -60,9 +65,9 @@ export class RecentRequests {
     this.ring = new Array(capacity);
   }
 
-  add(record: RequestRecord, time = Date.now()): void {
+  add(record: RequestRecord, cost?: RequestCost, time = Date.now()): void {
     if (this.capacity === 0) return;
-    this.ring[this.next] = summarize(record, time);
+    this.ring[this.next] = summarize(record, cost, time);
     this.next = (this.next + 1) % this.capacity;
     this.count = Math.min(this.count + 1, this.capacity);
   }
@@ -75,7 +80,7 @@ export class RecentRequests {
   }
 }
 
-function summarize(record: RequestRecord, time: number): RecentRequest {
+function summarize(record: RequestRecord, cost: RequestCost | undefined, time: number): RecentRequest {
   return {
     time: new Date(time).toISOString(),
     requestId: record.requestId,
@@ -90,6 +95,7 @@ function summarize(record: RequestRecord, time: number): RecentRequest {
     stream: record.stream,
     ...(record.usage !== undefined && { usage: countsOf(record.usage) }),
     ...(record.usageEstimated && { usageEstimated: true }),
+    ...(cost && ('usd' in cost ? { costUsd: cost.usd } : { unpriced: true })),
     ...(record.firstByteMs !== undefined && { firstByteMs: Math.round(record.firstByteMs * 10) / 10 }),
     totalMs: Math.round(record.totalMs * 10) / 10,
     ...(record.errorKind !== undefined && { errorKind: record.errorKind }),

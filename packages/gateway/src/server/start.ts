@@ -135,11 +135,12 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       hooks: {
         // One line per request with warnings or a failure, from the record: never one per warning.
         onRequestEnd: (record) => {
-          ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record, cost: prices.costOf(record) });
+          const cost = prices.costOf(record);
+          ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record, cost });
           logOutcome(logger, record);
           logDiagnostics(logger, record);
           handler.recorded(record);
-          recentRequests.add(record);
+          recentRequests.add(record, cost);
         },
       },
     };

@@ -4,7 +4,10 @@
 // run after the page is parsed and after Chart.js (a deferred classic script before it).
 
 const INTEGER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const DOLLARS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const CENT_FRACTIONS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumSignificantDigits: 2 });
+/** USD: 2 to 4 decimals, and 2 significant digits below a cent (one request's cost is often $0.00003). */
+const USD = { format: (usd) => (usd !== 0 && Math.abs(usd) < 0.01 ? CENT_FRACTIONS : DOLLARS).format(usd) };
 const PERCENT = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
 const PALETTE = ['#2458d3', '#e8590c', '#2f9e44', '#ae3ec9', '#1098ad', '#f59f00', '#c2255c', '#5c940d', '#495057', '#7048e8'];
 const DAY_MS = 86_400_000;
@@ -68,11 +71,10 @@ async function api(path, options = {}) {
   return body;
 }
 
-/** The lines of a usage answer (`GET /admin/usage`). */
-const linesOf = (answer) => (Array.isArray(answer) ? answer : (answer?.lines ?? answer?.rows ?? []));
+/** Figures of a usage line (`GET /admin/usage`; see the README, "Prices and cost"). */
 const number = (value) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-const costOf = (line) => number(line.costUsd ?? line.cost);
-const unpricedOf = (line) => number(line.unpricedRequests ?? line.unpriced);
+const costOf = (line) => number(line.costUsd);
+const unpricedOf = (line) => number(line.unpricedRequests);
 const tokensOf = (line) => number(line.inputTokens) + number(line.outputTokens);
 
 // ---- totals and groups --------------------------------------------------------------------
@@ -129,26 +131,31 @@ function draw(id, config) {
   charts.set(id, new globalThis.Chart($(`#${id}`), { ...config, options: { ...base, ...config.options } }));
 }
 
-/** Series per group over `days`: `value(line)` summed per day and group. */
-function seriesByGroup(lines, days, value) {
-  const groups = [...new Set(lines.map((line) => line.group ?? 'all'))].sort();
-  return groups.map((group, index) => {
-    const perDay = new Map(days.map((day) => [day, 0]));
-    for (const line of lines) {
-      const day = String(line.day ?? '').slice(0, 10);
-      if ((line.group ?? 'all') === group && perDay.has(day)) perDay.set(day, perDay.get(day) + value(line));
-    }
-    return { label: group, data: days.map((day) => perDay.get(day)), backgroundColor: PALETTE[index % PALETTE.length], stack: 'groups' };
-  });
+/** `value(line)` of each day in `days`, from lines whose group is the day (`by=day`); 0 for a day without requests. */
+function perDay(lines, days, value) {
+  const byDay = new Map(lines.map((line) => [String(line.group).slice(0, 10), line]));
+  return days.map((day) => (byDay.has(day) ? value(byDay.get(day)) : 0));
 }
 
-function renderCharts(dayLines, sinceMs) {
+/** One stacked dataset per series (`by=day&split=...`: each key's, model's or upstream's days). */
+function stackedSeries(series, days, value) {
+  return series.map((one, index) => ({
+    label: one.name,
+    data: perDay(one.lines, days, value),
+    backgroundColor: PALETTE[index % PALETTE.length],
+    stack: 'groups',
+  }));
+}
+
+/** Draws the charts from `GET /admin/usage?by=day&split=...`: the day totals in `lines`, each group's days in `series`. */
+function renderCharts(answer, sinceMs) {
   const days = daysFrom(sinceMs);
+  const series = answer.series ?? [];
   const stacked = { scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true } } };
-  draw('chart-spend', { type: 'bar', data: { labels: days, datasets: seriesByGroup(dayLines, days, costOf) }, options: stacked });
-  draw('chart-tokens', { type: 'bar', data: { labels: days, datasets: seriesByGroup(dayLines, days, tokensOf) }, options: stacked });
-  const requests = days.map((day) => dayLines.filter((line) => String(line.day).startsWith(day)).reduce((total, line) => total + number(line.requests), 0));
-  const errors = days.map((day) => dayLines.filter((line) => String(line.day).startsWith(day)).reduce((total, line) => total + number(line.errors), 0));
+  draw('chart-spend', { type: 'bar', data: { labels: days, datasets: stackedSeries(series, days, costOf) }, options: stacked });
+  draw('chart-tokens', { type: 'bar', data: { labels: days, datasets: stackedSeries(series, days, tokensOf) }, options: stacked });
+  const requests = perDay(answer.lines, days, (line) => number(line.requests));
+  const errors = perDay(answer.lines, days, (line) => number(line.errors));
   draw('chart-requests', {
     type: 'bar',
     data: {
@@ -208,11 +215,12 @@ function renderRequests(answer) {
       el('td', { class: request.status >= 400 ? 'status-error' : '' }, request.status),
       el('td', { class: 'number' }, Math.round(request.totalMs)),
       el('td', { class: 'number' }, request.usage ? `${INTEGER.format(request.usage.inputTokens)} / ${INTEGER.format(request.usage.outputTokens)}` : '–'),
+      el('td', { class: 'number' }, request.unpriced ? 'unpriced' : request.costUsd !== undefined ? USD.format(request.costUsd) : '–'),
       el('td', {}, problemsOf(request)),
     ),
   );
   $('#requests tbody').replaceChildren(
-    ...(rows.length > 0 ? rows : [el('tr', {}, el('td', { colspan: 8, class: 'muted' }, 'No requests since this process started.'))]),
+    ...(rows.length > 0 ? rows : [el('tr', {}, el('td', { colspan: 9, class: 'muted' }, 'No requests since this process started.'))]),
   );
 }
 
@@ -366,11 +374,11 @@ async function loadAll() {
       $('#version').textContent = `v${(await api('/admin/status')).version}`;
     }),
     section('usage', async () => {
-      const lines = linesOf(await api(`/admin/usage?by=${split}&${query}`));
+      const { lines } = await api(`/admin/usage?by=${split}&${query}`);
       renderTotals(lines);
       renderGroups(lines, split);
     }),
-    section('usage per day', async () => renderCharts(linesOf(await api(`/admin/usage?by=day&split=${split}&${query}`)), sinceMs)),
+    section('usage per day', async () => renderCharts(await api(`/admin/usage?by=day&split=${split}&${query}`), sinceMs)),
     section('upstreams', async () => renderUpstreams(await api('/admin/upstreams'))),
     section('requests', async () => renderRequests(await api('/admin/requests?limit=50'))),
     section('keys', loadKeys),
