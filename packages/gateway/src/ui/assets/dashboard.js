@@ -257,7 +257,6 @@ function keyRow(key) {
     el('td', {}, key.prefix),
     el('td', {}, key.models.join(', ') || 'all'),
     el('td', {}, budgetText(key.budget)),
-    el('td', { class: 'number' }, key.usage?.spentUsd !== undefined ? USD.format(key.usage.spentUsd) : '–'),
     el('td', { class: 'number' }, key.rpm ?? '–'),
     el('td', { class: 'number' }, key.tpm ?? '–'),
     el('td', {}, key.expiresAt ? key.expiresAt.slice(0, 10) : 'never'),
@@ -311,7 +310,7 @@ function openEditor(key, row) {
     event.preventDefault();
     await keyAction(() => api(`/admin/keys/${encodeURIComponent(key.name)}`, { method: 'PATCH', body: JSON.stringify(limitsFrom(form, true)) }));
   });
-  row.after(el('tr', { class: 'key-editor' }, el('td', { colspan: 10 }, form)));
+  row.after(el('tr', { class: 'key-editor' }, el('td', { colspan: 9 }, form)));
 }
 
 async function keyAction(call) {
