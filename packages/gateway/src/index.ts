@@ -46,6 +46,10 @@ export type { UsageGrouping, UsageLine } from './ledger/report.js';
 export { createPriceBook, PRICE_TABLE, PRICE_TABLE_DATE, PRICE_TABLE_SOURCES, priceIdsOf, usageCost } from './pricing/index.js';
 export type { ModelPrice, PriceBook, RequestCost, TokenRates } from './pricing/index.js';
 
+export { DEFAULT_RECENT_REQUESTS, RecentRequests } from './admin/recent-requests.js';
+export type { RecentRequest, RecentUsage } from './admin/recent-requests.js';
+export { UI_CSP } from './ui/ui-routes.js';
+
 export { startMockUpstream } from './mock/server.js';
 export type { MockUpstream, MockUpstreamOptions } from './mock/server.js';
 export { createMockHandler, mockBaseUrl } from './mock/handler.js';
