@@ -20,12 +20,12 @@ export default defineConfig([
   // Node's own path functions during start-up), and start 20 ms slower. Left out (loaded from
   // their packages at run time): better-sqlite3, an optional dependency used only on a Node
   // without node:sqlite (its compiled addon cannot be bundled anyway), `yaml`, which is only
-  // loaded for a YAML config, and the cloud SDKs (google-auth-library, @smithy/*, @aws-crypto/*),
+  // loaded for a YAML config, and the cloud SDKs (google-auth-library, @smithy/*, @aws-crypto/*, @aws-sdk/*),
   // loaded only when a cloud upstream needs them.
   {
     ...common,
     entry: ['src/cli.ts'],
-    noExternal: [/^(?!(?:yaml|pg|ioredis)$|google-auth-library(?:\/|$)|@smithy\/|@aws-crypto\/)/],
+    noExternal: [/^(?!(?:yaml|pg|ioredis)$|google-auth-library(?:\/|$)|@smithy\/|@aws-crypto\/|@aws-sdk\/)/],
     // Still one file: a dynamic import (prom-client, loaded only with metrics on) is inlined, and
     // its module evaluated only when imported, instead of becoming a chunk file beside the bin.
     splitting: false,

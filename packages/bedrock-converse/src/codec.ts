@@ -30,6 +30,7 @@ const traits: CodecTraits = {
   mediaByUrl: { image: false, file: false, audio: false },
   streamUsageOnRequest: false,
   strictSchemas: false,
+  hostedMcp: false,
   sequentialStreamBlocks: false,
   streamOpeningEvents: ['messageStart'],
   reasoningStateField: true,

@@ -3,6 +3,7 @@ import type {
   LlmFilePart,
   LlmImagePart,
   LlmJsonPart,
+  LlmMcpPart,
   LlmPart,
   LlmProviderPart,
   LlmReasoningPart,
@@ -131,7 +132,7 @@ function decodeToolResult(block: Wire, path: string): LlmToolResultPart {
 }
 
 /** One content block -> a canonical part; blocks with no canonical meaning are kept whole. */
-function decodeBlock(block: Wire, path: string): LlmPart {
+function decodeBlock(block: Wire, path: string): ConverseDecodedPart {
   switch (memberOf(block)) {
     case 'text':
       return { type: 'text', text: read.string(block, 'text', path) } satisfies LlmTextPart;
@@ -151,9 +152,12 @@ function decodeBlock(block: Wire, path: string): LlmPart {
   }
 }
 
+/** A part Converse content decodes to: Converse hosts no MCP, so never an MCP part. */
+export type ConverseDecodedPart = Exclude<LlmPart, LlmMcpPart>;
+
 /** Decoded content: the parts, and for each the index of the wire block it came from. */
 export interface DecodedContent {
-  parts: LlmPart[];
+  parts: ConverseDecodedPart[];
   blockOf: number[];
 }
 
@@ -163,7 +167,7 @@ export interface DecodedContent {
  * unknown shape) is kept whole.
  */
 export function decodeContent(list: unknown[], parent: string): DecodedContent {
-  const parts: LlmPart[] = [];
+  const parts: ConverseDecodedPart[] = [];
   const blockOf: number[] = [];
   for (let index = 0; index < list.length; index++) {
     const block = read.object(list, index, parent);

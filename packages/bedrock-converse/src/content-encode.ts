@@ -9,7 +9,7 @@ import type {
   LlmToolCallPart,
   LlmToolResultPart,
 } from '@llm/core';
-import { CALL_ARGUMENTS_LOSS, objectCallArguments, opaqueStateWarning, reportLoss } from '@llm/core';
+import { CALL_ARGUMENTS_LOSS, objectCallArguments, isMcpPart, opaqueStateWarning, reportLoss, reportMcpPartDropped } from '@llm/core';
 import { parseDataUrl } from '@llm/core/kit';
 import { cachePointBlock } from './cache-point.js';
 import { documentFormat, documentName, imageFormat } from './media.js';
@@ -172,6 +172,7 @@ function toolResultBlock(part: LlmToolResultPart, path: string, options: EncodeC
 
 /** A canonical part -> one wire block, or `undefined` when Converse cannot take it (reported). */
 function encodePart(part: LlmPart, path: string, options: EncodeContentOptions): Wire | undefined {
+  if (isMcpPart(part)) return reportMcpPartDropped(part, path, PROTOCOL, options.context);
   switch (part.type) {
     case 'text':
       checkPartSignature(part, path, options);

@@ -3,7 +3,6 @@ import type {
   JsonSchema,
   LlmAssistantContent,
   LlmMessage,
-  LlmPart,
   LlmProviderPart,
   LlmReasoningConfig,
   LlmReasoningEffort,
@@ -14,8 +13,8 @@ import type {
   LlmUserContent,
 } from '@llm/core';
 import { REASONING_EFFORTS, isJsonObject } from '@llm/core';
-import { decodeContent } from './content-decode.js';
-import { decodeThinking, isAnthropicModel } from './thinking.js';
+import { decodeContent, type ConverseDecodedPart } from './content-decode.js';
+import { decodeThinking, isOtherVendorModel } from './thinking.js';
 import { PROTOCOL, ext, read } from './protocol.js';
 import { decodeToolChoice, decodeTools } from './tools-decode.js';
 import { hasOnly } from './union.js';
@@ -66,7 +65,7 @@ export function decodeRequest(body: unknown, context?: CodecContext): LlmRequest
   const output = read.optionalObject(wire, 'outputConfig', '');
   if (output) decodeOutputConfig(output, request, rest);
   const fields = read.optionalObject(wire, 'additionalModelRequestFields', '');
-  if (fields && isAnthropicModel(request.model)) {
+  if (fields && !isOtherVendorModel(request.model)) {
     const reasoning: LlmReasoningConfig = request.reasoning ?? {};
     const left = decodeThinking(fields, reasoning);
     if (left !== fields) {
@@ -178,14 +177,14 @@ function decodeMessages(list: unknown[], messages: LlmMessage[]): void {
 }
 
 /** A part that cannot stand where it is (a tool result after user text) -> its wire block, kept whole. */
-function kept(part: LlmPart, block: unknown): LlmProviderPart {
+function kept(part: ConverseDecodedPart, block: unknown): LlmProviderPart {
   const out: LlmProviderPart = { type: 'provider', protocol: PROTOCOL, value: block };
   if (part.cache) out.cache = part.cache;
   return out;
 }
 
 /** A user turn: its leading tool results become tool messages, one result each. True when it held only those. */
-function decodeUser(parts: LlmPart[], blockOf: number[], blocks: unknown[], messages: LlmMessage[]): boolean {
+function decodeUser(parts: ConverseDecodedPart[], blockOf: number[], blocks: unknown[], messages: LlmMessage[]): boolean {
   let at = 0;
   for (; at < parts.length && parts[at]!.type === 'tool-result'; at++) {
     messages.push({ role: 'tool', content: [parts[at] as LlmToolMessage['content'][number]] });

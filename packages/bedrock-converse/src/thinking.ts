@@ -19,8 +19,22 @@ export function isAnthropicModel(model: string | undefined): boolean {
   return model !== undefined && ANTHROPIC_MODEL.test(model);
 }
 
+/** A Bedrock model id of a vendor (`amazon.nova-pro-v1:0`, `us.meta.llama…`), region prefix optional. */
+const BEDROCK_VENDOR_ID = /^(?:(?:us|eu|apac|global|jp|au|ca|us-gov)\.)?([a-z0-9-]+)\.[a-z]/;
+
 /**
- * `additionalModelRequestFields.thinking` of a Claude model -> `reasoning`. Returns the fields
+ * True when `model` names another vendor's Bedrock model, whose `thinking` field (if any) is its
+ * own. A Claude id, or a name that is no Bedrock id at all (a gateway route alias such as
+ * `claude-sonnet` or `gpt-4.1`), is read as taking Anthropic's `thinking`.
+ */
+export function isOtherVendorModel(model: string | undefined): boolean {
+  if (model === undefined || isAnthropicModel(model)) return false;
+  return BEDROCK_VENDOR_ID.test(model);
+}
+
+/**
+ * `additionalModelRequestFields.thinking` -> `reasoning`, for any model but another vendor's
+ * Bedrock id (see {@link isOtherVendorModel}): a client of a gateway often names a route alias. Returns the fields
  * left to keep (`undefined` when none), or `fields` unchanged when `thinking` has a shape we do
  * not model.
  */

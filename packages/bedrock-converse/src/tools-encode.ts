@@ -1,5 +1,5 @@
 import type { CodecContext, LlmTool, LlmToolChoice } from '@llm/core';
-import { reportLoss } from '@llm/core';
+import { reportLoss, reportMcpToolDropped } from '@llm/core';
 import { cachePointBlock } from './cache-point.js';
 import { PROTOCOL, ext } from './protocol.js';
 
@@ -45,6 +45,9 @@ export function encodeTool(tool: LlmTool, index: number, context: CodecContext |
     case 'web_search':
     case 'code_execution':
       reportLoss(context, { code: 'dropped-tool', path, message: `Converse has no model-independent ${tool.type} tool`, protocol: PROTOCOL });
+      return;
+    case 'mcp':
+      reportMcpToolDropped(tool, path, PROTOCOL, context);
       return;
     default: {
       const unreachable: never = tool;

@@ -240,6 +240,22 @@ describe('thinking of Claude models (additionalModelRequestFields.thinking)', ()
     ).toBeUndefined();
   });
 
+  it("is read for a name that is no Bedrock id (a gateway route alias), not for another vendor's id", () => {
+    const body = { messages: [], additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1024 } } };
+    for (const alias of ['to-openai-chat', 'gpt-4.1', 'gemini-2.5-pro', 'claude-sonnet']) {
+      const decoded = bedrockConverse.request.decode(body, { model: alias });
+      expect([alias, decoded.reasoning, decoded.extensions]).toEqual([alias, { enabled: true, budgetTokens: 1024 }, undefined]);
+    }
+    for (const other of ['amazon.nova-pro-v1:0', 'us.meta.llama3-2-90b-instruct-v1:0', 'openai.gpt-oss-120b-1:0']) {
+      const decoded = bedrockConverse.request.decode(body, { model: other });
+      expect([other, decoded.reasoning, decoded.extensions]).toEqual([
+        other,
+        undefined,
+        { 'bedrock-converse': { additionalModelRequestFields: body.additionalModelRequestFields } },
+      ]);
+    }
+  });
+
   it('is written for a Claude model from another protocol: a budget, adaptive, off, or a budget from the effort', () => {
     const encode = (reasoning: LlmRequest['reasoning'], maxOutputTokens?: number) =>
       bedrockConverse.request.encode({ model: claudeModel, messages: [], reasoning, ...(maxOutputTokens ? { maxOutputTokens } : {}) })

@@ -5,6 +5,7 @@ import type {
   LlmFilePart,
   LlmImagePart,
   LlmJsonPart,
+  LlmMcpApprovalResponsePart,
   LlmMediaSource,
   LlmPart,
   LlmProviderPart,
@@ -179,12 +180,15 @@ export function decodeToolResult(block: Wire, path: string): LlmToolResultPart {
   return ext.keep(part, rest);
 }
 
+/** A part a Claude block decodes to: Claude has no approval step, so never an MCP approval response. */
+export type ClaudeDecodedPart = Exclude<LlmPart, LlmMcpApprovalResponsePart>;
+
 /**
  * One content block of a message -> a canonical part. Blocks with no canonical meaning (server
  * tool activity, `search_result`, beta blocks, unknown types) become provider parts, kept whole.
  * `tool_result` is handled by the caller (it moves to a tool message).
  */
-export function decodeBlock(blocks: readonly unknown[], index: number, parent: string): LlmPart {
+export function decodeBlock(blocks: readonly unknown[], index: number, parent: string): ClaudeDecodedPart {
   const block = read.object(blocks, index, parent);
   const path = `${parent}[${index}]`;
   switch (block.type) {
@@ -209,7 +213,7 @@ export function decodeBlock(blocks: readonly unknown[], index: number, parent: s
 }
 
 /** Narrowing helper for assistant content decoded from a response. */
-export function asAssistantContent(part: LlmPart, path: string): LlmAssistantContent {
+export function asAssistantContent(part: ClaudeDecodedPart, path: string): LlmAssistantContent {
   if (part.type === 'tool-result' || part.type === 'json') {
     // Both kinds come from a `tool_result` block, which an answer cannot hold.
     return read.invalid({ type: 'tool_result' }, 'type', path, 'an assistant content block');

@@ -9,7 +9,7 @@ import type {
   LlmToolCallPart,
   LlmToolResultPart,
 } from '@llm/core';
-import { CALL_ARGUMENTS_LOSS, cacheHintToWire, objectCallArguments, opaqueStateWarning, reportLoss } from '@llm/core';
+import { CALL_ARGUMENTS_LOSS, cacheHintToWire, objectCallArguments, isMcpPart, opaqueStateWarning, reportLoss, reportMcpPartDropped } from '@llm/core';
 import { encodeCitation } from './citations.js';
 import { parseDataUrl, type DataUrl } from '@llm/core/kit';
 import { PROTOCOL, ext } from './protocol.js';
@@ -205,6 +205,7 @@ export function toolResultBlock(part: LlmToolResultPart, path: string, options: 
  * `options.context`).
  */
 export function encodePart(part: LlmPart, path: string, options: EncodePartOptions): Wire | undefined {
+  if (isMcpPart(part)) return reportMcpPartDropped(part, path, PROTOCOL, options.context);
   switch (part.type) {
     case 'text':
       return textBlock(part, path, options);

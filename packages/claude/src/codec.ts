@@ -23,6 +23,7 @@ const traits: CodecTraits = {
   mediaByUrl: { image: true, file: true, audio: false },
   streamUsageOnRequest: false,
   strictSchemas: false,
+  hostedMcp: true,
   sequentialStreamBlocks: true,
   streamOpeningEvents: ['message_start'],
   reasoningStateField: true,

@@ -1,5 +1,5 @@
 import type { CodecContext, LlmTool, LlmToolChoice } from '@llm/core';
-import { cacheHintToWire, reportLoss } from '@llm/core';
+import { cacheHintToWire, reportLoss, reportMcpToolDropped } from '@llm/core';
 import { PROTOCOL, ext } from './protocol.js';
 import { encodeCodeExecutionTool } from './code-execution.js';
 import { encodeWebSearchTool } from './web-search.js';
@@ -33,6 +33,9 @@ export function encodeTool(tool: LlmTool, index: number, context: CodecContext |
       return encodeWebSearchTool(tool, path, context);
     case 'code_execution':
       return encodeCodeExecutionTool(tool, path, context);
+    case 'mcp':
+      reportMcpToolDropped(tool, path, PROTOCOL, context);
+      return undefined;
     case 'provider':
       if (tool.protocol === PROTOCOL) return tool.value as Record<string, unknown>;
       reportLoss(context, { code: 'dropped-tool', path, message: `${tool.protocol} tool "${tool.name}" has no Claude equivalent`, protocol: PROTOCOL });

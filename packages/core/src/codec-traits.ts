@@ -53,6 +53,12 @@ export interface CodecTraits {
   readonly streamUsageOnRequest: boolean;
   /** Enforces tool and response schemas in strict mode (OpenAI `strict: true`). */
   readonly strictSchemas: boolean;
+  /**
+   * The provider runs remote MCP servers itself (Responses `mcp` tools, Claude `mcp_servers`):
+   * MCP tools and parts are encoded for it; otherwise the router runs the MCP loop (issue 24)
+   * and the encoder reports MCP tools and parts it is given as dropped.
+   */
+  readonly hostedMcp: boolean;
 
   // As a client: answers the router gives this protocol's clients.
   /** Its clients expect stream content blocks one at a time, never interleaved (Anthropic). */

@@ -1,6 +1,7 @@
 import type { WithExtensions } from './extensions.js';
 import { checkParsedDepth } from './json-depth.js';
 import type { JsonObject } from './json.js';
+import type { LlmMcpApprovalResponsePart, LlmMcpAssistantPart } from './mcp.js';
 import type { LlmOrigin, ProtocolId } from './protocol.js';
 
 /**
@@ -189,7 +190,7 @@ export interface LlmCitation extends WithExtensions {
 }
 
 /** Content of a user message. */
-export type LlmUserContent = LlmTextPart | LlmImagePart | LlmAudioPart | LlmFilePart | LlmProviderPart;
+export type LlmUserContent = LlmTextPart | LlmImagePart | LlmAudioPart | LlmFilePart | LlmProviderPart | LlmMcpApprovalResponsePart;
 
 /** Content of an assistant message. */
 export type LlmAssistantContent =
@@ -200,7 +201,8 @@ export type LlmAssistantContent =
   | LlmImagePart
   | LlmAudioPart
   | LlmFilePart
-  | LlmProviderPart;
+  | LlmProviderPart
+  | LlmMcpAssistantPart;
 
 /** Any content part. */
 export type LlmPart =
@@ -213,7 +215,9 @@ export type LlmPart =
   | LlmToolResultPart
   | LlmRefusalPart
   | LlmJsonPart
-  | LlmProviderPart;
+  | LlmProviderPart
+  | LlmMcpAssistantPart
+  | LlmMcpApprovalResponsePart;
 
 /** Tool-call arguments as JSON text (stringifies the object form). */
 export function toolArgumentsText(args: string | JsonObject): string {

@@ -93,7 +93,7 @@ export function domainList(value: unknown): string[] | undefined {
 
 /** Tools the provider runs itself, which Chat and Gemini cannot name in a tool choice. */
 function isHosted(tool: LlmTool): boolean {
-  return tool.type === 'web_search' || tool.type === 'code_execution';
+  return tool.type === 'web_search' || tool.type === 'code_execution' || tool.type === 'mcp';
 }
 
 /**

@@ -60,10 +60,12 @@ export type {
   LlmMcpAssistantPart,
   LlmMcpCallPart,
   LlmMcpListToolsPart,
+  LlmMcpPart,
   LlmMcpResultPart,
   LlmMcpTool,
   LlmMcpToolDescription,
 } from './mcp.js';
+export { isMcpPart, reportMcpPartDropped, reportMcpToolDropped } from './mcp-loss.js';
 export { citationSpan, utf16Index, utf8Offset } from './citation-span.js';
 export {
   CODE_EXECUTION_TOOL_NAME,

@@ -108,3 +108,6 @@ export interface LlmMcpApprovalResponsePart extends LlmPartBase {
 
 /** Every MCP part an assistant message may hold. */
 export type LlmMcpAssistantPart = LlmMcpListToolsPart | LlmMcpCallPart | LlmMcpResultPart | LlmMcpApprovalRequestPart;
+
+/** Every MCP part, assistant or user. */
+export type LlmMcpPart = LlmMcpAssistantPart | LlmMcpApprovalResponsePart;

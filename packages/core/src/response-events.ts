@@ -76,7 +76,11 @@ function blockStartFor(part: LlmAssistantContent): LlmBlockStart {
     case 'image':
     case 'audio':
     case 'file':
-    case 'provider': {
+    case 'provider':
+    case 'mcp-list-tools':
+    case 'mcp-call':
+    case 'mcp-result':
+    case 'mcp-approval-request': {
       const { extensions: _extensions, ...rest } = part;
       return { kind: 'part', part: rest };
     }

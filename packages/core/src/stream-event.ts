@@ -1,5 +1,6 @@
 import type { LlmAudioPart, LlmCitation, LlmFilePart, LlmImagePart, LlmProviderPart } from './content.js';
 import type { LlmError } from './errors.js';
+import type { LlmMcpAssistantPart } from './mcp.js';
 import type { Extensions } from './extensions.js';
 import type { LlmFinishReason } from './finish-reason.js';
 import type { LlmOrigin } from './protocol.js';
@@ -13,7 +14,7 @@ import type { LlmUsage } from './usage.js';
  *   block (Claude `redacted_thinking`) carries its data in `signature` from the start.
  * - `tool_call`: filled by `tool-args-delta` (JSON text fragments, or raw text when `freeform`).
  * - `part`: a part that does not stream (generated media, a provider-specific item such as a
- *   server tool call), complete at start.
+ *   server tool call, an MCP list / call / result / approval request), complete at start.
  */
 export type LlmBlockStart =
   | { kind: 'text' }
@@ -27,7 +28,7 @@ export type LlmBlockStart =
       origin?: LlmOrigin;
     }
   | { kind: 'tool_call'; id: string; name: string; freeform?: boolean; signature?: string; origin?: LlmOrigin }
-  | { kind: 'part'; part: LlmImagePart | LlmAudioPart | LlmFilePart | LlmProviderPart };
+  | { kind: 'part'; part: LlmImagePart | LlmAudioPart | LlmFilePart | LlmProviderPart | LlmMcpAssistantPart };
 
 /**
  * One canonical stream event. A stream is

@@ -1,6 +1,7 @@
 import type { LlmCacheHint } from './content.js';
 import type { WithExtensions } from './extensions.js';
 import type { JsonSchema } from './json.js';
+import type { LlmMcpTool } from './mcp.js';
 import type { ProtocolId } from './protocol.js';
 
 /** A client-side function the model may call, described by a JSON Schema. */
@@ -86,7 +87,7 @@ export interface LlmCodeExecutionTool extends WithExtensions {
 }
 
 /** A tool definition. */
-export type LlmTool = LlmFunctionTool | LlmCustomTool | LlmWebSearchTool | LlmCodeExecutionTool | LlmProviderTool;
+export type LlmTool = LlmFunctionTool | LlmCustomTool | LlmWebSearchTool | LlmCodeExecutionTool | LlmMcpTool | LlmProviderTool;
 
 /**
  * Which tools the model may or must call.

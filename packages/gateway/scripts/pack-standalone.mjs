@@ -21,7 +21,7 @@ const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8
 if (!existsSync(join(packageDir, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: build first (pnpm build)');
 
 /** Dependencies the bundled bin imports only when the config asks for them. */
-const LOADED_WHEN_CONFIGURED = ['pg', 'ioredis', 'google-auth-library', '@smithy/core', '@smithy/signature-v4', '@aws-crypto/sha256-js'];
+const LOADED_WHEN_CONFIGURED = ['pg', 'ioredis', 'google-auth-library', '@smithy/core', '@smithy/signature-v4', '@aws-crypto/sha256-js', '@aws-sdk/credential-provider-node'];
 
 function pick(from, names) {
   return Object.fromEntries(names.map((name) => [name, from[name]]));

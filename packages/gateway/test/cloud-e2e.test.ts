@@ -98,7 +98,7 @@ describe('cloud upstreams end to end', () => {
           expect(second.calls).toEqual([]);
           expect(second.text).toMatch(/^Tool said: .*sunny/);
         });
-        it.skipIf(client === 'bedrock-converse')(`${client} client -> ${cloud}, ${mode}: thinking with tools`, async () => {
+        it(`${client} client -> ${cloud}, ${mode}: thinking with tools`, async () => {
           const sdk = sdkClient(client, gateway.url, 'e2e-key');
           const first = await sdk.ask(`to-${cloud}`, 'think about the weather', { stream, tools: true, thinking: true });
           expect(first.calls.map((c) => [c.name, c.args])).toEqual([['get_weather', { city: 'Paris' }]]);

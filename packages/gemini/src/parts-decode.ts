@@ -2,6 +2,7 @@ import type {
   JsonObject,
   LlmAssistantContent,
   LlmMediaSource,
+  LlmMcpPart,
   LlmOrigin,
   LlmPart,
   LlmReasoningPart,
@@ -87,7 +88,7 @@ function signatureOf(part: Wire, context: PartDecodeContext): { signature?: stri
  * tool messages); parts with no canonical meaning (code execution, server tool records, unknown
  * data fields) become provider parts kept whole.
  */
-export function decodePart(holder: readonly unknown[], index: number, parent: string, context: PartDecodeContext): LlmPart {
+export function decodePart(holder: readonly unknown[], index: number, parent: string, context: PartDecodeContext): Exclude<LlmPart, LlmMcpPart> {
   const part = read.object(holder, index, parent);
   const path = `${parent}[${index}]`;
   const rest = unknownFields(part, PART_KNOWN);
@@ -138,7 +139,7 @@ export function decodePart(holder: readonly unknown[], index: number, parent: st
   return { type: 'provider', protocol: PROTOCOL, value: part };
 }
 
-function keepMedia(part: LlmToolResultContent, bag: Wire | undefined, wire: Wire, context: PartDecodeContext): LlmPart {
+function keepMedia(part: LlmToolResultContent, bag: Wire | undefined, wire: Wire, context: PartDecodeContext): LlmToolResultContent {
   const signed = signatureOf(wire, context);
   // A signed media part (generated images) keeps its signature in the bag: media parts have none.
   const extra = signed.signature !== undefined ? { ...bag, thoughtSignature: signed.signature } : bag;
@@ -189,7 +190,7 @@ function decodeFunctionResponse(part: Wire, path: string, bag: Wire | undefined,
 const MISPLACED_RESPONSE = { functionResponse: 'functionResponse' } as const;
 
 /** Narrows a decoded model-turn part to assistant content (a function response is misplaced there). */
-export function asAssistantContent(part: LlmPart, path: string): LlmAssistantContent {
+export function asAssistantContent(part: Exclude<LlmPart, LlmMcpPart>, path: string): LlmAssistantContent {
   if (part.type === 'tool-result' || part.type === 'json')
     return read.invalid(MISPLACED_RESPONSE, 'functionResponse', path, 'no function response in a model turn');
   return part;

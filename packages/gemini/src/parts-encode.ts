@@ -2,6 +2,8 @@ import {
   bytesToBase64,
   opaqueStateWarning,
   reportLoss,
+  isMcpPart,
+  reportMcpPartDropped,
   CALL_ARGUMENTS_LOSS,
   objectCallArguments,
   toolArgumentsObject,
@@ -143,6 +145,7 @@ export function encodeToolResult(part: LlmToolResultPart, path: string, options:
  * `options.context`).
  */
 export function encodePart(part: LlmPart, path: string, options: PartEncodeOptions): Wire | undefined {
+  if (isMcpPart(part)) return reportMcpPartDropped(part, path, PROTOCOL, options.context);
   switch (part.type) {
     case 'text': {
       const signature = ownSignature(part.signature, part.origin, path, options);

@@ -108,7 +108,9 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
   }
   out.contents = contents;
   if (system.length > 0) out.systemInstruction = { ...systemRest, parts: system };
-  if (request.tools && request.tools.length > 0) out.tools = encodeTools(request.tools, context);
+  // Tools that all were dropped (foreign hosted tools, MCP servers) leave no empty `tools` behind.
+  const tools = request.tools && request.tools.length > 0 ? encodeTools(request.tools, context) : [];
+  if (tools.length > 0) out.tools = tools;
   const toolConfig = encodeToolConfig(choiceWithoutHostedTools(request.toolChoice, request.tools, PROTOCOL, context), bag?.$toolConfig as Wire | undefined);
   if (toolConfig) out.toolConfig = toolConfig;
   const generation = encodeGenerationConfig(request, bag?.$generation as Wire | undefined, context);

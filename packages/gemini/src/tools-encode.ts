@@ -1,4 +1,4 @@
-import { reportLoss, toGeminiJsonSchema, type CodecContext, type LlmTool, type LlmToolChoice } from '@llm/core';
+import { reportLoss, reportMcpToolDropped, toGeminiJsonSchema, type CodecContext, type LlmTool, type LlmToolChoice } from '@llm/core';
 import { PROTOCOL, ext } from './protocol.js';
 import { encodeCodeExecution } from './code-execution.js';
 import { encodeGoogleSearch } from './web-search.js';
@@ -83,6 +83,9 @@ export function encodeTools(tools: readonly LlmTool[], context?: CodecContext): 
           break;
         }
         group(key)[tool.name] = tool.value;
+        break;
+      case 'mcp':
+        reportMcpToolDropped(tool, path, PROTOCOL, context);
         break;
     }
   }

@@ -24,6 +24,7 @@ const traits: CodecTraits = {
   mediaByUrl: { image: true, file: false, audio: false },
   streamUsageOnRequest: true,
   strictSchemas: true,
+  hostedMcp: false,
   sequentialStreamBlocks: false,
   streamOpeningEvents: [],
   // No reasoning field comes back: the router carries reasoning state in tool-call ids.

@@ -1,5 +1,5 @@
 import type { CodecContext, LlmAssistantMessage, LlmMessage, LlmPart, LlmTextPart, LlmToolResultPart } from '@llm/core';
-import { joinPath, opaqueStateWarning, reportLoss, textOf, toolArgumentsText } from '@llm/core';
+import { isMcpPart, joinPath, opaqueStateWarning, reportLoss, reportMcpPartDropped, textOf, toolArgumentsText } from '@llm/core';
 import { dataUrl } from '@llm/core/kit';
 import { reportForeignCache } from './cache-control.js';
 import { PROTOCOL, ext } from './protocol.js';
@@ -71,7 +71,8 @@ function encodeUserPart(part: LlmPart, path: string, context: CodecContext | und
       return out;
     }
     default:
-      reportLoss(context, { code: 'dropped-part', path, message: `a ${part.type} part has no openai-chat form here`, protocol: P });
+      if (isMcpPart(part)) reportMcpPartDropped(part, path, P, context);
+      else reportLoss(context, { code: 'dropped-part', path, message: `a ${part.type} part has no openai-chat form here`, protocol: P });
       return undefined;
   }
 }
@@ -124,6 +125,10 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
         break;
       }
       default:
+        if (isMcpPart(part)) {
+          reportMcpPartDropped(part, joinPath(joinPath(path, 'content'), i), P, context);
+          break;
+        }
         reportLoss(context, {
           code: 'dropped-part',
           path: joinPath(joinPath(path, 'content'), i),

@@ -1,5 +1,14 @@
 import type { CodecContext, LlmRequest, LlmTool, LlmToolChoice } from '@llm/core';
-import { choiceWithoutHostedTools, isStrictResponseFormat, isStrictTool, joinPath, reportLoss, strictResponseSchema, strictToolParameters } from '@llm/core';
+import {
+  choiceWithoutHostedTools,
+  isStrictResponseFormat,
+  reportMcpToolDropped,
+  isStrictTool,
+  joinPath,
+  reportLoss,
+  strictResponseSchema,
+  strictToolParameters,
+} from '@llm/core';
 import { reportForeignCache } from './cache-control.js';
 import { PROTOCOL, ext } from './protocol.js';
 import { encodeMessage } from './message-encode.js';
@@ -37,6 +46,9 @@ function encodeTool(tool: LlmTool, index: number, context: CodecContext | undefi
       return undefined; // `web_search_options`, see web-search-options.ts
     case 'code_execution':
       reportLoss(context, { code: 'dropped-tool', path, message: 'openai-chat has no hosted code execution', protocol: P });
+      return undefined;
+    case 'mcp':
+      reportMcpToolDropped(tool, path, P, context);
       return undefined;
     case 'provider':
       reportLoss(context, { code: 'dropped-tool', path, message: `provider tool ${tool.name} (${tool.protocol}) has no openai-chat form`, protocol: P });

@@ -1,5 +1,5 @@
 import type { CodecContext, LlmChoice, LlmResponse, LlmTokenLogprob } from '@llm/core';
-import { citationSpan, joinPath, opaqueStateWarning, reportLoss, toolArgumentsText } from '@llm/core';
+import { citationSpan, isMcpPart, joinPath, opaqueStateWarning, reportLoss, reportMcpPartDropped, toolArgumentsText } from '@llm/core';
 import { completionCreated, completionId } from './answer-identity.js';
 import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
 import { PROTOCOL, ext } from './protocol.js';
@@ -79,7 +79,9 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
         break;
       }
       default:
-        reportLoss(context, { code: 'dropped-part', path: joinPath(path, i), message: `a ${part.type} part has no openai-chat response form`, protocol: P });
+        if (isMcpPart(part)) reportMcpPartDropped(part, joinPath(path, i), P, context);
+        else
+          reportLoss(context, { code: 'dropped-part', path: joinPath(path, i), message: `a ${part.type} part has no openai-chat response form`, protocol: P });
     }
   }
   if (content !== null || !ext.marker(choice, 'noContent')) message.content = content;

@@ -1,5 +1,5 @@
 import type { CodecContext, LlmStreamEvent, LlmUsage, SseEvent, StepOutput, StreamOptions, StreamStep } from '@llm/core';
-import { reportLoss, unfinishedStreamError } from '@llm/core';
+import { isMcpPart, reportLoss, reportMcpPartDropped, unfinishedStreamError } from '@llm/core';
 import { completionCreated, completionId } from './answer-identity.js';
 import { encodeError } from './error.js';
 import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
@@ -166,7 +166,8 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
         sendDelta(state, choice, { tool_calls: [call] }, out);
         return;
       }
-      if (block.kind === 'part') {
+      if (block.kind === 'part' && isMcpPart(block.part)) reportMcpPartDropped(block.part, `blocks[${event.index}]`, P, state.context);
+      else if (block.kind === 'part') {
         reportLoss(state.context, {
           code: 'dropped-part',
           path: `blocks[${event.index}]`,

@@ -22,6 +22,7 @@ const traits: CodecTraits = {
   mediaByUrl: { image: true, file: true, audio: false },
   streamUsageOnRequest: false,
   strictSchemas: true,
+  hostedMcp: true,
   sequentialStreamBlocks: false,
   streamOpeningEvents: ['response.created', 'response.in_progress'],
   reasoningStateField: true,

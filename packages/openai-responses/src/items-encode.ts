@@ -2,6 +2,8 @@ import {
   joinPath,
   opaqueStateWarning,
   reportLoss,
+  isMcpPart,
+  reportMcpPartDropped,
   textOf,
   toolArgumentsText,
   type CodecContext,
@@ -173,6 +175,7 @@ export function encodeAssistantParts(
       return;
     }
     message = undefined;
+    if (isMcpPart(part)) return reportMcpPartDropped(part, partPath, PROTOCOL, context);
     switch (part.type) {
       case 'reasoning': {
         if (defaults) {

@@ -1,4 +1,4 @@
-import { isStrictTool, reportLoss, strictToolParameters, type CodecContext, type LlmTool, type LlmToolChoice } from '@llm/core';
+import { isStrictTool, reportLoss, reportMcpToolDropped, strictToolParameters, type CodecContext, type LlmTool, type LlmToolChoice } from '@llm/core';
 import { PROTOCOL, ext } from './protocol.js';
 import { splitQualifiedName } from './namespaces.js';
 import { encodeCodeInterpreter } from './code-interpreter.js';
@@ -63,6 +63,9 @@ function encodeTool(tool: LlmTool, bag: Record<string, unknown> | undefined, ind
       return encodeWebSearchTool(tool, `tools[${index}]`, context);
     case 'code_execution':
       return encodeCodeInterpreter(tool, `tools[${index}]`, context);
+    case 'mcp':
+      reportMcpToolDropped(tool, `tools[${index}]`, PROTOCOL, context);
+      return undefined;
     case 'provider':
       if (tool.protocol === PROTOCOL) return tool.value;
       reportLoss(context, {

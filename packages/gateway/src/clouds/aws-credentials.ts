@@ -25,6 +25,24 @@ export function awsCredentials(upstream: ConfiguredUpstream, env: Env): AwsCrede
   return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
 }
 
+/** Credentials fetched when needed (the SDK's default chain), refreshed before they expire. */
+export type AwsCredentialProvider = () => Promise<AwsCredentials>;
+
+/**
+ * The AWS SDK's default credential chain (`@aws-sdk/credential-provider-node`, loaded on the first
+ * signature): environment, SSO and assumed-role profiles, `credential_process`, EKS web identity,
+ * ECS and EC2 instance roles. The SDK caches what it fetched and fetches again when it is within
+ * five minutes of its expiry. It reads the process's own environment (the AWS SDK has no other).
+ */
+export function awsCredentialChain(): AwsCredentialProvider {
+  let provider: Promise<AwsCredentialProvider> | undefined;
+  return async () => {
+    provider ??= import('@aws-sdk/credential-provider-node').then(({ defaultProvider }) => defaultProvider());
+    const { accessKeyId, secretAccessKey, sessionToken } = await (await provider)();
+    return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
+  };
+}
+
 /** A Bedrock upstream's region: its `region`, else `AWS_REGION`, else `AWS_DEFAULT_REGION`. */
 export function awsRegion(upstream: ConfiguredUpstream, env: Env): string | undefined {
   return upstream.region ?? (env.AWS_REGION || undefined) ?? (env.AWS_DEFAULT_REGION || undefined);

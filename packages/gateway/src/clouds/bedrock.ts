@@ -1,5 +1,5 @@
 import type { UpstreamResponse } from '../router-contract.js';
-import { awsCredentials, awsRegion } from './aws-credentials.js';
+import { awsCredentialChain, awsCredentials, awsRegion } from './aws-credentials.js';
 import { anthropicErrorBody } from './bedrock-errors.js';
 import { bodyBytes, dropMember, swapModel } from './body-model.js';
 import { type CloudAdapter, type CloudFlavor, UnsupportedCloudCall, rewritten, withoutHeaders } from './cloud-adapter.js';
@@ -31,7 +31,7 @@ export const bedrock: CloudFlavor = {
   endpoint: (upstream, env) => `https://bedrock-runtime.${awsRegion(upstream, env)}.amazonaws.com`,
   adapter(upstream, transport, env) {
     const region = awsRegion(upstream, env) as string;
-    const credentials = awsCredentials(upstream, env);
+    const credentials = upstream.awsCredentialChain ? awsCredentialChain() : awsCredentials(upstream, env);
     if (!credentials) throw new Error('a Bedrock upstream needs AWS credentials');
     const sign = sigV4Signer(SIGNING_SERVICE, region, credentials);
     const base = (upstream.baseUrl ?? bedrock.endpoint(upstream, env)).replace(/\/+$/, '');

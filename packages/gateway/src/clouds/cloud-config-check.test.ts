@@ -28,7 +28,7 @@ describe('cloud upstream config', () => {
       'upstreams.u.accessKeyId: accessKeyId and secretAccessKey go together',
     ]);
     expect(problemsOf({ protocol: 'claude', flavor: 'bedrock' }, { AWS_REGION: 'eu-west-1', HOME: '/nonexistent' })).toEqual([
-      'upstreams.u.accessKeyId: required with flavor bedrock (or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or an AWS_PROFILE of ~/.aws/credentials)',
+      'upstreams.u.accessKeyId: required with flavor bedrock (or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, an AWS_PROFILE of ~/.aws/credentials, or awsCredentialChain: true)',
     ]);
     expect(problemsOf({ protocol: 'claude', flavor: 'bedrock' }, { AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 's' })).toEqual([]);
   });

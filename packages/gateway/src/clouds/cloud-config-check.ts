@@ -14,7 +14,7 @@ const PROTOCOLS: Readonly<Record<NonNullable<ConfiguredUpstream['flavor']>, read
 const CLOUD_FIELDS = {
   vertex: ['project', 'location', 'keyFile', 'accessToken'],
   azure: ['apiVersion', 'tenantId', 'clientId', 'clientSecret', 'authorityHost'],
-  bedrock: ['region', 'accessKeyId', 'secretAccessKey', 'sessionToken'],
+  bedrock: ['region', 'accessKeyId', 'secretAccessKey', 'sessionToken', 'awsCredentialChain'],
 } as const satisfies Record<NonNullable<ConfiguredUpstream['flavor']>, readonly (keyof ConfiguredUpstream)[]>;
 
 type CloudField = (typeof CLOUD_FIELDS)[keyof typeof CLOUD_FIELDS][number];
@@ -77,10 +77,12 @@ function flavorProblems(flavor: NonNullable<ConfiguredUpstream['flavor']>, upstr
       if (awsRegion(upstream, env) === undefined) problems.push(['region', 'required with flavor bedrock (or set AWS_REGION)']);
       if ((upstream.accessKeyId === undefined) !== (upstream.secretAccessKey === undefined))
         problems.push(['accessKeyId', 'accessKeyId and secretAccessKey go together']);
-      else if (awsCredentials(upstream, env) === undefined)
+      else if (upstream.awsCredentialChain) {
+        if (upstream.accessKeyId !== undefined) problems.push(['awsCredentialChain', 'name a static key (accessKeyId...) or the credential chain, not both']);
+      } else if (awsCredentials(upstream, env) === undefined)
         problems.push([
           'accessKeyId',
-          'required with flavor bedrock (or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or an AWS_PROFILE of ~/.aws/credentials)',
+          'required with flavor bedrock (or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, an AWS_PROFILE of ~/.aws/credentials, or awsCredentialChain: true)',
         ]);
       if (upstream.sessionToken && upstream.accessKeyId === undefined) problems.push(['sessionToken', 'only with accessKeyId and secretAccessKey']);
       if (upstream.apiKey !== undefined) problems.push(['apiKey', 'Bedrock signs with AWS credentials: use accessKeyId and secretAccessKey']);

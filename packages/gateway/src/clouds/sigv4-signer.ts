@@ -1,4 +1,4 @@
-import type { AwsCredentials } from './aws-credentials.js';
+import type { AwsCredentialProvider, AwsCredentials } from './aws-credentials.js';
 
 /** What is signed and sent: the request's URL, method, headers and body. */
 export interface SignableRequest {
@@ -13,8 +13,13 @@ export interface SignableRequest {
  * the AWS SDK's own pair), loaded on the first signature. Every header sent is signed; the
  * returned headers carry `authorization`, `x-amz-date` and, for temporary credentials,
  * `x-amz-security-token`. The `host` header is signed but left for the HTTP client to send.
+ * `credentials` may be a provider (the SDK's chain): the signer asks it on each signature.
  */
-export function sigV4Signer(service: string, region: string, credentials: AwsCredentials): (request: SignableRequest) => Promise<Record<string, string>> {
+export function sigV4Signer(
+  service: string,
+  region: string,
+  credentials: AwsCredentials | AwsCredentialProvider,
+): (request: SignableRequest) => Promise<Record<string, string>> {
   let signer: Promise<{ sign(request: unknown): Promise<{ headers: Record<string, string> }> }> | undefined;
   return async (request) => {
     signer ??= Promise.all([import('@smithy/signature-v4'), import('@aws-crypto/sha256-js')]).then(

@@ -45,6 +45,12 @@ const Upstream = v.strictObject({
   secretAccessKey: v.optional(NonEmpty),
   /** Empty: none (so `${AWS_SESSION_TOKEN:-}` works for long-term and temporary keys alike). */
   sessionToken: v.optional(v.string()),
+  /**
+   * Bedrock: credentials from the AWS SDK's default chain (SSO and assumed-role profiles,
+   * `credential_process`, EKS web identity, ECS and EC2 instance roles), refreshed before they
+   * expire, instead of a static key.
+   */
+  awsCredentialChain: v.optional(v.boolean()),
   apiKey: v.optional(v.string()),
   /** Several keys used in turn, one per call (in place of `apiKey`). */
   apiKeys: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty'))), v.minLength(1, 'name at least one key'))),

@@ -221,20 +221,23 @@ async function converseTurn(
   client: BedrockRuntimeClient,
   model: string,
   prompt: string,
-  { stream, tools, toolResult }: Parameters<SdkClient['ask']>[2],
+  { stream, tools, thinking, toolResult }: Parameters<SdkClient['ask']>[2],
 ): Promise<ClientTurn> {
   const messages: Message[] = [{ role: 'user', content: [{ text: prompt }] }];
   if (toolResult) {
-    messages.push({
-      role: 'assistant',
-      content: toolResult.turn.calls.map((c): ContentBlock => ({ toolUse: { toolUseId: c.id, name: c.name, input: c.args as Record<string, never> } })),
-    });
+    // With thinking, the assistant turn goes back verbatim (its reasoning blocks and their signatures).
+    const content = thinking
+      ? (toolResult.turn.raw as ContentBlock[])
+      : toolResult.turn.calls.map((c): ContentBlock => ({ toolUse: { toolUseId: c.id, name: c.name, input: c.args as Record<string, never> } }));
+    messages.push({ role: 'assistant', content });
     messages.push({ role: 'user', content: toolResult.turn.calls.map((c) => ({ toolResult: { toolUseId: c.id, content: [{ text: toolResult.output }] } })) });
   }
   const input = {
     modelId: model,
     messages,
-    inferenceConfig: { maxTokens: 200 },
+    inferenceConfig: { maxTokens: thinking ? 2048 : 200 },
+    // Anthropic's thinking switch, as Bedrock's Claude models take it.
+    ...(thinking ? { additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1024 } } } : {}),
     ...(tools
       ? {
           toolConfig: {
@@ -244,30 +247,58 @@ async function converseTurn(
       : {}),
   };
   const turn: ClientTurn = { text: '', calls: [] };
+  const blocks: ContentBlock[] = [];
   if (!stream) {
     const answer = await client.send(new ConverseCommand(input));
     for (const block of (answer.output?.message?.content ?? []) as ContentBlock[]) {
+      blocks.push(block);
       if (block.text) turn.text += block.text;
       if (block.toolUse)
         turn.calls.push({ id: block.toolUse.toolUseId ?? '', name: block.toolUse.name ?? '', args: block.toolUse.input as Record<string, unknown> });
     }
-    return turn;
-  }
-  const answer = await client.send(new ConverseStreamCommand(input));
-  const inputs = new Map<number, string>();
-  for await (const event of answer.stream ?? []) {
-    const start = event.contentBlockStart?.start?.toolUse;
-    if (start) {
-      turn.calls.push({ id: start.toolUseId ?? '', name: start.name ?? '', args: {} });
-      inputs.set(event.contentBlockStart?.contentBlockIndex ?? 0, '');
+  } else {
+    // The stream folded back into the blocks a non-streamed answer would hold.
+    const answer = await client.send(new ConverseStreamCommand(input));
+    const folded = new Map<
+      number,
+      { text?: string; reasoning?: string; signature?: string; redacted?: Uint8Array; toolUse?: { toolUseId: string; name: string; input: string } }
+    >();
+    const at = (index: number | undefined) => {
+      const key = index ?? 0;
+      if (!folded.has(key)) folded.set(key, {});
+      return folded.get(key)!;
+    };
+    for await (const event of answer.stream ?? []) {
+      const start = event.contentBlockStart?.start?.toolUse;
+      if (start) at(event.contentBlockStart?.contentBlockIndex).toolUse = { toolUseId: start.toolUseId ?? '', name: start.name ?? '', input: '' };
+      const delta = event.contentBlockDelta;
+      if (!delta?.delta) continue;
+      const block = at(delta.contentBlockIndex);
+      if (delta.delta.text) block.text = (block.text ?? '') + delta.delta.text;
+      if (delta.delta.toolUse && block.toolUse) block.toolUse.input += delta.delta.toolUse.input ?? '';
+      const reasoning = delta.delta.reasoningContent;
+      if (reasoning?.text) block.reasoning = (block.reasoning ?? '') + reasoning.text;
+      if (reasoning?.signature) block.signature = reasoning.signature;
+      if (reasoning?.redactedContent) block.redacted = reasoning.redactedContent;
     }
-    const delta = event.contentBlockDelta;
-    if (delta?.delta?.text) turn.text += delta.delta.text;
-    if (delta?.delta?.toolUse) inputs.set(delta.contentBlockIndex ?? 0, (inputs.get(delta.contentBlockIndex ?? 0) ?? '') + (delta.delta.toolUse.input ?? ''));
+    for (const index of [...folded.keys()].sort((a, b) => a - b)) {
+      const block = folded.get(index)!;
+      if (block.toolUse) {
+        const args = JSON.parse(block.toolUse.input || '{}') as Record<string, unknown>;
+        turn.calls.push({ id: block.toolUse.toolUseId, name: block.toolUse.name, args });
+        blocks.push({ toolUse: { toolUseId: block.toolUse.toolUseId, name: block.toolUse.name, input: args as Record<string, never> } });
+      } else if (block.redacted) blocks.push({ reasoningContent: { redactedContent: block.redacted } });
+      else if (block.reasoning !== undefined || block.signature !== undefined)
+        blocks.push({ reasoningContent: { reasoningText: { text: block.reasoning ?? '', signature: block.signature } } });
+      else if (block.text !== undefined) {
+        turn.text += block.text;
+        blocks.push({ text: block.text });
+      }
+    }
   }
-  [...inputs.values()].forEach((json, index) => {
-    const call = turn.calls[index];
-    if (call) call.args = JSON.parse(json || '{}') as Record<string, unknown>;
-  });
+  if (thinking) {
+    turn.raw = blocks;
+    turn.reasoned = blocks.some((block) => block.reasoningContent !== undefined);
+  }
   return turn;
 }
