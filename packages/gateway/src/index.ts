@@ -45,6 +45,8 @@ export type { UsageGrouping, UsageLine } from './ledger/report.js';
 
 export { createPriceBook, PRICE_TABLE, PRICE_TABLE_DATE, PRICE_TABLE_SOURCES, priceIdsOf, usageCost } from './pricing/index.js';
 export type { ModelPrice, PriceBook, RequestCost, TokenRates } from './pricing/index.js';
+export type { UsageSeries } from './ledger/report.js';
+export { USAGE_GROUPINGS } from './ledger/usage-query.js';
 
 export { DEFAULT_RECENT_REQUESTS, RecentRequests } from './admin/recent-requests.js';
 export type { RecentRequest, RecentUsage } from './admin/recent-requests.js';

@@ -93,6 +93,9 @@ describe('the bundled bin', () => {
         reasoningTokens: 0,
         outputTokens: 5,
         avgMs: expect.any(Number),
+        // claude-sonnet-4-5 at $3 / $15 per million: 3 x 3 + 5 x 15.
+        costUsd: 0.000084,
+        unpricedRequests: 0,
       },
     ]);
   }, 30_000);

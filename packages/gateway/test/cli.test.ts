@@ -42,7 +42,7 @@ describe('llm-gateway CLI', () => {
     [['mock', '--protocol', 'claude', '--port', 'x'], 'llm-gateway mock: --port: expected a port number, got "x"'],
     [['translate', '--from', 'claude'], 'llm-gateway translate: --to is required (openai-chat, openai-responses, claude, gemini, bedrock-converse)'],
     [['translate', '--from', 'claude', '--to', 'gemini', '--kind', 'blob'], 'llm-gateway translate: --kind: expected request, response or stream, got "blob"'],
-    [['usage', '--by', 'color'], 'llm-gateway usage: --by: expected model, upstream or key, got "color"'],
+    [['usage', '--by', 'color'], 'llm-gateway usage: --by: expected model, upstream, key or day, got "color"'],
     [['usage', '--db', '/nonexistent/usage.db'], 'llm-gateway usage: cannot read ledger /nonexistent/usage.db: no ledger file there'],
   ];
   for (const [argv, message] of errors) {
@@ -94,7 +94,19 @@ describe('llm-gateway CLI', () => {
     const run = io();
     expect(await runCli(['usage', '--config', join(dir, 'c.yaml'), '--by', 'key', '--since', '1h', '--json'], run)).toBe(0);
     expect(JSON.parse(run.stdout[0]!)).toEqual([
-      { group: 'key-1', requests: 1, errors: 0, inputTokens: 5, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, outputTokens: 6, avgMs: 4 },
+      {
+        group: 'key-1',
+        requests: 1,
+        errors: 0,
+        inputTokens: 5,
+        cachedTokens: 0,
+        cacheWriteTokens: 0,
+        reasoningTokens: 0,
+        outputTokens: 6,
+        avgMs: 4,
+        costUsd: 0,
+        unpricedRequests: 0,
+      },
     ]);
   });
 

@@ -58,14 +58,38 @@ describe.each(DRIVERS)('usage ledger on %s', (driver) => {
   it('batches rows off the request path and reports them by model, upstream and key', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'usage.db');
     const ledger = openLedger(path, { flushMs: 10_000, driver });
-    ledger.record({ time: 1_000, keyId: 'key-1', record: record({}) });
-    ledger.record({ time: 2_000, keyId: 'key-2', record: record({ totalMs: 30, upstream: 'google', clientModel: 'gemini-x' }) });
+    ledger.record({ time: 1_000, keyId: 'key-1', record: record({}), cost: { usd: 0.00123 } });
+    ledger.record({ time: 2_000, keyId: 'key-2', record: record({ totalMs: 30, upstream: 'google', clientModel: 'gemini-x' }), cost: { unpriced: true } });
     ledger.record({ time: 3_000, record: record({ status: 429, usage: undefined, errorKind: 'rate_limit', totalMs: 2 }) });
     expect(usageReport(path, 'model')).toEqual([]);
     ledger.flush();
     expect(usageReport(path, 'model')).toEqual([
-      { group: 'claude-x', requests: 2, errors: 1, inputTokens: 100, cachedTokens: 40, cacheWriteTokens: 5, reasoningTokens: 7, outputTokens: 20, avgMs: 6 },
-      { group: 'gemini-x', requests: 1, errors: 0, inputTokens: 100, cachedTokens: 40, cacheWriteTokens: 5, reasoningTokens: 7, outputTokens: 20, avgMs: 30 },
+      {
+        group: 'claude-x',
+        requests: 2,
+        errors: 1,
+        inputTokens: 100,
+        cachedTokens: 40,
+        cacheWriteTokens: 5,
+        reasoningTokens: 7,
+        outputTokens: 20,
+        avgMs: 6,
+        costUsd: 0.00123,
+        unpricedRequests: 0,
+      },
+      {
+        group: 'gemini-x',
+        requests: 1,
+        errors: 0,
+        inputTokens: 100,
+        cachedTokens: 40,
+        cacheWriteTokens: 5,
+        reasoningTokens: 7,
+        outputTokens: 20,
+        avgMs: 30,
+        costUsd: 0,
+        unpricedRequests: 1,
+      },
     ]);
     expect(usageReport(path, 'key', 2_000).map((l) => [l.group, l.requests])).toEqual([
       ['-', 1],
@@ -76,8 +100,13 @@ describe.each(DRIVERS)('usage ledger on %s', (driver) => {
       ['google', 1],
     ]);
     expect(formatUsage(usageReport(path, 'upstream', 2_500), 'upstream')).toBe(
-      'upstream  requests  errors  input  cached  cache_write  reasoning  output  avg_ms\nopenai           1       1      0       0            0          0       0       2',
+      'upstream  requests  errors  input  cached  cache_write  reasoning  output  avg_ms  cost_usd  unpriced\nopenai           1       1      0       0            0          0       0       2  0.000000         0',
     );
+    expect(formatUsage(usageReport(path, 'upstream'), 'upstream').split('\n')).toEqual([
+      'upstream  requests  errors  input  cached  cache_write  reasoning  output  avg_ms  cost_usd  unpriced',
+      'openai           2       1    100      40            5          7      20       6  0.001230         0',
+      'google           1       0    100      40            5          7      20      30  0.000000         1',
+    ]);
     ledger.close();
   });
 

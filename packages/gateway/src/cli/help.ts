@@ -13,7 +13,7 @@ Commands:
   serve      --mock [--port N] [--host H]            the gateway in front of four mock upstreams
   mock       --protocol <id> [--port N]              run the deterministic mock upstream
   translate  --from <id> --to <id> [--kind request|response|stream] [--model M] [file]
-  usage      [--since 24h|<date>] [--by model|upstream|key] [--db <file> | --config <file>] [--json]
+  usage      [--since 24h|<date>] [--by model|upstream|key|day] [--db <file> | --config <file>] [--json]
 
 Protocols: openai-chat, openai-responses, claude, gemini.
 Run llm-gateway <command> --help for details; llm-gateway --version prints the version.`,
@@ -74,8 +74,9 @@ offline, as the gateway does: a request goes from a --from client to a --to upst
 or stream comes from a --from upstream to a --to client. --model names the model of a Gemini
 client (its URL carries it) and the upstream's model. Reads stdin when no file is given.
 Warnings go to stderr as JSON lines.`,
-  usage: `Usage: llm-gateway usage [--since 24h|7d|<date>] [--by model|upstream|key] [--db <file> | --config <file>] [--json]
+  usage: `Usage: llm-gateway usage [--since 24h|7d|<date>] [--by model|upstream|key|day] [--db <file> | --config <file>] [--json]
 
 Sums the usage ledger (requests, errors, input / cached / cache-write / reasoning / output tokens,
-average latency) per model, upstream or client key.`,
+average latency, cost in USD and the requests of unpriced models) per model, upstream, client key
+or UTC day.`,
 };

@@ -7,6 +7,7 @@ import { type LedgerLocation, ledgerOf } from '../config/ledger-path.js';
 import { describeServer } from '../store/store-unavailable.js';
 import { loadConfigFile } from '../config/load.js';
 import { formatUsage, parseSince, type UsageLine, usageReport } from '../ledger/report.js';
+import { isUsageGrouping } from '../ledger/usage-query.js';
 import { startMockUpstream } from '../mock/server.js';
 import { startGateway } from '../server/start.js';
 import { isWorker, leaveCluster, parseWorkers, runWorkers } from './workers.js';
@@ -212,7 +213,7 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
       strict: true,
     });
     const by = values.by ?? 'model';
-    if (by !== 'model' && by !== 'upstream' && by !== 'key') throw new UsageError(`--by: expected model, upstream or key, got "${by}"`);
+    if (!isUsageGrouping(by)) throw new UsageError(`--by: expected model, upstream, key or day, got "${by}"`);
     let location: LedgerLocation | undefined = values.db ? { path: values.db } : undefined;
     if (!location && values.config) {
       location = ledgerOf(values.config, io.env);

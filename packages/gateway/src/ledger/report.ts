@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { type SqliteDriver, openDatabase } from './sqlite.js';
+import { type UsageGrouping, type UsageQuery, type UsageRow, usageSql } from './usage-query.js';
 
-/** How {@link usageReport} groups rows. */
-export type UsageGrouping = 'model' | 'upstream' | 'key';
+export type { UsageGrouping } from './usage-query.js';
 
 /** One line of the usage report. */
 export interface UsageLine {
@@ -15,14 +15,17 @@ export interface UsageLine {
   reasoningTokens: number;
   outputTokens: number;
   avgMs: number;
+  /** USD of the group's priced requests (rounded to 1e-10). */
+  costUsd: number;
+  /** Requests with usage whose model had no price: not in `costUsd`. */
+  unpricedRequests: number;
 }
 
-/** The SQL expression of each grouping (the same in SQLite and PostgreSQL). */
-export const GROUP_EXPRESSIONS: Record<UsageGrouping, string> = {
-  model: "COALESCE(client_model, '-')",
-  upstream: "COALESCE(upstream, '-')",
-  key: "COALESCE(key_id, '-')",
-};
+/** One `split` group's lines (a model's days, say): what a chart draws as one series. */
+export interface UsageSeries {
+  name: string;
+  lines: UsageLine[];
+}
 
 /** Parses `--since`: a duration (`30m`, `24h`, `7d`) before `now`, or a date / ISO time. */
 export function parseSince(value: string, now = Date.now()): number {
@@ -38,38 +41,24 @@ export function parseSince(value: string, now = Date.now()): number {
 
 /** Sums the ledger at `path` per group since `since` (epoch ms). */
 export function usageReport(path: string, by: UsageGrouping, since = 0, driver?: SqliteDriver): UsageLine[] {
+  return sqliteUsageRows(path, { by, since }, driver).map(toUsageLine);
+}
+
+/** The report's rows from the SQLite ledger at `path`. */
+export function sqliteUsageRows(path: string, query: UsageQuery, driver?: SqliteDriver): UsageRow[] {
   // Both drivers would create or word a missing file differently: one answer for both.
   if (!existsSync(path)) throw new Error('no ledger file there');
   const db = openDatabase(path, { readonly: true, driver });
   try {
-    const rows = db
-      .prepare(
-        `SELECT ${GROUP_EXPRESSIONS[by]} AS grp, COUNT(*) AS requests, SUM(status >= 400) AS errors,
-          TOTAL(input_tokens) AS input, TOTAL(cached_tokens) AS cached, TOTAL(cache_write_tokens) AS cacheWrite,
-          TOTAL(reasoning_tokens) AS reasoning, TOTAL(output_tokens) AS output, AVG(total_ms) AS avgMs
-         FROM requests WHERE time >= ? GROUP BY grp ORDER BY requests DESC, grp`,
-      )
-      .all(since) as UsageRow[];
-    return rows.map(toUsageLine);
+    // A file no gateway of this version has opened yet lacks the cost columns: it has no costs.
+    const columns = new Set((db.prepare('PRAGMA table_info(requests)').all() as { name: string }[]).map((column) => column.name));
+    return db.prepare(usageSql('sqlite', query, columns.has('cost_usd'))).all(query.since) as UsageRow[];
   } finally {
     db.close();
   }
 }
 
-/** One group's sums as the report's queries name them (SQLite's and PostgreSQL's alike). */
-export interface UsageRow {
-  grp: string;
-  requests: number;
-  errors: number;
-  input: number;
-  cached: number;
-  cacheWrite: number;
-  reasoning: number;
-  output: number;
-  avgMs: number;
-}
-
-/** A queried row as a report line (the average rounded to 0.1 ms). */
+/** A queried row as a report line (the average rounded to 0.1 ms, the cost to 1e-10 USD). */
 export function toUsageLine(row: UsageRow): UsageLine {
   return {
     group: row.grp,
@@ -81,17 +70,33 @@ export function toUsageLine(row: UsageRow): UsageLine {
     reasoningTokens: row.reasoning,
     outputTokens: row.output,
     avgMs: Math.round(row.avgMs * 10) / 10,
+    costUsd: Math.round(row.cost * 1e10) / 1e10,
+    unpricedRequests: row.unpriced,
   };
+}
+
+/** Rows of a query with a `split` as series, one per split group, in the rows' order. */
+export function toUsageSeries(rows: readonly UsageRow[]): UsageSeries[] {
+  const series = new Map<string, UsageLine[]>();
+  for (const row of rows) {
+    const name = row.sub ?? '-';
+    const lines = series.get(name) ?? [];
+    if (lines.length === 0) series.set(name, lines);
+    lines.push(toUsageLine(row));
+  }
+  return [...series].map(([name, lines]) => ({ name, lines }));
 }
 
 /** Formats report lines as an aligned text table. */
 export function formatUsage(lines: UsageLine[], by: UsageGrouping): string {
-  const header = [by, 'requests', 'errors', 'input', 'cached', 'cache_write', 'reasoning', 'output', 'avg_ms'];
+  const header = [by, 'requests', 'errors', 'input', 'cached', 'cache_write', 'reasoning', 'output', 'avg_ms', 'cost_usd', 'unpriced'];
   const table = [
     header,
-    ...lines.map((l) =>
-      [l.group, l.requests, l.errors, l.inputTokens, l.cachedTokens, l.cacheWriteTokens, l.reasoningTokens, l.outputTokens, l.avgMs].map(String),
-    ),
+    ...lines.map((l) => [
+      ...[l.group, l.requests, l.errors, l.inputTokens, l.cachedTokens, l.cacheWriteTokens, l.reasoningTokens, l.outputTokens, l.avgMs].map(String),
+      l.costUsd.toFixed(6),
+      String(l.unpricedRequests),
+    ]),
   ];
   const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   return table.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')).join('\n');

@@ -21,7 +21,11 @@ export const PRICE_TABLE_SOURCES: readonly string[] = [
   'https://ai.google.dev/gemini-api/docs/pricing',
 ];
 
-/** Claude's cache rates are multiples of the input rate: 5-minute write 1.25x, 1-hour write 2x, read 0.1x. */
+/**
+ * Claude's cache rates are the multiples of the input rate Anthropic's pricing page lists for
+ * every model (5-minute write 1.25x, 1-hour write 2x, read 0.1x); the page's table gives the same
+ * figures (Opus 4.5: $6.25 / $10 / $0.50).
+ */
 function claude(input: number, output: number, cachedInput = input / 10): ModelPrice {
   return { input, output, cachedInput, cacheWrite5m: input * 1.25, cacheWrite1h: input * 2 };
 }
@@ -43,7 +47,8 @@ export const PRICE_TABLE: Readonly<Record<string, ModelPrice>> = {
   'claude-opus-4-1': claude(15, 75),
   'claude-opus-4-0': claude(15, 75),
   'claude-opus-4': claude(15, 75),
-  // OpenAI: reasoning tokens are part of output_tokens and billed as output.
+  // OpenAI: reasoning tokens are part of output_tokens and billed as output. GPT-5.5 / 5.4's
+  // rates for prompts over 272k tokens are not carried (such requests are under-counted).
   'gpt-5.5': { input: 5, cachedInput: 0.5, output: 30 },
   'gpt-5.5-pro': { input: 30, output: 180 },
   'gpt-5.4': { input: 2.5, cachedInput: 0.25, output: 15 },
@@ -54,7 +59,9 @@ export const PRICE_TABLE: Readonly<Record<string, ModelPrice>> = {
   'gpt-4.1-mini': { input: 0.4, cachedInput: 0.1, output: 1.6 },
   'gpt-4o': { input: 2.5, cachedInput: 1.25, output: 10 },
   'gpt-4o-mini': { input: 0.15, cachedInput: 0.075, output: 0.6 },
-  // Google Gemini (text / image / video input; output includes thinking tokens).
+  // Google Gemini: the text / image / video input rate (audio input costs more: not modelled),
+  // output "including thinking tokens", cached input at the context-caching rate (10% of input);
+  // the Pro models bill a prompt over 200k tokens at a higher tier, carried as `longContext`.
   'gemini-3.1-pro-preview': {
     input: 2,
     cachedInput: 0.2,

@@ -15,7 +15,7 @@ import type { RouterConfig, Transport } from '../router-contract.js';
 import { createAdminHandler } from '../admin/admin-handler.js';
 import { ADMIN_ROUTES } from '../admin/routes.js';
 import { RecentRequests } from '../admin/recent-requests.js';
-import { createPriceBook } from '../pricing/index.js';
+import { createPriceBook, type PriceBook } from '../pricing/index.js';
 import { openStores } from '../store/stores.js';
 import { type GatewayTracing, createTracing } from '../tracing.js';
 import { createUndiciTransport } from '../transport.js';
@@ -96,8 +96,8 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: backstopMs });
   // The config the circuits are reported for: the running one (set again by each reload).
   let routed = config;
-  // The prices requests are costed at: the running config's (set again by each reload).
-  let prices = createPriceBook(config);
+  // The running config's prices (set by each reload), for the requests the gateway answers itself.
+  let prices: PriceBook | undefined;
   const circuits = new CircuitHealth(stores.routing, () => ({
     upstreams: routed.upstreams,
     routes: toRouterConfig(routed).routes,
@@ -119,7 +119,9 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   /** The router and routes of a config: what a reload replaces. */
   const routing = (next: GatewayConfig) => {
     routed = next;
-    prices = createPriceBook(next);
+    // Requests in flight at a reload are costed at the prices they started under, as they are routed.
+    const book = createPriceBook(next);
+    prices = book;
     const base = toRouterConfig(next);
     const routerConfig: RouterConfig = {
       ...base,
@@ -135,7 +137,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       hooks: {
         // One line per request with warnings or a failure, from the record: never one per warning.
         onRequestEnd: (record) => {
-          const cost = prices.costOf(record);
+          const cost = book.costOf(record);
           ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record, cost });
           logOutcome(logger, record);
           logDiagnostics(logger, record);
@@ -158,7 +160,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     readiness,
     logger,
     responses: stores.answers,
-    onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record, cost: prices.costOf(record) }),
+    onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record, cost: prices?.costOf(record) }),
     accessLogOnWrite: true,
     admin,
   });

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresLedger } from '../../src/store/postgres/ledger.js';
+import { parseConfig } from '../../src/config/load.js';
+import { toUsageLine, toUsageSeries } from '../../src/ledger/report.js';
+import { createLogger } from '../../src/logger.js';
+import { startGateway } from '../../src/server/start.js';
 import { MIGRATIONS, migrate } from '../../src/store/postgres/migrations.js';
+import { postgresUsageRows } from '../../src/store/postgres/usage.js';
+import { DAY_TWO, FIXTURE_DAYS_BY_MODEL, FIXTURE_LINES, line, recordFixture } from '../helpers/usage-fixture.js';
 import { freshDatabase, query } from './databases.js';
 
 const dirs: string[] = [];
@@ -51,4 +57,60 @@ describe('the PostgreSQL ledger: cost columns', () => {
       { request_id: 'spooled', total_ms: 2, cost_usd: null, unpriced: null },
     ]);
   });
+});
+
+describe('the usage report from PostgreSQL', () => {
+  it('gives the lines SQLite gives for the same rows: cost, unpriced requests, by key, model, upstream, day, and split', async () => {
+    const url = await freshDatabase();
+    const pool = new pg.Pool({ connectionString: url });
+    await migrate(pool);
+    const ledger = new PostgresLedger(pool, { flushMs: 60_000 });
+    recordFixture(ledger);
+    await ledger.close();
+    for (const by of ['day', 'key', 'model', 'upstream'] as const) {
+      expect((await postgresUsageRows(url, { by, since: 0 })).map(toUsageLine)).toEqual(FIXTURE_LINES[by]);
+    }
+    expect((await postgresUsageRows(url, { by: 'day', since: DAY_TWO })).map(toUsageLine)).toEqual([FIXTURE_LINES.day[1]]);
+    expect(toUsageSeries(await postgresUsageRows(url, { by: 'day', split: 'model', since: 0 }))).toEqual(FIXTURE_DAYS_BY_MODEL);
+  });
+
+  it('reports a database of migration 1 (no cost columns yet) at no cost, and an empty database as no lines', async () => {
+    const url = await freshDatabase();
+    expect(await postgresUsageRows(url, { by: 'model', since: 0 })).toEqual([]);
+    const pool = new pg.Pool({ connectionString: url });
+    await migrate(pool, MIGRATIONS.slice(0, 1));
+    await pool.query(
+      "INSERT INTO llm_gateway_requests (row_id, time, request_id, client_protocol, status, stream, total_ms) VALUES (gen_random_uuid(), 1, 'old', 'claude', 200, 0, 10)",
+    );
+    await pool.end();
+    expect((await postgresUsageRows(url, { by: 'model', since: 0 })).map(toUsageLine)).toEqual([line('-', 1, 0, 0, 0, 0, 0)]);
+  });
+});
+
+it('GET /admin/usage reads the PostgreSQL ledger of the config', async () => {
+  const url = await freshDatabase();
+  const dir = mkdtempSync(join(tmpdir(), 'pg-cost-'));
+  dirs.push(dir);
+  const config = parseConfig(
+    JSON.stringify({
+      adminKey: 'admin-key-0123456789',
+      metrics: false,
+      store: { postgres: url, spool: join(dir, 'spool.jsonl') },
+      upstreams: { openai: { protocol: 'openai-chat', baseUrl: 'http://127.0.0.1:9', apiKey: 'k' } },
+      routes: [{ match: '*', upstream: 'openai' }],
+    }),
+  );
+  const gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
+  try {
+    const ledger = new PostgresLedger(new pg.Pool({ connectionString: url }), { flushMs: 60_000 });
+    recordFixture(ledger);
+    await ledger.close();
+    const reply = await fetch(`${gateway.url}/admin/usage?by=day&split=model`, { headers: { authorization: 'Bearer admin-key-0123456789' } });
+    expect({ status: reply.status, body: await reply.json() }).toEqual({
+      status: 200,
+      body: { by: 'day', since: '1970-01-01T00:00:00.000Z', lines: FIXTURE_LINES.day, split: 'model', series: FIXTURE_DAYS_BY_MODEL },
+    });
+  } finally {
+    await gateway.close();
+  }
 });
