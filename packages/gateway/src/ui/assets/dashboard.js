@@ -378,6 +378,14 @@ function keysSection() {
 // ---- the page -----------------------------------------------------------------------------
 
 const SINCE_MS = { '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS };
+/** How often the live tables (upstream health, recent requests) refresh while the page is visible. */
+const LIVE_REFRESH_MS = 15_000;
+
+/** Upstream health and recent requests again; a failure shows at the next full load, not here. */
+async function refreshLive() {
+  if (document.hidden) return;
+  await Promise.all([api('/admin/upstreams').then(renderUpstreams, () => {}), api('/admin/requests?limit=50').then(renderRequests, () => {})]);
+}
 
 async function section(name, load) {
   try {
@@ -424,6 +432,7 @@ function dashboardPage() {
     location.assign('/ui');
   });
   loadAll();
+  setInterval(refreshLive, LIVE_REFRESH_MS);
 }
 
 const signInForm = $('#sign-in-form');
