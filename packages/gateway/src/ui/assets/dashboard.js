@@ -181,7 +181,10 @@ function renderCharts(answer, sinceMs) {
         },
       ],
     },
-    options: { scales: { y: { beginAtZero: true }, rate: { position: 'right', beginAtZero: true, max: 100, grid: { drawOnChartArea: false } } } },
+    // `offset`: a line dataset beside bars would otherwise put the first and last bars half off the axis.
+    options: {
+      scales: { x: { offset: true }, y: { beginAtZero: true }, rate: { position: 'right', beginAtZero: true, max: 100, grid: { drawOnChartArea: false } } },
+    },
   });
 }
 
