@@ -17,6 +17,7 @@ import type {
 } from '@llm/core';
 import { cacheHintFromWire } from '@llm/core';
 import { decodeCitation } from './citations.js';
+import { decodeMcpToolListing, decodeMcpToolResult, decodeMcpToolUse } from './mcp-blocks.js';
 import { PROTOCOL, ext, read } from './protocol.js';
 
 type Wire = Record<string, unknown>;
@@ -202,6 +203,12 @@ export function decodeBlock(blocks: readonly unknown[], index: number, parent: s
       return decodeThinking(block, path);
     case 'redacted_thinking':
       return decodeRedacted(block, path);
+    case 'mcp_tool_use':
+      return decodeMcpToolUse(block, path);
+    case 'mcp_tool_result':
+      return decodeMcpToolResult(block, path);
+    case 'mcp_tool_listing':
+      return decodeMcpToolListing(block, path);
     case 'tool_use':
       return decodeToolUse(block, path);
     case 'tool_result':

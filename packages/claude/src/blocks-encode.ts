@@ -9,9 +9,10 @@ import type {
   LlmToolCallPart,
   LlmToolResultPart,
 } from '@llm/core';
-import { CALL_ARGUMENTS_LOSS, cacheHintToWire, objectCallArguments, isMcpPart, opaqueStateWarning, reportLoss, reportMcpPartDropped } from '@llm/core';
+import { CALL_ARGUMENTS_LOSS, cacheHintToWire, objectCallArguments, opaqueStateWarning, reportLoss, reportMcpPartDropped } from '@llm/core';
 import { encodeCitation } from './citations.js';
 import { parseDataUrl, type DataUrl } from '@llm/core/kit';
+import { MCP_PART_LOSS, mcpToolListingBlock, mcpToolResultBlock, mcpToolUseBlock } from './mcp-blocks.js';
 import { PROTOCOL, ext } from './protocol.js';
 
 type Wire = Record<string, unknown>;
@@ -205,8 +206,16 @@ export function toolResultBlock(part: LlmToolResultPart, path: string, options: 
  * `options.context`).
  */
 export function encodePart(part: LlmPart, path: string, options: EncodePartOptions): Wire | undefined {
-  if (isMcpPart(part)) return reportMcpPartDropped(part, path, PROTOCOL, options.context);
   switch (part.type) {
+    case 'mcp-call':
+      return mcpToolUseBlock(part, path, options.context);
+    case 'mcp-result':
+      return mcpToolResultBlock(part);
+    case 'mcp-list-tools':
+      return mcpToolListingBlock(part) ?? reportMcpPartDropped(part, path, PROTOCOL, options.context, MCP_PART_LOSS);
+    case 'mcp-approval-request':
+    case 'mcp-approval-response':
+      return reportMcpPartDropped(part, path, PROTOCOL, options.context, MCP_PART_LOSS);
     case 'text':
       return textBlock(part, path, options);
     case 'image':

@@ -1,4 +1,5 @@
 import { applyAuth, joinUrl, readCredential, type AuthScheme, type HttpBinding } from '@llm/core';
+import { mcpBetaFor } from './mcp-servers.js';
 import { PROTOCOL } from './protocol.js';
 
 /** Inbound: SDKs before 1.0 and most tools send `x-api-key`; the 1.x SDK and OAuth tokens use Bearer. */
@@ -40,4 +41,13 @@ export const http: HttpBinding = {
   readCredential: (headers, url) => readCredential(SCHEMES, headers, url),
   // Claude Code's betas (context management, interleaved thinking, ...) gate fields it sends.
   forwardedHeaders: ['anthropic-version', 'anthropic-beta'],
+  headersFor(body, headers) {
+    const beta = mcpBetaFor(body);
+    if (beta === undefined) return headers;
+    const key = Object.keys(headers ?? {}).find((name) => name.toLowerCase() === 'anthropic-beta') ?? 'anthropic-beta';
+    const present = headers?.[key];
+    // A client that named its own MCP connector version keeps it.
+    if (present?.split(',').some((name) => name.trim().startsWith('mcp-client-'))) return headers;
+    return { ...headers, [key]: present ? `${present},${beta}` : beta };
+  },
 };

@@ -12,6 +12,7 @@ import type {
 import { cacheHintFromWire } from '@llm/core';
 import { decodeBlock } from './blocks-decode.js';
 import { PROTOCOL, ext, read } from './protocol.js';
+import { decodeMcpServers } from './mcp-servers.js';
 import { decodeTool, decodeToolChoice } from './tools-decode.js';
 
 const KNOWN = new Set([
@@ -103,6 +104,7 @@ export function decodeRequest(body: unknown): LlmRequest {
     for (let index = 0; index < tools.length; index++) out[index] = decodeTool(tools, index);
     request.tools = out;
   }
+  if (wire.mcp_servers !== undefined) decodeMcpServers(wire, request, rest);
   if (wire.tool_choice != null) {
     const { choice, parallel, raw } = decodeToolChoice(wire);
     if (raw !== undefined) rest.tool_choice = raw;

@@ -1,8 +1,9 @@
-import type { CodecContext, LlmMessage, LlmReasoningConfig, LlmRequest, LlmSystemMessage, LlmTextPart, LlmUserMessage } from '@llm/core';
+import type { CodecContext, LlmMessage, LlmReasoningConfig, LlmRequest, LlmSystemMessage, LlmTextPart, LlmToolChoice, LlmUserMessage } from '@llm/core';
 import { cacheHintToWire, LlmError, effortToBudget, reportLoss } from '@llm/core';
 import { encodePart, encodeParts, toolResultBlock, type EncodePartOptions } from './blocks-encode.js';
 import { limitCacheBreakpoints } from './cache-breakpoints.js';
 import { PROTOCOL, ext } from './protocol.js';
+import { encodeMcpServer, type EncodedMcpServer } from './mcp-servers.js';
 import { encodeTool, encodeToolChoice } from './tools-encode.js';
 import type { ClaudeRequest } from './wire-types.js';
 
@@ -72,16 +73,25 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Clau
   for (const _ in outputConfig) hasConfig = true;
   if (hasConfig) out.output_config = outputConfig;
 
-  const { wire: toolChoice, only } = encodeToolChoice(request.toolChoice, request.parallelToolCalls);
+  const { wire: toolChoice, only } = encodeToolChoice(mcpChoice(request, context), request.parallelToolCalls);
   if (request.tools) {
     const tools: Wire[] = [];
+    const servers: EncodedMcpServer[] = [];
     for (let index = 0; index < request.tools.length; index++) {
       const tool = request.tools[index]!;
       if (only && !only.has(tool.name)) continue;
+      if (tool.type === 'mcp') {
+        const encoded = encodeMcpServer(tool, index, context);
+        if (encoded.server) servers.push(encoded);
+        if (encoded.toolset) tools.push(encoded.toolset);
+        continue;
+      }
       const encoded = encodeTool(tool, index, context);
       if (encoded) tools.push(encoded);
     }
-    out.tools = tools;
+    // Servers of the deprecated form have no toolset: a request of only those had no tools.
+    if (tools.length > 0 || servers.length < request.tools.length) out.tools = tools;
+    if (servers.length > 0) out.mcp_servers = servers.sort((a, b) => a.order - b.order).map((encoded) => encoded.server);
   }
   if (toolChoice) out.tool_choice = toolChoice;
 
@@ -184,6 +194,11 @@ function encodeMessages(messages: readonly LlmMessage[], start: number, options:
       }
       case 'user': {
         warnName(message, path, options);
+        // A turn of MCP approvals only (each reported): Claude has no approval step, and refuses an empty turn.
+        if (message.content.length > 0 && message.content.every((part) => part.type === 'mcp-approval-response')) {
+          encodeParts(message.content, `${path}.content`, options);
+          break;
+        }
         if (joins) {
           (current!.content as Wire[]).push(...encodeParts(message.content, `${path}.content`, options));
           current!.toolsOnly = false;
@@ -241,4 +256,17 @@ function warnName(message: { name?: string }, path: string, options: EncodePartO
   if (message.name !== undefined) {
     reportLoss(options.context, { code: 'dropped-field', path: `${path}.name`, message: 'Claude messages have no participant name', protocol: PROTOCOL });
   }
+}
+
+/** A choice forcing an MCP server (Responses `{type: "mcp"}`): Claude names no server in `tool_choice`, so some call is required instead. */
+function mcpChoice(request: LlmRequest, context: CodecContext | undefined): LlmToolChoice | undefined {
+  const choice = request.toolChoice;
+  if (choice?.type !== 'tool' || !request.tools?.some((tool) => tool.type === 'mcp' && tool.name === choice.name)) return choice;
+  reportLoss(context, {
+    code: 'lossy-conversion',
+    path: 'tool_choice',
+    message: 'Claude cannot force one MCP server: a tool call is required instead',
+    protocol: PROTOCOL,
+  });
+  return { type: 'required' };
 }

@@ -6,6 +6,7 @@ import {
   streamEndedEarly,
   responseToEvents,
   type StreamStep,
+  type LlmBlockStart,
   type LlmFinishReason,
   type LlmResponse,
   type LlmStreamEvent,
@@ -16,6 +17,7 @@ import {
 import { readSseJson } from '@llm/core/kit';
 import { asAssistantContent, decodeBlock } from './blocks-decode.js';
 import { decodeCitation } from './citations.js';
+import { decodeMcpToolListing, decodeMcpToolResult, decodeMcpToolUse } from './mcp-blocks.js';
 import { decodeError } from './errors.js';
 import { PROTOCOL, ext } from './protocol.js';
 import { decodeStopReason } from './stop-reason.js';
@@ -164,7 +166,7 @@ export function decodeEvent(state: DecodeState, event: Wire, out: Out): void {
           value.input = block.json === '' ? {} : JSON.parse(block.json);
           checkJsonDepth(value.input, { path: 'input' });
         }
-        out.enqueue({ type: 'block-start', index: block.index, block: { kind: 'part', part: { type: 'provider', protocol: PROTOCOL, value } } });
+        out.enqueue({ type: 'block-start', index: block.index, block: { kind: 'part', part: completedPart(value) } });
       }
       out.enqueue(
         block.extras ? { type: 'block-end', index: block.index, extensions: { [PROTOCOL]: block.extras } } : { type: 'block-end', index: block.index },
@@ -331,6 +333,14 @@ function blockDelta(state: DecodeState, event: Wire, out: Out): void {
       }
       return;
   }
+}
+
+/** A kept block once complete: an MCP call or result as its canonical part, any other whole. */
+function completedPart(value: Wire): Extract<LlmBlockStart, { kind: 'part' }>['part'] {
+  if (value.type === 'mcp_tool_use') return decodeMcpToolUse(value, 'content_block');
+  if (value.type === 'mcp_tool_result') return decodeMcpToolResult(value, 'content_block');
+  if (value.type === 'mcp_tool_listing') return decodeMcpToolListing(value, 'content_block');
+  return { type: 'provider', protocol: PROTOCOL, value };
 }
 
 /** A block that arrives complete (inside `message_start`) -> its canonical block events. */

@@ -9,9 +9,10 @@ import {
   type SseEvent,
   type StreamOptions,
 } from '@llm/core';
+import { encodePart } from './blocks-encode.js';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
-import { PROTOCOL } from './protocol.js';
+import { PROTOCOL, ext } from './protocol.js';
 import { encodeStopReason } from './stop-reason.js';
 import { encodeUsage } from './usage.js';
 
@@ -229,7 +230,11 @@ function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: '
       break;
     case 'part': {
       const part = block.part;
-      if (part.type !== 'provider' || part.protocol !== PROTOCOL) {
+      const mcp =
+        part.type === 'mcp-call' || part.type === 'mcp-result' || (part.type === 'mcp-list-tools' && ext.marker(part, 'listing') !== undefined)
+          ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true })
+          : undefined;
+      if (!mcp && (part.type !== 'provider' || part.protocol !== PROTOCOL)) {
         state.skipped.add(event.index);
         lossOnce(
           state,
@@ -239,7 +244,7 @@ function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: '
         );
         return;
       }
-      const value = part.value as Wire;
+      const value = (mcp ?? (part as { value: unknown }).value) as Wire;
       open = { wireIndex, kind: 'kept' };
       const input = value.input;
       if (typeof input === 'object' && input !== null && Object.keys(input).length > 0) {

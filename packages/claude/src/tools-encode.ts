@@ -1,5 +1,6 @@
 import type { CodecContext, LlmTool, LlmToolChoice } from '@llm/core';
-import { cacheHintToWire, reportLoss, reportMcpToolDropped } from '@llm/core';
+import { cacheHintToWire, reportLoss } from '@llm/core';
+import { encodeMcpServer } from './mcp-servers.js';
 import { PROTOCOL, ext } from './protocol.js';
 import { encodeCodeExecutionTool } from './code-execution.js';
 import { encodeWebSearchTool } from './web-search.js';
@@ -34,8 +35,8 @@ export function encodeTool(tool: LlmTool, index: number, context: CodecContext |
     case 'code_execution':
       return encodeCodeExecutionTool(tool, path, context);
     case 'mcp':
-      reportMcpToolDropped(tool, path, PROTOCOL, context);
-      return undefined;
+      // The request encoder writes a server's toolset with its `mcp_servers` entry (mcp-servers.ts).
+      return encodeMcpServer(tool, index, context).toolset;
     case 'provider':
       if (tool.protocol === PROTOCOL) return tool.value as Record<string, unknown>;
       reportLoss(context, { code: 'dropped-tool', path, message: `${tool.protocol} tool "${tool.name}" has no Claude equivalent`, protocol: PROTOCOL });

@@ -349,9 +349,30 @@ describe('properties', () => {
         arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean())),
       })
       .map((call) => ({ type: 'tool-call' as const, ...call })),
+    fc
+      .record({
+        id: fc.stringMatching(/^mcptoolu_[a-z0-9]{1,8}$/),
+        server: fc.stringMatching(/^[a-z_]{1,10}$/),
+        name: fc.stringMatching(/^[a-z_]{1,10}$/),
+        arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean())),
+      })
+      .map((call) => ({ type: 'mcp-call' as const, ...call })),
+    fc
+      .record({
+        callId: fc.stringMatching(/^mcptoolu_[a-z0-9]{1,8}$/),
+        content: fc.oneof(
+          text,
+          fc.array(
+            text.map((value) => ({ type: 'text' as const, text: value })),
+            { maxLength: 2 },
+          ),
+        ),
+        isError: fc.boolean(),
+      })
+      .map((result) => ({ type: 'mcp-result' as const, ...result })),
   );
 
-  it('canonical assistant turns survive encode -> decode to Claude', () => {
+  it('canonical assistant turns (MCP calls and results included) survive encode -> decode to Claude', () => {
     fc.assert(
       fc.property(text, fc.array(part, { minLength: 1, maxLength: 4 }), (question, parts) => {
         const request: LlmRequest = {

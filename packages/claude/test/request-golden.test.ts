@@ -87,10 +87,11 @@ describe('request golden: the rest of the Messages request surface', () => {
       user: 'u-9',
       cache: {},
       serviceTier: 'auto',
+      // A server without its mcp_toolset (the deprecated connector form) is an MCP tool, written back in that form.
+      tools: [{ type: 'mcp', name: 'kb', url: 'https://mcp.test', extensions: { claude: { $server: 0, $noToolset: true } } }],
       extensions: {
         claude: {
           container: 'cntr_1',
-          mcp_servers: [{ type: 'url', url: 'https://mcp.test', name: 'kb' }],
           context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] },
         },
       },

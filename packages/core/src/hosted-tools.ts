@@ -99,7 +99,7 @@ function isHosted(tool: LlmTool): boolean {
 /**
  * The tool choice for a target where hosted tools (web search, code execution) are no callable
  * functions (Chat, Gemini): a choice naming one cannot force it there, so it is left out of the
- * choice (`dropped-field` at `tool_choice`); what remains names other tools, or is `auto` when
+ * choice (`dropped-field` at `tool_choice`; MCP servers count as hosted tools); what remains names other tools, or is `auto` when
  * some are left, or nothing when none are (a choice without tools is an error upstream).
  */
 export function choiceWithoutHostedTools(

@@ -92,6 +92,12 @@ export interface HttpBinding {
    * upstream of the same protocol; never credentials.
    */
   readonly forwardedHeaders?: readonly string[];
+  /**
+   * `headers` (a call's extra headers, for {@link HttpTargetOptions.headers}) with what the
+   * encoded upstream `body` needs added: Claude's `anthropic-beta` for `mcp_servers`, appended to
+   * a beta list already there. Absent when no body of the protocol needs a header.
+   */
+  headersFor?(body: unknown, headers: Record<string, string> | undefined): Record<string, string> | undefined;
 }
 
 /** Joins a base URL and a path with exactly one slash between them. */

@@ -25,7 +25,16 @@ export function reportMcpToolDropped(tool: LlmMcpTool, path: string, target: Pro
   reportLoss(context, { code: 'dropped-tool', path, message: `MCP server ${tool.name} has no ${target} form (${target} hosts no MCP)`, protocol: target });
 }
 
-/** Reports an MCP part a target without hosted MCP cannot carry (`dropped-part` at `path`); `undefined`, the part's encoding. */
-export function reportMcpPartDropped(part: LlmMcpPart, path: string, target: ProtocolId, context: CodecContext | undefined): undefined {
-  reportLoss(context, { code: 'dropped-part', path, message: `an ${PART_NAMES[part.type]} has no ${target} form (${target} hosts no MCP)`, protocol: target });
+/**
+ * Reports an MCP part a target cannot carry (`dropped-part` at `path`): by default because it
+ * hosts no MCP, else for `reason` (Claude has no approval step). Returns `undefined`, the part's encoding.
+ */
+export function reportMcpPartDropped(
+  part: LlmMcpPart,
+  path: string,
+  target: ProtocolId,
+  context: CodecContext | undefined,
+  reason = `${target} hosts no MCP`,
+): undefined {
+  reportLoss(context, { code: 'dropped-part', path, message: `an ${PART_NAMES[part.type]} has no ${target} form (${reason})`, protocol: target });
 }

@@ -32,7 +32,7 @@ export function decodeFinishReason(
       let refusal = false;
       for (const part of content) {
         if (part.type === 'tool-call') return { reason: 'tool_calls', raw };
-        if (part.type === 'provider' && isApprovalRequest(part.value)) return { reason: 'tool_calls', raw };
+        if (part.type === 'mcp-approval-request' || (part.type === 'provider' && isApprovalRequest(part.value))) return { reason: 'tool_calls', raw };
         if (part.type === 'refusal') refusal = true;
       }
       return { reason: refusal ? 'refusal' : 'stop', raw };

@@ -13,9 +13,10 @@ import {
 import { PROTOCOL, ext, invalidAt, read } from './protocol.js';
 import { liftAdditionalTools, type LiftedTools } from './additional-tools.js';
 import { callItemName } from './namespaces.js';
+import { decodeMcpApprovalRequest, decodeMcpApprovalResponse, decodeMcpCall, decodeMcpListTools } from './mcp-items.js';
 import { decodeContentPart } from './parts-decode.js';
 
-/** Built-in items the assistant side produces (kept whole as provider parts). */
+/** Built-in items the assistant side produces (kept whole as provider parts, MCP items as MCP parts). */
 const ASSISTANT_ITEMS = new Set([
   'web_search_call',
   'file_search_call',
@@ -36,7 +37,7 @@ const ASSISTANT_ITEMS = new Set([
 
 /** Items that answer a call (kept whole in tool messages). */
 function isToolSideItem(type: string): boolean {
-  return type.endsWith('_output') || type === 'mcp_approval_response';
+  return type.endsWith('_output');
 }
 
 /** Fields of a message item with a canonical home; the rest ride along as `$item`. */
@@ -70,6 +71,14 @@ function decodeInputItem(items: unknown[], index: number, messages: LlmMessage[]
     return;
   }
   const path = joinPath('input', index);
+  if (type === 'mcp_approval_response') {
+    // The client's answer to an approval request: user content, next to other answers.
+    const part = decodeMcpApprovalResponse(item, path);
+    const last = messages[messages.length - 1];
+    if (last?.role === 'user' && !last.extensions && last.content.every((earlier) => earlier.type === 'mcp-approval-response')) last.content.push(part);
+    else messages.push({ role: 'user', content: [part] });
+    return;
+  }
   if (isToolSideItem(type)) {
     const part = type === 'function_call_output' || type === 'custom_tool_call_output' ? decodeToolOutput(item, path) : providerPart(item);
     const last = messages[messages.length - 1];
@@ -81,7 +90,7 @@ function decodeInputItem(items: unknown[], index: number, messages: LlmMessage[]
     // Arguments sent back in the input must be JSON text (answers are not checked: cut-off
     // arguments are still the model's answer); '' is accepted for calls without parameters.
     if (type === 'function_call' && typeof item.arguments === 'string' && item.arguments !== '') read.json(item, 'arguments', path);
-    assistantTail(messages).push(decodeAssistantItem(item, path)[0] as LlmAssistantContent);
+    assistantTail(messages).push(...decodeAssistantItem(item, path));
     return;
   }
   // item_reference, compaction_trigger and item types this codec does not know: kept whole.
@@ -202,6 +211,12 @@ export function decodeAssistantItem(item: Record<string, unknown>, path: string)
       ext.keep(part, collectUnknown(item, CUSTOM_CALL_KNOWN));
       return [part];
     }
+    case 'mcp_call':
+      return decodeMcpCall(item, path);
+    case 'mcp_list_tools':
+      return [decodeMcpListTools(item, path)];
+    case 'mcp_approval_request':
+      return [decodeMcpApprovalRequest(item, path)];
     default:
       return [providerPart(item)];
   }

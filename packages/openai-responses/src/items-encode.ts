@@ -2,8 +2,6 @@ import {
   joinPath,
   opaqueStateWarning,
   reportLoss,
-  isMcpPart,
-  reportMcpPartDropped,
   textOf,
   toolArgumentsText,
   type CodecContext,
@@ -16,6 +14,7 @@ import {
 } from '@llm/core';
 import { PROTOCOL, ext } from './protocol.js';
 import { callNameFields } from './namespaces.js';
+import { mcpApprovalRequestItem, mcpApprovalResponseItem, mcpCallItem, mcpListToolsItem } from './mcp-items.js';
 import { encodeContentPart } from './parts-encode.js';
 
 /** What canonical messages become: `instructions` (leading system messages) and `input`. */
@@ -94,6 +93,11 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
           if (part.type === 'provider') {
             const value = ownProvider(part, joinPath(joinPath(path, 'content'), index), context);
             if (value !== undefined) providers.push(value);
+            return;
+          }
+          // Approvals are items of their own, after the message's other content.
+          if (part.type === 'mcp-approval-response') {
+            providers.push(mcpApprovalResponseItem(part));
             return;
           }
           const encoded = encodeContentPart(part, false, joinPath(joinPath(path, 'content'), index), context);
@@ -175,8 +179,24 @@ export function encodeAssistantParts(
       return;
     }
     message = undefined;
-    if (isMcpPart(part)) return reportMcpPartDropped(part, partPath, PROTOCOL, context);
     switch (part.type) {
+      case 'mcp-call': {
+        const next = parts[index + 1];
+        out.push(mcpCallItem(part, next?.type === 'mcp-result' && next.callId === part.id ? next : undefined));
+        return;
+      }
+      case 'mcp-result': {
+        const previous = parts[index - 1];
+        if (previous?.type === 'mcp-call' && previous.id === part.callId) return; // in its call's item
+        reportLoss(context, { code: 'dropped-part', path: partPath, message: 'an MCP result without its call has no Responses form', protocol: PROTOCOL });
+        return;
+      }
+      case 'mcp-list-tools':
+        out.push(mcpListToolsItem(part));
+        return;
+      case 'mcp-approval-request':
+        out.push(mcpApprovalRequestItem(part));
+        return;
       case 'reasoning': {
         if (defaults) {
           // Towards a client: state is written as it is (the router sealed foreign state already).

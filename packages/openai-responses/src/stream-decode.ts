@@ -2,6 +2,7 @@ import {
   collectUnknown,
   LlmError,
   invalidUpstream,
+  isMcpPart,
   streamEndedEarly,
   upstreamDecodeFailure,
   type StreamStep,
@@ -267,11 +268,12 @@ function itemDone(state: DecodeState, event: Wire, out: Out): void {
     return;
   }
   if (entry?.type === 'message' && Array.isArray(item.content) && item.content.length > 0) return;
-  // A built-in item (or an empty message): one complete part.
-  if (part?.type === 'provider') {
-    state.kinds.push(part);
+  // A built-in item (or an empty message): complete parts (an `mcp_call`: the call and its result).
+  for (const done of parts) {
+    if (done.type !== 'provider' && !isMcpPart(done)) continue;
+    state.kinds.push(done);
     const block = state.nextBlock++;
-    out.enqueue({ type: 'block-start', index: block, block: { kind: 'part', part } });
+    out.enqueue({ type: 'block-start', index: block, block: { kind: 'part', part: done } });
     out.enqueue({ type: 'block-end', index: block });
   }
 }

@@ -6,6 +6,11 @@ import {
   type LlmBlockStart,
   type LlmCitation,
   type LlmError,
+  type LlmMcpApprovalRequestPart,
+  type LlmMcpCallPart,
+  type LlmMcpListToolsPart,
+  type LlmMcpResultPart,
+  type Extensions,
   type LlmTokenLogprob,
   type LlmStreamEvent,
   type SseEvent,
@@ -16,6 +21,7 @@ import { logprobsToWire } from './logprobs.js';
 import { annotationOf } from './parts-encode.js';
 import { PROTOCOL } from './protocol.js';
 import { reasoningItem } from './items-encode.js';
+import { mcpApprovalRequestItem, mcpCallItem, mcpListToolsItem } from './mcp-items.js';
 import { callNameFields } from './namespaces.js';
 import { missingRefusal } from './refusal.js';
 import { encodeResponse } from './response-encode.js';
@@ -41,6 +47,8 @@ interface OpenItem {
   citations?: LlmCitation[];
   /** A text item's token logprobs, written on its done events. */
   logprobs?: LlmTokenLogprob[];
+  /** An MCP tool list or approval request, or the result that closes the open MCP call: its item is written at the block's end. */
+  mcp?: LlmMcpListToolsPart | LlmMcpApprovalRequestPart | LlmMcpResultPart;
   /** The JSON text of this item's delta events up to their `delta`, and the type it was made for. */
   deltaHead?: string;
   deltaType?: string;
@@ -59,6 +67,8 @@ export interface EncodeState {
   open: Map<number, OpenItem>;
   /** Finished output items, in order, for the terminal event. */
   output: unknown[];
+  /** An MCP call whose `mcp_call` item waits for the result block that may follow it. */
+  mcpCall?: { part: LlmMcpCallPart; outputIndex: number; block: number };
   accumulator: LlmStreamAccumulator;
 }
 
@@ -162,7 +172,7 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
     case 'usage':
       return;
     case 'block-end':
-      return blockEnd(state, event.index, out);
+      return blockEnd(state, event.index, out, event.extensions);
     case 'finish':
       return finish(state, out);
     case 'error':
@@ -211,6 +221,12 @@ function start(state: EncodeState, event: Extract<LlmStreamEvent, { type: 'start
 }
 
 function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out: Out): void {
+  const pending = state.mcpCall;
+  if (pending && block.kind === 'part' && block.part.type === 'mcp-result' && block.part.callId === pending.part.id) {
+    state.open.set(index, { kind: 'part', outputIndex: pending.outputIndex, itemId: pending.part.id, text: '', mcp: block.part });
+    return;
+  }
+  if (pending) closeMcpCall(state, undefined, out);
   const outputIndex = state.output.length + state.open.size;
   switch (block.kind) {
     case 'text':
@@ -272,6 +288,8 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
     }
     case 'part': {
       const part = block.part;
+      if (part.type === 'mcp-call') return openMcpCall(state, index, part, outputIndex, out);
+      if (part.type === 'mcp-list-tools' || part.type === 'mcp-approval-request') return openMcpItem(state, index, part, outputIndex, out);
       if (part.type !== 'provider' || part.protocol !== PROTOCOL) {
         reportLoss(state.options, {
           code: 'dropped-part',
@@ -293,6 +311,62 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
       return unreachable;
     }
   }
+}
+
+/**
+ * An MCP call: `output_item.added` (no arguments yet), `mcp_call.in_progress`, the arguments as
+ * one delta and their `.done`; the item stays open for the result block that may follow.
+ */
+function openMcpCall(state: EncodeState, index: number, part: LlmMcpCallPart, outputIndex: number, out: Out): void {
+  const { output: _output, error: _error, ...added } = mcpCallItem(part, undefined);
+  const args = added.arguments as string;
+  const base = { item_id: part.id, output_index: outputIndex };
+  emit(state, { type: 'response.output_item.added', output_index: outputIndex, item: { ...added, arguments: '', status: 'in_progress' } }, out);
+  emit(state, { type: 'response.mcp_call.in_progress', ...base }, out);
+  if (args !== '') emit(state, { type: 'response.mcp_call_arguments.delta', ...base, delta: args }, out);
+  emit(state, { type: 'response.mcp_call_arguments.done', ...base, arguments: args }, out);
+  state.mcpCall = { part, outputIndex, block: index };
+}
+
+/** Ends the open MCP call's item: `mcp_call.completed` / `.failed` by its result, then `output_item.done`. */
+function closeMcpCall(state: EncodeState, result: LlmMcpResultPart | undefined, out: Out): void {
+  const pending = state.mcpCall;
+  if (!pending) return;
+  state.mcpCall = undefined;
+  const item = mcpCallItem(pending.part, result);
+  if (result)
+    emit(
+      state,
+      { type: result.isError ? 'response.mcp_call.failed' : 'response.mcp_call.completed', item_id: pending.part.id, output_index: pending.outputIndex },
+      out,
+    );
+  state.output.push(item);
+  emit(state, { type: 'response.output_item.done', output_index: pending.outputIndex, item }, out);
+}
+
+/** A tool list (`output_item.added` without tools, `mcp_list_tools.in_progress`) or an approval request, finished at its block's end. */
+function openMcpItem(state: EncodeState, index: number, part: LlmMcpListToolsPart | LlmMcpApprovalRequestPart, outputIndex: number, out: Out): void {
+  state.open.set(index, { kind: 'part', outputIndex, itemId: part.id, text: '', mcp: part });
+  if (part.type === 'mcp-approval-request') {
+    emit(state, { type: 'response.output_item.added', output_index: outputIndex, item: mcpApprovalRequestItem(part) }, out);
+    return;
+  }
+  const { error: _error, ...added } = mcpListToolsItem(part);
+  emit(state, { type: 'response.output_item.added', output_index: outputIndex, item: { ...added, tools: [] } }, out);
+  emit(state, { type: 'response.mcp_list_tools.in_progress', item_id: part.id, output_index: outputIndex }, out);
+}
+
+/** The end of an MCP item's block: with the block's wire fields, its item is written (a result closes its call's item). */
+function endMcpItem(state: EncodeState, item: OpenItem & { mcp: NonNullable<OpenItem['mcp']> }, extensions: Extensions | undefined, out: Out): void {
+  const part = extensions ? { ...item.mcp, extensions: { ...item.mcp.extensions, ...extensions } } : item.mcp;
+  if (part.type === 'mcp-result') return closeMcpCall(state, part, out);
+  if (part.type === 'mcp-list-tools') {
+    const type = part.error === undefined ? 'response.mcp_list_tools.completed' : 'response.mcp_list_tools.failed';
+    emit(state, { type, item_id: part.id, output_index: item.outputIndex }, out);
+  }
+  const done = part.type === 'mcp-list-tools' ? mcpListToolsItem(part) : mcpApprovalRequestItem(part);
+  state.output.push(done);
+  emit(state, { type: 'response.output_item.done', output_index: item.outputIndex, item: done }, out);
 }
 
 function textDelta(state: EncodeState, item: OpenItem, text: string, out: Out): void {
@@ -325,10 +399,16 @@ function openReasoningPart(state: EncodeState, item: OpenItem, out: Out): void {
   );
 }
 
-function blockEnd(state: EncodeState, index: number, out: Out): void {
+function blockEnd(state: EncodeState, index: number, out: Out, extensions?: Extensions): void {
   const item = state.open.get(index);
-  if (!item) return;
+  const call = state.mcpCall;
+  if (!item) {
+    // An MCP call's wire fields, for its item (written when its result ends).
+    if (call?.block === index && extensions) call.part = { ...call.part, extensions: { ...call.part.extensions, ...extensions } };
+    return;
+  }
   state.open.delete(index);
+  if (item.mcp) return endMcpItem(state, { ...item, mcp: item.mcp }, extensions, out);
   const base = { item_id: item.itemId, output_index: item.outputIndex };
   let done: Wire;
   switch (item.kind) {
@@ -384,6 +464,7 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
 function finish(state: EncodeState, out: Out): void {
   if (!state.started) start(state, { type: 'start' }, out);
   for (const index of [...state.open.keys()]) blockEnd(state, index, out);
+  closeMcpCall(state, undefined, out);
   state.finished = true;
   const response = state.accumulator.response();
   const choice = response.choices[0];

@@ -2,6 +2,7 @@ import { collectUnknown, joinPath, type LlmTool, type LlmToolChoice } from '@llm
 import { PROTOCOL, ext, read } from './protocol.js';
 import { qualifiedName } from './namespaces.js';
 import { decodeCodeInterpreter } from './code-interpreter.js';
+import { decodeMcpTool } from './mcp-tool.js';
 import { decodeWebSearchTool, isWebSearchType } from './web-search.js';
 
 const FUNCTION_KNOWN = new Set(['type', 'name', 'description', 'parameters', 'strict']);
@@ -40,6 +41,11 @@ export function decodeTools(holder: Record<string, unknown>, parent: string): Ll
 
 const NAMESPACE_KNOWN = new Set(['tools']);
 
+/** Whether `label` names an `mcp` tool of `tools` (a choice naming another stays as sent). */
+function isMcpLabel(tools: unknown, label: unknown): boolean {
+  return Array.isArray(tools) && tools.some((tool) => typeof tool === 'object' && tool !== null && tool.type === 'mcp' && tool.server_label === label);
+}
+
 function isFunctionOrCustom(tool: unknown): boolean {
   return (
     typeof tool === 'object' && tool !== null && ((tool as Record<string, unknown>).type === 'function' || (tool as Record<string, unknown>).type === 'custom')
@@ -71,13 +77,15 @@ function decodeTool(tool: Record<string, unknown>, path: string, type: string): 
   }
   if (isWebSearchType(type)) return decodeWebSearchTool(tool);
   if (type === 'code_interpreter') return decodeCodeInterpreter(tool);
+  if (type === 'mcp') return decodeMcpTool(tool, read.string(tool, 'server_label', path));
   const name = typeof tool.server_label === 'string' ? tool.server_label : typeof tool.name === 'string' && type === 'namespace' ? tool.name : type;
   return { type: 'provider', protocol: PROTOCOL, name, value: tool };
 }
 
 /**
- * `tool_choice` -> canonical. Forms with no canonical meaning (hosted-tool forcing, `mcp`) return
- * `undefined` and the caller keeps the wire value.
+ * `tool_choice` -> canonical. `{type: "mcp", server_label}` of a server in `tools` names it. Forms
+ * with no canonical meaning (hosted-tool forcing, `mcp` with a tool `name`) return `undefined`
+ * and the caller keeps the wire value.
  */
 export function decodeToolChoice(body: Record<string, unknown>): LlmToolChoice | undefined {
   const wire = body.tool_choice;
@@ -86,6 +94,9 @@ export function decodeToolChoice(body: Record<string, unknown>): LlmToolChoice |
   const choice = read.object(body, 'tool_choice', '');
   if ((choice.type === 'function' || choice.type === 'custom') && Object.keys(choice).length === 2) {
     return { type: 'tool', name: read.string(choice, 'name', 'tool_choice') };
+  }
+  if (choice.type === 'mcp' && Object.keys(choice).every((key) => key === 'type' || key === 'server_label') && isMcpLabel(body.tools, choice.server_label)) {
+    return { type: 'tool', name: choice.server_label as string };
   }
   if (choice.type === 'allowed_tools' && Object.keys(choice).length === 3 && (choice.mode === 'auto' || choice.mode === 'required')) {
     const tools = read.array(choice, 'tools', 'tool_choice');

@@ -1,7 +1,8 @@
-import { isStrictTool, reportLoss, reportMcpToolDropped, strictToolParameters, type CodecContext, type LlmTool, type LlmToolChoice } from '@llm/core';
+import { isStrictTool, reportLoss, strictToolParameters, type CodecContext, type LlmTool, type LlmToolChoice } from '@llm/core';
 import { PROTOCOL, ext } from './protocol.js';
 import { splitQualifiedName } from './namespaces.js';
 import { encodeCodeInterpreter } from './code-interpreter.js';
+import { encodeMcpTool } from './mcp-tool.js';
 import { encodeWebSearchTool } from './web-search.js';
 
 /**
@@ -64,8 +65,7 @@ function encodeTool(tool: LlmTool, bag: Record<string, unknown> | undefined, ind
     case 'code_execution':
       return encodeCodeInterpreter(tool, `tools[${index}]`, context);
     case 'mcp':
-      reportMcpToolDropped(tool, `tools[${index}]`, PROTOCOL, context);
-      return undefined;
+      return encodeMcpTool(tool, `tools[${index}]`, context);
     case 'provider':
       if (tool.protocol === PROTOCOL) return tool.value;
       reportLoss(context, {
@@ -94,6 +94,7 @@ export function encodeToolChoice(choice: LlmToolChoice, tools: readonly LlmTool[
       // The hosted-tool choice that forces a web search.
       if (named?.type === 'web_search') return { type: 'web_search_preview' };
       if (named?.type === 'code_execution') return { type: 'code_interpreter' };
+      if (named?.type === 'mcp') return { type: 'mcp', server_label: choice.name };
       return { type: named?.type === 'custom' ? 'custom' : 'function', name: choice.name };
     }
     case 'allowed':

@@ -24,7 +24,66 @@ const jsonArgs = fc
   .dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.oneof(fc.integer(), fc.boolean(), text), { maxKeys: 3 })
   .map((value) => JSON.stringify(value));
 
+const label = fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/);
+const nullable = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: null });
+/** Hosted MCP items as answers carry them (nulls, statuses) and as they come back in input. */
+const mcpItem = fc.oneof(
+  fc.record(
+    {
+      type: fc.constant('mcp_list_tools'),
+      id: fc.stringMatching(/^mcpl_[a-z0-9]{1,8}$/),
+      server_label: label,
+      tools: fc.array(
+        fc.record(
+          {
+            name: toolName,
+            input_schema: fc.constant({ type: 'object', properties: {} }),
+            description: nullable(text),
+            annotations: fc.constantFrom(null, { readOnlyHint: true }),
+          },
+          { requiredKeys: ['name', 'input_schema'] },
+        ),
+        { maxLength: 2 },
+      ),
+      error: nullable(text),
+    },
+    { requiredKeys: ['type', 'id', 'server_label', 'tools'] },
+  ),
+  fc.record(
+    {
+      type: fc.constant('mcp_call'),
+      id: fc.stringMatching(/^mcp_[a-z0-9]{1,8}$/),
+      server_label: label,
+      name: toolName,
+      arguments: jsonArgs,
+      approval_request_id: nullable(fc.stringMatching(/^mcpr_[a-z0-9]{1,8}$/)),
+      output: nullable(text),
+      error: nullable(text),
+      status: fc.constantFrom('completed', 'failed', 'in_progress', 'calling', 'incomplete'),
+    },
+    { requiredKeys: ['type', 'id', 'server_label', 'name', 'arguments'] },
+  ),
+  fc.record({
+    type: fc.constant('mcp_approval_request'),
+    id: fc.stringMatching(/^mcpr_[a-z0-9]{1,8}$/),
+    server_label: label,
+    name: toolName,
+    arguments: jsonArgs,
+  }),
+);
+
 const inputItem = fc.oneof(
+  mcpItem,
+  fc.record(
+    {
+      type: fc.constant('mcp_approval_response'),
+      approval_request_id: fc.stringMatching(/^mcpr_[a-z0-9]{1,8}$/),
+      approve: fc.boolean(),
+      id: fc.stringMatching(/^mcpa_[a-z0-9]{1,8}$/),
+      reason: text,
+    },
+    { requiredKeys: ['type', 'approval_request_id', 'approve'] },
+  ),
   fc.record({ role: fc.constantFrom('user', 'system', 'developer'), content: text }),
   fc.record({
     type: fc.constant('message'),
@@ -52,18 +111,48 @@ const request = fc.record(
     instructions: text,
     input: fc.oneof(text, fc.array(inputItem, { minLength: 1, maxLength: 6 })),
     tools: fc.array(
-      fc.record({
-        type: fc.constant('function'),
-        name: toolName,
-        description: text,
-        parameters: fc.constant({ type: 'object', properties: {}, required: [], additionalProperties: false }),
-        strict: fc.boolean(),
-      }),
+      fc.oneof(
+        fc.record({
+          type: fc.constant('function'),
+          name: toolName,
+          description: text,
+          parameters: fc.constant({ type: 'object', properties: {}, required: [], additionalProperties: false }),
+          strict: fc.boolean(),
+        }),
+        fc.record(
+          {
+            type: fc.constant('mcp'),
+            server_label: label,
+            server_url: fc.constantFrom('https://mcp.example/mcp', 'https://x.example/sse'),
+            connector_id: fc.constant('connector_gmail'),
+            authorization: text,
+            headers: fc.dictionary(fc.stringMatching(/^X-[A-Za-z]{1,6}$/), text, { maxKeys: 2 }),
+            allowed_tools: fc.oneof(
+              fc.array(toolName, { maxLength: 2 }),
+              fc.record({ tool_names: fc.array(toolName, { maxLength: 2 }), read_only: fc.boolean() }, { requiredKeys: [] }),
+            ),
+            require_approval: fc.oneof(
+              fc.constantFrom('always', 'never', null),
+              fc.record(
+                {
+                  always: fc.record({ tool_names: fc.array(toolName, { maxLength: 2 }) }),
+                  never: fc.record({ tool_names: fc.array(toolName), read_only: fc.boolean() }, { requiredKeys: [] }),
+                },
+                { requiredKeys: [] },
+              ),
+            ),
+            server_description: text,
+            defer_loading: fc.boolean(),
+          },
+          { requiredKeys: ['type', 'server_label'] },
+        ),
+      ),
       { minLength: 1, maxLength: 3 },
     ),
     tool_choice: fc.oneof(
       fc.constantFrom('auto', 'none', 'required'),
       toolName.map((name) => ({ type: 'function', name })),
+      label.map((server_label) => ({ type: 'mcp', server_label })),
     ),
     parallel_tool_calls: fc.boolean(),
     max_output_tokens: fc.integer({ min: 16, max: 100_000 }),
@@ -84,6 +173,7 @@ describe('property: request decode then encode is the identity', () => {
 });
 
 const outputItem = fc.oneof(
+  mcpItem,
   fc.record({
     type: fc.constant('reasoning'),
     id: fc.stringMatching(/^rs_[a-z0-9]{1,8}$/),

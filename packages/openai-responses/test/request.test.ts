@@ -78,7 +78,7 @@ describe('request.decode', () => {
     expect(encode(decode(wire))).toEqual(wire);
   });
 
-  it('keeps built-in tool items and item_reference whole as provider parts', () => {
+  it('keeps built-in tool items and item_reference whole as provider parts; an MCP approval is user content', () => {
     const web = { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'x' } };
     const reference = { type: 'item_reference', id: 'msg_9' };
     const approval = { type: 'mcp_approval_response', approval_request_id: 'mcpr_1', approve: true };
@@ -86,7 +86,7 @@ describe('request.decode', () => {
     expect(decode(wire).messages).toEqual([
       { role: 'user', content: [{ type: 'provider', protocol: P, value: reference }] },
       { role: 'assistant', content: [{ type: 'provider', protocol: P, value: web }] },
-      { role: 'tool', content: [{ type: 'provider', protocol: P, value: approval }] },
+      { role: 'user', content: [{ type: 'mcp-approval-response', approvalRequestId: 'mcpr_1', approve: true }] },
     ]);
     expect(encode(decode(wire))).toEqual(wire);
   });

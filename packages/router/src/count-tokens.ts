@@ -47,15 +47,16 @@ async function countUpstream(
   const codec = upstream ? codecs[upstream.protocol] : undefined;
   if (!route || !upstream || !codec || codec.id !== call.clientCodec.id || !clientModel) return undefined;
   const model = route.targets[0]?.model ?? clientModel;
+  const sent = codec.http.modelIn === 'body' && typeof body.model === 'string' ? { ...body, model } : body;
+  const headers = upstreamHeaders(upstream, codec, call.clientCodec.id, clientHeaders);
   const target = codec.http.buildRequest({
     baseUrl: upstream.baseUrl,
     model,
     stream: false,
     operation: 'count-tokens',
     ...credentials(upstream),
-    headers: upstreamHeaders(upstream, codec, call.clientCodec.id, clientHeaders),
+    headers: codec.http.headersFor ? codec.http.headersFor(sent, headers) : headers,
   });
-  const sent = codec.http.modelIn === 'body' && typeof body.model === 'string' ? { ...body, model } : body;
   try {
     const response = await transport({
       url: target.url,

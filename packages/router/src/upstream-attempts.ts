@@ -83,7 +83,7 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
     const history = await continuation.turnsFor(upstreamCodec);
     const media = await mediaFor(upstreamCodec);
     const via = attemptBridge(runtime, call, name, upstream, upstreamCodec, { history, media, answerId });
-    const outgoing = encodeAttempt(via, held, match, model);
+    const outgoing = encodeAttempt(via, held, match, model, upstreamHeaders(upstream, upstreamCodec, clientId, request.headers));
     if (!hasNext && !mayReroute) {
       held.body = undefined;
       held.text = undefined;
@@ -97,7 +97,7 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
       stream: upstreamStreams,
       operation: 'generate',
       ...credentials(upstream, rotatedKey(upstream, name, routing)),
-      headers: upstreamHeaders(upstream, upstreamCodec, clientId, request.headers),
+      headers: outgoing.headers,
     });
     if (breaking) routing.sending(name);
     // In flight until the call ends (its stream included): what `least-busy` counts.
@@ -237,11 +237,19 @@ export interface EncodedAttempt {
   clientStream: boolean;
   /** Translates this attempt's answer (its tool names restored with this attempt's adaptation). */
   answers: BridgeAnswers;
+  /** The call's extra headers, with what the encoded body needs (Claude's `anthropic-beta` for MCP servers). */
+  headers: Record<string, string> | undefined;
 }
 
 const UTF8 = new TextEncoder();
 
-export function encodeAttempt(via: Bridge, held: HeldBody, match: HttpRequestMatch, upstreamModel: string | undefined): EncodedAttempt {
+export function encodeAttempt(
+  via: Bridge,
+  held: HeldBody,
+  match: HttpRequestMatch,
+  upstreamModel: string | undefined,
+  headers: Record<string, string> | undefined,
+): EncodedAttempt {
   // Present on every attempt: `held` is emptied only after the last one is encoded.
   const clientBody = held.body as Record<string, unknown>;
   const bridged = via.request(clientBody, { model: match.model, stream: match.stream, upstreamModel, text: held.text });
@@ -255,6 +263,7 @@ export function encodeAttempt(via: Bridge, held: HeldBody, match: HttpRequestMat
     kept: stored ? keptRequest(via.client, via.upstream, bridged.canonical) : undefined,
     clientStream: match.stream ?? clientBody.stream === true,
     answers: bridged.answers,
+    headers: via.upstream.http.headersFor ? via.upstream.http.headersFor(bridged.body, headers) : headers,
   };
 }
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { bridge } from '../src/bridge.js';
 import { createHandler, createRouter } from '../src/handler.js';
 import { toResponse } from '../src/reply.js';
+import { claudeTextMessage } from './claude-answer.js';
 
 describe('translation fixes over the real codecs', () => {
   it("Claude Code's container, mcp_servers and context_management are reported when they cross to Chat, and refused in strict mode", () => {
@@ -24,9 +25,10 @@ describe('translation fixes over the real codecs', () => {
     expect(Object.keys(out.body as object)).not.toContain('container');
     expect(warnings.filter((w) => w.protocol === 'claude').map((w) => `${w.code}@${w.path}`)).toEqual([
       'dropped-field@container',
-      'dropped-field@mcp_servers',
       'dropped-field@context_management',
     ]);
+    // The MCP server is a canonical MCP tool (issue 24), which Chat, hosting no MCP, reports as a dropped tool.
+    expect(warnings.filter((w) => w.protocol === 'openai-chat').map((w) => `${w.code}@${w.path}`)).toEqual(['dropped-tool@tools[0]']);
     expect(() => bridge({ client: claude, upstream: openaiChat, strict: true }).request(structuredClone(body))).toThrow(
       /container: claude field container has no openai-chat equivalent/,
     );
@@ -165,5 +167,47 @@ describe('translation fixes over the real codecs', () => {
     expect(withUsage.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } });
     const without = await chunksOf(undefined);
     expect(without.some((chunk) => chunk.usage !== undefined && chunk.usage !== null)).toBe(false);
+  });
+});
+
+describe('headers the encoded upstream body needs', () => {
+  it("a Responses client's MCP server reaches a Claude upstream with the MCP connector beta, appended to the client's betas on a Claude-to-Claude call", async () => {
+    const seen: Record<string, string>[] = [];
+    const route = createRouter({
+      codecs: { 'openai-responses': openaiResponses, claude },
+      upstreams: { up: { protocol: 'claude', baseUrl: 'http://upstream.test', apiKey: 'k' } },
+      routes: [{ match: '*', upstream: 'up', model: 'claude-up' }],
+      transport: async (request) => {
+        seen.push(Object.fromEntries(Object.entries(request.headers ?? {}).filter(([name]) => name === 'anthropic-beta')));
+        return Response.json(claudeTextMessage('ok', 'claude-up', { input_tokens: 1, output_tokens: 1 }));
+      },
+    });
+    const responsesCall = {
+      method: 'POST',
+      url: 'http://router.test/v1/responses',
+      headers: { get: () => null },
+      text: async () =>
+        JSON.stringify({
+          model: 'm',
+          input: 'hi',
+          tools: [{ type: 'mcp', server_label: 'docs', server_url: 'https://mcp.example/mcp', require_approval: 'never' }],
+        }),
+    };
+    expect((await route(responsesCall)).status).toBe(200);
+    const claudeCall = {
+      method: 'POST',
+      url: 'http://router.test/v1/messages',
+      headers: { get: (name: string) => (name === 'anthropic-beta' ? 'interleaved-thinking-2025-05-14' : null) },
+      text: async () =>
+        JSON.stringify({
+          model: 'm',
+          max_tokens: 10,
+          messages: [{ role: 'user', content: 'hi' }],
+          mcp_servers: [{ type: 'url', url: 'https://mcp.example/mcp', name: 'docs' }],
+          tools: [{ type: 'mcp_toolset', mcp_server_name: 'docs' }],
+        }),
+    };
+    expect((await route(claudeCall)).status).toBe(200);
+    expect(seen).toEqual([{ 'anthropic-beta': 'mcp-client-2025-11-20' }, { 'anthropic-beta': 'interleaved-thinking-2025-05-14,mcp-client-2025-11-20' }]);
   });
 });

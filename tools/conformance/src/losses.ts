@@ -181,6 +181,37 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
     },
   },
   {
+    scenario: 'hosted-mcp',
+    lost: { 'openai-chat': 'dropped-tool@tools[0]', gemini: 'dropped-tool@tools[0]', 'bedrock-converse': 'dropped-tool@tools[0]' },
+    reason:
+      'Chat, Gemini and Converse host no MCP: without a gateway MCP host (issue 24) the server is reported and left out, and so are the calls and results of an answer',
+    apply: (expected) => {
+      expected.request.tools = expected.request.tools.filter((name) => name !== 'deepwiki');
+      delete expected.response?.mcp;
+    },
+  },
+  ...[0, 1].map(
+    (at): ExpectedLoss => ({
+      scenario: 'hosted-mcp',
+      lost: {
+        'openai-chat': `dropped-part@choices[0].content[${at}]`,
+        gemini: `dropped-part@choices[0].content[${at}]`,
+        'bedrock-converse': `dropped-part@choices[0].content[${at}]`,
+      },
+      when: { mode: 'json' },
+      reason: `an MCP ${at === 0 ? 'call' : 'result'} in an answer has no Chat, Gemini or Converse form`,
+    }),
+  ),
+  // A streamed call or result is reported by the upstream that cannot stream it, else by the client.
+  ...[0, 1].flatMap((at): ExpectedLoss[] =>
+    (['upstream', 'client'] as const).map((side) => ({
+      scenario: 'hosted-mcp',
+      lost: { 'openai-chat': `dropped-part@blocks[${at}]`, gemini: `dropped-part@blocks[${at}]`, 'bedrock-converse': `dropped-field@blocks[${at}]` },
+      when: side === 'upstream' ? { mode: 'stream', side } : { mode: 'stream', side, upstream: ['openai-responses', 'claude'] },
+      reason: `a streamed MCP ${at === 0 ? 'call' : 'result'} has no Chat, Gemini or Converse stream form`,
+    })),
+  ),
+  {
     scenario: 'web-search',
     lost: { 'openai-chat': 'dropped-field@blocks[0]' },
     // Behind a Converse upstream a Chat client gets no citation to drop.

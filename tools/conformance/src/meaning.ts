@@ -1,4 +1,4 @@
-import { toolArgumentsObject, type LlmMediaSource, type LlmMessage, type LlmRequest, type LlmResponse, type LlmUsage } from '@llm/core';
+import { textOf, toolArgumentsObject, type LlmMediaSource, type LlmMessage, type LlmRequest, type LlmResponse, type LlmUsage } from '@llm/core';
 
 /** What a request means, independent of wire form: what the compared cells must agree on. */
 export interface RequestMeaning {
@@ -22,6 +22,8 @@ export interface ResponseMeaning {
   calls: string[];
   /** The web pages the text cites (`url title`), when it cites any. */
   citations?: string[];
+  /** Hosted MCP calls and their results (`server.tool(args)`, `-> output` / `-> error: output`), when the answer has them. */
+  mcp?: string[];
   /** Token logprobs (`token logprob [alternatives]`), when the answer has them. */
   logprobs?: string[];
   finish?: string;
@@ -105,6 +107,8 @@ export function responseMeaning(response: LlmResponse): ResponseMeaning {
     } else if (part.type === 'reasoning') meaning.reasoning += part.text;
     else if (part.type === 'refusal') meaning.refusal += part.text;
     else if (part.type === 'tool-call') meaning.calls.push(callText(part.name, part.arguments));
+    else if (part.type === 'mcp-call') (meaning.mcp ??= []).push(callText(`${part.server}.${part.name}`, part.arguments));
+    else if (part.type === 'mcp-result') (meaning.mcp ??= []).push(`-> ${part.isError ? 'error: ' : ''}${textOf(part.content)}`);
   }
   if (choice?.logprobs?.length)
     meaning.logprobs = choice.logprobs.map(

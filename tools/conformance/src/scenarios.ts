@@ -194,6 +194,23 @@ const written: Scenario[] = [
     response: answer([text('{"name":"Paris"}')], 'stop'),
   },
   {
+    id: 'hosted-mcp',
+    title: 'hosted MCP',
+    request: {
+      model: MODEL,
+      messages: [say('What is MCP?')],
+      tools: [{ type: 'mcp', name: 'deepwiki', url: 'https://mcp.deepwiki.com/mcp', allowedTools: ['ask_question'] }],
+    },
+    response: answer(
+      [
+        { type: 'mcp-call', id: 'mcp_1', server: 'deepwiki', name: 'ask_question', arguments: { question: 'MCP' } },
+        { type: 'mcp-result', callId: 'mcp_1', content: 'A protocol.' },
+        text('MCP is a protocol.'),
+      ],
+      'stop',
+    ),
+  },
+  {
     id: 'web-search',
     title: 'web search with citations',
     request: { model: MODEL, messages: [say('When does the Rust 2027 edition ship?')], tools: [{ type: 'web_search', name: 'web_search' }] },

@@ -161,6 +161,12 @@ export const StoreSchema = v.optional(
   }),
 );
 
+/**
+ * The store of the per-key limits (rpm, tpm, budgets): `onStoreDown` says what a request gets
+ * while it cannot be reached: `open` (default) is served without limits, `closed` answers 503.
+ */
+export const LimitsSchema = v.optional(v.strictObject({ onStoreDown: v.optional(v.picklist(['open', 'closed'])) }));
+
 /** The gateway config file (YAML or JSON), after `${VAR}` expansion. */
 export const GatewayConfigSchema = v.strictObject({
   listen: v.optional(v.strictObject({ host: v.optional(v.string()), port: v.optional(Port) }), {}),
@@ -192,6 +198,8 @@ export const GatewayConfigSchema = v.strictObject({
   maxRetries: v.optional(NonNegativeInteger),
   retry: v.optional(Retry),
   circuitBreaker: v.optional(CircuitBreaker),
+  /** Per-key limits' store behaviour (see LimitsSchema). */
+  limits: LimitsSchema,
   /** Total time per request, retries, fallbacks and the whole stream included (the router's default: 1,800,000). */
   requestDeadlineMs: v.optional(PositiveInteger),
   warningsHeader: v.optional(v.boolean()),

@@ -46,6 +46,7 @@ export const RESERVATION_TTL_MS = 3_600_000;
 /** Keys whose unpriced requests were logged, at most this many (a bound on memory, not on keys). */
 const UNPRICED_LOGGED_MAX = 10_000;
 const NANO_PER_USD = 1e9;
+const PERIOD_ADJECTIVES: Record<BudgetPeriod, string> = { day: 'daily', week: 'weekly', month: 'monthly', total: 'total' };
 
 class Ticket implements AdmissionTicket {
   settled = false;
@@ -91,15 +92,16 @@ export class StoreLimiter implements Limiter {
     const now = options.now ?? Date.now();
     const window = minuteWindow(now);
     const names = counterNames(key);
-    const budget = limits.budget;
+    // A limit that is no finite number (Infinity, NaN) is none; one below 0 admits nothing, as 0.
+    const budget = limits.budget && Number.isFinite(limits.budget.usd) ? limits.budget : undefined;
     const holdNano = budget ? toNano(options.reserveUsd) : 0;
     const id = randomUUID();
     const plan = {
       now,
       requests: { name: names.requests(window.start), expiresAt: window.end + MINUTE_MS },
       tokens: { name: names.tokens(window.start), expiresAt: window.end + MINUTE_MS },
-      rpm: limits.rpm,
-      tpm: limits.tpm,
+      rpm: finiteLimit(limits.rpm),
+      tpm: finiteLimit(limits.tpm),
       ...(budget && {
         budget: {
           spent: spentCounter(names, budget.period, now),
@@ -132,7 +134,7 @@ export class StoreLimiter implements Limiter {
       case 'budget': {
         const { period, usd } = budget as NonNullable<KeyLimits['budget']>;
         const end = budgetPeriod(period, now).end;
-        const message = `budget exhausted: this key's ${period === 'total' ? 'total' : `${period}ly`} budget of $${usd} is spent`;
+        const message = `budget exhausted: this key's ${PERIOD_ADJECTIVES[period]} budget of $${usd} is spent`;
         return { allowed: false, limit: 'budget', ...(end !== undefined && { retryAfterSeconds: secondsUntil(end, now) }), message };
       }
     }
@@ -227,6 +229,10 @@ function spentCounter(names: ReturnType<typeof counterNames>, period: BudgetPeri
   const { id, end } = budgetPeriod(period, now);
   // Kept a day past the period's end, so a report just after midnight still reads it.
   return { name: names.spent(id), expiresAt: end === undefined ? undefined : end + 86_400_000 };
+}
+
+function finiteLimit(limit: number | undefined): number | undefined {
+  return limit !== undefined && Number.isFinite(limit) ? Math.max(0, limit) : undefined;
 }
 
 /** Whole nano-dollars; anything not a positive finite number counts 0. */

@@ -10,27 +10,44 @@ export function minuteWindow(now: number): { start: number; end: number } {
   return { start, end: start + MINUTE_MS };
 }
 
-/**
- * The UTC calendar period of a budget holding `now`: its id (part of the counter's name, e.g.
- * `day:2026-11-25`, `week:2026-11-23` from its Monday, `month:2026-11`, `total`) and its end
- * (undefined for `total`, which never resets).
- */
-export function budgetPeriod(period: BudgetPeriod, now: number): { id: string; end: number | undefined } {
+/** One UTC calendar period of a budget: `[start, end)`; `total` runs from -Infinity and never ends. */
+export interface BudgetPeriodSpan {
+  /** Part of the counter's name: `day:2026-11-25`, `week:2026-11-23` (its Monday), `month:2026-11`, `total`. */
+  readonly id: string;
+  readonly start: number;
+  readonly end: number | undefined;
+}
+
+/** The period of a budget holding `now`. */
+export function budgetPeriod(period: BudgetPeriod, now: number): BudgetPeriodSpan {
+  // Every settle names all four periods: the last span of each is reused while `now` stays in it.
+  const last = lastSpans[period];
+  if (last && now >= last.start && now < (last.end ?? Number.POSITIVE_INFINITY)) return last;
+  const span = calendarPeriod(period, now);
+  lastSpans[period] = span;
+  return span;
+}
+
+const lastSpans: Partial<Record<BudgetPeriod, BudgetPeriodSpan>> = {};
+
+function calendarPeriod(period: BudgetPeriod, now: number): BudgetPeriodSpan {
   const date = new Date(now);
   const year = date.getUTCFullYear();
   const month = date.getUTCMonth();
   const dayStart = Date.UTC(year, month, date.getUTCDate());
   switch (period) {
     case 'day':
-      return { id: `day:${isoDate(dayStart)}`, end: dayStart + DAY_MS };
+      return { id: `day:${isoDate(dayStart)}`, start: dayStart, end: dayStart + DAY_MS };
     case 'week': {
       const monday = dayStart - ((date.getUTCDay() + 6) % 7) * DAY_MS;
-      return { id: `week:${isoDate(monday)}`, end: monday + 7 * DAY_MS };
+      return { id: `week:${isoDate(monday)}`, start: monday, end: monday + 7 * DAY_MS };
     }
-    case 'month':
-      return { id: `month:${isoDate(Date.UTC(year, month, 1)).slice(0, 7)}`, end: Date.UTC(year, month + 1, 1) };
+    case 'month': {
+      const first = Date.UTC(year, month, 1);
+      return { id: `month:${isoDate(first).slice(0, 7)}`, start: first, end: Date.UTC(year, month + 1, 1) };
+    }
     case 'total':
-      return { id: 'total', end: undefined };
+      return { id: 'total', start: Number.NEGATIVE_INFINITY, end: undefined };
   }
 }
 

@@ -10,15 +10,17 @@ CREATE TABLE IF NOT EXISTS limit_holds (holds TEXT NOT NULL, id TEXT NOT NULL, n
 
 /**
  * Counters in an SQLite file, shared by every process that opens it (`serve --workers`) and kept
- * across restarts. Each admission is one `BEGIN IMMEDIATE` transaction: the write lock is taken
- * before the counters are read, so concurrent processes check and count one at a time; a process
- * waits for another's lock up to the ledger's busy timeout (5 s), then the store counts as down.
+ * across restarts. Admissions and settles run in `BEGIN IMMEDIATE` transactions (those of one
+ * event-loop turn together): the write lock is taken before the counters are read, so concurrent
+ * processes check and count one at a time; a process waits for another's lock up to the ledger's
+ * busy timeout (5 s), then the store counts as down.
  */
 export class SqliteLimitStore implements LimitStore, CounterTable {
   readonly kind = 'sqlite';
   private readonly database: SqliteDatabase;
   private readonly statements: Record<'get' | 'add' | 'held' | 'hold' | 'release' | 'sweepCounters' | 'sweepHolds', SqliteStatement>;
   private sweptAt = 0;
+  private queued: { step: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
 
   constructor(path: string) {
     this.database = openDatabase(path);
@@ -48,15 +50,15 @@ export class SqliteLimitStore implements LimitStore, CounterTable {
     }
   }
 
-  async admit(plan: AdmitPlan): Promise<AdmitVerdict> {
-    return this.transaction(() => {
+  admit(plan: AdmitPlan): Promise<AdmitVerdict> {
+    return this.inBatch(() => {
       this.sweep(plan.now);
       return admitIn(this, plan);
     });
   }
 
-  async settle(plan: SettlePlan): Promise<void> {
-    this.transaction(() => settleIn(this, plan));
+  settle(plan: SettlePlan): Promise<void> {
+    return this.inBatch(() => settleIn(this, plan));
   }
 
   async read(plan: ReadPlan): Promise<{ spentNano: number; requests: number; tokens: number }> {
@@ -64,6 +66,8 @@ export class SqliteLimitStore implements LimitStore, CounterTable {
   }
 
   async close(): Promise<void> {
+    // Steps already queued run first (a settle in flight at shutdown is still counted).
+    if (this.queued.length > 0) this.runBatch();
     this.database.close();
   }
 
@@ -86,6 +90,32 @@ export class SqliteLimitStore implements LimitStore, CounterTable {
 
   release(holds: string, id: string): void {
     this.statements.release.run(holds, id);
+  }
+
+  /**
+   * Runs `step` in the next write transaction: the steps queued in one turn of the event loop
+   * (requests in flight together) share one transaction, in order, so a busy gateway pays one
+   * commit for many requests, and each step still reads what the ones before it wrote.
+   */
+  private inBatch<T>(step: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queued.push({ step, resolve: resolve as (value: unknown) => void, reject });
+      if (this.queued.length === 1) setImmediate(() => this.runBatch());
+    });
+  }
+
+  private runBatch(): void {
+    const batch = this.queued;
+    if (batch.length === 0) return;
+    this.queued = [];
+    let results: unknown[];
+    try {
+      results = this.transaction(() => batch.map((queued) => queued.step()));
+    } catch (error) {
+      for (const queued of batch) queued.reject(error);
+      return;
+    }
+    batch.forEach((queued, index) => queued.resolve(results[index]));
   }
 
   private transaction<T>(step: () => T): T {

@@ -75,7 +75,7 @@ export function describeLimiterBehaviour(backend: string, open: () => Promise<Li
         allowed: false,
         limit: 'budget',
         retryAfterSeconds: 3600,
-        message: "budget exhausted: this key's dayly budget of $1 is spent",
+        message: "budget exhausted: this key's daily budget of $1 is spent",
       });
       // Settling replaces each reservation by the real cost: 4 x $0.1 spent, nothing reserved.
       for (const ticket of tickets) await limiter.settle(ticket, { tokens: 10, costUsd: 0.1 }, now);
@@ -133,6 +133,15 @@ export function describeLimiterBehaviour(backend: string, open: () => Promise<Li
       await limiter.settle(ticket, { tokens: 5, costUsd: 0.25 }, later);
       await limiter.settle(ticket, { tokens: 5, costUsd: 0.25 }, later);
       expect(await limiter.usage(key, limits, later)).toEqual({ spentUsd: 0.25, requests: 1, tokens: 5 });
+    });
+
+    it('reads a limit that is no finite number as none, and one below 0 as 0', async () => {
+      await setUp();
+      const now = at('2026-11-25T12:00:00Z');
+      for (const limits of [{ rpm: Number.NaN }, { tpm: Number.POSITIVE_INFINITY }, { budget: { usd: Number.NaN, period: 'day' as const } }])
+        expect((await limiter.admit(key, limits, { now })).allowed).toBe(true);
+      expect(await limiter.admit(key, { rpm: -1 }, { now })).toMatchObject({ allowed: false, limit: 'rpm' });
+      expect(await limiter.admit(key, { budget: { usd: -5, period: 'day' } }, { now })).toMatchObject({ allowed: false, limit: 'budget' });
     });
 
     it('counts an unpriced request as $0 and a key without limits only in its counters', async () => {

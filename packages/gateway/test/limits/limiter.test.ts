@@ -34,6 +34,22 @@ describe('the SQLite limits file', () => {
   });
 });
 
+describe('SQLite admissions in flight together', () => {
+  it('share a transaction and still admit exactly rpm of 200; a settle queued at close is counted', async () => {
+    const path = join(dir, 'batch.sqlite');
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    const limiter = await openLimiter({ logger: silent, sqlitePath: path });
+    const admissions = await Promise.all(Array.from({ length: 200 }, () => limiter.admit('k', { rpm: 50 }, { now })));
+    expect(admissions.filter((admission) => admission.allowed)).toHaveLength(50);
+    const settled = limiter.settle(ticketOf(admissions[0]!), { tokens: 9, costUsd: 0.75 }, now);
+    await limiter.close();
+    await settled;
+    const reopened = await openLimiter({ logger: silent, sqlitePath: path });
+    expect(await reopened.usage('k', { budget: { usd: 1, period: 'total' } }, now)).toEqual({ spentUsd: 0.75, requests: 50, tokens: 9 });
+    await reopened.close();
+  });
+});
+
 describe('an unpriced request', () => {
   it('is logged once per key', async () => {
     const { logger, lines } = recordingLogger();
