@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfigFile } from '../../src/config/load.js';
+import { loadConfigFile, parseConfig } from '../../src/config/load.js';
 import { openLedger } from '../../src/ledger/ledger.js';
 import { type PriceBook, createPriceBook } from '../../src/pricing/index.js';
 import type { RequestRecord } from '../../src/router-contract.js';
@@ -154,6 +154,35 @@ describe('the dashboard in Chromium', () => {
     expect(await page.locator('#keys-manage').isHidden()).toBe(true);
     expect(await text('#keys-unavailable')).toBe('Not available: no admin route /admin/keys.');
   });
+
+  it('says Not available, with the reason, where the gateway keeps no ledger', async () => {
+    const config = parseConfig(
+      JSON.stringify({
+        adminKey: ADMIN_KEY,
+        upstreams: { openai: { protocol: 'openai-chat', baseUrl: mock.baseUrl, apiKey: 'k' } },
+        routes: [{ match: '*', upstream: 'openai' }],
+        ledger: false,
+        metrics: false,
+      }),
+    );
+    const noLedger = await startGateway(config, { port: 0, logger: createLogger('silent') });
+    const context = await browser.newContext();
+    try {
+      context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+      const other = await context.newPage();
+      await other.goto(`${noLedger.url}/ui`);
+      await other.fill('#admin-key', ADMIN_KEY);
+      await other.click('#sign-in-form button[type=submit]');
+      await other.locator('body[data-loaded]').waitFor();
+      expect(await other.locator('#usage-unavailable').textContent()).toBe('Not available: the usage ledger is off (ledger: false).');
+      expect(await other.locator('#usage').isHidden()).toBe(true);
+      expect(await other.locator('#load-error').isHidden()).toBe(true);
+      await other.screenshot({ path: join(SCREENSHOTS, '5-no-ledger.png'), fullPage: true });
+    } finally {
+      await context.close();
+      await noLedger.close();
+    }
+  }, 120_000);
 
   it('stayed on its own origin and logged no error', () => {
     expect(foreignRequests).toEqual([]);
