@@ -39,6 +39,20 @@ export { NoSqliteError, availableSqliteDrivers } from './ledger/sqlite.js';
 export type { SqliteDriver } from './ledger/sqlite.js';
 export { formatUsage, parseSince, usageReport } from './ledger/report.js';
 
+export {
+  KeyEnforcement,
+  KeyInputError,
+  KeyOperationError,
+  KeyRegistry,
+  KeyResolver,
+  hashSecret,
+  keyView,
+  newSecret,
+  openGatewayKeys,
+  openKeyRegistry,
+  openKeyStore,
+} from './keys/index.js';
+export type { KeyChanges, KeyStore, KeyView, NewKey, VirtualKey } from './keys/index.js';
 export { openLimiter, RESERVATION_TTL_MS } from './limits/index.js';
 export type { Admission, AdmissionTicket, BudgetPeriod, KeyLimits, Limiter, LimiterOptions, OnStoreDown } from './limits/index.js';
 export type { UsageGrouping, UsageLine } from './ledger/report.js';

@@ -25,7 +25,7 @@ describe('llm-gateway CLI', () => {
     const main = io();
     expect(await runCli(['--help'], main)).toBe(0);
     expect(main.stdout[0]).toContain('Usage: llm-gateway <command> [options]');
-    for (const command of ['serve', 'mock', 'translate', 'usage']) {
+    for (const command of ['serve', 'mock', 'translate', 'usage', 'keys']) {
       const each = io();
       expect(await runCli([command, '--help'], each)).toBe(0);
       expect(each.stdout[0]).toMatch(new RegExp(`^Usage: llm-gateway ${command}`));

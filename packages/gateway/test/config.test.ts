@@ -38,6 +38,7 @@ describe('parseConfig', () => {
         { match: '*', upstream: 'anthropic' },
       ],
       ledger: { path: './gateway-usage.db' },
+      virtualKeys: { path: './gateway-keys.db', cacheTtlMs: 5000 },
       policies: {},
       maxBodyBytes: 33554432,
       log: {},

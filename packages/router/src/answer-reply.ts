@@ -122,13 +122,13 @@ export async function answerReply(runtime: RouterRuntime, call: RouterCall, answ
 }
 
 /** The reply, marked not retrievable when the client asked for no storage. */
-function withRetrievable(reply: RouterReply, stored: boolean): RouterReply {
+export function withRetrievable(reply: RouterReply, stored: boolean): RouterReply {
   if (!stored) reply.retrievable = false;
   return reply;
 }
 
 /** True when an upstream answered with a whole JSON body (even to a stream request). */
-function isJsonAnswer(response: UpstreamResponse): boolean {
+export function isJsonAnswer(response: UpstreamResponse): boolean {
   return response.headers.get('content-type')?.trimStart().toLowerCase().startsWith('application/json') ?? false;
 }
 
@@ -139,7 +139,7 @@ function isJsonAnswer(response: UpstreamResponse): boolean {
  * overflowing the stack in `JSON.stringify`; a decoder's own check of the same value is then one
  * lookup.
  */
-async function readJson(response: UpstreamResponse, deadline: RequestDeadline, protocol: ProtocolId): Promise<unknown> {
+export async function readJson(response: UpstreamResponse, deadline: RequestDeadline, protocol: ProtocolId): Promise<unknown> {
   try {
     const json = await untilAborted(response.json(), deadline);
     checkJsonDepth(json, { protocol });
@@ -150,9 +150,9 @@ async function readJson(response: UpstreamResponse, deadline: RequestDeadline, p
 }
 
 /** The record's fields for a stream that ended with an error (the client had its 200 already). */
-function streamFailureFields(failure: LlmError | undefined): Partial<RequestRecord> {
+export function streamFailureFields(failure: LlmError | undefined): Partial<RequestRecord> {
   if (!failure) return {};
   return failure.cause === undefined ? { errorKind: failure.kind } : { errorKind: failure.kind, errorDetail: describeError(failure) };
 }
 
-async function* emptyChunks(): AsyncIterable<Uint8Array> {}
+export async function* emptyChunks(): AsyncIterable<Uint8Array> {}

@@ -135,6 +135,14 @@ export interface BridgeAnswers {
   error(status: number, body: unknown, headers?: { get(name: string): string | null }): { status: number; body: unknown; headers?: Record<string, string> };
   /** Any error (an `LlmError` or anything thrown) -> client status, body and headers. */
   encodeError(error: unknown): { status: number; body: unknown; headers?: Record<string, string> };
+  /** Upstream response body -> the canonical response the client's would be made from (for loops that read answers). */
+  decode(body: unknown): LlmResponse;
+  /** Upstream SSE chunks -> canonical events, always ending with a finish or an error (a failed read included). */
+  decodeStream(body: AsyncIterable<Uint8Array>): AsyncIterable<LlmStreamEvent>;
+  /** A canonical response -> the client's response body. */
+  encodeResponse(response: LlmResponse): unknown;
+  /** Canonical events -> the client's SSE text; `onEnd` runs once when they end, fail or are abandoned. */
+  encodeStream(events: AsyncIterable<LlmStreamEvent>, options?: BridgeStreamOptions & { onEnd?: () => void }): AsyncIterable<string>;
 }
 
 /**
@@ -185,6 +193,10 @@ export function bridge(options: BridgeOptions): Bridge {
     responseToStream: (body, streamOptions) => offline.responseToStream(body, streamOptions),
     error: (status, body, headers) => offline.error(status, body, headers),
     encodeError: (error) => offline.encodeError(error),
+    decode: (body) => offline.decode(body),
+    decodeStream: (body) => offline.decodeStream(body),
+    encodeResponse: (response) => offline.encodeResponse(response),
+    encodeStream: (events, streamOptions) => offline.encodeStream(events, streamOptions),
   };
 }
 
@@ -391,6 +403,31 @@ class AnswerTranslators implements BridgeAnswers {
 
   encodeError(error: unknown): { status: number; body: unknown; headers?: Record<string, string> } {
     return this.shared.client.error.encode(LlmError.from(error));
+  }
+
+  decode(body: unknown): LlmResponse {
+    return this.decodeResponse(body);
+  }
+
+  decodeStream(body: AsyncIterable<Uint8Array>): AsyncIterable<LlmStreamEvent> {
+    const { events } = this.eventsOf();
+    // A failed read enters the events as their last input: the guard turns it into the error event.
+    const recover = (error: unknown, out: StepOutput<LlmStreamEvent>): boolean => {
+      events.transform(new StreamFailure(error), out);
+      events.flush?.(out);
+      return true;
+    };
+    return stepIterable<GuardedInput, LlmStreamEvent>(body, events, { recover });
+  }
+
+  encodeResponse(response: LlmResponse): unknown {
+    const { client } = this.shared;
+    return client.response.encode(sealResponse(response, client), this.shared.context());
+  }
+
+  encodeStream(events: AsyncIterable<LlmStreamEvent>, streamOptions?: BridgeStreamOptions & { onEnd?: () => void }): AsyncIterable<string> {
+    const encode = streamOptions?.onEvent ? pipeSteps(tapStep(streamOptions.onEvent), this.clientSse(streamOptions)) : this.clientSse(streamOptions);
+    return stepIterable(events, joinTextStep(encode), { onEnd: streamOptions?.onEnd });
   }
 }
 

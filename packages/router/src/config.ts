@@ -1,7 +1,9 @@
+import type { AdmitDenial, AdmitInfo } from './admission.js';
 import type { RoutingState } from './balancing/routing-state.js';
 import type { CircuitBreakerConfig } from './circuit/circuit-breaker.js';
 import type { RequestDiagnostics } from './diagnostics.js';
 import type { MediaFetchConfig } from './media-fetch.js';
+import type { McpCallRecord, McpConfig } from './mcp/mcp-host.js';
 import type { AuthScheme, CancelSignal, Codec, HeaderReader, LlmRequest, LlmResponse, LlmUsage, LlmWarning, ProtocolId } from '@llm/core';
 
 /**
@@ -89,6 +91,13 @@ export interface RouteRule {
   contextFallback?: string;
   /** A model name routed again when an upstream refuses the request by its content policy. */
   contentPolicyFallback?: string;
+  /** Names of `RouterConfig.mcp.servers` whose tools every request of this route gets, run by the router. */
+  mcpServers?: string[];
+  /**
+   * `run: 'gateway'`: the router runs the request's own MCP tools even for an upstream that could
+   * host them (its network, its allowlist, its log), as it does for upstreams that cannot.
+   */
+  mcp?: { run: 'gateway' };
 }
 
 /** One finished request, reported through {@link RouterHooks.onRequestEnd} (the gateway's ledger row). */
@@ -129,6 +138,8 @@ export interface RequestRecord {
   warnings: LlmWarning[];
   /** How many warnings came beyond those kept in `warnings` (absent when none). */
   warningsDropped?: number;
+  /** Every MCP tool call the router ran for this request (see `RouterConfig.mcp`), in the order they ended. */
+  mcpCalls?: McpCallRecord[];
 }
 
 /** Observability hooks; none may throw or slow the request (errors are swallowed). */
@@ -137,6 +148,12 @@ export interface RouterHooks {
   onWarning?(warning: LlmWarning, requestId: string): void;
   /** Once per request, after the last byte (or the failure). */
   onRequestEnd?(record: RequestRecord): void;
+  /**
+   * Before a generate call's first upstream call, once its model and route are known: a denial
+   * is answered in the client's protocol (see admission.ts) and no upstream is called. Unlike the
+   * hooks above, what it throws fails the request. Every admitted call ends in `onRequestEnd`.
+   */
+  admit?(info: AdmitInfo): Promise<AdmitDenial | undefined>;
 }
 
 /**
@@ -317,6 +334,13 @@ export interface RouterConfig {
    */
   requestDeadlineMs?: number;
   hooks?: RouterHooks;
+  /**
+   * Run remote MCP servers for upstreams that cannot (`Codec.traits.hostedMcp` false): the
+   * request's MCP tools and the route's `mcpServers` are listed, offered as functions, called and
+   * fed back until the model answers (see the README, "MCP"). Without it MCP tools reach such
+   * upstreams' encoders, which drop them with a warning.
+   */
+  mcp?: McpConfig;
   /**
    * Collect `RequestRecord.diagnostics` for a debug log line (default false): the route rule,
    * upstream status and calls, tool-call and tool-result previews (capped, secrets masked). Costs

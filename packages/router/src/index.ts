@@ -44,6 +44,13 @@ export { estimateTokens } from './endpoints.js';
 export { MAX_MEDIA_REDIRECTS, fetchMediaUrls, inlineFetchedMedia, isAllowedMediaUrl, mediaUrlsToFetch } from './media-fetch.js';
 export type { FetchedMedia, MediaFetchConfig, MediaToFetch } from './media-fetch.js';
 export { isInternalHost } from './internal-hosts.js';
+export { DEFAULT_MCP_MAX_TURNS, DEFAULT_MCP_TIME_BUDGET_MS, MAX_MCP_CALLS_PER_TURN, MAX_MCP_SERVERS_PER_REQUEST } from './mcp/mcp-host.js';
+export type { McpCallContext, McpCallRecord, McpConfig, McpHost, McpToolOutput } from './mcp/mcp-host.js';
+export { DENIED_OUTPUT, UNAVAILABLE_OUTPUT } from './mcp/mcp-loop.js';
+export { NOT_AN_OBJECT_OUTPUT, TOO_MANY_CALLS_OUTPUT } from './mcp/mcp-calls.js';
+export { MAX_FUNCTION_NAME_LENGTH, baseFunctionName as mcpFunctionName } from './mcp/mcp-names.js';
+export { denialError, maxOutputTokensOf } from './admission.js';
+export type { AdmitDenial, AdmitInfo } from './admission.js';
 export type {
   BalancingStrategy,
   PolicyConfig,

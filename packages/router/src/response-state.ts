@@ -47,6 +47,14 @@ export async function loadTurn(store: StateStore, id: string, owner: string | un
   return value.messages;
 }
 
+/** The conversation stored under `id` when there is one (404 when it is another owner's), else undefined. */
+export async function findTurn(store: StateStore, id: string, owner: string | undefined): Promise<LlmMessage[] | undefined> {
+  const value = (await store.get(turnKey(id))) as Partial<StoredTurn> | undefined;
+  if (value === undefined) return undefined;
+  if (value.owner !== (owner ?? null) || !Array.isArray(value.messages)) throw notFound(id);
+  return value.messages;
+}
+
 /** Records that `owner` got the Responses upstream's answer `id` (counted by `quota`). Failures only lose the record. */
 export function recordOwner(store: StateStore, quota: OwnerQuota, id: string, owner: string): void {
   const key = ownerKey(id);

@@ -2,6 +2,7 @@ import { RoutingState } from './balancing/routing-state.js';
 import type { RouterConfig, StateStore, Transport, UpstreamRequest } from './config.js';
 import { DEFAULT_MAX_STORED_TURNS_PER_OWNER, OwnerQuota } from './owner-quota.js';
 import { defaultCodecs, type CodecRegistry } from './registry.js';
+import { unknownRouteServers } from './mcp/mcp-toolset.js';
 import { CallRecorder } from './request-record.js';
 import { ownerOfStored } from './response-state.js';
 import { MemoryStateStore } from './state-store.js';
@@ -20,6 +21,8 @@ export interface RouterRuntime {
 
 /** Built once per `createRouter`. */
 export function routerRuntime(config: RouterConfig): RouterRuntime {
+  const missing = unknownRouteServers(config);
+  if (missing.length > 0) throw new Error(`routes name MCP servers missing from mcp.servers: ${missing.join(', ')}`);
   const store = config.stateStore ?? new MemoryStateStore();
   return {
     config,

@@ -9,7 +9,7 @@ import {
   type LlmUsage,
 } from '@llm/core';
 import type { RouterRuntime } from './router-runtime.js';
-import { checkOwner, loadTurn, recordOwner, saveTurn } from './response-state.js';
+import { checkOwner, findTurn, loadTurn, recordOwner, saveTurn } from './response-state.js';
 
 /**
  * Stored turns: a client whose protocol stores answers by id (Responses, `traits.storesResponses`)
@@ -21,6 +21,7 @@ import { checkOwner, loadTurn, recordOwner, saveTurn } from './response-state.js
 /** The conversation a call continues, if any: loaded once, for the first upstream that needs it. */
 export class Continuation {
   private history: Promise<LlmMessage[]> | undefined;
+  private kept: Promise<LlmMessage[] | undefined> | undefined;
 
   constructor(
     private readonly runtime: RouterRuntime,
@@ -35,6 +36,10 @@ export class Continuation {
     const { previousResponseId, owner } = this;
     if (previousResponseId === undefined) return undefined;
     if (!target.traits.storesResponses) return await (this.history ??= loadTurn(this.runtime.store, previousResponseId, owner));
+    // A turn the router kept (an answer whose id it minted: another protocol's, the MCP loop's) is
+    // replayed to an upstream that stores answers too: that upstream never saw the id.
+    const kept = await (this.kept ??= findTurn(this.runtime.store, previousResponseId, owner));
+    if (kept) return kept;
     // A Responses upstream holds the conversation under its own id; only its owner may continue it.
     if (owner !== undefined) await checkOwner(this.runtime.store, previousResponseId, owner);
     return undefined;

@@ -1,4 +1,5 @@
-import { LlmError, describeError, type Codec, type HttpRequestMatch, type LlmMessage, type LlmRequest } from '@llm/core';
+import { LlmError, describeError, type Codec, type HttpRequestMatch, type LlmMessage, type LlmRequest, type LlmWarning } from '@llm/core';
+import { admitCall, maxOutputTokensOf } from './admission.js';
 import { answerReply } from './answer-reply.js';
 import { bridge, type Bridge, type BridgeAnswers } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
@@ -15,6 +16,8 @@ import { canReroute, rerouteFor } from './reroute.js';
 import { resolveRoute } from './routing.js';
 import type { RouterRuntime } from './router-runtime.js';
 import { Continuation, keptRequest } from './stored-turns.js';
+import { runMcpLoop } from './mcp/mcp-loop.js';
+import { mcpServersFor } from './mcp/mcp-toolset.js';
 import { DEFAULT_REQUEST_DEADLINE_MS, RequestDeadline } from './timeouts.js';
 import { callUpstream, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_RETRY_BASE_DELAY_MS, isOkStatus, isRetryableStatus } from './upstream-call.js';
 import { credentials, upstreamHeaders } from './upstream-target.js';
@@ -23,7 +26,8 @@ import { credentials, upstreamHeaders } from './upstream-target.js';
  * A generate call: the client's body read once, its route resolved, then each of the route's
  * upstreams in turn (the attempt loop) until one answers: translated for it, sent with retries,
  * its error answered or the next upstream tried, its 2xx answer turned into the reply
- * (answer-reply.ts).
+ * (answer-reply.ts). A request with MCP servers the router runs goes to the MCP loop instead
+ * (mcp/mcp-loop.ts), on the first upstream planned.
  */
 export async function generate(runtime: RouterRuntime, call: RouterCall, match: HttpRequestMatch, request: RouterRequest): Promise<RouterReply> {
   const { config, codecs, transport, calls } = runtime;
@@ -38,9 +42,21 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
   call.record.clientModel = clientModel;
   const route = resolveRoute(config.routes, clientModel);
   if (!route) throw new LlmError({ kind: 'not_found', message: `no route for model ${clientModel}` });
+  if (config.hooks?.admit) {
+    const clientProtocol = call.clientCodec.id;
+    await admitCall(config, {
+      requestId: call.requestId,
+      ...(request.clientKeyId !== undefined && { clientKeyId: request.clientKeyId }),
+      clientModel,
+      clientProtocol,
+      stream: match.stream ?? held.body?.stream === true,
+      maxOutputTokens: maxOutputTokensOf(clientProtocol, held.body),
+      upstreamModels: route.targets.map((target) => target.model),
+      bodyChars: held.text?.length ?? 0,
+    });
+  }
   const diagnostics = config.diagnostics ? startDiagnostics(route.rule.match) : undefined;
   if (diagnostics) call.record.diagnostics = diagnostics;
-  const clientId = call.clientCodec.id;
   // A client whose protocol stores answers by id (Responses) continues them by `previous_response_id`.
   const clientStores = call.clientCodec.traits.storesResponses;
   const owner = request.clientKeyId;
@@ -61,11 +77,14 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
     return fetched;
   };
 
+  // Every wire form of an MCP tool or part names it (`mcp`, `mcp_servers`, `mcp_call`...): a
+  // request whose text does not is spared a second decode.
+  const mayCarryMcp = held.text?.includes('mcp') ?? true;
+
   // Bounds the whole request: retries, fallbacks and the stream (cleared by `finish`).
   const deadline = new RequestDeadline(config.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS, request.signal);
   call.deadline = deadline;
   const { routing } = runtime;
-  const breaking = config.circuitBreaker !== false;
   let current = route;
   let plan = planAttempts(config, routing, current);
   // Each reroute (context window, content policy) is taken at most once per request.
@@ -82,53 +101,41 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
 
     const history = await continuation.turnsFor(upstreamCodec);
     const media = await mediaFor(upstreamCodec);
+    // The upstream runs the request's MCP servers itself when it can, unless the route says otherwise.
+    const upstreamHostsMcp = upstreamCodec.traits.hostedMcp && current.rule.mcp?.run !== 'gateway';
+    if (config.mcp && held.body && (current.rule.mcpServers?.length || (!upstreamHostsMcp && mayCarryMcp))) {
+      clientCanonical ??= call.clientCodec.request.decode(held.body, { model: match.model, stream: match.stream });
+      const servers = mcpServersFor(clientCanonical, current.rule.mcpServers, config.mcp, upstreamHostsMcp);
+      // The loop runs on this upstream alone: its turns build on each other.
+      if (servers.length > 0) {
+        const target = { name, upstream, upstreamCodec, model, upstreamHostsMcp };
+        return await runMcpLoop(runtime, call, {
+          request,
+          match,
+          held,
+          target,
+          servers,
+          tools: clientCanonical.tools,
+          messages: clientCanonical.messages,
+          extras: { history, media, answerId },
+        });
+      }
+    }
     const via = attemptBridge(runtime, call, name, upstream, upstreamCodec, { history, media, answerId });
-    const outgoing = encodeAttempt(via, held, match, model, upstreamHeaders(upstream, upstreamCodec, clientId, request.headers));
+    const outgoing = encodeAttempt(via, held, match, model, upstreamHeaders(upstream, upstreamCodec, call.clientCodec.id, request.headers));
     if (!hasNext && !mayReroute) {
       held.body = undefined;
       held.text = undefined;
       clientCanonical = undefined;
     }
-    const { upstreamStreams, stored, clientStream, answers } = outgoing;
+    const { stored, clientStream, answers } = outgoing;
     call.record.stream = clientStream;
-    const target = upstreamCodec.http.buildRequest({
-      baseUrl: upstream.baseUrl,
-      model: outgoing.model,
-      stream: upstreamStreams,
-      operation: 'generate',
-      ...credentials(upstream, rotatedKey(upstream, name, routing)),
-      headers: outgoing.headers,
-    });
-    if (breaking) routing.sending(name);
-    // In flight until the call ends (its stream included): what `least-busy` counts.
-    call.onFinish?.();
-    call.onFinish = routing.begin(name);
-    const sentAt = routing.now();
     let response: UpstreamResponse;
     try {
-      response = await callUpstream({
-        url: target.url,
-        headers: target.headers,
-        body: outgoing.payload,
-        transport,
-        timeoutMs: upstream.timeoutMs ?? 600_000,
-        maxRetries: config.maxRetries ?? 2,
-        retryBaseDelayMs: config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
-        maxRetryDelayMs: config.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
-        signal: deadline,
-        onAttempt: diagnostics ? () => diagnostics.attempts++ : undefined,
-      });
+      response = await sendAttempt(runtime, call, { name, upstream, upstreamCodec }, outgoing);
     } catch (error) {
-      // A client that went away or a spent deadline says nothing of the upstream's health.
-      if (breaking && !deadline.aborted && LlmError.isInstance(error)) routing.failed(name);
       if (hasNext && !deadline.aborted && LlmError.isInstance(error)) continue;
       return calls.respondError(call, error, via);
-    }
-    if (diagnostics) diagnostics.upstreamStatus = response.status;
-    if (isRetryableStatus(response.status)) {
-      if (breaking) routing.failed(name);
-    } else {
-      routing.answered(name, routing.now() - sentAt);
     }
     if (!isOkStatus(response.status)) {
       if (hasNext && isRetryableStatus(response.status)) {
@@ -147,15 +154,7 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
         attempt = -1;
         continue;
       }
-      const encoded = answers.error(response.status, errorBody, response.headers);
-      // A body that is not the protocol's error shape (a proxy's page) is the decoded error's cause: log it.
-      calls.finish(
-        call,
-        decoded.cause === undefined
-          ? { status: encoded.status, errorKind: decoded.kind }
-          : { status: encoded.status, errorKind: decoded.kind, errorDetail: describeError(decoded) },
-      );
-      return calls.respond(call, JSON.stringify(encoded.body), encoded.status, { 'content-type': 'application/json', ...encoded.headers });
+      return upstreamErrorReply(runtime, call, { response, errorBody, decoded, answers });
     }
     return answerReply(runtime, call, {
       response,
@@ -172,11 +171,80 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
   throw new LlmError({ kind: 'upstream', message: `every upstream failed (last status ${failure?.status})` });
 }
 
+/** The upstream an attempt goes to. */
+export interface AttemptTarget {
+  name: string;
+  upstream: UpstreamConfig;
+  upstreamCodec: Codec;
+}
+
+/**
+ * Sends one encoded attempt to its upstream (retries on 429 / 5xx included) under the call's
+ * deadline, keeping the routing state's counts: in flight until the call ends, failed or
+ * answered. Throws what the transport threw (counted as a failure unless the request was cancelled).
+ */
+export async function sendAttempt(
+  runtime: RouterRuntime,
+  call: RouterCall,
+  { name, upstream, upstreamCodec }: AttemptTarget,
+  outgoing: EncodedAttempt,
+): Promise<UpstreamResponse> {
+  const { config, transport, routing } = runtime;
+  const deadline = call.deadline as RequestDeadline;
+  const breaking = config.circuitBreaker !== false;
+  const diagnostics = call.record.diagnostics;
+  const target = upstreamCodec.http.buildRequest({
+    baseUrl: upstream.baseUrl,
+    model: outgoing.model,
+    stream: outgoing.upstreamStreams,
+    operation: 'generate',
+    ...credentials(upstream, rotatedKey(upstream, name, routing)),
+    headers: outgoing.headers,
+  });
+  if (breaking) routing.sending(name);
+  // In flight until the call ends (its stream included): what `least-busy` counts.
+  call.onFinish?.();
+  call.onFinish = routing.begin(name);
+  const sentAt = routing.now();
+  let response: UpstreamResponse;
+  try {
+    response = await callUpstream({
+      url: target.url,
+      headers: target.headers,
+      body: outgoing.payload,
+      transport,
+      timeoutMs: upstream.timeoutMs ?? 600_000,
+      maxRetries: config.maxRetries ?? 2,
+      retryBaseDelayMs: config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
+      maxRetryDelayMs: config.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
+      signal: deadline,
+      onAttempt: diagnostics ? () => diagnostics.attempts++ : undefined,
+    });
+  } catch (error) {
+    // A client that went away or a spent deadline says nothing of the upstream's health.
+    if (breaking && !deadline.aborted && LlmError.isInstance(error)) routing.failed(name);
+    throw error;
+  }
+  if (diagnostics) diagnostics.upstreamStatus = response.status;
+  if (isRetryableStatus(response.status)) {
+    if (breaking) routing.failed(name);
+  } else {
+    routing.answered(name, routing.now() - sentAt);
+  }
+  return response;
+}
+
 /** What an attempt adds to the client's request: replayed turns, downloaded media, the minted id. */
-interface AttemptExtras {
+export interface AttemptExtras {
   history: LlmMessage[] | undefined;
   media: Map<string, FetchedMedia> | undefined;
   answerId: string | undefined;
+  /** A rewrite of the request with its history (the MCP loop's), run before the policies. */
+  rewrite?: (request: LlmRequest) => LlmRequest;
+  /** The answer is the router's own (the MCP loop's): `answerId` even from an upstream of the client's protocol. */
+  ownAnswerId?: boolean;
+  /** Where translation warnings go instead of the call's collector (the MCP loop drops repeats). */
+  warn?: (warning: LlmWarning) => void;
 }
 
 /**
@@ -184,20 +252,31 @@ interface AttemptExtras {
  * the attempt needs (stored turns, media, policies, hooks, capability checks), or none, so a
  * same-protocol request can pass through.
  */
-function attemptBridge(runtime: RouterRuntime, call: RouterCall, name: string, upstream: UpstreamConfig, upstreamCodec: Codec, extras: AttemptExtras): Bridge {
+export function attemptBridge(
+  runtime: RouterRuntime,
+  call: RouterCall,
+  name: string,
+  upstream: UpstreamConfig,
+  upstreamCodec: Codec,
+  extras: AttemptExtras,
+): Bridge {
   const { config } = runtime;
   const clientId = call.clientCodec.id;
-  const { history, media, answerId } = extras;
+  const { history, media, answerId, rewrite } = extras;
   const streamingUpstream = upstream.capabilities?.streaming !== false;
   const needsCanonical =
-    Boolean(hasActivePolicies(config.policies) || config.transformRequest || config.diagnostics || upstream.capabilities || history || media?.size) ||
+    Boolean(
+      hasActivePolicies(config.policies) || config.transformRequest || config.diagnostics || upstream.capabilities || history || media?.size || rewrite,
+    ) ||
     (call.clientCodec.traits.storesResponses && !upstreamCodec.traits.storesResponses);
   const transformRequest = needsCanonical
     ? (canonical: LlmRequest): LlmRequest => {
         let out = canonical;
         if (history) out.messages = [...history, ...out.messages];
         if (media) inlineFetchedMedia(out, media);
-        if (!upstreamCodec.traits.storesResponses) delete out.previousResponseId;
+        if (rewrite) out = rewrite(out);
+        // Replayed turns take the place of the id (an upstream that stores answers never saw it).
+        if (history || !upstreamCodec.traits.storesResponses) delete out.previousResponseId;
         out = applyPolicies(out, config.policies, { target: upstream.protocol });
         if (config.transformRequest) out = config.transformRequest(out, { clientProtocol: clientId, upstream: name });
         checkCapabilities(out, upstream.capabilities, name);
@@ -210,10 +289,10 @@ function attemptBridge(runtime: RouterRuntime, call: RouterCall, name: string, u
     client: call.clientCodec,
     upstream: upstreamCodec,
     strict: config.strict,
-    warn: (warning) => call.warnings.add(warning),
+    warn: extras.warn ?? ((warning) => call.warnings.add(warning)),
     transformRequest,
     strictTools: upstream.strictTools,
-    answerId: upstream.protocol === clientId ? undefined : answerId,
+    answerId: upstream.protocol === clientId && !extras.ownAnswerId ? undefined : answerId,
     transformResponse: config.transformResponse
       ? (response) => config.transformResponse?.(response, { clientProtocol: clientId, upstream: name }) ?? response
       : undefined,
@@ -267,7 +346,29 @@ export function encodeAttempt(
   };
 }
 
-async function readErrorBody(response: UpstreamResponse): Promise<unknown> {
+/** An upstream's error answer, read and decoded, and the exchange that translates it. */
+export interface UpstreamFailure {
+  response: UpstreamResponse;
+  errorBody: unknown;
+  decoded: LlmError;
+  answers: BridgeAnswers;
+}
+
+/** The client's reply to an upstream's error answer, in its protocol. Ends the call. */
+export function upstreamErrorReply(runtime: RouterRuntime, call: RouterCall, { response, errorBody, decoded, answers }: UpstreamFailure): RouterReply {
+  const { calls } = runtime;
+  const encoded = answers.error(response.status, errorBody, response.headers);
+  // A body that is not the protocol's error shape (a proxy's page) is the decoded error's cause: log it.
+  calls.finish(
+    call,
+    decoded.cause === undefined
+      ? { status: encoded.status, errorKind: decoded.kind }
+      : { status: encoded.status, errorKind: decoded.kind, errorDetail: describeError(decoded) },
+  );
+  return calls.respond(call, JSON.stringify(encoded.body), encoded.status, { 'content-type': 'application/json', ...encoded.headers });
+}
+
+export async function readErrorBody(response: UpstreamResponse): Promise<unknown> {
   const text = await response.text();
   try {
     return JSON.parse(text);

@@ -10,7 +10,7 @@ const examples = readmeExamples(join(packageDir, 'README.md')).filter((code) => 
 
 describe('README examples', () => {
   it('has offline examples', () => {
-    expect(examples.length).toBe(1);
+    expect(examples.length).toBe(2);
   });
   it.each(examples.map((code, index) => [index + 1, code] as const))('example %i runs and its assertions hold', async (index, code) => {
     await runExample(code, packageDir, `router-${index}`);

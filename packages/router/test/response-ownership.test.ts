@@ -143,6 +143,35 @@ describe('a Responses upstream (its own ids)', () => {
     expect(sent[1]).toMatchObject({ previous_response_id: 'resp_up1' });
   });
 
+  it('replays a turn the router kept (its minted id, from a Chat upstream) to a Responses upstream, which never saw that id', async () => {
+    const sent: Sent = [];
+    const chat = reusingChatUpstream(sent);
+    const responses = responsesUpstream(sent);
+    const route = router((request) => (request.url.includes('/chat/') ? chat(request) : responses(request)), {
+      upstreams: {
+        chat: { protocol: 'openai-chat', baseUrl: 'http://upstream.test/v1' },
+        up: { protocol: 'openai-responses', baseUrl: 'http://upstream.test/v1' },
+      },
+      routes: [
+        { match: 'gpt-x', upstream: 'chat' },
+        { match: 'o-*', upstream: 'up' },
+      ],
+    });
+    const minted = bodyOf(await route(call(turn('one'), 'key-a'))).id;
+    expect(minted).toMatch(/^resp_[0-9a-f]{32}$/);
+    const other = await route(call({ ...turn('two', minted), model: 'o-1' }, 'key-b'));
+    expect(other.status).toBe(404);
+    const own = await route(call({ ...turn('two', minted), model: 'o-1' }, 'key-a'));
+    expect(own.status).toBe(200);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]?.previous_response_id).toBeUndefined();
+    expect(sent[1]?.input).toEqual([
+      { type: 'message', role: 'user', content: 'one' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'echo one', annotations: [] }] },
+      { type: 'message', role: 'user', content: 'two' },
+    ]);
+  });
+
   it('an open router (no keys) passes previous_response_id on to the upstream that keeps the conversation', async () => {
     const sent: Sent = [];
     const route = responsesRouter(sent);

@@ -1,6 +1,7 @@
 import type { RouterReply, RouterRequest } from '@llm/router';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
+import type { KeyRegistry } from '../keys/key-registry.js';
 import type { GatewayStores } from '../store/stores.js';
 import type { RecentRequests } from './recent-requests.js';
 
@@ -12,6 +13,8 @@ export interface AdminContext {
   logger: Logger;
   /** This process's newest finished requests (`GET /admin/requests`). */
   recentRequests: RecentRequests;
+  /** Virtual keys (src/keys): absent where a gateway runs without them (the key routes then answer 404). */
+  keys?: KeyRegistry;
 }
 
 /** One admin call, authenticated, with its path parameters (`:name` in the pattern). */

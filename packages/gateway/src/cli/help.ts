@@ -1,5 +1,5 @@
 /** The CLI's commands. */
-export const COMMANDS = ['serve', 'mock', 'translate', 'usage'] as const;
+export const COMMANDS = ['serve', 'mock', 'translate', 'usage', 'keys'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** Help text per command (and the main one). */
@@ -14,6 +14,7 @@ Commands:
   mock       --protocol <id> [--port N]              run the deterministic mock upstream
   translate  --from <id> --to <id> [--kind request|response|stream] [--model M] [file]
   usage      [--since 24h|<date>] [--by model|upstream|key|day] [--db <file> | --config <file>] [--json]
+  keys       create|list|show|update|revoke --config <file> ...   virtual keys with limits and budgets
 
 Protocols: openai-chat, openai-responses, claude, gemini.
 Run llm-gateway <command> --help for details; llm-gateway --version prints the version.`,
@@ -79,4 +80,23 @@ Warnings go to stderr as JSON lines.`,
 Sums the usage ledger (requests, errors, input / cached / cache-write / reasoning / output tokens,
 average latency, cost in USD and the requests of unpriced models) per model, upstream, client key
 or UTC day.`,
+  keys: `Usage: llm-gateway keys create --config <file> --name <name> [settings] [--json]
+       llm-gateway keys list --config <file> [--json]
+       llm-gateway keys show <name> --config <file> [--json]
+       llm-gateway keys update <name> --config <file> [settings] [--json]
+       llm-gateway keys revoke <name> --config <file> [--json]
+
+Manages virtual keys in the store the config names (its virtualKeys.path SQLite file, or
+store.postgres), with or without a gateway running; with store.redis each change reaches the
+running gateways at once (else, or with Redis down, which it warns of, within
+virtualKeys.cacheTtlMs, default 5000 ms). create prints the
+secret (sk-gw-...) once: only its hash is kept. revoke keeps the key's row and name.
+Settings:
+  --budget USD[/day|/week|/month|/total]   spend limit (a bare amount: total); none clears it
+  --rpm N, --tpm N                          requests / tokens per minute; none clears
+  --models 'claude-*,gpt-*'                 model names or globs a client may send; '*' or '': any
+  --expires 30d|12h|2w|90m|2027-01-01|never
+  --meta name=value                         repeatable (update: replaces the metadata)
+  --disable, --enable
+Exit codes: 0 done, 1 refused (no such key, name taken, key revoked), 2 a bad command line.`,
 };

@@ -16,6 +16,7 @@ import { type TranslateKind, translate } from '../translate.js';
 import { HELP, type CommandName, COMMANDS } from './help.js';
 import { startPlayground } from './mock-playground.js';
 import { GATEWAY_VERSION } from './version.js';
+import { runKeysCommand } from './keys.js';
 
 /** Where the CLI writes, so tests can capture it. */
 export interface CliIo {
@@ -130,6 +131,7 @@ function untilStopped(io: CliIo, stop: () => Promise<void>): Promise<number> {
 }
 
 const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promise<number>> = {
+  keys: runKeysCommand,
   async serve(args, io) {
     const { values } = parseArgs({
       args,

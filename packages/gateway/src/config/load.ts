@@ -60,6 +60,7 @@ export function parseConfig(
   if (problems.length > 0 || !result.success) throw ConfigError.of(source, problems);
   const config = result.output;
   if (config.ledger) config.ledger.path = resolveLedgerPath(config.ledger.path, location);
+  config.virtualKeys.path = resolveLedgerPath(config.virtualKeys.path, location);
   if (config.store?.postgres) config.store.spool = resolveLedgerPath(config.store.spool ?? DEFAULT_SPOOL_PATH, location);
   return config;
 }

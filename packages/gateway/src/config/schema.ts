@@ -162,6 +162,19 @@ export const StoreSchema = v.optional(
 );
 
 /**
+ * Virtual keys (src/keys): their SQLite file (relative paths resolve against the config file's
+ * folder; ignored with `store.postgres`, which keeps them) and how long a gateway trusts what it
+ * read of one (`cacheTtlMs`: the bound on how late it sees a change made elsewhere, without Redis).
+ */
+export const VirtualKeysSchema = v.optional(
+  v.strictObject({
+    path: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), './gateway-keys.db'),
+    cacheTtlMs: v.optional(v.pipe(PositiveInteger, v.maxValue(300_000, 'must be at most 300000 (5 minutes)')), 5_000),
+  }),
+  {},
+);
+
+/**
  * The store of the per-key limits (rpm, tpm, budgets): `onStoreDown` says what a request gets
  * while it cannot be reached: `open` (default) is served without limits, `closed` answers 503.
  */
@@ -193,6 +206,7 @@ export const GatewayConfigSchema = v.strictObject({
   prices: PricesSchema,
   /** Let a key with a budget use a model without a price (its requests then count $0 against the budget); default false. */
   allowUnpricedWithBudget: v.optional(v.boolean()),
+  virtualKeys: VirtualKeysSchema,
   policies: v.optional(Policies, {}),
   strict: v.optional(v.boolean()),
   maxRetries: v.optional(NonNegativeInteger),

@@ -19,6 +19,7 @@ import { requestIdOf } from './request-id.js';
 import type { Readiness } from './readiness.js';
 import { captureAnswer, ResponseStore } from './response-store.js';
 import type { AnswerStore } from '../store/answer-store.js';
+import type { KeyResolver } from '../keys/key-resolver.js';
 
 /** Inputs of {@link createGatewayHandler}. */
 export interface GatewayHandlerOptions {
@@ -48,6 +49,8 @@ export interface GatewayHandlerOptions {
   readiness?: Readiness;
   /** A span per request (OpenTelemetry); default none. */
   tracing?: Pick<GatewayTracing, 'start' | 'within' | 'end'>;
+  /** Virtual keys (src/keys), accepted beside `keys`; once any exists, every request needs a key. Default none. */
+  virtualKeys?: Pick<KeyResolver, 'authenticate' | 'required'>;
   /** Serves the admin API and the dashboard (`/admin/...`, `/ui...`); default none (those paths go to the router, which answers 404). */
   admin?: (request: RouterRequest, url: URL) => Promise<RouterReply>;
 }
@@ -142,16 +145,21 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     if (endpoint.error) return call.finish(endpoint.error);
     const { protocol } = endpoint;
     let keyId: string | undefined;
-    if (labels.size > 0) {
+    const virtualKeys = options.virtualKeys;
+    if (labels.size > 0 || virtualKeys) {
       const presented = presentedKey(protocol, request.headers, url);
       keyId = presented === undefined ? undefined : labels.get(presented);
-      if (keyId === undefined) {
-        const status = 401;
+      // A virtual key's secret is checked even on an open gateway: its limits hold there too.
+      const found = keyId === undefined && presented !== undefined ? await virtualKeys?.authenticate(presented) : undefined;
+      if (found && 'keyId' in found) keyId = found.keyId;
+      if (keyId === undefined && (found || labels.size > 0 || virtualKeys?.required())) {
+        const refusal = found && 'refused' in found ? found : { status: 401, refused: presented ? 'invalid gateway key' : 'missing gateway key' };
+        const errorKind = refusal.status === 401 ? 'authentication' : 'overloaded';
         options.onLocalRecord?.(
-          { requestId, clientProtocol: protocol, status, stream: false, totalMs: performance.now() - call.started, errorKind: 'authentication', warnings: [] },
-          undefined,
+          { requestId, clientProtocol: protocol, status: refusal.status, stream: false, totalMs: performance.now() - call.started, errorKind, warnings: [] },
+          'keyName' in refusal ? refusal.keyName : undefined,
         );
-        return call.finish(protocolError(protocol, status, presented ? 'invalid gateway key' : 'missing gateway key'));
+        return call.finish(protocolError(protocol, refusal.status, refusal.refused));
       }
     }
     const stored = protocol === 'openai-responses' && request.method === 'GET' ? await storedResponse(responses, url, keyId) : undefined;

@@ -17,6 +17,10 @@ import { ADMIN_ROUTES } from '../admin/routes.js';
 import { RecentRequests } from '../admin/recent-requests.js';
 import { createPriceBook, type PriceBook } from '../pricing/index.js';
 import { openStores } from '../store/stores.js';
+import type { KeyLimiter, KeyPrices } from '../keys/key-enforcement.js';
+import { keyLocationOfConfig } from '../keys/key-location.js';
+import { openGatewayKeys } from '../keys/open-keys.js';
+import { type Limiter, limiterStoreOf, openLimiter } from '../limits/index.js';
 import { type GatewayTracing, createTracing } from '../tracing.js';
 import { createUndiciTransport } from '../transport.js';
 import { cloudTransport, withFlavors } from '../clouds/cloud-upstreams.js';
@@ -44,6 +48,10 @@ export interface StartGatewayOptions {
   spanExporter?: SpanExporter;
   /** Milliseconds `close()` waits for in-flight requests before cutting them; overrides `config.drainMs` (default {@link DEFAULT_DRAIN_MS}). */
   drainMs?: number;
+  /** Counts virtual keys' rpm, tpm and spend instead of the limiter the config names (tests). */
+  keyLimiter?: KeyLimiter;
+  /** Prices budgets are counted at instead of the config's price book (tests). */
+  prices?: KeyPrices;
 }
 
 /** A running gateway. */
@@ -79,12 +87,13 @@ export const DEFAULT_DRAIN_MS = 10_000;
 export const CUT_GRACE_MS = 1_000;
 
 /** The config keys a reload cannot apply: they shape the server, not the requests. */
-const RESTART_KEYS = ['listen', 'ledger', 'store', 'metrics', 'tracing', 'maxBodyBytes', 'drainMs', 'circuitBreaker'] as const;
+const RESTART_KEYS = ['listen', 'ledger', 'store', 'virtualKeys', 'metrics', 'tracing', 'maxBodyBytes', 'drainMs', 'circuitBreaker'] as const;
 
 /** Starts the gateway server for a validated config. */
 export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
   const host = options.host ?? config.listen.host ?? '127.0.0.1';
-  refuseOpenRelay(host, config.keys.length, config.allowOpen);
+  // With no keys in the file, the key store is read first: a virtual key closes the gateway too.
+  if (config.keys.length > 0) refuseOpenRelay(host, config.keys.length, config.allowOpen);
   const logger = options.logger ?? createLogger(config.log.level);
   const backstopMs = transportBodyIdleTimeoutMs(config);
   let draining = false;
@@ -93,6 +102,41 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   // Before anything else opens: a shared store that cannot be reached stops the start.
   const stores = await openStores(config, logger, readiness);
   const { ledger } = stores;
+  // Counters of the keys' limits: Redis, else a file beside the ledger, else memory (limiterStoreOf).
+  const limiter = options.keyLimiter
+    ? undefined
+    : await openLimiter({ ...limiterStoreOf(config), logger, readiness }).catch(async (error: unknown) => {
+        await stores.close();
+        throw error;
+      });
+  const keys = await openGatewayKeys({
+    location: keyLocationOfConfig(config),
+    cacheTtlMs: config.virtualKeys.cacheTtlMs,
+    configKeyNames: () => new Set(running.keys.map((key) => key.name)),
+    limiter: options.keyLimiter ?? (limiter as Limiter),
+    // Set by `routing(config)` below, before the first request.
+    prices: () => options.prices ?? (prices as PriceBook),
+    settings: () => ({ allowUnpricedWithBudget: running.allowUnpricedWithBudget }),
+    logger,
+  }).catch(async (error: unknown) => {
+    await limiter?.close();
+    await stores.close();
+    throw error;
+  });
+  /** Lets go of the key store, the limits counters and the stores, in that order. */
+  const closeStores = async (): Promise<void> => {
+    await keys.close();
+    await limiter?.close();
+    await stores.close();
+  };
+  if (config.keys.length === 0) {
+    try {
+      refuseOpenRelay(host, keys.resolver.required() ? 1 : 0, config.allowOpen);
+    } catch (error) {
+      await closeStores();
+      throw error;
+    }
+  }
   const { transport, close: closeTransport } = createUndiciTransport({ bodyIdleTimeoutMs: backstopMs });
   // The config the circuits are reported for: the running one (set again by each reload).
   let routed = config;
@@ -135,8 +179,10 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       // Per-request diagnostics (route decision, tool-call previews) cost a decode: debug only.
       diagnostics: logger.isLevelEnabled('debug'),
       hooks: {
+        admit: (info) => keys.enforcement.admit(info),
         // One line per request with warnings or a failure, from the record: never one per warning.
         onRequestEnd: (record) => {
+          keys.enforcement.settle(record);
           const cost = book.costOf(record);
           ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record, cost });
           logOutcome(logger, record);
@@ -151,7 +197,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
 
   const separateMetrics = config.metrics !== false && config.metrics.port !== undefined;
   let running = config;
-  const admin = createAdminHandler(ADMIN_ROUTES, { config: () => running, stores, logger, recentRequests });
+  const admin = createAdminHandler(ADMIN_ROUTES, { config: () => running, stores, logger, recentRequests, keys: keys.registry });
   const handler: GatewayHandler = createGatewayHandler({
     ...routing(config),
     observer: metrics,
@@ -163,6 +209,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     onLocalRecord: (record, keyId) => ledger?.record({ time: Date.now(), keyId, record, cost: prices?.costOf(record) }),
     accessLogOnWrite: true,
     admin,
+    virtualKeys: keys.resolver,
   });
   const serving = serveNode(handler, {
     port: options.port ?? config.listen.port ?? 8787,
@@ -177,7 +224,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   });
   // A port in use: let go of the stores and upstream pools before saying so.
   const server = await serving.catch(async (error: unknown) => {
-    await stores.close();
+    await closeStores();
     await closeTransport();
     throw error;
   });
@@ -206,7 +253,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     await server.close();
     clearTimeout(cut);
     clearTimeout(grace);
-    await stores.close();
+    await closeStores();
     await metricsServer?.close();
     await tracing?.shutdown();
     await closeTransport();

@@ -26,7 +26,7 @@ describe('the PostgreSQL ledger: cost columns', () => {
     await pool.query(
       "INSERT INTO llm_gateway_requests (row_id, time, request_id, client_protocol, status, stream, total_ms) VALUES (gen_random_uuid(), 1, 'old', 'claude', 200, 0, 1)",
     );
-    expect(await migrate(pool)).toEqual([2]);
+    expect(await migrate(pool, MIGRATIONS.slice(0, 2))).toEqual([2]);
     const ledger = new PostgresLedger(pool, { flushMs: 60_000 });
     const record = { clientProtocol: 'claude' as const, status: 200, stream: false, usage: { inputTokens: 1, outputTokens: 1 }, totalMs: 1, warnings: [] };
     ledger.record({ time: 2, record: { ...record, requestId: 'priced' }, cost: { usd: 0.25 } });
@@ -99,6 +99,9 @@ it('GET /admin/usage reads the PostgreSQL ledger of the config', async () => {
       upstreams: { openai: { protocol: 'openai-chat', baseUrl: 'http://127.0.0.1:9', apiKey: 'k' } },
       routes: [{ match: '*', upstream: 'openai' }],
     }),
+    {},
+    'config',
+    { baseDir: dir },
   );
   const gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
   try {

@@ -41,6 +41,16 @@ export const MIGRATIONS: readonly string[] = [
   // 2: each request's cost (null: unpriced, no usage, or a row older than prices) and the flag of
   // a request whose model has no price (1), as in the SQLite ledger.
   `ALTER TABLE llm_gateway_requests ADD COLUMN cost_usd DOUBLE PRECISION, ADD COLUMN unpriced INTEGER;`,
+  // 3: virtual keys (src/keys): the secret's SHA-256 only, settings as JSON text; revoked rows kept.
+  `CREATE TABLE llm_gateway_keys (
+    name TEXT PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    revoked_at BIGINT
+  );`,
 ];
 
 /** Any fixed number: instances starting together take this advisory lock, so one migrates at a time. */
