@@ -7,6 +7,8 @@ export interface RunningServer {
 export interface Services {
   databaseUrl: string;
   redisUrl: string;
+  /** With `startServices({ chromium: true })`: the Chromium binary. */
+  chromiumPath?: string;
   installed: string[];
   installMs: number;
   startMs: number;
@@ -19,4 +21,5 @@ export function waitForPort(port: number, timeoutMs?: number, what?: string): Pr
 export function startPostgres(dir: string): Promise<RunningServer & { start(): void }>;
 export function startRedis(dir: string, port?: number): Promise<RunningServer & { pid: number }>;
 export function stopPid(pid: number): void;
-export function startServices(options?: { haproxy?: boolean }): Promise<Services>;
+export function chromiumPath(): string;
+export function startServices(options?: { haproxy?: boolean; chromium?: boolean }): Promise<Services>;

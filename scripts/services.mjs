@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Real database servers for tests: PostgreSQL and Redis from Debian's packages (and HAProxy for
 // the balancer test), each on a free loopback port with a throw-away data dir, stopped by pid.
+// Chromium from Debian too, for the dashboard's browser test (driven by playwright-core).
 //
 // - Missing packages are installed with apt-get when running as root (CI and these machines
 //   do); as another user the error says what to install. Present packages cost nothing.
 // - `LLM_TEST_DATABASE_URL` / `LLM_TEST_REDIS_URL` point the tests at servers you run yourself
-//   instead: nothing is installed or started then.
+//   instead: nothing is installed or started then. `LLM_TEST_CHROMIUM` names a Chromium (or
+//   Chrome) binary to use instead of Debian's.
 //
 // As a library: `const services = await startServices(); ...; await services.stop()`.
 // As a command: `node scripts/services.mjs install` (packages only), or
@@ -18,7 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Debian package -> a program it installs (how "present" is told). */
-const PACKAGES = { postgresql: 'postgres', 'redis-server': 'redis-server', haproxy: 'haproxy' };
+const PACKAGES = { postgresql: 'postgres', 'redis-server': 'redis-server', haproxy: 'haproxy', chromium: 'chromium' };
 
 /** How long a server may take to accept connections after its start (default 30 s). */
 export const SERVICE_START_TIMEOUT_MS = 30_000;
@@ -45,7 +47,9 @@ export function installPackages(names) {
   const missing = names.filter((name) => !hasProgram(PACKAGES[name]));
   if (missing.length === 0) return [];
   if (process.getuid?.() !== 0) {
-    throw new Error(`tests need ${missing.join(', ')}: install them (apt-get install ${missing.join(' ')}) or set LLM_TEST_DATABASE_URL / LLM_TEST_REDIS_URL`);
+    throw new Error(
+      `tests need ${missing.join(', ')}: install them (apt-get install ${missing.join(' ')}) or set LLM_TEST_DATABASE_URL / LLM_TEST_REDIS_URL / LLM_TEST_CHROMIUM`,
+    );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   // Wait for another apt run to finish rather than fail on its lock.
@@ -146,15 +150,27 @@ export function stopPid(pid) {
   }
 }
 
+/** The Chromium binary for browser tests: `LLM_TEST_CHROMIUM`, else Debian's `chromium` on the PATH. */
+export function chromiumPath() {
+  if (process.env.LLM_TEST_CHROMIUM) return process.env.LLM_TEST_CHROMIUM;
+  return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
+}
+
 /**
  * PostgreSQL and Redis for tests: the URLs from `LLM_TEST_DATABASE_URL` / `LLM_TEST_REDIS_URL`
  * when set, else servers installed if needed and started here. `stop()` stops what was started
- * and removes its data.
+ * and removes its data. With `chromium`, Chromium is installed too when missing (`chromiumPath`).
  */
-export async function startServices({ haproxy = false } = {}) {
+export async function startServices({ haproxy = false, chromium = false } = {}) {
   const givenDatabase = process.env.LLM_TEST_DATABASE_URL;
   const givenRedis = process.env.LLM_TEST_REDIS_URL;
-  const wanted = [...(givenDatabase ? [] : ['postgresql']), ...(givenRedis ? [] : ['redis-server']), ...(haproxy ? ['haproxy'] : [])];
+  const wantChromium = chromium && !process.env.LLM_TEST_CHROMIUM;
+  const wanted = [
+    ...(givenDatabase ? [] : ['postgresql']),
+    ...(givenRedis ? [] : ['redis-server']),
+    ...(haproxy ? ['haproxy'] : []),
+    ...(wantChromium ? ['chromium'] : []),
+  ];
   const started = performance.now();
   const installed = installPackages(wanted);
   const installMs = performance.now() - started;
@@ -168,6 +184,7 @@ export async function startServices({ haproxy = false } = {}) {
     return {
       databaseUrl: givenDatabase ?? postgres.url,
       redisUrl: givenRedis ?? redis.url,
+      ...(chromium && { chromiumPath: chromiumPath() }),
       installed,
       installMs,
       startMs: performance.now() - started - installMs,

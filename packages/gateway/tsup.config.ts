@@ -1,5 +1,6 @@
 import { type Options, defineConfig } from 'tsup';
 import { writeBundleNotices } from './bundle-notices.js';
+import { copyUiAssets } from './copy-ui-assets.js';
 
 const common: Options = { format: ['esm'], sourcemap: true, target: 'es2022', platform: 'node' };
 
@@ -10,7 +11,9 @@ export default defineConfig([
     entry: ['src/index.ts'],
     dts: { compilerOptions: { customConditions: [] } },
     // The two builds run side by side: this one must not delete the bin's files.
-    clean: ['!cli.*', '!metafile-*'],
+    clean: ['!cli.*', '!metafile-*', '!ui/**'],
+    // The dashboard's files (src/ui/assets, Chart.js), served from dist/ui by either build.
+    onSuccess: async () => copyUiAssets('dist'),
   },
   // The bin: one file holding every JavaScript module it runs. Resolving and loading the ~150 files
   // of its dependencies one by one made a started gateway hold about 8 MB more (V8 even optimised
@@ -30,6 +33,9 @@ export default defineConfig([
     // Bundled CommonJS code calls `require`: an ES module has none unless it makes one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     metafile: true,
-    onSuccess: async () => writeBundleNotices('dist', 'cli'),
+    onSuccess: async () => {
+      writeBundleNotices('dist', 'cli');
+      copyUiAssets('dist');
+    },
   },
 ]);

@@ -41,6 +41,8 @@ try {
     mkdirSync(dirname(join(stage, file)), { recursive: true });
     cpSync(join(packageDir, file), join(stage, file));
   }
+  // The dashboard's page, script, styles and Chart.js, which the bin serves at /ui.
+  cpSync(join(packageDir, 'dist/ui'), join(stage, 'dist/ui'), { recursive: true });
   // yaml has no dependencies and no install script: bundled, the install needs no registry for it.
   const yamlDir = realpathSync(dirname(createRequire(join(packageDir, 'package.json')).resolve('yaml/package.json')));
   cpSync(yamlDir, join(stage, 'node_modules/yaml'), { recursive: true });

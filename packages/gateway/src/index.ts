@@ -64,6 +64,9 @@ export { USAGE_GROUPINGS } from './ledger/usage-query.js';
 
 export { createMcpHost, DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_MAX_RESULT_BYTES } from './mcp/host.js';
 export type { GatewayMcpHost, McpHostConfig, McpHostOptions, McpServerConfig } from './mcp/host.js';
+export { DEFAULT_RECENT_REQUESTS, RecentRequests } from './admin/recent-requests.js';
+export type { RecentRequest, RecentUsage } from './admin/recent-requests.js';
+export { UI_CSP } from './ui/ui-routes.js';
 
 export { startMockUpstream } from './mock/server.js';
 export type { MockUpstream, MockUpstreamOptions } from './mock/server.js';

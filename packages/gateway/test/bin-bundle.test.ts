@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -34,6 +34,8 @@ beforeAll(() => {
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   bin = join(dir, 'dist/cli.js');
   copyFileSync(builtBin, bin);
+  // The dashboard's files, which the build writes beside the bin (the standalone tarball carries them).
+  cpSync(join(packageDir, 'dist/ui'), join(dir, 'dist/ui'), { recursive: true });
   for (const name of ['better-sqlite3', 'yaml']) symlinkSync(packageFolder(name), join(dir, 'node_modules', name), 'dir');
 });
 
@@ -125,6 +127,24 @@ describe('the bundled bin', () => {
       mock.child.kill('SIGTERM');
       await proxy.close();
     }
+  }, 30_000);
+
+  it('serves the dashboard (page, script, Chart.js) from the files beside it', async () => {
+    const config = join(dir, 'dashboard.yaml');
+    writeFileSync(
+      config,
+      'adminKey: admin-key-0123456789\nupstreams:\n  openai: { protocol: openai-chat, baseUrl: "http://127.0.0.1:9/v1", apiKey: k }\nroutes:\n  - { match: "*", upstream: openai }\nledger: false\nlog: { level: warn }\n',
+    );
+    const gateway = await startBin(['serve', '--config', config, '--port', '0']);
+    const signIn = await fetch(`${gateway.url}/ui`);
+    expect([signIn.status, await signIn.text()]).toEqual([401, readFileSync(join(packageDir, 'src/ui/assets/sign-in.html'), 'utf8')]);
+    const page = await fetch(`${gateway.url}/ui`, { headers: { cookie: 'llm_gateway_admin=admin-key-0123456789' } });
+    expect([page.status, await page.text()]).toEqual([200, readFileSync(join(packageDir, 'src/ui/assets/dashboard.html'), 'utf8')]);
+    const chart = await fetch(`${gateway.url}/ui/assets/chart.umd.min.js`);
+    expect([chart.status, await chart.text()]).toEqual([200, readFileSync(join(packageDir, 'node_modules/chart.js/dist/chart.umd.min.js'), 'utf8')]);
+    expect(readFileSync(join(dir, 'dist/ui/chart.js.LICENSE.md'), 'utf8')).toContain('Chart.js Contributors');
+    gateway.child.kill('SIGTERM');
+    expect(await gateway.exited).toBe(0);
   }, 30_000);
 
   it('ships the licenses of the packages bundled into it', () => {

@@ -61,6 +61,13 @@ describe('the standalone tarball', () => {
     expect(execFileSync(join(prefix, 'bin/llm-gateway'), ['--version'], { cwd: elsewhere, encoding: 'utf8' })).toBe(`${version}\n`);
   });
 
+  it("carries the dashboard's files (page, script, styles, Chart.js and its license)", () => {
+    const ui = join(prefix, 'lib/node_modules/@llm/gateway/dist/ui');
+    for (const file of ['dashboard.html', 'sign-in.html', 'dashboard.js', 'dashboard.css', 'chart.umd.min.js', 'chart.js.LICENSE.md']) {
+      expect(readFileSync(join(ui, file), 'utf8')).toBe(readFileSync(join(packageDir, 'dist/ui', file), 'utf8'));
+    }
+  });
+
   it('serves a mock request from a directory outside the repository', async () => {
     expect(await mockAnswer([join(prefix, 'bin/llm-gateway')], elsewhere)).toBe('Mock openai-chat says: hi');
   }, 30_000);

@@ -17,7 +17,7 @@ export type { ModelFamilyUpstreams, ResolvedRoute, ResolvedTarget } from './rout
 export { DEFAULT_LATENCY_DECAY, DEFAULT_LATENCY_SHARE_INTERVAL_MS, RoutingState } from './balancing/routing-state.js';
 export type { RoutingEvent, RoutingEventChannel, RoutingStateOptions } from './balancing/routing-state.js';
 export { CircuitBreakers, DEFAULT_CIRCUIT_BREAKER } from './circuit/circuit-breaker.js';
-export type { CircuitBreakerConfig, CircuitState } from './circuit/circuit-breaker.js';
+export type { CircuitBreakerConfig, CircuitSnapshot, CircuitState } from './circuit/circuit-breaker.js';
 export { DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_RETRY_BASE_DELAY_MS } from './upstream-call.js';
 export { DEFAULT_STATE_STORE_MAX_BYTES, DEFAULT_STATE_STORE_MAX_ENTRIES, MemoryStateStore } from './state-store.js';
 export { estimateValueSize } from './value-size.js';

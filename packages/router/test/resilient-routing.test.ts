@@ -203,6 +203,24 @@ describe('circuit breaking', () => {
     expect(sent.map((item) => item.upstream)).toEqual(['a', 'b', 'a', 'b', 'a', 'b', 'b']);
   });
 
+  it('a snapshot reports failures in the window, the cool-down end and the probe (for the admin API)', () => {
+    const clock = { now: 0 };
+    const routingState = new RoutingState({ now: () => clock.now, circuitBreaker: { failures: 2, windowMs: 1_000, cooldownMs: 500 } });
+    expect(routingState.circuitSnapshot('a')).toEqual({ state: 'closed', recentFailures: 0 });
+    routingState.failed('a');
+    clock.now = 1_000;
+    expect(routingState.circuitSnapshot('a')).toEqual({ state: 'closed', recentFailures: 0 });
+    routingState.failed('a');
+    clock.now = 1_100;
+    routingState.failed('a');
+    expect(routingState.circuitSnapshot('a')).toEqual({ state: 'open', recentFailures: 0, openUntil: 1_600 });
+    clock.now = 1_600;
+    routingState.sending('a');
+    expect(routingState.circuitSnapshot('a')).toEqual({ state: 'half-open', recentFailures: 0, openUntil: 1_600, probeAt: 1_600 });
+    routingState.answered('a', 10);
+    expect(routingState.circuitSnapshot('a')).toEqual({ state: 'closed', recentFailures: 0 });
+  });
+
   it("a request's own error (400) does not count against the upstream", async () => {
     const { ask, routingState } = setup(() => chatError(400, null, 'bad field'));
     for (let i = 0; i < 3; i++) expect((await ask('m')).status).toBe(400);

@@ -94,7 +94,7 @@ export function createAdminHandler(routes: readonly AdminRoute[], context: Admin
         return adminError(400, 'invalid_request_error', 'the request body is not valid JSON');
       }
     }
-    const call: AdminCall = { request, url, params: match.params!, body };
+    const call: AdminCall = { request, url, params: match.params!, body, authorized };
     try {
       return await match.route.handle(call, context);
     } catch (error) {

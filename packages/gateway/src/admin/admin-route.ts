@@ -3,13 +3,16 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
 import type { KeyRegistry } from '../keys/key-registry.js';
 import type { GatewayStores } from '../store/stores.js';
+import type { RecentRequests } from './recent-requests.js';
 
-/** What every admin route may use: the running config, the stores, the logger. */
+/** What every admin route may use: the running config, the stores, the logger, the recent requests. */
 export interface AdminContext {
   /** The config now running (a reload replaces it). */
   config(): GatewayConfig;
   stores: GatewayStores;
   logger: Logger;
+  /** This process's newest finished requests (`GET /admin/requests`). */
+  recentRequests: RecentRequests;
   /** Virtual keys (src/keys): absent where a gateway runs without them (the key routes then answer 404). */
   keys?: KeyRegistry;
 }
@@ -21,6 +24,8 @@ export interface AdminCall {
   params: Record<string, string>;
   /** The body parsed as JSON (`undefined` when empty); a body that is not JSON is a 400 before the route runs. */
   body: unknown;
+  /** Whether the call presented the admin key: always on routes that are not `public`. */
+  authorized: boolean;
 }
 
 /**

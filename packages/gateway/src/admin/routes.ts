@@ -1,5 +1,7 @@
 import { GATEWAY_VERSION } from '../cli/version.js';
 import { type AdminRoute, adminJson } from './admin-route.js';
+import { OPS_ROUTES } from './ops-routes.js';
+import { UI_ROUTES } from '../ui/ui-routes.js';
 import { KEY_ROUTES } from './keys-routes.js';
 import { USAGE_ROUTES } from './usage-routes.js';
 
@@ -21,4 +23,4 @@ const status: AdminRoute = {
  * Every admin route, in the order they are tried. Each concern adds its own file's routes here
  * (keys, usage, the dashboard).
  */
-export const ADMIN_ROUTES: readonly AdminRoute[] = [status, ...USAGE_ROUTES, ...KEY_ROUTES];
+export const ADMIN_ROUTES: readonly AdminRoute[] = [status, ...USAGE_ROUTES, ...KEY_ROUTES, ...OPS_ROUTES, ...UI_ROUTES];

@@ -14,6 +14,7 @@ import { Readiness } from './readiness.js';
 import type { RouterConfig, Transport } from '../router-contract.js';
 import { createAdminHandler } from '../admin/admin-handler.js';
 import { ADMIN_ROUTES } from '../admin/routes.js';
+import { RecentRequests } from '../admin/recent-requests.js';
 import { createPriceBook, type PriceBook } from '../pricing/index.js';
 import { openStores } from '../store/stores.js';
 import type { KeyLimiter, KeyPrices } from '../keys/key-enforcement.js';
@@ -160,6 +161,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   // The MCP host of the running config's `mcp` section (none without one): kept across reloads
   // that leave the section unchanged, so configured stdio servers keep running.
   const mcpHosts = new ConfiguredMcpHost(logger);
+  const recentRequests = new RecentRequests();
 
   const traced = (base: Transport, upstreams: Parameters<GatewayTracing['transport']>[1]): Transport => (tracing ? tracing.transport(base, upstreams) : base);
   /** The router and routes of a config: what a reload replaces. */
@@ -187,10 +189,12 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
         // One line per request with warnings or a failure, from the record: never one per warning.
         onRequestEnd: (record) => {
           keys.enforcement.settle(record);
-          ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record, cost: book.costOf(record) });
+          const cost = book.costOf(record);
+          ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record, cost });
           logOutcome(logger, record);
           logDiagnostics(logger, record);
           handler.recorded(record);
+          recentRequests.add(record, cost);
         },
       },
     };
@@ -199,7 +203,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
 
   const separateMetrics = config.metrics !== false && config.metrics.port !== undefined;
   let running = config;
-  const admin = createAdminHandler(ADMIN_ROUTES, { config: () => running, stores, logger, keys: keys.registry });
+  const admin = createAdminHandler(ADMIN_ROUTES, { config: () => running, stores, logger, recentRequests, keys: keys.registry });
   const handler: GatewayHandler = createGatewayHandler({
     ...routing(config),
     observer: metrics,

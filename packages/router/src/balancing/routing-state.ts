@@ -1,4 +1,4 @@
-import { CircuitBreakers, type CircuitBreakerConfig, type CircuitState } from '../circuit/circuit-breaker.js';
+import { CircuitBreakers, type CircuitBreakerConfig, type CircuitSnapshot, type CircuitState } from '../circuit/circuit-breaker.js';
 
 /**
  * What one router saw of an upstream call, applied by every router sharing a
@@ -136,6 +136,11 @@ export class RoutingState {
   /** The circuit state of `upstream` now. */
   circuitState(upstream: string): CircuitState {
     return this.circuits.state(upstream, this.now());
+  }
+
+  /** The circuit of `upstream` now, with its failures and cool-down (see {@link CircuitBreakers.snapshot}). */
+  circuitSnapshot(upstream: string): CircuitSnapshot {
+    return this.circuits.snapshot(upstream, this.now());
   }
 
   private record(event: RoutingEvent): void {

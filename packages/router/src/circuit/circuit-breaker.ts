@@ -13,6 +13,17 @@ export const DEFAULT_CIRCUIT_BREAKER: Readonly<Required<CircuitBreakerConfig>> =
 /** `closed`: used; `open`: skipped until the cool-down ends; `half-open`: one probe may go. */
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
+/** What an upstream's circuit holds at one time: for reports (the admin API, a dashboard). */
+export interface CircuitSnapshot {
+  state: CircuitState;
+  /** Failures inside the window now (0 while open: opening clears them). */
+  recentFailures: number;
+  /** While open or half-open: when the cool-down ends (ended) in epoch ms. */
+  openUntil?: number;
+  /** While half-open with a probe out: when it left, epoch ms. */
+  probeAt?: number;
+}
+
 interface Circuit {
   /** Times of the failures still inside the window, oldest first (at most `failures` kept). */
   failures: number[];
@@ -77,6 +88,19 @@ export class CircuitBreakers {
   /** A call answered (2xx, or an error that is the request's fault): the circuit closes. */
   success(upstream: string): void {
     this.circuits.delete(upstream);
+  }
+
+  /** The circuit of `upstream` at `now`, as a plain snapshot. */
+  snapshot(upstream: string, now: number): CircuitSnapshot {
+    const circuit = this.circuits.get(upstream);
+    const since = now - this.policy.windowMs;
+    const recentFailures = circuit ? circuit.failures.filter((time) => time > since).length : 0;
+    return {
+      state: this.state(upstream, now),
+      recentFailures,
+      ...(circuit?.openUntil !== undefined && { openUntil: circuit.openUntil }),
+      ...(circuit?.probeAt !== undefined && { probeAt: circuit.probeAt }),
+    };
   }
 
   /** Every upstream with a circuit not closed, and its state at `now`. */
