@@ -120,6 +120,8 @@ describe('the dashboard in Chromium', () => {
     await page.locator('#sign-in-form').waitFor();
     await page.fill('#admin-key', 'client-key');
     await page.click('#sign-in-form button[type=submit]');
+    // The refusal comes back from the sign-in call: wait for the page to show it.
+    await page.locator('#sign-in-error:not(:empty)').waitFor();
     expect(await text('#sign-in-error')).toBe('That is not the admin key.');
     await page.screenshot({ path: join(SCREENSHOTS, '1-sign-in.png'), fullPage: true });
   }, 120_000);
