@@ -222,3 +222,85 @@ describe('hosted-MCP clients on upstreams that host MCP, JSON and streamed', () 
     expect(loggedWarnings()).toEqual(expectedWarnings(client, upstream, stream));
   });
 });
+
+describe('the MCP connector beta on a Claude upstream', () => {
+  it('is added for a Claude client that named none, and appended to the betas it named', async () => {
+    for (const betas of [undefined, ['context-1m-2025-08-07' as const]]) {
+      claudeUpstream.push(add(20, 22));
+      const message = await claude.beta.messages.create({
+        model: 'on-claude',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'What is 20 + 22?' }],
+        ...claudeServers(),
+        ...(betas ? { betas } : {}),
+      });
+      expect(message.content.map((block) => block.type)).toEqual(['mcp_tool_use', 'mcp_tool_result', 'text']);
+    }
+    expect(claudeUpstream.received.map(({ headers }) => headers['anthropic-beta'])).toEqual([
+      'mcp-client-2025-11-20',
+      'context-1m-2025-08-07,mcp-client-2025-11-20',
+    ]);
+    expect(mcp.calls).toHaveLength(2);
+  });
+});
+
+describe('approvals', () => {
+  it.each([false, true])('a Responses upstream asks for approval and runs nothing; the approval runs the call (stream %s)', async (stream) => {
+    const tools = [responsesTool('always')];
+    responsesUpstream.push(add(20, 22), add(20, 22));
+    const ask = async (body: OpenAI.Responses.ResponseCreateParamsNonStreaming & { stream?: undefined }) =>
+      stream ? await responses.responses.stream(body).finalResponse() : await responses.responses.create(body);
+    const first = await ask({ model: 'on-responses', input: 'What is 20 + 22?', tools });
+    expect(first.output).toEqual([LISTED_ADD, { id: 'mcpr_1', type: 'mcp_approval_request', server_label: 'calc', name: 'add', arguments: '{"a":20,"b":22}' }]);
+    expect(first.output_text).toBe('');
+    expect(mcp.calls).toEqual([]);
+
+    const approval = { type: 'mcp_approval_response' as const, approval_request_id: 'mcpr_1', approve: true };
+    const second = await ask({ model: 'on-responses', previous_response_id: first.id, input: [approval], tools });
+    expect(second.output.slice(0, 2)).toEqual([
+      LISTED_ADD,
+      {
+        id: 'mcp_1',
+        type: 'mcp_call',
+        server_label: 'calc',
+        name: 'add',
+        arguments: '{"a":20,"b":22}',
+        approval_request_id: 'mcpr_1',
+        error: null,
+        output: '42',
+        status: 'completed',
+      },
+    ]);
+    expect(second.output_text).toBe('The answer is 42.');
+    expect(mcp.calls).toEqual([{ tool: 'add', args: { a: 20, b: 22 } }]);
+    // The upstream holds the conversation: it got the approval and the id of its own answer.
+    expect(responsesUpstream.received[1]?.body).toMatchObject({ previous_response_id: first.id, input: [approval] });
+    expect(loggedWarnings()).toEqual([]);
+  });
+
+  it.each([
+    ['always', false],
+    [undefined, true],
+  ] as const)('Claude cannot ask: require_approval %s is reported, and Claude runs the call (stream %s)', async (approval, stream) => {
+    claudeUpstream.push(add(20, 22));
+    const tool = { ...responsesTool(approval) };
+    // Responses' default, when the client says nothing, is to ask for every call.
+    if (approval === undefined) delete tool.require_approval;
+    const body = { model: 'on-claude', input: 'What is 20 + 22?', tools: [tool] };
+    const warnings = [
+      { code: 'defaulted', path: 'max_tokens', message: 'Claude requires max_tokens; 4096 was used' },
+      { code: 'dropped-field', path: 'tools[0].requireApproval', message: 'Claude has no approval step: MCP calls run without asking the client' },
+    ];
+    if (stream) {
+      const answer = await responses.responses.stream(body).finalResponse();
+      expect(answer.output.map((item) => item.type)).toEqual(['mcp_call', 'message']);
+    } else {
+      const { data: answer, response } = await responses.responses.create(body).withResponse();
+      expect(answer.output.map((item) => item.type)).toEqual(['mcp_call', 'message']);
+      expect(response.headers.get('x-llm-warnings')).toBe('defaulted@max_tokens, dropped-field@tools[0].requireApproval');
+    }
+    expect(mcp.calls).toEqual([{ tool: 'add', args: { a: 20, b: 22 } }]);
+    expect(claudeUpstream.received[0]?.body.mcp_servers).toEqual([{ type: 'url', url: `${mcp.origin}/mcp`, name: 'calc', authorization_token: TOKEN }]);
+    expect(loggedWarnings()).toEqual(warnings);
+  });
+});
