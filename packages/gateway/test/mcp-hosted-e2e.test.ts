@@ -304,3 +304,59 @@ describe('approvals', () => {
     expect(loggedWarnings()).toEqual(warnings);
   });
 });
+
+describe('a second turn carries the first turn’s MCP call across protocols', () => {
+  it('a Responses client’s mcp_call item reaches a Claude upstream as mcp_tool_use and mcp_tool_result blocks', async () => {
+    claudeUpstream.push(add(20, 22), add(1, 2));
+    const tools = [responsesTool()];
+    const first = await responses.responses.create({ model: 'on-claude', input: 'What is 20 + 22?', tools });
+    const input = [
+      { role: 'user' as const, content: 'What is 20 + 22?' },
+      ...(first.output as OpenAI.Responses.ResponseInputItem[]),
+      { role: 'user' as const, content: 'And 1 + 2?' },
+    ];
+    const second = await responses.responses.create({ model: 'on-claude', input, tools });
+    expect(second.output_text).toBe('The answer is 3.');
+    expect(claudeUpstream.received[1]?.body.messages).toEqual([
+      { role: 'user', content: 'What is 20 + 22?' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'mcp_tool_use', id: 'mcptoolu_01', name: 'add', server_name: 'calc', input: { a: 20, b: 22 } },
+          { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_01', content: '42', is_error: false },
+          { type: 'text', text: 'The answer is 42.' },
+        ],
+      },
+      { role: 'user', content: 'And 1 + 2?' },
+    ]);
+    expect(mcp.calls).toEqual([
+      { tool: 'add', args: { a: 20, b: 22 } },
+      { tool: 'add', args: { a: 1, b: 2 } },
+    ]);
+  });
+
+  it('a Claude client’s mcp_tool_use and mcp_tool_result blocks reach a Responses upstream as an mcp_call item', async () => {
+    responsesUpstream.push(add(20, 22), add(1, 2));
+    const request = { model: 'on-responses', max_tokens: 100, ...claudeServers(), betas: ['mcp-client-2025-11-20' as const] };
+    const first = await claude.beta.messages.create({ ...request, messages: [{ role: 'user', content: 'What is 20 + 22?' }] });
+    const second = await claude.beta.messages.create({
+      ...request,
+      messages: [
+        { role: 'user', content: 'What is 20 + 22?' },
+        { role: 'assistant', content: first.content as Anthropic.Beta.BetaContentBlockParam[] },
+        { role: 'user', content: 'And 1 + 2?' },
+      ],
+    });
+    expect(second.content.at(-1)).toEqual({ type: 'text', text: 'The answer is 3.' });
+    expect(responsesUpstream.received[1]?.body.input).toEqual([
+      { type: 'message', role: 'user', content: 'What is 20 + 22?' },
+      { type: 'mcp_call', id: 'mcp_1', server_label: 'calc', name: 'add', arguments: '{"a":20,"b":22}', output: '42', status: 'completed' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'The answer is 42.', annotations: [] }] },
+      { type: 'message', role: 'user', content: 'And 1 + 2?' },
+    ]);
+    expect(mcp.calls).toEqual([
+      { tool: 'add', args: { a: 20, b: 22 } },
+      { tool: 'add', args: { a: 1, b: 2 } },
+    ]);
+  });
+});
