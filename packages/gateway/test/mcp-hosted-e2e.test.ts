@@ -144,6 +144,84 @@ const UPSTREAM_ANSWER = {
   responses: { callId: 'mcp_1', inputTokens: 40, outputTokens: 16 },
 } as const;
 
+const MESSAGE_EVENTS = [
+  'response.output_item.added',
+  'response.content_part.added',
+  'response.output_text.delta',
+  'response.output_text.done',
+  'response.content_part.done',
+  'response.output_item.done',
+];
+/** The events a Responses client streams, by upstream: the call's as OpenAI sends them (a Claude upstream's arguments in one delta, as Claude's two are joined). */
+const RESPONSES_EVENTS = {
+  claude: [
+    'response.created',
+    'response.in_progress',
+    'response.output_item.added',
+    'response.mcp_call.in_progress',
+    'response.mcp_call_arguments.delta',
+    'response.mcp_call_arguments.done',
+    'response.mcp_call.completed',
+    'response.output_item.done',
+    ...MESSAGE_EVENTS,
+    'response.completed',
+  ],
+  responses: [
+    'response.created',
+    'response.in_progress',
+    'response.output_item.added',
+    'response.mcp_list_tools.in_progress',
+    'response.mcp_list_tools.completed',
+    'response.output_item.done',
+    'response.output_item.added',
+    'response.mcp_call.in_progress',
+    'response.mcp_call_arguments.delta',
+    'response.mcp_call_arguments.delta',
+    'response.mcp_call_arguments.done',
+    'response.mcp_call.completed',
+    'response.output_item.done',
+    ...MESSAGE_EVENTS,
+    'response.completed',
+  ],
+};
+/** The events a Claude client streams (block starts and deltas with their types), by upstream. */
+const CLAUDE_EVENTS = {
+  claude: [
+    'message_start',
+    'content_block_start:mcp_tool_use',
+    'content_block_delta:input_json_delta',
+    'content_block_delta:input_json_delta',
+    'content_block_stop',
+    'content_block_start:mcp_tool_result',
+    'content_block_stop',
+    'content_block_start:text',
+    'content_block_delta:text_delta',
+    'content_block_stop',
+    'message_delta',
+    'message_stop',
+  ],
+  responses: [
+    'message_start',
+    'content_block_start:mcp_tool_use',
+    'content_block_delta:input_json_delta',
+    'content_block_stop',
+    'content_block_start:mcp_tool_result',
+    'content_block_stop',
+    'content_block_start:text',
+    'content_block_delta:text_delta',
+    'content_block_stop',
+    'message_delta',
+    'message_stop',
+  ],
+};
+
+/** A Claude stream event as `type`, with the block's or the delta's type. */
+function claudeEventName(event: Anthropic.Beta.BetaRawMessageStreamEvent): string {
+  if (event.type === 'content_block_start') return `${event.type}:${event.content_block.type}`;
+  if (event.type === 'content_block_delta') return `${event.type}:${event.delta.type}`;
+  return event.type;
+}
+
 /** The warnings each crossing reports (same-protocol ones none). */
 function expectedWarnings(client: 'responses' | 'claude', upstream: 'claude' | 'responses', stream: boolean): unknown[] {
   if (client === 'responses' && upstream === 'claude') return [{ code: 'defaulted', path: 'max_tokens', message: 'Claude requires max_tokens; 4096 was used' }];
@@ -173,7 +251,14 @@ describe('hosted-MCP clients on upstreams that host MCP, JSON and streamed', () 
     const input = 'What is 20 + 22?';
     if (client === 'responses') {
       const body = { model: model(upstream), input, tools: [responsesTool()] };
-      const answer = stream ? await responses.responses.stream(body).finalResponse() : await responses.responses.create(body);
+      const events: string[] = [];
+      const answer = stream
+        ? await responses.responses
+            .stream(body)
+            .on('event', (event) => events.push(event.type))
+            .finalResponse()
+        : await responses.responses.create(body);
+      expect(events).toEqual(stream ? RESPONSES_EVENTS[upstream] : []);
       // Claude answers carry no tool list; Responses lists the server's (allowed) tools first.
       const listing = upstream === 'responses' ? [LISTED_ADD] : [];
       expect(answer.output.map((item) => item.type)).toEqual([...listing.map(() => 'mcp_list_tools'), 'mcp_call', 'message']);
@@ -206,7 +291,14 @@ describe('hosted-MCP clients on upstreams that host MCP, JSON and streamed', () 
         ...claudeServers(),
         betas: ['mcp-client-2025-11-20' as const],
       };
-      const message = stream ? await claude.beta.messages.stream(body).finalMessage() : await claude.beta.messages.create(body);
+      const events: string[] = [];
+      const message = stream
+        ? await claude.beta.messages
+            .stream(body)
+            .on('streamEvent', (event) => events.push(claudeEventName(event)))
+            .finalMessage()
+        : await claude.beta.messages.create(body);
+      expect(events).toEqual(stream ? CLAUDE_EVENTS[upstream] : []);
       expect(message.content).toEqual([
         { type: 'mcp_tool_use', id: callId, name: 'add', server_name: 'calc', input: { a: 20, b: 22 } },
         // Claude's result as Claude sent it (text blocks); a Responses output is its text.
