@@ -8,6 +8,7 @@ import { type HostedMcpClaude, MISSING_BETA_ERROR, startHostedMcpClaude } from '
 import { type HostedMcpResponses, startHostedMcpResponses } from './helpers/hosted-mcp-responses.js';
 import type { HostedMcpTurn } from './helpers/hosted-mcp-session.js';
 import { type TestMcpServer, startTestMcpServer } from './helpers/mcp-server.js';
+import { FAIL_TEXT } from './helpers/mcp-tools.js';
 
 // Hosted MCP end to end (issue 24): Responses and Claude clients (the official SDKs, JSON and
 // their stream accumulators) with hosted-MCP requests against Claude and Responses upstreams that
@@ -449,6 +450,49 @@ describe('a second turn carries the first turn’s MCP call across protocols', (
     expect(mcp.calls).toEqual([
       { tool: 'add', args: { a: 20, b: 22 } },
       { tool: 'add', args: { a: 1, b: 2 } },
+    ]);
+  });
+});
+
+describe('a tool that fails on the provider', () => {
+  const fail: HostedMcpTurn = { tool: 'fail', args: { mode: 'result' }, text: (output) => `It failed: ${output}` };
+
+  it.each([false, true])('is an mcp_call error for a Responses client on Claude (stream %s)', async (stream) => {
+    claudeUpstream.push(fail);
+    const body = { model: 'on-claude', input: 'Fail.', tools: [{ ...responsesTool(), allowed_tools: ['add', 'fail'] }] };
+    const answer = stream ? await responses.responses.stream(body).finalResponse() : await responses.responses.create(body);
+    expect(answer.output[0]).toEqual({
+      type: 'mcp_call',
+      id: 'mcptoolu_01',
+      server_label: 'calc',
+      name: 'fail',
+      arguments: '{"mode":"result"}',
+      error: FAIL_TEXT,
+      status: 'failed',
+    });
+    expect(answer.output_text).toBe(`It failed: ${FAIL_TEXT}`);
+    expect(answer.status).toBe('completed');
+  });
+
+  it.each([false, true])('is an mcp_tool_result with is_error for a Claude client on Responses (stream %s)', async (stream) => {
+    responsesUpstream.push(fail);
+    const body = {
+      model: 'on-responses',
+      max_tokens: 100,
+      messages: [{ role: 'user' as const, content: 'Fail.' }],
+      ...claudeServers(),
+      tools: [{ type: 'mcp_toolset' as const, mcp_server_name: 'calc' }],
+      betas: ['mcp-client-2025-11-20' as const],
+    };
+    const message = stream ? await claude.beta.messages.stream(body).finalMessage() : await claude.beta.messages.create(body);
+    expect(message.content).toEqual([
+      { type: 'mcp_tool_use', id: 'mcp_1', name: 'fail', server_name: 'calc', input: { mode: 'result' } },
+      { type: 'mcp_tool_result', tool_use_id: 'mcp_1', content: FAIL_TEXT, is_error: true },
+      { type: 'text', text: `It failed: ${FAIL_TEXT}` },
+    ]);
+    // A toolset enabling every tool is a server without allowed_tools.
+    expect(responsesUpstream.received[0]?.body.tools).toEqual([
+      { type: 'mcp', server_label: 'calc', server_url: `${mcp.origin}/mcp`, authorization: TOKEN, require_approval: 'never' },
     ]);
   });
 });
