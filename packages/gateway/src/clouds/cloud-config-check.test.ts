@@ -74,8 +74,14 @@ describe('cloud upstream config', () => {
     );
     expect(toRouterConfig(config, {}).upstreams).toEqual({
       gem: { protocol: 'gemini', baseUrl: 'https://aiplatform.googleapis.com/llm-gateway-upstream/gem', auth: 'none' },
-      eu: { protocol: 'claude', baseUrl: 'https://europe-west1-aiplatform.googleapis.com/llm-gateway-upstream/eu', auth: 'none', timeoutMs: 5000 },
-      aws: { protocol: 'claude', baseUrl: 'https://bedrock-runtime.us-west-2.amazonaws.com/llm-gateway-upstream/aws', auth: 'none' },
+      eu: {
+        protocol: 'claude',
+        baseUrl: 'https://europe-west1-aiplatform.googleapis.com/llm-gateway-upstream/eu',
+        auth: 'none',
+        timeoutMs: 5000,
+        hostsMcp: false,
+      },
+      aws: { protocol: 'claude', baseUrl: 'https://bedrock-runtime.us-west-2.amazonaws.com/llm-gateway-upstream/aws', auth: 'none', hostsMcp: false },
       az: { protocol: 'openai-chat', baseUrl: 'https://r.openai.azure.com/llm-gateway-upstream/az', auth: 'none' },
       plain: { protocol: 'claude', baseUrl: 'https://api.anthropic.com', apiKey: 'k' },
     });
