@@ -37,7 +37,7 @@ export function encodeLogprobsInclude(request: LlmRequest, body: Wire): void {
 /**
  * The token logprobs of an answer's `output_text` parts (kept whole in each part's bag for a
  * Responses round trip) as the choice's canonical logprobs, marked so that encode writes them
- * only once.
+ * only once. Empty lists are none.
  */
 export function decodeAnswerLogprobs(content: readonly LlmAssistantContent[], choice: LlmChoice): void {
   let tokens: LlmTokenLogprob[] | undefined;
@@ -46,7 +46,8 @@ export function decodeAnswerLogprobs(content: readonly LlmAssistantContent[], ch
     if (!Array.isArray(list)) continue;
     (tokens ??= []).push(...logprobsFromWire(list as Wire[]));
   }
-  if (!tokens) return;
+  // The API writes `logprobs: []` on every part when none were asked for: no logprobs, nothing a target could lose.
+  if (!tokens?.length) return;
   choice.logprobs = tokens;
   (((choice.extensions ??= {})[PROTOCOL] ??= {}) as Wire).$partLogprobs = true;
 }

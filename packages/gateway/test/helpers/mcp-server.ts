@@ -6,24 +6,28 @@ import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, cr
 import type { AddressInfo } from 'node:net';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { testMcpServer } from './mcp-tools.js';
+import { type TestToolCall, testMcpServer } from './mcp-tools.js';
 
 export interface TestMcpServer {
   /** `http://127.0.0.1:<port>`; Streamable HTTP at `/mcp`, HTTP+SSE at `/sse`, a redirect to `/mcp` at `/moved`. */
   readonly origin: string;
   /** The headers of every request, in order. */
   readonly requests: { method: string; path: string; headers: IncomingHttpHeaders }[];
+  /** The calls of `add` and `secret_op` that ran, in order, over either transport. */
+  readonly calls: TestToolCall[];
   close(): Promise<void>;
 }
 
 export async function startTestMcpServer(): Promise<TestMcpServer> {
   const requests: TestMcpServer['requests'] = [];
+  const calls: TestToolCall[] = [];
+  const onCall = (call: TestToolCall) => void calls.push(call);
   const sse = new Map<string, SSEServerTransport>();
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     requests.push({ method: req.method ?? '', path, headers: req.headers });
     if (path === '/mcp' && req.method === 'POST') {
-      const server = testMcpServer();
+      const server = testMcpServer(onCall);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => void transport.close().then(() => server.close()));
       await server.connect(transport);
@@ -34,7 +38,7 @@ export async function startTestMcpServer(): Promise<TestMcpServer> {
       const transport = new SSEServerTransport('/messages', res);
       sse.set(transport.sessionId, transport);
       res.on('close', () => sse.delete(transport.sessionId));
-      await testMcpServer().connect(transport);
+      await testMcpServer(onCall).connect(transport);
       return;
     }
     if (path === '/messages' && req.method === 'POST') {
@@ -56,6 +60,7 @@ export async function startTestMcpServer(): Promise<TestMcpServer> {
   return {
     origin: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
     requests,
+    calls,
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();

@@ -8,12 +8,22 @@ export const FAIL_TEXT = 'the tool failed on purpose';
 /** The message `fail` throws with `mode: "throw"`. */
 export const THROW_TEXT = 'thrown inside the tool';
 
-/** A server with the tools `add`, `slow`, `fail`, `secret_op`, `big` and `pid`. */
-export function testMcpServer(): McpServer {
+/** A call of a tool of the test server, as it ran. */
+export interface TestToolCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/**
+ * A server with the tools `add`, `slow`, `fail`, `secret_op`, `big` and `pid`; `onCall` hears
+ * the calls of `add` and `secret_op` (for tests counting what a provider really ran).
+ */
+export function testMcpServer(onCall?: (call: TestToolCall) => void): McpServer {
   const server = new McpServer({ name: 'gateway-test-mcp', version: '1.0.0' });
-  server.registerTool('add', { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
-    content: [{ type: 'text', text: String(a + b) }],
-  }));
+  server.registerTool('add', { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => {
+    onCall?.({ tool: 'add', args: { a, b } });
+    return { content: [{ type: 'text', text: String(a + b) }] };
+  });
   server.registerTool('slow', { description: 'Answers after `ms` milliseconds.', inputSchema: { ms: z.number() } }, async ({ ms }, extra) => {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -36,7 +46,10 @@ export function testMcpServer(): McpServer {
   server.registerTool(
     'secret_op',
     { description: 'A sensitive operation: clients should approve each call.', inputSchema: { target: z.string() } },
-    async ({ target }) => ({ content: [{ type: 'text', text: `secret operation done on ${target}` }] }),
+    async ({ target }) => {
+      onCall?.({ tool: 'secret_op', args: { target } });
+      return { content: [{ type: 'text', text: `secret operation done on ${target}` }] };
+    },
   );
   server.registerTool('big', { description: 'Answers `bytes` letters x.', inputSchema: { bytes: z.number() } }, async ({ bytes }) => ({
     content: [{ type: 'text', text: 'x'.repeat(bytes) }],
