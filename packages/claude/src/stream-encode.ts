@@ -1,5 +1,6 @@
 import {
   CALL_ARGUMENTS_LOSS,
+  isMcpPart,
   reportLoss,
   unfinishedStreamError,
   type StreamStep,
@@ -230,10 +231,12 @@ function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: '
       break;
     case 'part': {
       const part = block.part;
-      const mcp =
-        part.type === 'mcp-call' || part.type === 'mcp-result' || (part.type === 'mcp-list-tools' && ext.marker(part, 'listing') !== undefined)
-          ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true })
-          : undefined;
+      // MCP parts go through the JSON encoder's own mapping, so both paths write and report them alike.
+      const mcp = isMcpPart(part) ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true }) : undefined;
+      if (!mcp && isMcpPart(part)) {
+        state.skipped.add(event.index);
+        return;
+      }
       if (!mcp && (part.type !== 'provider' || part.protocol !== PROTOCOL)) {
         state.skipped.add(event.index);
         lossOnce(

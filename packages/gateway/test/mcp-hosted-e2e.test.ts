@@ -227,16 +227,9 @@ function claudeEventName(event: Anthropic.Beta.BetaRawMessageStreamEvent): strin
 function expectedWarnings(client: 'responses' | 'claude', upstream: 'claude' | 'responses', stream: boolean): unknown[] {
   if (client === 'responses' && upstream === 'claude') return [{ code: 'defaulted', path: 'max_tokens', message: 'Claude requires max_tokens; 4096 was used' }];
   if (client === 'claude' && upstream === 'responses') {
-    // The Responses tool list has no place in a Claude answer (said by the JSON and the stream encoders each in their words).
-    return stream
-      ? [{ code: 'dropped-field', path: 'blocks[0]', message: 'a generated mcp-list-tools has no Claude stream block' }]
-      : [
-          {
-            code: 'dropped-part',
-            path: 'choices[0].content[0]',
-            message: 'an MCP tool list has no claude form (Claude answers carry no MCP tool list, and Claude has no approval step)',
-          },
-        ];
+    // The Responses tool list has no place in a Claude answer: the JSON and the stream encoders say it alike.
+    const message = 'an MCP tool list has no claude form (Claude answers carry no MCP tool list, and Claude has no approval step)';
+    return [{ code: 'dropped-part', path: stream ? 'blocks[0]' : 'choices[0].content[0]', message }];
   }
   return [];
 }

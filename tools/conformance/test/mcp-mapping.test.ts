@@ -274,6 +274,6 @@ describe('a Claude client on a Responses upstream', () => {
       { type: 'content_block_stop', index: 1 },
       { type: 'content_block_start', index: 2, content_block: { type: 'text', text: '' } },
     ]);
-    expect(warnings).toEqual(['dropped-field@blocks[0]']);
+    expect(warnings).toEqual(['dropped-part@blocks[0]']);
   });
 });
