@@ -118,6 +118,8 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
     ['gateway-configkey', {}],
     ['gateway-configkey-memledger', { ledger: { path: ':memory:' } }],
     ['gateway-limited-memory', { ledger: { path: ':memory:' } }, true],
+    // A virtual key without limits: what authenticating and admitting it costs before any counting.
+    ['gateway-vkey-memory', { ledger: { path: ':memory:' } }, 'unlimited'],
     ['gateway-limited-sqlite', {}, true],
     ['gateway-configkey-redis', () => ({ store: { redis: services.redisUrl } }), false, true],
     ['gateway-limited-redis', () => ({ store: { redis: services.redisUrl } }), true, true],
@@ -138,7 +140,7 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
     target.start = () => {
       const started = writeAndStart();
       // Created once per keys file (run.mjs may start a target again): its secret is shown once.
-      target.headers.authorization ??= `Bearer ${createBenchKey(cli, join(work, `${name}.json`))}`;
+      target.headers.authorization ??= `Bearer ${createBenchKey(cli, join(work, `${name}.json`), limited === true)}`;
       return started;
     };
     return target;
@@ -194,13 +196,10 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
 /** The config key of the keyed targets' references (issue 22). */
 const BENCH_CONFIG_KEY = 'bench-config-key-0123456789abcdef';
 
-/** Creates the virtual key `bench` with limits no run reaches through the gateway's CLI, and returns its secret. */
-function createBenchKey(cli, configFile) {
-  const out = execFileSync(
-    process.execPath,
-    [cli, 'keys', 'create', '--config', configFile, '--name', 'bench', '--rpm', '100000000', '--tpm', '100000000', '--budget', '1000000/day', '--json'],
-    { encoding: 'utf8' },
-  );
+/** Creates the virtual key `bench` through the gateway's CLI (with limits no run reaches, or none), and returns its secret. */
+function createBenchKey(cli, configFile, limits) {
+  const limitFlags = limits ? ['--rpm', '100000000', '--tpm', '100000000', '--budget', '1000000/day'] : [];
+  const out = execFileSync(process.execPath, [cli, 'keys', 'create', '--config', configFile, '--name', 'bench', ...limitFlags, '--json'], { encoding: 'utf8' });
   return JSON.parse(out).secret;
 }
 
