@@ -45,6 +45,7 @@ export {
   KeyOperationError,
   KeyRegistry,
   KeyResolver,
+  NOT_CACHED,
   hashSecret,
   keyView,
   newSecret,

@@ -5,6 +5,8 @@
 //
 //   node scripts/pnpm.mjs --filter @llm/bench run ab -- --targets=gateway-chat-chat,gateway-shared-chat-chat \
 //     [--scenarios=json-2k,stream-2k] [--rounds=5] [--duration=3] [--main-cli=PATH] [--out=ABSOLUTE DIR]
+//     [--pairs=REF:OTHER,...]   (also the median of OTHER's per-round ratios to REF, for targets
+//                                whose fair reference is not the first one)
 //
 // Reported per target and scenario: the median of its rounds' CPU µs per request, the median of
 // its per-round ratios to the first target, and every round's figures (results.json / results.md).
@@ -31,6 +33,12 @@ const RIG_CPU = '1';
 const MOCK_PORT = 9100;
 const UPSTREAM = `http://127.0.0.1:${MOCK_PORT}`;
 if (NAMES.length < 2) throw new Error('--targets=a,b[,c...]: at least two, the first is the reference');
+const PAIRS = arg('pairs', '')
+  .split(',')
+  .filter(Boolean)
+  .map((pair) => pair.split(':'));
+for (const pair of PAIRS)
+  if (pair.length !== 2 || !pair.every((name) => NAMES.includes(name))) throw new Error(`--pairs: expected REF:OTHER of named targets, got ${pair.join(':')}`);
 
 mkdirSync(OUT, { recursive: true });
 execFileSync('taskset', ['-a', '-cp', RIG_CPU, String(process.pid)], { stdio: 'ignore' });
@@ -111,6 +119,11 @@ try {
       rpsRounds: rounds.map((r) => r[t.name].rps),
       errors: rounds.reduce((sum, r) => sum + r[t.name].errors, 0),
     }));
+    results.pairs ??= {};
+    results.pairs[label] = PAIRS.map(([ref, other]) => {
+      const ratios = rounds.map((r) => r[other].cpuUsPerReq / r[ref].cpuUsPerReq);
+      return { reference: ref, target: other, ratio: median(ratios), ratioRounds: ratios };
+    });
     writeFileSync(join(OUT, 'results.json'), JSON.stringify(results, null, 2));
   }
 } finally {
@@ -130,6 +143,12 @@ for (const [label, rows] of Object.entries(results.scenarios))
     lines.push(
       `| ${label} | ${row.name} | ${fmt(row.cpuUsPerReq)} | ${fmt(row.ratioToFirst, 3)} | ${row.cpuUsPerReqRounds.map((v) => fmt(v)).join(' / ')} | ${row.errors} |`,
     );
+if (PAIRS.length > 0) {
+  lines.push('', '| scenario | target | × reference (median of rounds) | reference | each round |', '|---|---|--:|---|---|');
+  for (const [label, pairs] of Object.entries(results.pairs ?? {}))
+    for (const pair of pairs)
+      lines.push(`| ${label} | ${pair.target} | ${fmt(pair.ratio, 3)} | ${pair.reference} | ${pair.ratioRounds.map((v) => fmt(v, 3)).join(' / ')} |`);
+}
 writeFileSync(join(OUT, 'results.json'), JSON.stringify(results, null, 2));
 writeFileSync(join(OUT, 'results.md'), `${lines.join('\n')}\n`);
 console.log(`\n${lines.join('\n')}\n\nresults in ${join(OUT, 'results.json')} and results.md`);

@@ -2,6 +2,7 @@
 // few client -> upstream pairs, the yardstick Node proxies from ../shared/peers, and the peer
 // gateways installed by ../shared/peers/install-peers.sh. Each target says how to start it, what
 // its clients send, and which upstream path the mock must see for a round trip to count.
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -108,6 +109,42 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
     expectUpstream: PATHS[up],
     requires: join(peersDir, 'portkey/node_modules/@portkey-ai/gateway'),
   });
+  // Issue 22: a virtual key with rpm + tpm + a daily budget (all far above what a run reaches, so
+  // every request is admitted, reserved and settled) against a config key with no limits, per
+  // limits store: memory (`ledger: :memory:`, so limiterStoreOf picks memory; its reference has the
+  // same ledger), the SQLite file beside the ledger file, and Redis (`store.redis`; its reference
+  // has Redis too, which holds the routing and conversation state as well).
+  const keyedVariants = [
+    ['gateway-configkey', {}],
+    ['gateway-configkey-memledger', { ledger: { path: ':memory:' } }],
+    ['gateway-limited-memory', { ledger: { path: ':memory:' } }, true],
+    // A virtual key without limits: what authenticating and admitting it costs before any counting.
+    ['gateway-vkey-memory', { ledger: { path: ':memory:' } }, 'unlimited'],
+    ['gateway-limited-sqlite', {}, true],
+    ['gateway-configkey-redis', () => ({ store: { redis: services.redisUrl } }), false, true],
+    ['gateway-limited-redis', () => ({ store: { redis: services.redisUrl } }), true, true],
+  ];
+  const keyed = keyedVariants.map(([prefix, extra, limited, usesRedis]) => {
+    const name = `${prefix}-chat-chat`;
+    const keysOf = () => ({
+      virtualKeys: { path: join(work, `${name}.keys.db`) },
+      ...(typeof extra === 'function' ? extra() : extra),
+      ...(!limited && { keys: [{ name: 'bench-config', key: BENCH_CONFIG_KEY }] }),
+    });
+    const target = gateway('openai-chat', 'openai-chat', false, { prefix, bin: cli, extra: keysOf, ...(usesRedis && { services: true }) });
+    if (!limited) {
+      target.headers.authorization = `Bearer ${BENCH_CONFIG_KEY}`;
+      return target;
+    }
+    const writeAndStart = target.start;
+    target.start = () => {
+      const started = writeAndStart();
+      // Created once per keys file (run.mjs may start a target again): its secret is shown once.
+      target.headers.authorization ??= `Bearer ${createBenchKey(cli, join(work, `${name}.json`), limited === true)}`;
+      return started;
+    };
+    return target;
+  });
   return [
     // The mock upstream itself on the target CPU: the ceiling for one Node process, and the
     // baseline that "added time to first byte" is measured against.
@@ -152,7 +189,18 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
       expectUpstream: PATHS['openai-chat'],
       requires: join(peersDir, 'musi/node_modules/@musistudio/llms'),
     },
+    ...keyed,
   ];
+}
+
+/** The config key of the keyed targets' references (issue 22). */
+const BENCH_CONFIG_KEY = 'bench-config-key-0123456789abcdef';
+
+/** Creates the virtual key `bench` through the gateway's CLI (with limits no run reaches, or none), and returns its secret. */
+function createBenchKey(cli, configFile, limits) {
+  const limitFlags = limits ? ['--rpm', '100000000', '--tpm', '100000000', '--budget', '1000000/day'] : [];
+  const out = execFileSync(process.execPath, [cli, 'keys', 'create', '--config', configFile, '--name', 'bench', ...limitFlags, '--json'], { encoding: 'utf8' });
+  return JSON.parse(out).secret;
 }
 
 function short(protocol) {

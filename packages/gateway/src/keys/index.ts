@@ -1,5 +1,5 @@
 // Virtual keys (the README's "Keys, limits and budgets").
-export { DEFAULT_KEY_CACHE_TTL_MS, KeyResolver, MAX_CACHED_KEYS } from './key-resolver.js';
+export { DEFAULT_KEY_CACHE_TTL_MS, KeyResolver, MAX_CACHED_KEYS, NOT_CACHED } from './key-resolver.js';
 export type { KeyAuthentication } from './key-resolver.js';
 export { DEFAULT_RESERVED_OUTPUT_TOKENS, KeyEnforcement, RESERVED_CHARS_PER_INPUT_TOKEN } from './key-enforcement.js';
 export type { EnforcementSettings, KeyLimiter, KeyPrices } from './key-enforcement.js';

@@ -4,7 +4,7 @@ import type { Admission, AdmissionTicket, KeyLimits, Limiter } from '../limits/i
 import type { ModelPrice, PriceBook } from '../pricing/index.js';
 import type { RequestRecord } from '../router-contract.js';
 import { KEY_NAME_PATTERN } from './key-input.js';
-import type { KeyResolver } from './key-resolver.js';
+import { type KeyResolver, NOT_CACHED } from './key-resolver.js';
 import { allowsModel, keyRefusal, type VirtualKey } from './virtual-key.js';
 
 /** The parts of the Limiter (src/limits) enforcement uses: tests may hand in their own. */
@@ -64,13 +64,20 @@ export class KeyEnforcement {
     // Config keys carry no limits (unnamed ones are labelled `sha256:...`, no virtual key's name).
     const name = info.clientKeyId;
     if (name === undefined || !KEY_NAME_PATTERN.test(name) || this.options.configKeyNames().has(name)) return undefined;
-    const key = await this.options.keys.byName(name).catch((error: unknown) => {
-      // Authenticated a moment ago, the key is cached: the store is asked only when the cache
-      // expired in between; meanwhile down, the request goes on without limits (as the limiter's
-      // default `onStoreDown: open` does).
-      this.options.logger.warn({ err: error instanceof Error ? error.message : String(error), key: info.clientKeyId }, 'key store unreachable at admission');
-      return undefined;
-    });
+    // Authenticated a moment ago, the key is cached: the store is asked only when the cache
+    // expired in between; meanwhile down, the request goes on without limits (as the limiter's
+    // default `onStoreDown: open` does).
+    const cached = this.options.keys.cachedByName(name);
+    const key =
+      cached !== NOT_CACHED
+        ? cached
+        : await this.options.keys.byName(name).catch((error: unknown) => {
+            this.options.logger.warn(
+              { err: error instanceof Error ? error.message : String(error), key: info.clientKeyId },
+              'key store unreachable at admission',
+            );
+            return undefined;
+          });
     if (!key) return undefined;
     const refusal = keyRefusal(key, this.now());
     if (refusal) return { kind: 'authentication', message: `the gateway key ${key.name} is ${refusal}` };
@@ -162,9 +169,13 @@ function limitsOf(key: VirtualKey): KeyLimits | undefined {
  * plus its body's estimated input tokens (characters / 4) at the dearest input price; never more than the budget.
  */
 function worstCaseUsd(info: AdmitInfo, prices: readonly (ModelPrice | undefined)[], budgetUsd: number): number {
-  const priced = prices.filter((price) => price !== undefined);
-  const output = Math.max(0, ...priced.map((price) => price.output));
-  const input = Math.max(0, ...priced.map((price) => price.input));
+  let output = 0;
+  let input = 0;
+  for (const price of prices) {
+    if (price === undefined) continue;
+    output = Math.max(output, price.output);
+    input = Math.max(input, price.input);
+  }
   const outputTokens = info.maxOutputTokens ?? DEFAULT_RESERVED_OUTPUT_TOKENS;
   const inputTokens = Math.ceil(info.bodyChars / RESERVED_CHARS_PER_INPUT_TOKEN);
   return Math.min(budgetUsd, (outputTokens * output + inputTokens * input) / 1e6);

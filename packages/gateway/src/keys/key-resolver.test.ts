@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyResolver } from './key-resolver.js';
+import { KeyResolver, NOT_CACHED } from './key-resolver.js';
 import { SqliteKeyStore } from './sqlite-key-store.js';
 import { hashSecret, newSecret, type VirtualKey } from './virtual-key.js';
 
@@ -51,6 +51,46 @@ describe('KeyResolver', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     release();
     expect(await next).toEqual({ refused: 'the gateway key ci is revoked', status: 401, keyName: 'ci' });
+  });
+
+  it('hashes a presented secret once per read, and hands the admission the same read, expiring with it', async () => {
+    const store = new SqliteKeyStore(':memory:');
+    const secret = newSecret();
+    await store.insert(key('ci', secret, { rpm: 60 }));
+    const hashes: string[] = [];
+    const names: string[] = [];
+    const counting = {
+      findByHash: (hash: string) => {
+        hashes.push(hash);
+        return store.findByHash(hash);
+      },
+      get: (name: string) => {
+        names.push(name);
+        return store.get(name);
+      },
+      any: () => store.any(),
+    } as unknown as SqliteKeyStore;
+    let now = 1_000;
+    const resolver = new KeyResolver(counting, { ttlMs: 5_000, now: () => now });
+    expect(resolver.cachedByName('ci')).toBe(NOT_CACHED);
+    expect(await resolver.authenticate(secret)).toEqual({ keyId: 'ci' });
+    expect(resolver.cachedByName('ci')).toMatchObject({ name: 'ci', rpm: 60 });
+    now = 5_999;
+    expect(await resolver.authenticate(secret)).toEqual({ keyId: 'ci' });
+    expect(await resolver.byName('ci')).toMatchObject({ name: 'ci', rpm: 60 });
+    expect(hashes).toEqual([hashSecret(secret)]);
+    expect(names).toEqual([]);
+    // Read at 1,000 with a 5,000 ms TTL: authenticating again at 5,999 did not stretch it.
+    now = 6_000;
+    expect(resolver.cachedByName('ci')).toBe(NOT_CACHED);
+    expect(await resolver.authenticate(secret)).toEqual({ keyId: 'ci' });
+    expect(hashes).toEqual([hashSecret(secret), hashSecret(secret)]);
+    expect(resolver.cachedByName('nobody')).toBe(NOT_CACHED);
+    expect(await resolver.byName('nobody')).toBeUndefined();
+    expect(resolver.cachedByName('nobody')).toBeUndefined();
+    expect(names).toEqual(['nobody']);
+    await resolver.invalidate();
+    expect(resolver.cachedByName('ci')).toBe(NOT_CACHED);
   });
 
   it('requires a key once any key exists, a revoked one too', async () => {

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { reasonOf } from '../store/postgres/connect.js';
 import { storeUnavailable } from '../store/store-unavailable.js';
-import type { CounterRef, LimitStore } from './limit-store.js';
-import { BUDGET_PERIODS, MINUTE_MS, budgetPeriod, minuteWindow, secondsUntil } from './periods.js';
+import { CounterNamesByKey } from './counter-names.js';
+import type { LimitStore } from './limit-store.js';
+import { budgetPeriod, minuteWindow, secondsUntil } from './periods.js';
 
 /** day / week / month: UTC calendar periods (a week starts on Monday); total: never resets. */
 export type BudgetPeriod = 'day' | 'week' | 'month' | 'total';
@@ -48,6 +49,13 @@ const UNPRICED_LOGGED_MAX = 10_000;
 const NANO_PER_USD = 1e9;
 const PERIOD_ADJECTIVES: Record<BudgetPeriod, string> = { day: 'daily', week: 'weekly', month: 'monthly', total: 'total' };
 
+/**
+ * Reservation ids: unique among every process sharing a store (a random prefix per process, then
+ * a count), without a `randomUUID()` per request.
+ */
+const HOLD_ID_PREFIX = `${randomUUID()}-`;
+let holdCount = 0;
+
 class Ticket implements AdmissionTicket {
   settled = false;
   constructor(
@@ -68,6 +76,7 @@ class Ticket implements AdmissionTicket {
 export class StoreLimiter implements Limiter {
   private down = false;
   private readonly unpricedLogged = new Set<string>();
+  private readonly names = new CounterNamesByKey();
 
   constructor(
     private readonly store: LimitStore,
@@ -91,20 +100,20 @@ export class StoreLimiter implements Limiter {
   async admit(key: string, limits: KeyLimits, options: { reserveUsd?: number; now?: number } = {}): Promise<Admission> {
     const now = options.now ?? Date.now();
     const window = minuteWindow(now);
-    const names = counterNames(key);
+    const names = this.names.of(key);
     // A limit that is no finite number (Infinity, NaN) is none; one below 0 admits nothing, as 0.
     const budget = limits.budget && Number.isFinite(limits.budget.usd) ? limits.budget : undefined;
     const holdNano = budget ? toNano(options.reserveUsd) : 0;
-    const id = randomUUID();
+    const id = `${HOLD_ID_PREFIX}${++holdCount}`;
     const plan = {
       now,
-      requests: { name: names.requests(window.start), expiresAt: window.end + MINUTE_MS },
-      tokens: { name: names.tokens(window.start), expiresAt: window.end + MINUTE_MS },
+      requests: names.requests(window.start),
+      tokens: names.tokens(window.start),
       rpm: finiteLimit(limits.rpm),
       tpm: finiteLimit(limits.tpm),
       ...(budget && {
         budget: {
-          spent: spentCounter(names, budget.period, now),
+          spent: names.spent(budget.period, now),
           limitNano: toNano(budget.usd),
           holds: names.holds,
           ...(holdNano > 0 && { hold: { id, nano: holdNano, expiresAt: now + RESERVATION_TTL_MS } }),
@@ -146,15 +155,15 @@ export class StoreLimiter implements Limiter {
     if (!ticket.stored) return;
     const now = at ?? Date.now();
     if (used.costUsd === undefined) this.logUnpriced(ticket.key);
-    const names = counterNames(ticket.key);
+    const names = this.names.of(ticket.key);
     const window = minuteWindow(now);
     try {
       await this.store.settle({
         now,
         ...(ticket.holdNano > 0 && { release: { holds: names.holds, id: ticket.id, nano: ticket.holdNano } }),
-        tokens: { name: names.tokens(window.start), expiresAt: window.end + MINUTE_MS },
+        tokens: names.tokens(window.start),
         tokenCount: Number.isFinite(used.tokens) && used.tokens > 0 ? Math.round(used.tokens) : 0,
-        spent: BUDGET_PERIODS.map((period) => spentCounter(names, period, now)),
+        spent: names.everySpent(now),
         costNano: toNano(used.costUsd),
       });
       this.answered();
@@ -167,14 +176,14 @@ export class StoreLimiter implements Limiter {
 
   async usage(key: string, limits: KeyLimits, at?: number): Promise<{ spentUsd: number; requests: number; tokens: number }> {
     const now = at ?? Date.now();
-    const names = counterNames(key);
+    const names = this.names.of(key);
     const start = minuteWindow(now).start;
     try {
       const read = await this.store.read({
         now,
-        requests: names.requests(start),
-        tokens: names.tokens(start),
-        spent: limits.budget && spentCounter(names, limits.budget.period, now).name,
+        requests: names.requests(start).name,
+        tokens: names.tokens(start).name,
+        spent: limits.budget && names.spent(limits.budget.period, now).name,
       });
       this.answered();
       return { spentUsd: read.spentNano / NANO_PER_USD, requests: read.requests, tokens: read.tokens };
@@ -212,23 +221,6 @@ export class StoreLimiter implements Limiter {
     this.unpricedLogged.add(key);
     this.logger.warn({ keyName: key }, 'unpriced request counted as $0 against the key budget (logged once per key)');
   }
-}
-
-/** Counter names of one key. The `{...}` hash tag keeps a key's counters on one Redis Cluster slot, as a script needs. */
-function counterNames(key: string) {
-  const base = `{${encodeURIComponent(key)}}`;
-  return {
-    requests: (minute: number) => `${base}:requests:${minute}`,
-    tokens: (minute: number) => `${base}:tokens:${minute}`,
-    spent: (periodId: string) => `${base}:spent:${periodId}`,
-    holds: `${base}:holds`,
-  };
-}
-
-function spentCounter(names: ReturnType<typeof counterNames>, period: BudgetPeriod, now: number): CounterRef {
-  const { id, end } = budgetPeriod(period, now);
-  // Kept a day past the period's end, so a report just after midnight still reads it.
-  return { name: names.spent(id), expiresAt: end === undefined ? undefined : end + 86_400_000 };
 }
 
 function finiteLimit(limit: number | undefined): number | undefined {
