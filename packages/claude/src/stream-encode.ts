@@ -13,7 +13,7 @@ import {
 import { encodePart } from './blocks-encode.js';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
-import { PROTOCOL, ext } from './protocol.js';
+import { PROTOCOL } from './protocol.js';
 import { encodeStopReason } from './stop-reason.js';
 import { encodeUsage } from './usage.js';
 
