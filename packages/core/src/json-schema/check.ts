@@ -3,6 +3,7 @@ import { MAX_JSON_DEPTH } from '../json-depth.js';
 import { isJsonObject } from '../json.js';
 import type { PathKey } from '../validate.js';
 import { describe, joinPath } from '../validate.js';
+import { SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS, SUBSCHEMA_KEYWORDS } from './walk.js';
 
 /** The first structural fault found in a schema: where and what. */
 export interface SchemaProblem {
@@ -42,22 +43,11 @@ type Rule =
 
 const RULES = new Map<string, Rule>([
   ['type', 'type'],
-  ...[
-    'additionalProperties',
-    'additionalItems',
-    'unevaluatedItems',
-    'unevaluatedProperties',
-    'propertyNames',
-    'contains',
-    'not',
-    'if',
-    'then',
-    'else',
-    'contentSchema',
-  ].map((key) => [key, 'schema'] as const),
-  ...['allOf', 'anyOf', 'oneOf', 'prefixItems'].map((key) => [key, 'schemas'] as const),
+  // The subschema keywords are the walker's own lists (one place says which keywords hold schemas).
+  ...SUBSCHEMA_KEYWORDS.filter((key) => key !== 'items').map((key) => [key, 'schema'] as const),
+  ...SUBSCHEMA_LIST_KEYWORDS.map((key) => [key, 'schemas'] as const),
   ['items', 'schema-or-schemas'],
-  ...['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'].map((key) => [key, 'schema-map'] as const),
+  ...SUBSCHEMA_MAP_KEYWORDS.filter((key) => key !== 'dependencies').map((key) => [key, 'schema-map'] as const),
   ['required', 'strings'],
   ['enum', 'array'],
   ...[

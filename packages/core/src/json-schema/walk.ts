@@ -11,7 +11,7 @@ export type SchemaContext = CodecContext & {
 };
 
 /** Keywords whose value is one subschema (`items` may also be a draft-4 tuple array). */
-const SINGLE = [
+export const SUBSCHEMA_KEYWORDS = [
   'items',
   'additionalItems',
   'additionalProperties',
@@ -26,9 +26,9 @@ const SINGLE = [
   'contentSchema',
 ];
 /** Keywords whose value is an array of subschemas. */
-const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-/** Keywords whose value maps names to subschemas. */
-const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
+export const SUBSCHEMA_LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+/** Keywords whose value maps names to subschemas (`dependencies` may also map to name lists). */
+export const SUBSCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
 
 /** Rewrites one subschema found at `path`. */
 export type SubschemaMapper = (schema: unknown, path: string) => unknown;
@@ -41,13 +41,13 @@ export function mapSubschemas(node: JsonSchema, path: string, map: SubschemaMapp
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
     const at = joinPath(path, key);
-    if (SINGLE.includes(key) && Array.isArray(value)) {
+    if (SUBSCHEMA_KEYWORDS.includes(key) && Array.isArray(value)) {
       out[key] = value.map((item, index) => map(item, joinPath(at, index)));
-    } else if (SINGLE.includes(key)) {
+    } else if (SUBSCHEMA_KEYWORDS.includes(key)) {
       out[key] = map(value, at);
-    } else if (LIST.includes(key) && Array.isArray(value)) {
+    } else if (SUBSCHEMA_LIST_KEYWORDS.includes(key) && Array.isArray(value)) {
       out[key] = value.map((item, index) => map(item, joinPath(at, index)));
-    } else if (MAP.includes(key) && isJsonObject(value)) {
+    } else if (SUBSCHEMA_MAP_KEYWORDS.includes(key) && isJsonObject(value)) {
       out[key] = Object.fromEntries(
         // draft-4 `dependencies` mixes schemas and arrays of names; only schemas are entered.
         Object.entries(value).map(([name, item]) => [name, Array.isArray(item) ? item : map(item, joinPath(at, name))]),
