@@ -5,11 +5,10 @@ import type {
   LlmMediaSource,
   LlmPart,
   LlmReasoningPart,
-  LlmTextPart,
   LlmToolCallPart,
   LlmToolResultPart,
 } from '@llm/core';
-import { CALL_ARGUMENTS_LOSS, objectCallArguments, isMcpPart, opaqueStateWarning, reportLoss, reportMcpPartDropped } from '@llm/core';
+import { CALL_ARGUMENTS_LOSS, objectCallArguments, isMcpPart, opaqueStateWarning, reportForeignPartState, reportLoss, reportMcpPartDropped } from '@llm/core';
 import { parseDataUrl } from '@llm/core/kit';
 import { cachePointBlock } from './cache-point.js';
 import { documentFormat, documentName, imageFormat } from './media.js';
@@ -30,15 +29,6 @@ export interface EncodeContentOptions {
 function loss(options: EncodeContentOptions, code: string, path: string, message: string): undefined {
   reportLoss(options.context, { code, path, message, protocol: PROTOCOL });
   return undefined;
-}
-
-/** Opaque state from another provider on a text part or call cannot travel (Converse has no field for it). */
-function checkPartSignature(part: LlmTextPart | LlmToolCallPart, path: string, options: EncodeContentOptions): void {
-  if (part.signature === undefined || part.origin?.protocol === PROTOCOL) return;
-  reportLoss(options.context, {
-    ...opaqueStateWarning(path, { foreign: part.origin ?? { protocol: 'gemini' }, target: { protocol: PROTOCOL, model: options.model } }),
-    protocol: PROTOCOL,
-  });
 }
 
 /** Inline bytes and their media type, from base64 or a `data:` URL; `undefined` for other sources. */
@@ -127,7 +117,8 @@ function toolUseBlock(part: LlmToolCallPart, path: string, options: EncodeConten
   const input = objectCallArguments(part.arguments, part.freeform, (kind) =>
     loss(options, 'lossy-conversion', kind === 'freeform' ? path : `${path}.arguments`, CALL_ARGUMENTS_LOSS[kind]),
   );
-  checkPartSignature(part, path, options);
+  // Opaque state from another provider on a text part or call cannot travel (Converse has no field for it).
+  reportForeignPartState(options.context, path, part, { protocol: PROTOCOL, model: options.model });
   const out: Wire = { toolUseId: part.id, name: part.name, input };
   ext.writeRest(out, part);
   return { toolUse: out };
@@ -175,7 +166,7 @@ function encodePart(part: LlmPart, path: string, options: EncodeContentOptions):
   if (isMcpPart(part)) return reportMcpPartDropped(part, path, PROTOCOL, options.context);
   switch (part.type) {
     case 'text':
-      checkPartSignature(part, path, options);
+      reportForeignPartState(options.context, path, part, { protocol: PROTOCOL, model: options.model });
       if (part.citations) loss(options, 'dropped-field', `${path}.citations`, 'Converse text blocks carry no citations');
       return { text: part.text };
     case 'refusal':

@@ -196,24 +196,28 @@ function blockDelta(state: ConverseDecodeState, event: Wire, out: Out): void {
 
 function reasoningDelta(state: ConverseDecodeState, wireIndex: number, block: BlockState | undefined, delta: Wire, out: Out): void {
   if (typeof delta !== 'object' || delta === null) throw unexpected('a reasoningContent delta that is not an object');
-  const origin = { protocol: PROTOCOL };
   switch (memberOf(delta)) {
     case 'redactedContent': {
       if (block || typeof delta.redactedContent !== 'string') throw unexpected('redactedContent inside an open block');
       const opened = open(state, wireIndex, 'reasoning');
-      out.enqueue({ type: 'block-start', index: opened.index, block: { kind: 'reasoning', redacted: true, signature: delta.redactedContent, origin } });
+      out.enqueue({
+        type: 'block-start',
+        index: opened.index,
+        block: { kind: 'reasoning', redacted: true, signature: delta.redactedContent, origin: { protocol: PROTOCOL } },
+      });
       return;
     }
     case 'text':
     case 'signature': {
       if (!block) {
         block = open(state, wireIndex, 'reasoning');
-        out.enqueue({ type: 'block-start', index: block.index, block: { kind: 'reasoning', origin } });
+        out.enqueue({ type: 'block-start', index: block.index, block: { kind: 'reasoning', origin: { protocol: PROTOCOL } } });
       }
       if (block.kind !== 'reasoning') throw unexpected('a reasoning delta inside another block');
       if (typeof delta.text === 'string') {
         if (delta.text !== '') out.enqueue({ type: 'reasoning-delta', index: block.index, text: delta.text });
-      } else if (typeof delta.signature === 'string') out.enqueue({ type: 'reasoning-signature', index: block.index, signature: delta.signature, origin });
+      } else if (typeof delta.signature === 'string')
+        out.enqueue({ type: 'reasoning-signature', index: block.index, signature: delta.signature, origin: { protocol: PROTOCOL } });
       else throw unexpected('a reasoning delta that is not a string');
       return;
     }

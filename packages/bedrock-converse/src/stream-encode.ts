@@ -83,12 +83,12 @@ export function encodeStep(state: ConverseEncodeState, event: LlmStreamEvent, ou
       return blockStart(state, event, out);
     case 'text-delta': {
       const block = state.open.get(event.index);
-      if (block?.kind === 'text' && event.text !== '') delta(out, block, { text: event.text });
+      if (block?.kind === 'text' && event.text !== '') stringDelta(out, block, '{"text":', event.text, '}');
       return;
     }
     case 'reasoning-delta': {
       const block = state.open.get(event.index);
-      if (block?.kind === 'reasoning' && event.text !== '') delta(out, block, { reasoningContent: { text: event.text } });
+      if (block?.kind === 'reasoning' && event.text !== '') stringDelta(out, block, '{"reasoningContent":{"text":', event.text, '}}');
       return;
     }
     case 'reasoning-signature': {
@@ -106,7 +106,7 @@ export function encodeStep(state: ConverseEncodeState, event: LlmStreamEvent, ou
       const block = state.open.get(event.index);
       if (block?.kind !== 'tool_use') return;
       if (block.freeform !== undefined) block.freeform += event.json;
-      else if (event.json !== '') delta(out, block, { toolUse: { input: event.json } });
+      else if (event.json !== '') stringDelta(out, block, '{"toolUse":{"input":', event.json, '}}');
       return;
     }
     case 'citation':
@@ -136,6 +136,15 @@ function send(out: Out, event: string, payload: Wire): void {
 
 function delta(out: Out, block: OpenBlock, payload: Wire): void {
   send(out, 'contentBlockDelta', { contentBlockIndex: block.wireIndex, delta: payload });
+}
+
+/**
+ * `contentBlockDelta` `{contentBlockIndex, delta}` whose delta holds one string between `head` and
+ * `tail`, written as the text `JSON.stringify` makes of it: deltas are most of a stream, and only
+ * their string needs escaping.
+ */
+function stringDelta(out: Out, block: OpenBlock, head: string, text: string, tail: string): void {
+  out.enqueue({ event: 'contentBlockDelta', data: `{"contentBlockIndex":${block.wireIndex},"delta":${head}${JSON.stringify(text)}${tail}}` });
 }
 
 function lossOnce(state: ConverseEncodeState, key: string, path: string, message: string): void {

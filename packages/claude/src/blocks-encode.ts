@@ -9,7 +9,15 @@ import type {
   LlmToolCallPart,
   LlmToolResultPart,
 } from '@llm/core';
-import { CALL_ARGUMENTS_LOSS, cacheHintToWire, objectCallArguments, opaqueStateWarning, reportLoss, reportMcpPartDropped } from '@llm/core';
+import {
+  CALL_ARGUMENTS_LOSS,
+  cacheHintToWire,
+  objectCallArguments,
+  opaqueStateWarning,
+  reportForeignPartState,
+  reportLoss,
+  reportMcpPartDropped,
+} from '@llm/core';
 import { encodeCitation } from './citations.js';
 import { parseDataUrl, type DataUrl } from '@llm/core/kit';
 import { MCP_PART_LOSS, mcpToolListingBlock, mcpToolResultBlock, mcpToolUseBlock } from './mcp-blocks.js';
@@ -33,12 +41,7 @@ function textBlock(part: LlmTextPart, path: string, options: EncodePartOptions):
     out.citations = part.citations.map((citation, index) => encodeCitation(citation, `${citationsPath}[${index}]`, options.context));
   }
   if (part.cache) out.cache_control = cacheHintToWire(part.cache);
-  if (part.signature !== undefined && part.origin?.protocol !== PROTOCOL) {
-    reportLoss(options.context, {
-      ...opaqueStateWarning(path, { foreign: part.origin ?? { protocol: 'gemini' }, target: { protocol: PROTOCOL, model: options.model } }),
-      protocol: PROTOCOL,
-    });
-  }
+  reportForeignPartState(options.context, path, part, { protocol: PROTOCOL, model: options.model });
   ext.writeRest(out, part);
   return out;
 }
@@ -163,12 +166,7 @@ function toolUseBlock(part: LlmToolCallPart, path: string, options: EncodePartOp
   );
   const out: Wire = { type: 'tool_use', id: part.id, name: part.name, input };
   if (part.cache) out.cache_control = cacheHintToWire(part.cache);
-  if (part.signature !== undefined && part.origin?.protocol !== PROTOCOL) {
-    reportLoss(options.context, {
-      ...opaqueStateWarning(path, { foreign: part.origin ?? { protocol: 'gemini' }, target: { protocol: PROTOCOL, model: options.model } }),
-      protocol: PROTOCOL,
-    });
-  }
+  reportForeignPartState(options.context, path, part, { protocol: PROTOCOL, model: options.model });
   ext.writeRest(out, part);
   return out;
 }

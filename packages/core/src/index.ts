@@ -167,6 +167,7 @@ export {
   opaqueStateWarning,
   originMatches,
   packOpaqueState,
+  reportForeignPartState,
   unpackOpaqueState,
 } from './opaque-state.js';
 export type { ExtractedState, OpaqueState, OpaqueStateProblem, UnpackedState } from './opaque-state.js';

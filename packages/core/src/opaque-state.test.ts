@@ -9,9 +9,11 @@ import {
   opaqueStateWarning,
   originMatches,
   packOpaqueState,
+  reportForeignPartState,
   unpackOpaqueState,
   type OpaqueState,
 } from './opaque-state.js';
+import type { LlmWarning } from './warnings.js';
 
 const GEMINI_SIGNATURE: OpaqueState = {
   origin: { protocol: 'gemini', model: 'gemini-3-pro-preview' },
@@ -170,5 +172,34 @@ describe('opaqueStateWarning', () => {
       message: 'corrupt opaque provider state was ignored',
     });
     expect(opaqueStateWarning('x', { problem: 'unknown-version' }).message).toBe('opaque provider state of an unknown carrier version was ignored');
+  });
+});
+
+describe('reportForeignPartState', () => {
+  const target = { protocol: 'claude', model: 'claude-opus-4' } as const;
+  function reported(part: Parameters<typeof reportForeignPartState>[2]): LlmWarning[] {
+    const warnings: LlmWarning[] = [];
+    reportForeignPartState({ warn: (warning) => void warnings.push(warning) }, 'messages[0].content[1]', part, target);
+    return warnings;
+  }
+  it('reports a signature issued by another protocol, in the name of the target', () => {
+    expect(reported({ signature: 's', origin: { protocol: 'openai-responses', model: 'gpt-5' } })).toEqual([
+      {
+        code: 'foreign-state',
+        path: 'messages[0].content[1]',
+        message: 'provider state issued by openai-responses (gpt-5) was not replayed to claude (claude-opus-4)',
+        protocol: 'claude',
+      },
+    ]);
+  });
+  it("reads a signature without an origin as Gemini's", () => {
+    expect(reported({ signature: 's' })[0]?.message).toBe('provider state issued by gemini was not replayed to claude (claude-opus-4)');
+  });
+  it("reports nothing without a signature or for the target's own", () => {
+    expect(reported({ origin: { protocol: 'gemini' } })).toEqual([]);
+    expect(reported({ signature: 's', origin: { protocol: 'claude', model: 'other' } })).toEqual([]);
+  });
+  it('throws in strict mode like every loss', () => {
+    expect(() => reportForeignPartState({ strict: true }, 'p', { signature: 's' }, target)).toThrow('p: provider state issued by gemini');
   });
 });

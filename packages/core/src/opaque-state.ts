@@ -2,7 +2,7 @@ import { base64ToBytes, bytesToBase64Url } from './base64.js';
 import { parseJson } from './json-depth.js';
 import type { JsonValue } from './json.js';
 import { isProtocolId, type LlmOrigin } from './protocol.js';
-import type { LlmWarning } from './warnings.js';
+import { reportLoss, type CodecContext, type LlmWarning } from './warnings.js';
 
 /**
  * The opaque-state carrier: provider state survives a conversation carried on by a client of
@@ -153,6 +153,22 @@ export function opaqueStateWarning(
     path,
     message: `provider state issued by ${from} was not replayed to ${to}`,
   };
+}
+
+/**
+ * Reports (as `foreign-state`, in the name of `target.protocol`) the opaque state of a text or
+ * tool-call part that `target` did not issue: that state is not sent. Nothing when the part has
+ * no `signature` or `target`'s protocol issued it. A signature without an origin is Gemini's (only
+ * Gemini signs text and calls).
+ */
+export function reportForeignPartState(
+  context: CodecContext | undefined,
+  path: string,
+  part: { signature?: string; origin?: LlmOrigin },
+  target: LlmOrigin,
+): void {
+  if (part.signature === undefined || part.origin?.protocol === target.protocol) return;
+  reportLoss(context, { ...opaqueStateWarning(path, { foreign: part.origin ?? { protocol: 'gemini' }, target }), protocol: target.protocol });
 }
 
 /** FNV-1a, 32 bit, over UTF-16 code units (the payload is ASCII), as 8 hex digits. */
