@@ -4,6 +4,7 @@ import type { HeaderReader, ProtocolId } from '@llm/core';
 import type { AccessEntry } from './access-log.js';
 import type { CloudFlavorName } from './clouds/cloud-adapter.js';
 import type { Transport, UpstreamConfig, UpstreamRequest } from './router-contract.js';
+import { byBaseUrl } from './upstream-by-url.js';
 
 /** The config's `tracing`: where spans are exported (OTLP over HTTP, JSON). */
 export interface TracingConfig {
@@ -137,22 +138,21 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
     },
     transport(transport, upstreams) {
       // Each upstream's attributes made once: its provider, name and server (a request URL starts with its base URL).
-      const bases = Object.entries(upstreams)
-        .map(([name, upstream]) => {
-          const base = upstream.baseUrl.replace(/\/+$/, '');
-          return { base, attributes: { 'gen_ai.operation.name': 'chat', ...providerAttributes(name, upstream), ...serverAttributes(base) } };
-        })
-        .sort((a, b) => b.base.length - a.base.length);
+      const attributesOf = byBaseUrl(
+        Object.entries(upstreams).map(([name, upstream]) => ({
+          base: upstream.baseUrl,
+          value: { 'gen_ai.operation.name': 'chat', ...providerAttributes(name, upstream), ...serverAttributes(upstream.baseUrl) },
+        })),
+      );
       return (request) => {
         const trace = request.requestId === undefined ? undefined : inFlight.get(request.requestId);
         if (!trace || request.purpose === 'media') return transport(request);
-        const target = bases.find(({ base }) => request.url.startsWith(base));
         const span = tracer.startSpan(
           'chat',
           {
             kind: api.SpanKind.CLIENT,
             attributes: {
-              ...(target ? target.attributes : { 'gen_ai.operation.name': 'chat', ...serverAttributes(request.url) }),
+              ...(attributesOf(request.url) ?? { 'gen_ai.operation.name': 'chat', ...serverAttributes(request.url) }),
               'http.request.method': request.method,
             },
           },

@@ -34,6 +34,12 @@ describe('upstream failure log', () => {
     ]);
   });
 
+  it('names no upstream for a URL that only shares a prefix with a base (`/v10` is not under `/v1`)', async () => {
+    const { lines, send } = observed(async () => answer(503));
+    await send({ url: 'http://h/v10/chat/completions', method: 'POST', requestId: 'r0' });
+    expect(lines.map(fields)).toEqual([{ level: 40, name: 'llm-gateway', requestId: 'r0', status: 503, msg: 'upstream attempt failed' }]);
+  });
+
   it('logs a transport error and an attempt that timed out, and rethrows them', async () => {
     const refused = new Error('connect ECONNREFUSED 10.0.0.5:9');
     const { lines, send } = observed(async () => {

@@ -2,6 +2,7 @@ import { LlmError, describeError } from '@llm/core';
 import type { Logger } from 'pino';
 import type { GatewayObserver } from './metrics.js';
 import type { Transport, UpstreamConfig, UpstreamRequest } from './router-contract.js';
+import { byBaseUrl } from './upstream-by-url.js';
 
 /** Statuses the router retries or falls over on: an upstream failure worth a line. */
 function isFailureStatus(status: number): boolean {
@@ -24,11 +25,7 @@ export function logUpstreamFailures(
   logger: Logger,
   observer?: Pick<GatewayObserver, 'attempt' | 'attemptFailed'>,
 ): Transport {
-  // Longest base URL first: an upstream at `http://h/v1/x` is not the one at `http://h/v1`.
-  const bases = Object.entries(upstreams)
-    .map(([name, upstream]) => ({ name, base: upstream.baseUrl.replace(/\/+$/, '') }))
-    .sort((a, b) => b.base.length - a.base.length);
-  const upstreamOf = (url: string): string | undefined => bases.find(({ base }) => url.startsWith(base))?.name;
+  const upstreamOf = byBaseUrl(Object.entries(upstreams).map(([name, upstream]) => ({ base: upstream.baseUrl, value: name })));
   return (request) => {
     if (request.purpose === 'media') return transport(request);
     const upstream = upstreamOf(request.url);

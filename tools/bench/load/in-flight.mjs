@@ -11,23 +11,17 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PEERS_SCRIPTS, REPO, arg } from './args.mjs';
 import { clientBody, loadPeerPayloads } from './payloads.mjs';
 import { sleep, stop, waitPort } from './proc.mjs';
 import { MODEL, gatewayConfig } from './targets.mjs';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO = resolve(HERE, '../../..');
-const arg = (name, dflt) => {
-  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return found ? found.slice(name.length + 3) : dflt;
-};
 const N = Number(arg('n', 50));
 const UPSTREAM = arg('upstream', 'gemini');
 const SIZE = arg('size', '2k');
 const PORT = Number(arg('port', 9660));
-const peer = await loadPeerPayloads(arg('peers-scripts', resolve(REPO, '../shared/peers')));
+const peer = await loadPeerPayloads(PEERS_SCRIPTS);
 
 const model = MODEL[UPSTREAM];
 if (!model) throw new Error(`--upstream: one of ${Object.keys(MODEL).join(', ')}`);

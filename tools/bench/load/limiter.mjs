@@ -4,7 +4,7 @@
 // Not a load run: the limiter is not yet called on the gateway's request path, so this is the
 // cost it will add there, to read beside the gateway's CPU per request from load/ab.mjs.
 //
-//   node scripts/pnpm.mjs --filter @llm/bench run limiter -- [--n=20000] [--conc=64] [--keys=100] [--out=DIR]
+//   node scripts/pnpm.mjs --filter @llm/bench run limiter-built -- [--n=20000] [--conc=64] [--keys=100] [--out=DIR]
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -14,14 +14,13 @@ export interface AwsCredentials {
  * credentials file (`AWS_PROFILE`). Undefined when none names a key pair (the config check reports it).
  */
 export function awsCredentials(upstream: ConfiguredUpstream, env: Env): AwsCredentials | undefined {
-  if (upstream.accessKeyId && upstream.secretAccessKey) {
-    const { accessKeyId, secretAccessKey, sessionToken } = upstream;
-    return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
-  }
-  const accessKeyId = env.AWS_ACCESS_KEY_ID;
-  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
-  if (!accessKeyId || !secretAccessKey) return sharedFileCredentials(env);
-  const sessionToken = env.AWS_SESSION_TOKEN;
+  if (upstream.accessKeyId && upstream.secretAccessKey) return keyPair(upstream.accessKeyId, upstream.secretAccessKey, upstream.sessionToken);
+  if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) return keyPair(env.AWS_ACCESS_KEY_ID, env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN);
+  return sharedFileCredentials(env);
+}
+
+/** A key pair, with its session token only when there is one (an empty token is none). */
+function keyPair(accessKeyId: string, secretAccessKey: string, sessionToken: string | undefined): AwsCredentials {
   return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
 }
 
@@ -39,7 +38,7 @@ export function awsCredentialChain(): AwsCredentialProvider {
   return async () => {
     provider ??= import('@aws-sdk/credential-provider-node').then(({ defaultProvider }) => defaultProvider());
     const { accessKeyId, secretAccessKey, sessionToken } = await (await provider)();
-    return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
+    return keyPair(accessKeyId, secretAccessKey, sessionToken);
   };
 }
 

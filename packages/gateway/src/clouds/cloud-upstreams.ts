@@ -1,5 +1,6 @@
 import type { GatewayConfig } from '../config/schema.js';
 import type { Transport, UpstreamConfig } from '../router-contract.js';
+import { byBaseUrl } from '../upstream-by-url.js';
 import { azure } from './azure.js';
 import { bedrock } from './bedrock.js';
 import { type CloudAdapter, type CloudFlavor, type CloudFlavorName, type ConfiguredUpstream, type Env, UnsupportedCloudCall } from './cloud-adapter.js';
@@ -62,28 +63,25 @@ export function withFlavors(
  * here, once per config (a reload builds new ones: tokens are fetched again on first use).
  */
 export function cloudTransport(transport: Transport, upstreams: GatewayConfig['upstreams'], env: Env = process.env): Transport {
-  const adapters: { base: string; adapter: CloudAdapter }[] = [];
+  const adapters: { base: string; value: { base: string; adapter: CloudAdapter } }[] = [];
   for (const [name, upstream] of Object.entries(upstreams)) {
     if (!upstream.flavor) continue;
     const flavor = FLAVORS[upstream.flavor];
-    adapters.push({ base: routerBase(name, upstream, flavor, env), adapter: flavor.adapter(upstream, transport, env) });
+    const base = routerBase(name, upstream, flavor, env);
+    adapters.push({ base, value: { base, adapter: flavor.adapter(upstream, transport, env) } });
   }
   if (adapters.length === 0) return transport;
+  // The base, then a path, a query or nothing: `.../a` is not `.../ab`.
+  const adapterOf = byBaseUrl(adapters);
   return async (request) => {
     if (request.purpose === 'media') return transport(request);
-    for (const { base, adapter } of adapters) {
-      const next = request.url.charCodeAt(base.length);
-      // The base, then a path (`/`), a query (`?`) or nothing: `.../a` is not `.../ab`.
-      if (request.url.startsWith(base) && (Number.isNaN(next) || next === 0x2f || next === 0x3f)) {
-        try {
-          return await adapter(request, request.url.slice(base.length));
-        } catch (error) {
-          if (error instanceof UnsupportedCloudCall)
-            return ReplacedAnswer.json(404, { type: 'error', error: { type: 'not_found_error', message: error.message } });
-          throw error;
-        }
-      }
+    const cloud = adapterOf(request.url);
+    if (cloud === undefined) return transport(request);
+    try {
+      return await cloud.adapter(request, request.url.slice(cloud.base.length));
+    } catch (error) {
+      if (error instanceof UnsupportedCloudCall) return ReplacedAnswer.json(404, { type: 'error', error: { type: 'not_found_error', message: error.message } });
+      throw error;
     }
-    return transport(request);
   };
 }
