@@ -1,13 +1,4 @@
-import type {
-  CodecContext,
-  LlmFilePart,
-  LlmImagePart,
-  LlmMediaSource,
-  LlmPart,
-  LlmReasoningPart,
-  LlmToolCallPart,
-  LlmToolResultPart,
-} from '@llm/core';
+import type { CodecContext, LlmFilePart, LlmImagePart, LlmMediaSource, LlmPart, LlmReasoningPart, LlmToolCallPart, LlmToolResultPart } from '@llm/core';
 import { CALL_ARGUMENTS_LOSS, objectCallArguments, isMcpPart, opaqueStateWarning, reportForeignPartState, reportLoss, reportMcpPartDropped } from '@llm/core';
 import { parseDataUrl } from '@llm/core/kit';
 import { cachePointBlock } from './cache-point.js';

@@ -1,5 +1,5 @@
 import type { CodecContext, LlmReasoningConfig } from '@llm/core';
-import { effortToBudget, reportLoss } from '@llm/core';
+import { anthropicThinkingBudget, reportLoss } from '@llm/core';
 import { PROTOCOL } from './protocol.js';
 
 type Wire = Record<string, unknown>;
@@ -79,6 +79,5 @@ export function encodeThinking(
   if (reasoning.adaptive) return { type: 'adaptive' };
   if (off) return { type: 'disabled' };
   if (reasoning.budgetTokens !== undefined) return { type: 'enabled', budget_tokens: reasoning.budgetTokens };
-  const budget = effortToBudget(reasoning.effort ?? 'medium', maxTokens);
-  return { type: 'enabled', budget_tokens: Math.max(1024, maxTokens === undefined ? budget : Math.min(budget, maxTokens - 1)) };
+  return { type: 'enabled', budget_tokens: anthropicThinkingBudget(reasoning.effort ?? 'medium', maxTokens) };
 }

@@ -1,5 +1,5 @@
 import type { CodecContext, LlmMessage, LlmReasoningConfig, LlmRequest, LlmSystemMessage, LlmTextPart, LlmToolChoice, LlmUserMessage } from '@llm/core';
-import { cacheHintToWire, LlmError, effortToBudget, reportLoss } from '@llm/core';
+import { cacheHintToWire, LlmError, anthropicThinkingBudget, reportLoss } from '@llm/core';
 import { encodePart, encodeParts, toolResultBlock, type EncodePartOptions } from './blocks-encode.js';
 import { limitCacheBreakpoints } from './cache-breakpoints.js';
 import { PROTOCOL, ext } from './protocol.js';
@@ -114,11 +114,8 @@ function encodeReasoning(reasoning: LlmReasoningConfig, out: Wire, outputConfig:
   else if (reasoning.enabled === false || reasoning.effort === 'none') thinking = { type: 'disabled' };
   else if (reasoning.budgetTokens !== undefined) thinking = { type: 'enabled', budget_tokens: reasoning.budgetTokens };
   else if (reasoning.enabled) {
-    // Thinking asked for without a budget: derive one from the effort (our table, effortToBudget),
-    // at least 1024 and below max_tokens as Anthropic requires
-    // (https://platform.claude.com/docs/en/build-with-claude/extended-thinking).
-    const budget = Math.max(1024, Math.min(effortToBudget(reasoning.effort ?? 'medium', maxTokens), maxTokens - 1));
-    thinking = { type: 'enabled', budget_tokens: budget };
+    // Thinking asked for without a budget: one from the effort, within Anthropic's bounds.
+    thinking = { type: 'enabled', budget_tokens: anthropicThinkingBudget(reasoning.effort ?? 'medium', maxTokens) };
   }
   if (thinking && thinking.type !== 'disabled' && reasoning.includeThoughts !== undefined) {
     thinking.display = reasoning.includeThoughts ? 'summarized' : 'omitted';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REASONING_EFFORTS, budgetToEffort, effortToBudget } from './reasoning.js';
+import { REASONING_EFFORTS, anthropicThinkingBudget, budgetToEffort, effortToBudget } from './reasoning.js';
 
 describe('effortToBudget', () => {
   it('follows the documented table', () => {
@@ -34,5 +34,14 @@ describe('budgetToEffort', () => {
   });
   it('has no level for a dynamic (negative) budget', () => {
     expect(budgetToEffort(-1)).toBeUndefined();
+  });
+});
+
+describe('anthropicThinkingBudget', () => {
+  it("is the effort's budget, at least 1024 and below max tokens", () => {
+    expect(anthropicThinkingBudget('medium', undefined)).toBe(effortToBudget('medium'));
+    expect(anthropicThinkingBudget('high', 4000)).toBe(3999);
+    expect(anthropicThinkingBudget('minimal', 100_000)).toBe(Math.max(1024, effortToBudget('minimal')));
+    expect(anthropicThinkingBudget('medium', 500)).toBe(1024);
   });
 });

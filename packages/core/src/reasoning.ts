@@ -55,6 +55,19 @@ export function effortToBudget(effort: LlmReasoningEffort, modelMaxTokens?: numb
   return EFFORT_BUDGETS[effort];
 }
 
+/** Anthropic's least thinking budget. */
+export const ANTHROPIC_MIN_THINKING_BUDGET = 1024;
+
+/**
+ * A Claude thinking budget for an effort level, on any wire that carries Anthropic's `thinking`
+ * (the Messages API, Bedrock Converse): the effort's budget, at least 1024 and below `maxTokens`
+ * as Anthropic requires (https://platform.claude.com/docs/en/build-with-claude/extended-thinking).
+ */
+export function anthropicThinkingBudget(effort: LlmReasoningEffort, maxTokens: number | undefined): number {
+  const budget = effortToBudget(effort, maxTokens);
+  return Math.max(ANTHROPIC_MIN_THINKING_BUDGET, maxTokens === undefined ? budget : Math.min(budget, maxTokens - 1));
+}
+
 /**
  * The effort level nearest to a token budget (by ratio, so 3000 is nearer 2048 than 8192).
  * `0` is `none`; above 49152 (1.5 x the `xhigh` budget) is `max`; a negative budget (Gemini's -1,
