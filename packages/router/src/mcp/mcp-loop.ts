@@ -194,6 +194,9 @@ class McpLoop {
    */
   async actOnApprovals(messages: readonly LlmMessage[]): Promise<void> {
     const answered = answeredApprovals(messages).filter(({ request }) => this.runs(request.server));
+    // A client sending its whole conversation may approve any number of requests: at most
+    // MAX_MCP_CALLS_PER_TURN run, as of one turn (the count is taken before the first await).
+    let started = 0;
     await Promise.all(
       answered.map(async ({ request, approve }) => {
         const functionName = this.toolset.functionNameOf(request.server, request.name);
@@ -202,7 +205,7 @@ class McpLoop {
         if (!approve) output = { content: DENIED_OUTPUT, isError: true };
         else if (!offered) output = { content: UNAVAILABLE_OUTPUT, isError: true };
         else {
-          output = await this.caller.run(offered, request.arguments);
+          output = started++ < MAX_MCP_CALLS_PER_TURN ? await this.caller.run(offered, request.arguments) : this.caller.refuse(offered, TOO_MANY_CALLS_OUTPUT);
           this.openingParts.push(...callParts(mintId('mcp_'), offered, request.arguments, output, request.id));
         }
         this.approvalResults.set(request.id, functionResult(request.id, functionName, output));
