@@ -1,9 +1,8 @@
-// The MCP loop's pure pieces: function names, history lowering, approvals, summed usage.
+// The MCP loop's pure pieces: function names, history lowering, approvals.
 import type { LlmMessage, LlmToolResultPart } from '@llm/core';
 import { describe, expect, it } from 'vitest';
 import { answeredApprovals, lowerMcpHistory, needsApproval } from '../src/mcp/mcp-history.js';
 import { FunctionNames, MAX_FUNCTION_NAME_LENGTH, baseFunctionName } from '../src/mcp/mcp-names.js';
-import { sumUsage } from '../src/mcp/usage-sum.js';
 
 describe('MCP function names', () => {
   it('keeps only characters every protocol accepts, at most 64 of them', () => {
@@ -133,32 +132,5 @@ describe('MCP history for an upstream without MCP', () => {
     expect(needsApproval({ ...server, requireApproval: 'never' }, 't')).toBe(false);
     const lists = { ...server, requireApproval: { always: ['a'], never: ['n'] } };
     expect([needsApproval(lists, 'a'), needsApproval(lists, 'n'), needsApproval(lists, 'other')]).toEqual([true, false, true]);
-  });
-});
-
-describe('usage summed over the turns', () => {
-  it('adds every count and drops the one provider object', () => {
-    const first = sumUsage(undefined, { inputTokens: 10, outputTokens: 5, cacheReadTokens: 4, raw: { protocol: 'openai-chat', usage: {} } });
-    expect(first).toEqual({ inputTokens: 10, outputTokens: 5, totalTokens: 15, cacheReadTokens: 4 });
-    expect(
-      sumUsage(first, {
-        inputTokens: 20,
-        outputTokens: 7,
-        totalTokens: 30,
-        cacheReadTokens: 1,
-        reasoningTokens: 3,
-        cacheWriteByTtl: { '5m': 2 },
-        serverToolRequests: { web_search_requests: 1 },
-      }),
-    ).toEqual({
-      inputTokens: 30,
-      outputTokens: 12,
-      totalTokens: 45,
-      cacheReadTokens: 5,
-      reasoningTokens: 3,
-      cacheWriteByTtl: { '5m': 2 },
-      serverToolRequests: { web_search_requests: 1 },
-    });
-    expect(sumUsage(first, undefined)).toBe(first);
   });
 });

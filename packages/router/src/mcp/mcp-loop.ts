@@ -4,6 +4,7 @@ import {
   SSE_HEADERS,
   chunksOf,
   responseToEvents,
+  sumUsage,
   type HttpRequestMatch,
   type LlmAssistantContent,
   type LlmMcpAssistantPart,
@@ -44,7 +45,6 @@ import { answeredApprovals, lowerMcpHistory, needsApproval } from './mcp-history
 import { DEFAULT_MCP_MAX_TURNS, DEFAULT_MCP_TIME_BUDGET_MS, MAX_MCP_CALLS_PER_TURN, type McpConfig, type McpToolOutput } from './mcp-host.js';
 import { McpToolset, mintId, type McpOfferedTool, type McpServerUse } from './mcp-toolset.js';
 import { TurnBlocks, type BlockNumbering } from './turn-blocks.js';
-import { sumUsage } from './usage-sum.js';
 
 /** What the model is told of a call the client did not approve. */
 export const DENIED_OUTPUT = 'The user did not approve this tool call.';
