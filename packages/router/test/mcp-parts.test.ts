@@ -23,6 +23,17 @@ describe('MCP function names', () => {
     expect(second).toBe(`${first.slice(0, 62)}_2`);
     expect(second).toHaveLength(64);
   });
+
+  it('names a tool a server lists many times in linear time (a hostile listing cannot stall the gateway)', () => {
+    const names = new FunctionNames(['mcp__s__x_3']);
+    const started = performance.now();
+    const claimed = Array.from({ length: 20_000 }, () => names.claim('s', 'x'));
+    // Linear: some ms; a rescan from _2 on every claim (2e8 lookups) takes seconds.
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(claimed.slice(0, 3)).toEqual(['mcp__s__x', 'mcp__s__x_2', 'mcp__s__x_4']);
+    expect(claimed.at(-1)).toBe('mcp__s__x_20001');
+    expect(new Set(claimed).size).toBe(20_000);
+  });
 });
 
 describe('MCP history for an upstream without MCP', () => {
