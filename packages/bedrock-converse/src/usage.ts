@@ -1,5 +1,5 @@
 import type { CodecContext, LlmUsage } from '@llm/core';
-import { joinPath, reportLoss } from '@llm/core';
+import { USAGE_SUB_COUNTS, joinPath, reportLoss } from '@llm/core';
 import { PROTOCOL, read } from './protocol.js';
 import type { ConverseUsage } from './wire-types.js';
 
@@ -41,16 +41,8 @@ export function encodeUsage(usage: LlmUsage | undefined): ConverseUsage {
   return out;
 }
 
-/** Canonical sub-counts a Converse `usage` has no field for. */
-const UNWRITTEN = [
-  'reasoningTokens',
-  'audioInputTokens',
-  'audioOutputTokens',
-  'toolUseInputTokens',
-  'acceptedPredictionTokens',
-  'rejectedPredictionTokens',
-  'serverToolRequests',
-] as const;
+/** Canonical sub-counts a Converse `usage` has no field for: all but the cache counts. */
+const UNWRITTEN = [...USAGE_SUB_COUNTS.filter((count) => count !== 'cacheReadTokens' && count !== 'cacheWriteTokens'), 'serverToolRequests'] as const;
 
 /**
  * Reports (`dropped-field@usage.<count>`) each sub-count of another protocol's usage that

@@ -6,10 +6,10 @@ import {
   type JsonObject,
   type LlmMcpCallPart,
   type LlmMcpListToolsPart,
-  type LlmMcpToolDescription,
   type LlmMcpResultPart,
   type LlmTextPart,
 } from '@llm/core';
+import { readMcpToolList } from '@llm/core/kit';
 import { PROTOCOL, ext, read } from './protocol.js';
 
 type Wire = Record<string, unknown>;
@@ -98,15 +98,7 @@ const LISTED_TOOL_KNOWN = new Set(['name', 'description', 'input_schema']);
 export function decodeMcpToolListing(block: Wire, path: string): LlmMcpListToolsPart {
   const server = read.string(block, 'mcp_server_name', path);
   const wireTools = read.array(block, 'tools', path);
-  let exact = true;
-  const tools = wireTools.map((_, index): LlmMcpToolDescription => {
-    const wire = read.object(wireTools, index, `${path}.tools`);
-    const tool: LlmMcpToolDescription = { name: read.string(wire, 'name', `${path}.tools[${index}]`), inputSchema: wire.input_schema as never };
-    if (typeof wire.description === 'string') tool.description = wire.description;
-    else if (wire.description !== undefined) exact = false;
-    if (ext.rest(wire, LISTED_TOOL_KNOWN)) exact = false;
-    return tool;
-  });
+  const { tools, exact } = readMcpToolList(wireTools, `${path}.tools`, read, LISTED_TOOL_KNOWN);
   const bag: Wire = ext.rest(block, LISTING_KNOWN) ?? {};
   bag.$listing = exact ? true : wireTools;
   const part: LlmMcpListToolsPart = { type: 'mcp-list-tools', id: `mcpl_${server}`, server, tools };

@@ -87,7 +87,7 @@ export type { LlmLogprobsOptions, LlmRequest, LlmResponseFormat, LlmSampling } f
 export { FINISH_REASONS, REFUSAL_FALLBACK_TEXT } from './finish-reason.js';
 export type { LlmFinishReason } from './finish-reason.js';
 
-export { emptyUsage, totalTokensOf } from './usage.js';
+export { USAGE_SUB_COUNTS, emptyUsage, sumUsage, totalTokensOf } from './usage.js';
 export type { LlmUsage } from './usage.js';
 
 export type { LlmChoice, LlmResponse, LlmTokenLogprob } from './response.js';

@@ -46,3 +46,51 @@ export function emptyUsage(): LlmUsage {
 export function totalTokensOf(usage: LlmUsage): number {
   return usage.totalTokens ?? usage.inputTokens + usage.outputTokens;
 }
+
+/** The counts of {@link LlmUsage} that are numbers and sub-counts of the two totals, for code that walks every one. */
+export const USAGE_SUB_COUNTS = [
+  'cacheReadTokens',
+  'cacheWriteTokens',
+  'reasoningTokens',
+  'audioInputTokens',
+  'audioOutputTokens',
+  'toolUseInputTokens',
+  'acceptedPredictionTokens',
+  'rejectedPredictionTokens',
+] as const satisfies readonly (keyof LlmUsage)[];
+
+/**
+ * The usage of several upstream calls as one (a loop's answer is billed for all its turns): every
+ * count added; `raw` (one provider's own object) is dropped, it describes one call.
+ */
+export function sumUsage(total: LlmUsage | undefined, turn: LlmUsage | undefined): LlmUsage | undefined {
+  if (!turn) return total;
+  if (!total) {
+    const { raw: _raw, ...rest } = turn;
+    return { ...rest, totalTokens: totalTokensOf(turn) };
+  }
+  const out: LlmUsage = {
+    ...total,
+    inputTokens: total.inputTokens + turn.inputTokens,
+    outputTokens: total.outputTokens + turn.outputTokens,
+    totalTokens: (total.totalTokens ?? 0) + totalTokensOf(turn),
+  };
+  for (const key of USAGE_SUB_COUNTS) {
+    const value = turn[key];
+    if (value !== undefined) out[key] = (out[key] ?? 0) + value;
+  }
+  if (turn.cacheWriteByTtl) {
+    const ttl = { ...out.cacheWriteByTtl };
+    for (const key of ['5m', '1h'] as const) {
+      const value = turn.cacheWriteByTtl[key];
+      if (value !== undefined) ttl[key] = (ttl[key] ?? 0) + value;
+    }
+    out.cacheWriteByTtl = ttl;
+  }
+  if (turn.serverToolRequests) {
+    const requests = { ...out.serverToolRequests };
+    for (const [name, count] of Object.entries(turn.serverToolRequests)) requests[name] = (requests[name] ?? 0) + count;
+    out.serverToolRequests = requests;
+  }
+  return out;
+}

@@ -321,6 +321,16 @@ describe('MCP host safety: client-supplied servers', () => {
       message: 'MCP server "tests" could not list its tools',
     });
     await moved.close();
+    // Nor the older transport's event stream, which the SDK would follow within the origin.
+    const sseMoved = createMcpHost({ allowClientServers: [`${server.origin}/sse-moved`] }, logger);
+    const seen = server.requests.length;
+    expect(await refusal(sseMoved.listTools(mcp(`${server.origin}/sse-moved`), client))).toEqual({
+      kind: 'upstream',
+      status: 502,
+      message: 'MCP server "tests" could not list its tools',
+    });
+    expect(server.requests.slice(seen).map((request) => `${request.method} ${request.path}`)).toEqual(['POST /sse-moved', 'GET /sse-moved']);
+    await sseMoved.close();
     // A configured server's redirects within its origin are followed (the SDK's default).
     const configured = createMcpHost({ servers: { moved: { url: `${server.origin}/moved` } } }, logger);
     expect(await configured.callTool({ type: 'mcp', name: 'moved' }, 'add', { a: 1, b: 1 }, gateway)).toEqual({ isError: false, content: '2' });

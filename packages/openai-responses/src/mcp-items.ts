@@ -1,5 +1,4 @@
 import {
-  collectUnknown,
   joinPath,
   textOf,
   toolArgumentsText,
@@ -10,6 +9,7 @@ import {
   type LlmMcpResultPart,
   type LlmMcpToolDescription,
 } from '@llm/core';
+import { readMcpToolList } from '@llm/core/kit';
 import { ext, read } from './protocol.js';
 
 type Wire = Record<string, unknown>;
@@ -32,16 +32,7 @@ export const MCP_ITEM_TYPES: ReadonlySet<string> = new Set(['mcp_list_tools', 'm
 /** `mcp_list_tools` -> an MCP tool list part; a tool list the canonical form cannot say exactly is kept whole. */
 export function decodeMcpListTools(item: Wire, path: string): LlmMcpListToolsPart {
   const wireTools = read.array(item, 'tools', path);
-  const tools: LlmMcpToolDescription[] = [];
-  let exact = true;
-  wireTools.forEach((_, index) => {
-    const wire = read.object(wireTools, index, joinPath(path, 'tools'));
-    const tool: LlmMcpToolDescription = { name: read.string(wire, 'name', joinPath(joinPath(path, 'tools'), index)), inputSchema: wire.input_schema as never };
-    if (typeof wire.description === 'string') tool.description = wire.description;
-    if (wire.annotations !== undefined) tool.annotations = wire.annotations;
-    if ((wire.description !== undefined && typeof wire.description !== 'string') || collectUnknown(wire, TOOL_KNOWN)) exact = false;
-    tools.push(tool);
-  });
+  const { tools, exact } = readMcpToolList(wireTools, joinPath(path, 'tools'), read, TOOL_KNOWN);
   const part: LlmMcpListToolsPart = { type: 'mcp-list-tools', id: read.string(item, 'id', path), server: read.string(item, 'server_label', path), tools };
   const error = read.optionalString(item, 'error', path);
   if (error !== undefined) part.error = error;

@@ -650,6 +650,26 @@ describe('MCP approvals', () => {
     expect(scripted.sent).toHaveLength(1);
   });
 
+  it('runs at most MAX_MCP_CALLS_PER_TURN approved calls of a sent conversation and tells the model the others were not run', async () => {
+    const scripted = router([turn('t1', [{ type: 'text', text: 'ok' }], 'stop', { inputTokens: 1, outputTokens: 1 })]);
+    const ids = Array.from({ length: MAX_MCP_CALLS_PER_TURN + 1 }, (_, index) => `mcpr_${index}`);
+    const asked = { role: 'assistant', content: ids.map((id) => ({ type: 'mcp-approval-request', id, server: 'docs', name: 'search', arguments: '{}' })) };
+    const approvals = { role: 'user', content: ids.map((id) => ({ type: 'mcp-approval-response', approvalRequestId: id, approve: true })) };
+    const reply = await scripted.call('/openai-responses/generate', { model: 'm', messages: [USER, asked, approvals], tools: [GUARDED] }, {}, 'alice');
+    expect(reply.status).toBe(200);
+    await replyText(reply);
+    expect(scripted.host.seen.filter((seen) => seen.op === 'call')).toHaveLength(MAX_MCP_CALLS_PER_TURN);
+    const results = (scripted.bodies()[0]?.messages as Array<{ content: Array<{ content: unknown; isError?: boolean }> }>)[2]?.content;
+    expect(results?.at(-1)).toEqual({
+      type: 'tool-result',
+      toolCallId: 'mcpr_16',
+      toolName: 'mcp__docs__search',
+      content: TOO_MANY_CALLS_OUTPUT,
+      isError: true,
+    });
+    expect(results?.filter((result) => result.isError)).toHaveLength(1);
+  });
+
   it('lets no other key resume a paused loop (404, nothing run or sent)', async () => {
     const scripted = router([first()]);
     const asked = await askApproval(scripted);

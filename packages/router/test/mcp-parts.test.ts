@@ -1,9 +1,8 @@
-// The MCP loop's pure pieces: function names, history lowering, approvals, summed usage.
+// The MCP loop's pure pieces: function names, history lowering, approvals.
 import type { LlmMessage, LlmToolResultPart } from '@llm/core';
 import { describe, expect, it } from 'vitest';
 import { answeredApprovals, lowerMcpHistory, needsApproval } from '../src/mcp/mcp-history.js';
 import { FunctionNames, MAX_FUNCTION_NAME_LENGTH, baseFunctionName } from '../src/mcp/mcp-names.js';
-import { sumUsage } from '../src/mcp/usage-sum.js';
 
 describe('MCP function names', () => {
   it('keeps only characters every protocol accepts, at most 64 of them', () => {
@@ -23,6 +22,17 @@ describe('MCP function names', () => {
     const second = long.claim('s', 'y'.repeat(90));
     expect(second).toBe(`${first.slice(0, 62)}_2`);
     expect(second).toHaveLength(64);
+  });
+
+  it('names a tool a server lists many times in linear time (a hostile listing cannot stall the gateway)', () => {
+    const names = new FunctionNames(['mcp__s__x_3']);
+    const started = performance.now();
+    const claimed = Array.from({ length: 20_000 }, () => names.claim('s', 'x'));
+    // Linear: some ms; a rescan from _2 on every claim (2e8 lookups) takes seconds.
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(claimed.slice(0, 3)).toEqual(['mcp__s__x', 'mcp__s__x_2', 'mcp__s__x_4']);
+    expect(claimed.at(-1)).toBe('mcp__s__x_20001');
+    expect(new Set(claimed).size).toBe(20_000);
   });
 });
 
@@ -133,32 +143,5 @@ describe('MCP history for an upstream without MCP', () => {
     expect(needsApproval({ ...server, requireApproval: 'never' }, 't')).toBe(false);
     const lists = { ...server, requireApproval: { always: ['a'], never: ['n'] } };
     expect([needsApproval(lists, 'a'), needsApproval(lists, 'n'), needsApproval(lists, 'other')]).toEqual([true, false, true]);
-  });
-});
-
-describe('usage summed over the turns', () => {
-  it('adds every count and drops the one provider object', () => {
-    const first = sumUsage(undefined, { inputTokens: 10, outputTokens: 5, cacheReadTokens: 4, raw: { protocol: 'openai-chat', usage: {} } });
-    expect(first).toEqual({ inputTokens: 10, outputTokens: 5, totalTokens: 15, cacheReadTokens: 4 });
-    expect(
-      sumUsage(first, {
-        inputTokens: 20,
-        outputTokens: 7,
-        totalTokens: 30,
-        cacheReadTokens: 1,
-        reasoningTokens: 3,
-        cacheWriteByTtl: { '5m': 2 },
-        serverToolRequests: { web_search_requests: 1 },
-      }),
-    ).toEqual({
-      inputTokens: 30,
-      outputTokens: 12,
-      totalTokens: 45,
-      cacheReadTokens: 5,
-      reasoningTokens: 3,
-      cacheWriteByTtl: { '5m': 2 },
-      serverToolRequests: { web_search_requests: 1 },
-    });
-    expect(sumUsage(first, undefined)).toBe(first);
   });
 });

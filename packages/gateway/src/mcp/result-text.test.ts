@@ -51,4 +51,11 @@ describe('resultTextParts', () => {
       { type: 'text', text: '[result cut by the gateway: 7 of 10 bytes shown]' },
     ]);
   });
+
+  it('never splits a surrogate pair at the cut', () => {
+    expect(resultTextParts({ content: [{ type: 'text', text: 'ab😀c' }] }, 5)).toEqual([
+      { type: 'text', text: 'ab' },
+      { type: 'text', text: '[result cut by the gateway: 5 of 7 bytes shown]' },
+    ]);
+  });
 });

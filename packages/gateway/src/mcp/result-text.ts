@@ -50,14 +50,10 @@ function blockText(block: McpContentBlock): string {
 
 const encoder = new TextEncoder();
 
-/** `text` cut to at most `maxBytes` of UTF-8, on a character boundary. */
-function cutUtf8(text: string, maxBytes: number): string {
-  const bytes = encoder.encode(text);
-  if (bytes.byteLength <= maxBytes) return text;
-  // Back off continuation bytes (10xxxxxx) so the cut never splits a character.
-  let end = maxBytes;
-  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-  return new TextDecoder().decode(bytes.subarray(0, end));
+/** `text` cut to at most `maxBytes` of UTF-8 on a character boundary (only that much is encoded), and its byte count. */
+function cutUtf8(text: string, maxBytes: number): { text: string; bytes: number } {
+  const { read, written } = encoder.encodeInto(text, new Uint8Array(maxBytes));
+  return { text: read === text.length ? text : text.slice(0, read), bytes: written };
 }
 
 /**
@@ -68,16 +64,16 @@ function cutUtf8(text: string, maxBytes: number): string {
 export function resultTextParts(result: McpCallResult, maxBytes: number): LlmTextPart[] {
   const blocks = result.content ?? [];
   const texts = blocks.length > 0 ? blocks.map(blockText) : result.structuredContent !== undefined ? [JSON.stringify(result.structuredContent)] : [''];
-  const total = texts.reduce((sum, text) => sum + encoder.encode(text).byteLength, 0);
+  const total = texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0);
   if (total <= maxBytes) return texts.map((text) => ({ type: 'text', text }));
   const parts: LlmTextPart[] = [];
   let left = maxBytes;
   for (const text of texts) {
     if (left <= 0) break;
     const kept = cutUtf8(text, left);
-    parts.push({ type: 'text', text: kept });
-    left -= encoder.encode(kept).byteLength;
-    if (kept.length < text.length) break;
+    parts.push({ type: 'text', text: kept.text });
+    left -= kept.bytes;
+    if (kept.text.length < text.length) break;
   }
   parts.push({ type: 'text', text: `[result cut by the gateway: ${maxBytes} of ${total} bytes shown]` });
   return parts;

@@ -17,8 +17,9 @@ export interface HttpServerTarget {
   /** The fetch its requests go through (default: the global one). */
   fetch?: FetchLike;
   /**
-   * Refuse redirects instead of following those within the origin (the SDK's default): a
-   * client-supplied server's URL was checked against the allowlist, a redirect target would not be.
+   * Refuse redirects instead of following those within the origin (the SDK's default, on every
+   * request, the older transport's event stream included): a client-supplied server's URL was
+   * checked against the allowlist, a redirect target would not be.
    */
   noRedirects?: boolean;
 }
@@ -59,18 +60,32 @@ async function connected(transport: Transport, limits: ConnectLimits): Promise<C
   }
 }
 
+/**
+ * `fetch` that follows no redirect: a redirect answer fails the request. The SDK's requests do not
+ * all carry its `requestInit` (the older transport's event stream does not), so `redirect` is set here.
+ */
+function refusingRedirects(fetch: FetchLike): FetchLike {
+  return async (url, init) => {
+    const response = await fetch(url, { ...init, redirect: 'manual' });
+    if (response.type !== 'opaqueredirect' && (response.status < 300 || response.status > 399)) return response;
+    await response.body?.cancel().catch(() => undefined);
+    throw new Error(`the MCP server answered with a redirect (${response.status}), which is not followed`);
+  };
+}
+
 /** Connects over Streamable HTTP, or over HTTP+SSE when the server is of the older kind (the SDK's documented fallback). */
 export async function connectHttp(target: HttpServerTarget, limits: ConnectLimits): Promise<Client> {
   const { StreamableHTTPClientTransport, StreamableHTTPError } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const url = new URL(target.url);
-  const requestInit: RequestInit = target.noRedirects ? { headers: target.headers, redirect: 'error' } : { headers: target.headers };
+  const requestInit: RequestInit = { headers: target.headers };
+  const fetch = target.noRedirects ? refusingRedirects(target.fetch ?? globalThis.fetch) : target.fetch;
   try {
-    return await connected(new StreamableHTTPClientTransport(url, { requestInit, fetch: target.fetch }), limits);
+    return await connected(new StreamableHTTPClientTransport(url, { requestInit, fetch }), limits);
   } catch (error) {
     if (!(error instanceof StreamableHTTPError) || !meansOlderTransport(error)) throw error;
   }
   const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-  return connected(new SSEClientTransport(url, { requestInit, fetch: target.fetch }), limits);
+  return connected(new SSEClientTransport(url, { requestInit, fetch }), limits);
 }
 
 /** Starts a stdio server and connects to it; its stderr lines are logged under its name. */

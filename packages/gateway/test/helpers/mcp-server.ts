@@ -9,7 +9,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { type TestToolCall, testMcpServer } from './mcp-tools.js';
 
 export interface TestMcpServer {
-  /** `http://127.0.0.1:<port>`; Streamable HTTP at `/mcp`, HTTP+SSE at `/sse`, a redirect to `/mcp` at `/moved`. */
+  /** `http://127.0.0.1:<port>`; Streamable HTTP at `/mcp`, HTTP+SSE at `/sse`, a redirect to `/mcp` at `/moved`, an event stream redirected to `/sse` at `/sse-moved`. */
   readonly origin: string;
   /** The headers of every request, in order. */
   readonly requests: { method: string; path: string; headers: IncomingHttpHeaders }[];
@@ -50,6 +50,11 @@ export async function startTestMcpServer(): Promise<TestMcpServer> {
     // A server that moved: every request is sent on to /mcp.
     if (path === '/moved') {
       res.writeHead(307, { location: '/mcp' }).end();
+      return;
+    }
+    // An older server that moved: its event stream is sent on to /sse (its POST falls to the 405 below).
+    if (path === '/sse-moved' && req.method === 'GET') {
+      res.writeHead(307, { location: '/sse' }).end();
       return;
     }
     // What an older (HTTP+SSE only) server answers a Streamable HTTP POST.

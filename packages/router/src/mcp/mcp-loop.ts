@@ -4,6 +4,7 @@ import {
   SSE_HEADERS,
   chunksOf,
   responseToEvents,
+  sumUsage,
   type HttpRequestMatch,
   type LlmAssistantContent,
   type LlmMcpAssistantPart,
@@ -44,7 +45,6 @@ import { answeredApprovals, lowerMcpHistory, needsApproval } from './mcp-history
 import { DEFAULT_MCP_MAX_TURNS, DEFAULT_MCP_TIME_BUDGET_MS, MAX_MCP_CALLS_PER_TURN, type McpConfig, type McpToolOutput } from './mcp-host.js';
 import { McpToolset, mintId, type McpOfferedTool, type McpServerUse } from './mcp-toolset.js';
 import { TurnBlocks, type BlockNumbering } from './turn-blocks.js';
-import { sumUsage } from './usage-sum.js';
 
 /** What the model is told of a call the client did not approve. */
 export const DENIED_OUTPUT = 'The user did not approve this tool call.';
@@ -194,6 +194,9 @@ class McpLoop {
    */
   async actOnApprovals(messages: readonly LlmMessage[]): Promise<void> {
     const answered = answeredApprovals(messages).filter(({ request }) => this.runs(request.server));
+    // A client sending its whole conversation may approve any number of requests: at most
+    // MAX_MCP_CALLS_PER_TURN run, as of one turn (the count is taken before the first await).
+    let started = 0;
     await Promise.all(
       answered.map(async ({ request, approve }) => {
         const functionName = this.toolset.functionNameOf(request.server, request.name);
@@ -202,7 +205,7 @@ class McpLoop {
         if (!approve) output = { content: DENIED_OUTPUT, isError: true };
         else if (!offered) output = { content: UNAVAILABLE_OUTPUT, isError: true };
         else {
-          output = await this.caller.run(offered, request.arguments);
+          output = started++ < MAX_MCP_CALLS_PER_TURN ? await this.caller.run(offered, request.arguments) : this.caller.refuse(offered, TOO_MANY_CALLS_OUTPUT);
           this.openingParts.push(...callParts(mintId('mcp_'), offered, request.arguments, output, request.id));
         }
         this.approvalResults.set(request.id, functionResult(request.id, functionName, output));

@@ -19,6 +19,8 @@ export function baseFunctionName(server: string, tool: string): string {
 /** Hands out collision-free names; `taken` holds the names already in use (the client's tools). */
 export class FunctionNames {
   private readonly taken: Set<string>;
+  /** The suffix number each base name's search goes on from: a server listing one name many times costs no rescan. */
+  private readonly nextSuffix = new Map<string, number>();
 
   constructor(taken: Iterable<string>) {
     this.taken = new Set(taken);
@@ -28,10 +30,12 @@ export class FunctionNames {
   claim(server: string, tool: string): string {
     const base = baseFunctionName(server, tool);
     let name = base;
-    for (let n = 2; this.taken.has(name); n++) {
+    let n = this.nextSuffix.get(base) ?? 2;
+    for (; this.taken.has(name); n++) {
       const suffix = `_${n}`;
       name = base.slice(0, MAX_FUNCTION_NAME_LENGTH - suffix.length) + suffix;
     }
+    this.nextSuffix.set(base, n);
     this.taken.add(name);
     return name;
   }
