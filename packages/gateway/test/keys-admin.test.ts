@@ -31,7 +31,7 @@ async function start(extra: Record<string, unknown> = {}): Promise<Gateway> {
     ...extra,
   });
   // Every model priced: a budgeted key may use it (the price book's own rules are tested with it).
-  const prices = { priceOf: () => ({ input: 1, output: 1 }), costOf: () => undefined };
+  const prices = { priceOf: () => ({ input: 1, output: 1 }) };
   gateway = await startGateway(config, { port: 0, logger: createLogger('silent'), prices });
   return gateway;
 }

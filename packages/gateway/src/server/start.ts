@@ -51,7 +51,7 @@ export interface StartGatewayOptions {
   drainMs?: number;
   /** Counts virtual keys' rpm, tpm and spend instead of the limiter the config names (tests). */
   keyLimiter?: KeyLimiter;
-  /** Prices budgets are counted at instead of the config's price book (tests). */
+  /** Prices a budgeted key's admission reserves at instead of the config's price book (tests). */
   prices?: KeyPrices;
 }
 
@@ -188,8 +188,8 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
         admit: (info) => keys.enforcement.admit(info),
         // One line per request with warnings or a failure, from the record: never one per warning.
         onRequestEnd: (record) => {
-          keys.enforcement.settle(record);
           const cost = book.costOf(record);
+          keys.enforcement.settle(record, cost);
           ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record, cost });
           logOutcome(logger, record);
           logDiagnostics(logger, record);
