@@ -194,4 +194,26 @@ describe('admin keys API', () => {
     expect((await chat('sk-gw-unknown')).status).toBe(401);
     expect((await chat(body.secret as string)).status).toBe(200);
   });
+
+  it('refuses a virtual key whose name a reloaded config gives a file key (it would pass as that key, without its limits)', async () => {
+    const fields = { upstreams: { openai: { protocol: 'openai-chat', baseUrl: upstream.baseUrl, apiKey: 'k' } }, routes: [{ match: '*', upstream: 'openai' }] };
+    const config = keysGatewayConfig(fields);
+    gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
+    const { body } = await adminCall('POST', '/admin/keys', { name: 'late', models: ['gpt-4o-mini'] });
+    expect((await chat(body.secret as string)).status).toBe(200);
+    expect(gateway.reload(() => ({ ...config, keys: [...config.keys, { name: 'late', key: 'late-file-key' }] }))).toBe(true);
+    const refused = await chat(body.secret as string);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({
+      error: {
+        message: "the gateway key late cannot be used: a key in the gateway's config has its name",
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      },
+    });
+    expect((await chat('late-file-key')).status).toBe(200);
+    gateway.reload(() => config);
+    expect((await chat(body.secret as string)).status).toBe(200);
+  });
 });
