@@ -216,4 +216,12 @@ describe('admin keys API', () => {
     gateway.reload(() => config);
     expect((await chat(body.secret as string)).status).toBe(200);
   });
+
+  it('keeps a metadata entry named __proto__ as an entry', async () => {
+    await start();
+    const created = await adminCall('POST', '/admin/keys', { name: 'proto', metadata: JSON.parse('{"__proto__": "x", "team": "a"}') });
+    expect(created.body.metadata).toEqual(JSON.parse('{"__proto__": "x", "team": "a"}'));
+    expect(Object.keys(created.body.metadata as object)).toEqual(['__proto__', 'team']);
+    expect((await adminCall('GET', '/admin/keys/proto')).body.metadata).toEqual(created.body.metadata);
+  });
 });
