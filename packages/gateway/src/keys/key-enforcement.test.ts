@@ -68,4 +68,33 @@ describe('KeyEnforcement.settle', () => {
     ]);
     expect(priced).toBe(2);
   });
+
+  it("settles under a repeated request id only the record's own key's admission", async () => {
+    const store = new SqliteKeyStore(':memory:');
+    await store.insert(budgeted('ci'));
+    await store.insert(budgeted('other'));
+    const settled: { key: string; tokens: number; costUsd: number | undefined }[] = [];
+    const enforcement = new KeyEnforcement({
+      keys: new KeyResolver(store, { ttlMs: 60_000 }),
+      limiter: { admit: async (key) => ({ allowed: true, ticket: { key } }), settle: async (ticket, used) => void settled.push({ key: ticket.key, ...used }) },
+      prices: () => ({ priceOf: () => ({ input: 1, output: 1 }) }),
+      settings: () => ({}),
+      configKeyNames: () => new Set(),
+      logger: pino({ level: 'silent' }),
+    });
+    const info = { requestId: 'same', clientModel: 'm', clientProtocol: 'openai-chat' as const, stream: false, upstreamModels: ['m'], bodyChars: 4 };
+    expect(await enforcement.admit({ ...info, clientKeyId: 'ci' })).toBeUndefined();
+    expect(await enforcement.admit({ ...info, clientKeyId: 'other' })).toBeUndefined();
+    const record = (clientKeyId: string, inputTokens: number) =>
+      ({ requestId: 'same', status: 200, clientKeyId, usage: { inputTokens, outputTokens: 0 } }) as RequestRecord;
+    enforcement.settle(record('other', 7), { usd: 0.07 });
+    enforcement.settle(record('nobody', 9), { usd: 0.09 });
+    enforcement.settle(record('ci', 3), { usd: 0.03 });
+    enforcement.settle(record('ci', 5), { usd: 0.05 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toEqual([
+      { key: 'other', tokens: 7, costUsd: 0.07 },
+      { key: 'ci', tokens: 3, costUsd: 0.03 },
+    ]);
+  });
 });

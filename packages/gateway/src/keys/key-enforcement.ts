@@ -111,9 +111,11 @@ export class KeyEnforcement {
    */
   settle(record: RequestRecord, cost: RequestCost | undefined): void {
     const waiting = this.tickets.get(record.requestId);
-    const open = waiting?.shift();
-    if (!open) return;
-    if (waiting?.length === 0) this.tickets.delete(record.requestId);
+    // Clients choose request ids: under one id, only an admission of this record's key is its.
+    const at = waiting?.findIndex((admission) => admission.ticket.key === record.clientKeyId) ?? -1;
+    if (at < 0) return;
+    const [open] = waiting!.splice(at, 1) as [OpenAdmission];
+    if (waiting!.length === 0) this.tickets.delete(record.requestId);
     const { ticket } = open;
     const usage = record.usage;
     const answered = record.status >= 200 && record.status < 300;
