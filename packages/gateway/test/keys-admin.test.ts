@@ -213,8 +213,17 @@ describe('admin keys API', () => {
       },
     });
     expect((await chat('late-file-key')).status).toBe(200);
+    expect((await adminCall('POST', '/admin/keys', { name: 'late' })).status).toBe(409);
     gateway.reload(() => config);
     expect((await chat(body.secret as string)).status).toBe(200);
+    // The config's names are read anew after each reload (not once at start).
+    gateway.reload(() => ({ ...config, keys: [...config.keys, { name: 'fresh', key: 'fresh-file-key' }] }));
+    expect(await adminCall('POST', '/admin/keys', { name: 'fresh' })).toEqual({
+      status: 409,
+      body: { error: { type: 'conflict_error', message: "a key named fresh is in the config file's keys" } },
+    });
+    gateway.reload(() => config);
+    expect((await adminCall('POST', '/admin/keys', { name: 'fresh' })).status).toBe(201);
   });
 
   it('keeps a metadata entry named __proto__ as an entry', async () => {

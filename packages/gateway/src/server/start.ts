@@ -98,6 +98,12 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   const logger = options.logger ?? createLogger(config.log.level);
   const backstopMs = transportBodyIdleTimeoutMs(config);
   let draining = false;
+  // The running config's key names: asked on every admission, made again only when a reload replaces the config.
+  let keyNames: { of: GatewayConfig; names: ReadonlySet<string> } | undefined;
+  const configKeyNames = (): ReadonlySet<string> => {
+    if (keyNames?.of !== running) keyNames = { of: running, names: new Set(running.keys.map((key) => key.name)) };
+    return keyNames.names;
+  };
   const readiness = new Readiness();
   readiness.add({ name: 'draining', ready: () => !draining });
   // Before anything else opens: a shared store that cannot be reached stops the start.
@@ -113,7 +119,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   const keys = await openGatewayKeys({
     location: keyLocationOfConfig(config),
     cacheTtlMs: config.virtualKeys.cacheTtlMs,
-    configKeyNames: () => new Set(running.keys.map((key) => key.name)),
+    configKeyNames,
     limiter: options.keyLimiter ?? (limiter as Limiter),
     // Set by `routing(config)` below, before the first request.
     prices: () => options.prices ?? (prices as PriceBook),
