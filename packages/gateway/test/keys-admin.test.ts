@@ -31,7 +31,7 @@ async function start(extra: Record<string, unknown> = {}): Promise<Gateway> {
     ...extra,
   });
   // Every model priced: a budgeted key may use it (the price book's own rules are tested with it).
-  const prices = { priceOf: () => ({ input: 1, output: 1 }), costOf: () => undefined };
+  const prices = { priceOf: () => ({ input: 1, output: 1 }) };
   gateway = await startGateway(config, { port: 0, logger: createLogger('silent'), prices });
   return gateway;
 }
@@ -193,5 +193,44 @@ describe('admin keys API', () => {
     expect(await missing.json()).toEqual({ error: { message: 'missing gateway key', type: 'invalid_request_error', param: null, code: null } });
     expect((await chat('sk-gw-unknown')).status).toBe(401);
     expect((await chat(body.secret as string)).status).toBe(200);
+  });
+
+  it('refuses a virtual key whose name a reloaded config gives a file key (it would pass as that key, without its limits)', async () => {
+    const fields = { upstreams: { openai: { protocol: 'openai-chat', baseUrl: upstream.baseUrl, apiKey: 'k' } }, routes: [{ match: '*', upstream: 'openai' }] };
+    const config = keysGatewayConfig(fields);
+    gateway = await startGateway(config, { port: 0, logger: createLogger('silent') });
+    const { body } = await adminCall('POST', '/admin/keys', { name: 'late', models: ['gpt-4o-mini'] });
+    expect((await chat(body.secret as string)).status).toBe(200);
+    expect(gateway.reload(() => ({ ...config, keys: [...config.keys, { name: 'late', key: 'late-file-key' }] }))).toBe(true);
+    const refused = await chat(body.secret as string);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({
+      error: {
+        message: "the gateway key late cannot be used: a key in the gateway's config has its name",
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      },
+    });
+    expect((await chat('late-file-key')).status).toBe(200);
+    expect((await adminCall('POST', '/admin/keys', { name: 'late' })).status).toBe(409);
+    gateway.reload(() => config);
+    expect((await chat(body.secret as string)).status).toBe(200);
+    // The config's names are read anew after each reload (not once at start).
+    gateway.reload(() => ({ ...config, keys: [...config.keys, { name: 'fresh', key: 'fresh-file-key' }] }));
+    expect(await adminCall('POST', '/admin/keys', { name: 'fresh' })).toEqual({
+      status: 409,
+      body: { error: { type: 'conflict_error', message: "a key named fresh is in the config file's keys" } },
+    });
+    gateway.reload(() => config);
+    expect((await adminCall('POST', '/admin/keys', { name: 'fresh' })).status).toBe(201);
+  });
+
+  it('keeps a metadata entry named __proto__ as an entry', async () => {
+    await start();
+    const created = await adminCall('POST', '/admin/keys', { name: 'proto', metadata: JSON.parse('{"__proto__": "x", "team": "a"}') });
+    expect(created.body.metadata).toEqual(JSON.parse('{"__proto__": "x", "team": "a"}'));
+    expect(Object.keys(created.body.metadata as object)).toEqual(['__proto__', 'team']);
+    expect((await adminCall('GET', '/admin/keys/proto')).body.metadata).toEqual(created.body.metadata);
   });
 });

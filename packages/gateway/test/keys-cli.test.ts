@@ -132,6 +132,11 @@ describe('llm-gateway keys', () => {
     [['keys', 'create', '--name', 'x', '--rpm', '0', '@config'], 2, 'llm-gateway keys: --rpm: must be a whole number from 1 to 1000000000'],
     [['keys', 'create', '--name', 'x', '--meta', 'novalue', '@config'], 2, 'llm-gateway keys: --meta: expected name=value, got "novalue"'],
     [
+      ['keys', 'create', '--name', 'x', '--expires', '9999999999d', '@config'],
+      2,
+      'llm-gateway keys: --expires: "9999999999d" is further ahead than a date can be',
+    ],
+    [
       ['keys', 'create', '--name', 'a b', '@config'],
       2,
       'llm-gateway keys: --name: must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
@@ -140,6 +145,27 @@ describe('llm-gateway keys', () => {
     [['keys', 'show', 'nobody', '@config'], 1, 'llm-gateway keys: no key named nobody'],
     [['keys', 'revoke', 'nobody', '@config'], 1, 'llm-gateway keys: no key named nobody'],
   ];
+  it('keeps --meta __proto__=... as an entry, and the last of a repeated name', async () => {
+    const config = configFile();
+    const created = await run([
+      'keys',
+      'create',
+      '--config',
+      config,
+      '--name',
+      'proto',
+      '--meta',
+      '__proto__=x',
+      '--meta',
+      'team=a',
+      '--meta',
+      'team=b',
+      '--json',
+    ]);
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout[0]!).metadata).toEqual(JSON.parse('{"__proto__": "x", "team": "b"}'));
+  });
+
   // `@config`: the config file's flag and path.
   for (const [argv, code, message] of errors) {
     it(`answers ${argv.join(' ')} with one clear line and exit code ${code}`, async () => {

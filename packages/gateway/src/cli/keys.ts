@@ -158,19 +158,25 @@ const DURATION_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 
 export function expiresFlag(value: string, now: number): string | null {
   if (value === 'never') return null;
   const relative = /^(\d+)([mhdw])$/.exec(value);
-  if (relative) return new Date(now + Number(relative[1]) * DURATION_UNITS_MS[relative[2]!]!).toISOString();
+  if (relative) {
+    const at = new Date(now + Number(relative[1]) * DURATION_UNITS_MS[relative[2]!]!);
+    // Past what a date can hold (year 275760), toISOString would throw.
+    if (Number.isNaN(at.getTime())) throw new KeysUsageError(`--expires: "${value}" is further ahead than a date can be`);
+    return at.toISOString();
+  }
   if (/^\d{4}-\d{2}-\d{2}/.test(value)) return value;
   throw new KeysUsageError(`--expires: expected a duration (30d, 12h, 2w, 90m), a date (2027-01-01) or never, got "${value}"`);
 }
 
 function metaFlags(entries: readonly string[]): Record<string, string> {
-  const metadata: Record<string, string> = {};
-  for (const entry of entries) {
-    const at = entry.indexOf('=');
-    if (at <= 0) throw new KeysUsageError(`--meta: expected name=value, got "${entry}"`);
-    metadata[entry.slice(0, at)] = entry.slice(at + 1);
-  }
-  return metadata;
+  // Own entries as given (an assignment would take `__proto__=...` as the prototype); a repeated name: the last.
+  return Object.fromEntries(
+    entries.map((entry) => {
+      const at = entry.indexOf('=');
+      if (at <= 0) throw new KeysUsageError(`--meta: expected name=value, got "${entry}"`);
+      return [entry.slice(0, at), entry.slice(at + 1)];
+    }),
+  );
 }
 
 /** A flag's problem in the flag's terms (`--budget` for the body's `budget.usd`). */

@@ -1,7 +1,7 @@
 import type { AdmitDenial, AdmitInfo } from '@llm/router';
 import type { Logger } from 'pino';
 import type { Admission, AdmissionTicket, KeyLimits, Limiter } from '../limits/index.js';
-import type { ModelPrice, PriceBook } from '../pricing/index.js';
+import type { ModelPrice, PriceBook, RequestCost } from '../pricing/index.js';
 import type { RequestRecord } from '../router-contract.js';
 import { KEY_NAME_PATTERN } from './key-input.js';
 import { type KeyResolver, NOT_CACHED } from './key-resolver.js';
@@ -9,8 +9,8 @@ import { allowsModel, keyRefusal, type VirtualKey } from './virtual-key.js';
 
 /** The parts of the Limiter (src/limits) enforcement uses: tests may hand in their own. */
 export type KeyLimiter = Pick<Limiter, 'admit' | 'settle'>;
-/** The parts of the PriceBook (src/pricing) enforcement uses. */
-export type KeyPrices = Pick<PriceBook, 'priceOf' | 'costOf'>;
+/** The part of the PriceBook (src/pricing) enforcement uses: prices for a reservation (the cost of a request comes costed). */
+export type KeyPrices = Pick<PriceBook, 'priceOf'>;
 
 /**
  * Output tokens reserved for a request that sets no cap of its own (default 4096): what most
@@ -87,7 +87,8 @@ export class KeyEnforcement {
     let reserveUsd: number | undefined;
     const worstTokens = Math.ceil(info.bodyChars / RESERVED_CHARS_PER_INPUT_TOKEN) + (info.maxOutputTokens ?? DEFAULT_RESERVED_OUTPUT_TOKENS);
     if (limits.budget) {
-      const prices = info.upstreamModels.map((model) => this.options.prices().priceOf(model));
+      const book = this.options.prices();
+      const prices = info.upstreamModels.map((model) => book.priceOf(model));
       if (prices.some((price) => price === undefined) && !this.options.settings().allowUnpricedWithBudget)
         return {
           kind: 'permission',
@@ -105,12 +106,16 @@ export class KeyEnforcement {
    * From `onRequestEnd`: counts the request's tokens and cost, and releases its reservation. An
    * answered request whose usage is unknown (a Chat stream without `stream_options.include_usage`
    * reports none) is charged its worst case: streaming must not be a way around a budget.
+   * `cost` is the record's, from the price book the request was routed under (`PriceBook.costOf`):
+   * the caller has it for the ledger too, so it is computed once.
    */
-  settle(record: RequestRecord): void {
+  settle(record: RequestRecord, cost: RequestCost | undefined): void {
     const waiting = this.tickets.get(record.requestId);
-    const open = waiting?.shift();
-    if (!open) return;
-    if (waiting?.length === 0) this.tickets.delete(record.requestId);
+    // Clients choose request ids: under one id, only an admission of this record's key is its.
+    const at = waiting?.findIndex((admission) => admission.ticket.key === record.clientKeyId) ?? -1;
+    if (at < 0) return;
+    const [open] = waiting!.splice(at, 1) as [OpenAdmission];
+    if (waiting!.length === 0) this.tickets.delete(record.requestId);
     const { ticket } = open;
     const usage = record.usage;
     const answered = record.status >= 200 && record.status < 300;
@@ -118,7 +123,6 @@ export class KeyEnforcement {
     let costUsd: number | undefined = 0;
     if (usage) {
       tokens = usage.inputTokens + usage.outputTokens;
-      const cost = this.options.prices().costOf(record);
       costUsd = cost && 'usd' in cost ? cost.usd : undefined;
     } else if (answered) {
       tokens = open.worstTokens;

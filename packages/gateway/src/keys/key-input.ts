@@ -145,15 +145,14 @@ function parseMetadata(value: unknown): Record<string, string> {
   const object = requireObjectAt(value, 'metadata', 'must be an object of strings');
   const entries = Object.entries(object);
   if (entries.length > MAX_METADATA_ENTRIES) throw new KeyInputError('metadata', `at most ${MAX_METADATA_ENTRIES} entries`);
-  const out: Record<string, string> = {};
   for (const [name, item] of entries) {
     if (name.length === 0 || name.length > MAX_METADATA_NAME_CHARS)
       throw new KeyInputError(`metadata.${name}`, `names must be 1-${MAX_METADATA_NAME_CHARS} characters`);
     if (typeof item !== 'string' || item.length > MAX_METADATA_VALUE_CHARS)
       throw new KeyInputError(`metadata.${name}`, `must be a string of at most ${MAX_METADATA_VALUE_CHARS} characters`);
-    out[name] = item;
   }
-  return out;
+  // Own entries as sent: an assignment would take a `__proto__` entry as the object's prototype.
+  return Object.fromEntries(entries) as Record<string, string>;
 }
 
 function requireObjectAt(value: unknown, param: string, message: string): Record<string, unknown> {

@@ -64,7 +64,8 @@ export class KeyRegistry {
     const current = await this.get(name);
     if (current.revokedAt !== undefined) throw new KeyOperationError(409, `the key ${name} is revoked`);
     const next: VirtualKey = { ...applyChanges(current, changes), updatedAt: this.now() };
-    await this.store.replace(next);
+    // Revoked meanwhile (another process): the revocation stands.
+    if (!(await this.store.replace(next, { unrevoked: true }))) throw new KeyOperationError(409, `the key ${name} is revoked`);
     await this.options.changed?.(name);
     return next;
   }
@@ -75,7 +76,8 @@ export class KeyRegistry {
     if (current.revokedAt !== undefined) return current;
     const now = this.now();
     const next: VirtualKey = { ...current, revokedAt: now, updatedAt: now };
-    await this.store.replace(next);
+    // Revoked meanwhile (another process): that revocation stands, and is the answer.
+    if (!(await this.store.replace(next, { unrevoked: true }))) return this.get(name);
     await this.options.changed?.(name);
     return next;
   }

@@ -8,8 +8,11 @@ import type { KeySettings, VirtualKey } from './virtual-key.js';
 export interface KeyStore {
   /** Adds a key; false when its name is taken (a revoked key's too). */
   insert(key: VirtualKey): Promise<boolean>;
-  /** Replaces the row of `key.name`; false when there is none. */
-  replace(key: VirtualKey): Promise<boolean>;
+  /**
+   * Replaces the row of `key.name`; false when there is none, or with `unrevoked` when the row is
+   * revoked (a revocation another process made since the caller read the row stays: it is final).
+   */
+  replace(key: VirtualKey, options?: { unrevoked?: boolean }): Promise<boolean>;
   get(name: string): Promise<VirtualKey | undefined>;
   findByHash(hash: string): Promise<VirtualKey | undefined>;
   /** Every key, revoked ones included, by name. */

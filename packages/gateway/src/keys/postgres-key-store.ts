@@ -31,10 +31,10 @@ export class PostgresKeyStore implements KeyStore {
     return result.rowCount === 1;
   }
 
-  async replace(key: VirtualKey): Promise<boolean> {
+  async replace(key: VirtualKey, options: { unrevoked?: boolean } = {}): Promise<boolean> {
     const result = await this.pool.query(
-      'UPDATE llm_gateway_keys SET hash = $2, prefix = $3, settings = $4, created_at = $5, updated_at = $6, revoked_at = $7 WHERE name = $1',
-      rowValues(keyRow(key)),
+      'UPDATE llm_gateway_keys SET hash = $2, prefix = $3, settings = $4, created_at = $5, updated_at = $6, revoked_at = $7 WHERE name = $1 AND (NOT $8::boolean OR revoked_at IS NULL)',
+      [...rowValues(keyRow(key)), options.unrevoked === true],
     );
     return result.rowCount === 1;
   }

@@ -42,7 +42,9 @@ export class SqliteKeyStore implements KeyStore {
     this.db = db;
     this.statements = {
       insert: db.prepare(`INSERT INTO virtual_keys (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
-      replace: db.prepare('UPDATE virtual_keys SET hash = ?, prefix = ?, settings = ?, created_at = ?, updated_at = ?, revoked_at = ? WHERE name = ?'),
+      replace: db.prepare(
+        'UPDATE virtual_keys SET hash = ?, prefix = ?, settings = ?, created_at = ?, updated_at = ?, revoked_at = ? WHERE name = ? AND (? = 0 OR revoked_at IS NULL)',
+      ),
       byName: db.prepare(`SELECT ${COLUMNS} FROM virtual_keys WHERE name = ?`),
       byHash: db.prepare(`SELECT ${COLUMNS} FROM virtual_keys WHERE hash = ?`),
       all: db.prepare(`SELECT ${COLUMNS} FROM virtual_keys ORDER BY name`),
@@ -56,11 +58,11 @@ export class SqliteKeyStore implements KeyStore {
     return Number(result.changes) === 1;
   }
 
-  async replace(key: VirtualKey): Promise<boolean> {
+  async replace(key: VirtualKey, options: { unrevoked?: boolean } = {}): Promise<boolean> {
     const [name, ...rest] = rowValues(keyRow(key));
     const statements = this.open(false);
     if (!statements) return false;
-    const result = statements.replace.run(...rest, name) as { changes: number | bigint };
+    const result = statements.replace.run(...rest, name, options.unrevoked ? 1 : 0) as { changes: number | bigint };
     return Number(result.changes) === 1;
   }
 

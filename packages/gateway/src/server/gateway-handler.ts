@@ -99,6 +99,8 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
   const { logger } = options;
   let { router } = options;
   let labels = keyLabels(options.keys);
+  /** The config keys' names (a virtual key may not pass under one). */
+  let configNames = new Set(labels.values());
   const responses: AnswerStore = options.responses ?? new ResponseStore();
   const accessLog = createAccessLog(logger);
   let routes = options.routes ?? [];
@@ -150,7 +152,11 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       const presented = presentedKey(protocol, request.headers, url);
       keyId = presented === undefined ? undefined : labels.get(presented);
       // A virtual key's secret is checked even on an open gateway: its limits hold there too.
-      const found = keyId === undefined && presented !== undefined ? await virtualKeys?.authenticate(presented) : undefined;
+      let found = keyId === undefined && presented !== undefined ? await virtualKeys?.authenticate(presented) : undefined;
+      // A virtual key named as a config key (one the file gained after the key was made) would
+      // pass as that key: no limits, and its stored answers shared. Refused until one is renamed.
+      if (found && 'keyId' in found && configNames.has(found.keyId))
+        found = { refused: `the gateway key ${found.keyId} cannot be used: a key in the gateway's config has its name`, status: 401 };
       if (found && 'keyId' in found) keyId = found.keyId;
       if (keyId === undefined && (found || labels.size > 0 || virtualKeys?.required())) {
         const refusal = found && 'refused' in found ? found : { status: 401, refused: presented ? 'invalid gateway key' : 'missing gateway key' };
@@ -244,6 +250,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     update(next: Pick<GatewayHandlerOptions, 'router' | 'keys' | 'routes'>): void {
       router = next.router;
       labels = keyLabels(next.keys);
+      configNames = new Set(labels.values());
       routes = next.routes ?? [];
     },
     recorded(record: RequestRecord): void {

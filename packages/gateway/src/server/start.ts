@@ -51,7 +51,7 @@ export interface StartGatewayOptions {
   drainMs?: number;
   /** Counts virtual keys' rpm, tpm and spend instead of the limiter the config names (tests). */
   keyLimiter?: KeyLimiter;
-  /** Prices budgets are counted at instead of the config's price book (tests). */
+  /** Prices a budgeted key's admission reserves at instead of the config's price book (tests). */
   prices?: KeyPrices;
 }
 
@@ -98,6 +98,12 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   const logger = options.logger ?? createLogger(config.log.level);
   const backstopMs = transportBodyIdleTimeoutMs(config);
   let draining = false;
+  // The running config's key names: asked on every admission, made again only when a reload replaces the config.
+  let keyNames: { of: GatewayConfig; names: ReadonlySet<string> } | undefined;
+  const configKeyNames = (): ReadonlySet<string> => {
+    if (keyNames?.of !== running) keyNames = { of: running, names: new Set(running.keys.map((key) => key.name)) };
+    return keyNames.names;
+  };
   const readiness = new Readiness();
   readiness.add({ name: 'draining', ready: () => !draining });
   // Before anything else opens: a shared store that cannot be reached stops the start.
@@ -113,7 +119,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   const keys = await openGatewayKeys({
     location: keyLocationOfConfig(config),
     cacheTtlMs: config.virtualKeys.cacheTtlMs,
-    configKeyNames: () => new Set(running.keys.map((key) => key.name)),
+    configKeyNames,
     limiter: options.keyLimiter ?? (limiter as Limiter),
     // Set by `routing(config)` below, before the first request.
     prices: () => options.prices ?? (prices as PriceBook),
@@ -188,8 +194,8 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
         admit: (info) => keys.enforcement.admit(info),
         // One line per request with warnings or a failure, from the record: never one per warning.
         onRequestEnd: (record) => {
-          keys.enforcement.settle(record);
           const cost = book.costOf(record);
+          keys.enforcement.settle(record, cost);
           ledger?.record({ time: Date.now(), keyId: record.clientKeyId, record, cost });
           logOutcome(logger, record);
           logDiagnostics(logger, record);
