@@ -44,9 +44,15 @@ function nodeSqlite(): Open | undefined {
  * better-sqlite3, an optional dependency for runtimes without `node:sqlite` (Node 20): loaded
  * from its package at run time, never bundled, so an install without it (or with an addon built
  * for another Node) still starts, with `ledger: false` or on a newer Node.
+ *
+ * Never loaded where `node:sqlite` exists: better-sqlite3 12 aborts the whole process on Node 24
+ * (`RemoveEnvironmentCleanupHook: (env) != nullptr`) when the garbage collector frees one of its
+ * objects while a worker thread's environment is gone, and 13, which fixes that, needs Node 22,
+ * where `node:sqlite` is there anyway.
  */
 function betterSqlite3(): Open | undefined {
   type Database = new (path: string, options: { readonly: boolean; fileMustExist: boolean }) => SqliteDatabase;
+  if (driverOpen('node:sqlite')) return undefined;
   try {
     const Database = require('better-sqlite3') as Database;
     // Its addon loads at the first open: one built for another Node version fails only then.
