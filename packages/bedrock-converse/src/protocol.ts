@@ -19,6 +19,7 @@ export const read: WireReader = wireReader(PROTOCOL);
  *   request had a `toolConfig`).
  * - `$outputConfig`: `outputConfig` fields with no canonical home.
  * - `$schemaText`: the JSON text of an `outputConfig.textFormat` schema, as the client wrote it.
+ * - `$budget`: a Claude model's thinking budget as a Converse client sent it (written back unfitted).
  * - `$block`: a json part of a tool result that is a wire item kept whole (video, S3 media, ...).
  * - `$noUsage`, `$noMetrics` (answers): an answer without `usage` / `metrics`, kept without them.
  * - `$stop`, `$metadata` (a streamed answer's choice): `messageStop` and `metadata` fields besides

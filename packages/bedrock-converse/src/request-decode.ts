@@ -72,6 +72,8 @@ export function decodeRequest(body: unknown, context?: CodecContext): LlmRequest
       request.reasoning = reasoning;
       if (left) rest.additionalModelRequestFields = left;
       else delete rest.additionalModelRequestFields;
+      // A Converse client's own budget goes back as sent; one from elsewhere is fitted to Anthropic's bounds.
+      if (reasoning.budgetTokens !== undefined) rest.$budget = reasoning.budgetTokens;
     }
   }
 

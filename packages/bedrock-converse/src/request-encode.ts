@@ -54,7 +54,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Conv
   encodeOutputConfig(request, out, own, context);
   reportUnmapped(request, context);
   ext.writeRest(out, request);
-  const thinking = request.reasoning && encodeThinking(request.reasoning, request.model, request.maxOutputTokens, context);
+  const thinking = request.reasoning && encodeThinking(request.reasoning, request.model, request.maxOutputTokens, own?.$budget, context);
   if (thinking) out.additionalModelRequestFields = { ...(out.additionalModelRequestFields as Wire | undefined), thinking };
   return out as unknown as ConverseRequest;
 }

@@ -1,5 +1,5 @@
 import type { CodecContext, LlmReasoningConfig } from '@llm/core';
-import { anthropicThinkingBudget, reportLoss } from '@llm/core';
+import { anthropicThinking, reportLoss } from '@llm/core';
 import { PROTOCOL } from './protocol.js';
 
 type Wire = Record<string, unknown>;
@@ -55,14 +55,16 @@ export function decodeThinking(fields: Wire, reasoning: LlmReasoningConfig): Wir
 }
 
 /**
- * `reasoning` -> the `thinking` object of a Claude model, or `undefined` when it states none. A
- * switch without a budget gets one from the effort (core's table, at least 1024 as Anthropic
- * requires, below `maxTokens`). Other models have no such field: reported.
+ * `reasoning` -> the `thinking` object of a Claude model, or `undefined` when it states none. The
+ * budget (the request's, or from its effort by core's table) is fitted to Anthropic's bounds (at
+ * least 1024, below `maxTokens`; none, reported, when `maxTokens` leaves no room). Other models
+ * have no such field: reported.
  */
 export function encodeThinking(
   reasoning: LlmReasoningConfig,
   model: string,
   maxTokens: number | undefined,
+  clientBudget: unknown,
   context: CodecContext | undefined,
 ): Wire | undefined {
   const off = reasoning.enabled === false || reasoning.effort === 'none';
@@ -78,6 +80,8 @@ export function encodeThinking(
   }
   if (reasoning.adaptive) return { type: 'adaptive' };
   if (off) return { type: 'disabled' };
-  if (reasoning.budgetTokens !== undefined) return { type: 'enabled', budget_tokens: reasoning.budgetTokens };
-  return { type: 'enabled', budget_tokens: anthropicThinkingBudget(reasoning.effort ?? 'medium', maxTokens) };
+  // A Converse client's own budget, as it sent it (with interleaved thinking it may exceed maxTokens).
+  if (reasoning.budgetTokens !== undefined && reasoning.budgetTokens === clientBudget) return { type: 'enabled', budget_tokens: clientBudget };
+  const budget = anthropicThinking(reasoning, maxTokens, context, PROTOCOL);
+  return budget === undefined ? undefined : { type: 'enabled', budget_tokens: budget };
 }

@@ -227,7 +227,7 @@ describe('thinking of Claude models (additionalModelRequestFields.thinking)', ()
     };
     const decoded = bedrockConverse.request.decode(body, { model: claudeModel });
     expect(decoded.reasoning).toEqual({ enabled: true, budgetTokens: 4096 });
-    expect(decoded.extensions).toEqual({ 'bedrock-converse': { additionalModelRequestFields: { top_k: 5 } } });
+    expect(decoded.extensions).toEqual({ 'bedrock-converse': { additionalModelRequestFields: { top_k: 5 }, $budget: 4096 } });
     expect(bedrockConverse.request.encode(decoded)).toEqual(body);
   });
 
@@ -244,7 +244,7 @@ describe('thinking of Claude models (additionalModelRequestFields.thinking)', ()
     const body = { messages: [], additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1024 } } };
     for (const alias of ['to-openai-chat', 'gpt-4.1', 'gemini-2.5-pro', 'claude-sonnet']) {
       const decoded = bedrockConverse.request.decode(body, { model: alias });
-      expect([alias, decoded.reasoning, decoded.extensions]).toEqual([alias, { enabled: true, budgetTokens: 1024 }, undefined]);
+      expect([alias, decoded.reasoning, decoded.extensions]).toEqual([alias, { enabled: true, budgetTokens: 1024 }, { 'bedrock-converse': { $budget: 1024 } }]);
     }
     for (const other of ['amazon.nova-pro-v1:0', 'us.meta.llama3-2-90b-instruct-v1:0', 'openai.gpt-oss-120b-1:0']) {
       const decoded = bedrockConverse.request.decode(body, { model: other });
@@ -266,6 +266,33 @@ describe('thinking of Claude models (additionalModelRequestFields.thinking)', ()
     expect(encode({ enabled: true, effort: 'high' })).toEqual({ thinking: { type: 'enabled', budget_tokens: 16384 } });
     expect(encode({ enabled: true, effort: 'high' }, 4000)).toEqual({ thinking: { type: 'enabled', budget_tokens: 3999 } });
     expect(encode({ effort: 'high' })).toBeUndefined();
+  });
+
+  it("fits a budget from another protocol to Anthropic's bounds, reported, and keeps a Converse client's own as sent", () => {
+    const encode = (reasoning: LlmRequest['reasoning'], maxOutputTokens?: number, extensions?: LlmRequest['extensions']) => {
+      const warnings: LlmWarning[] = [];
+      const wire = bedrockConverse.request.encode(
+        { model: claudeModel, messages: [], reasoning, ...(maxOutputTokens ? { maxOutputTokens } : {}), ...(extensions ? { extensions } : {}) },
+        { warn: (warning) => warnings.push(warning) },
+      );
+      return [wire.additionalModelRequestFields, warnings.map(({ code, path }) => `${code} ${path}`)];
+    };
+    expect(encode({ enabled: true, budgetTokens: 512 })).toEqual([
+      { thinking: { type: 'enabled', budget_tokens: 1024 } },
+      ['lossy-conversion reasoning.budgetTokens'],
+    ]);
+    expect(encode({ enabled: true, budgetTokens: 8000 }, 4096)).toEqual([
+      { thinking: { type: 'enabled', budget_tokens: 4095 } },
+      ['lossy-conversion reasoning.budgetTokens'],
+    ]);
+    expect(encode({ enabled: true, budgetTokens: 8000 }, 1000)).toEqual([undefined, ['dropped-field reasoning']]);
+    // The client's own, above maxTokens (interleaved thinking): as it sent it.
+    const body = {
+      messages: [{ role: 'user', content: [{ text: 'Think.' }] }],
+      inferenceConfig: { maxTokens: 4096 },
+      additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 8000 } },
+    };
+    expect(bedrockConverse.request.encode(bedrockConverse.request.decode(body, { model: claudeModel }))).toEqual(body);
   });
 });
 

@@ -16,5 +16,6 @@ export const read: WireReader = wireReader(PROTOCOL);
  *   with the tool results before it).
  * - `$noContent`: a `tool_result` without `content`.
  * - `$block`: a json part inside a tool result that is a wire block kept whole.
+ * - `$budget`: the request's thinking budget as a Claude client sent it (written back unfitted).
  */
 export const ext: ExtensionKit = extensionKit(PROTOCOL);

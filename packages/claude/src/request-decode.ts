@@ -71,6 +71,8 @@ export function decodeRequest(body: unknown): LlmRequest {
 
   const reasoning: LlmReasoningConfig = {};
   if (wire.thinking != null && !decodeThinking(wire, reasoning)) rest.thinking = wire.thinking;
+  // A Claude client's own budget goes back as sent; one from elsewhere is fitted to Claude's bounds.
+  if (reasoning.budgetTokens !== undefined) rest.$budget = reasoning.budgetTokens;
   const config = read.optionalObject(wire, 'output_config', '');
   if (config) {
     const configRest = ext.rest(config, OUTPUT_CONFIG_KNOWN) ?? {};

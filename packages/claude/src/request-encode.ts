@@ -1,5 +1,5 @@
 import type { CodecContext, LlmMessage, LlmReasoningConfig, LlmRequest, LlmSystemMessage, LlmTextPart, LlmToolChoice, LlmUserMessage } from '@llm/core';
-import { cacheHintToWire, LlmError, anthropicThinkingBudget, reportLoss } from '@llm/core';
+import { cacheHintToWire, LlmError, anthropicThinking, reportLoss } from '@llm/core';
 import { encodePart, encodeParts, toolResultBlock, type EncodePartOptions } from './blocks-encode.js';
 import { limitCacheBreakpoints } from './cache-breakpoints.js';
 import { PROTOCOL, ext } from './protocol.js';
@@ -57,7 +57,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Clau
 
   const reasoning = request.reasoning;
   const outputConfig: Wire = {};
-  if (reasoning) encodeReasoning(reasoning, out, outputConfig, maxTokens, context);
+  if (reasoning) encodeReasoning(reasoning, out, outputConfig, maxTokens, own?.$budget, context);
   const format = request.responseFormat;
   if (format?.type === 'json-schema') {
     outputConfig.format = { type: 'json_schema', schema: format.schema };
@@ -108,14 +108,22 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Clau
   return out as ClaudeRequest;
 }
 
-function encodeReasoning(reasoning: LlmReasoningConfig, out: Wire, outputConfig: Wire, maxTokens: number, context: CodecContext | undefined): void {
+function encodeReasoning(
+  reasoning: LlmReasoningConfig,
+  out: Wire,
+  outputConfig: Wire,
+  maxTokens: number,
+  clientBudget: unknown,
+  context: CodecContext | undefined,
+): void {
   let thinking: Wire | undefined;
   if (reasoning.adaptive) thinking = { type: 'adaptive' };
   else if (reasoning.enabled === false || reasoning.effort === 'none') thinking = { type: 'disabled' };
-  else if (reasoning.budgetTokens !== undefined) thinking = { type: 'enabled', budget_tokens: reasoning.budgetTokens };
-  else if (reasoning.enabled) {
-    // Thinking asked for without a budget: one from the effort, within Anthropic's bounds.
-    thinking = { type: 'enabled', budget_tokens: anthropicThinkingBudget(reasoning.effort ?? 'medium', maxTokens) };
+  // A Claude client's own budget, as it sent it (with interleaved thinking it may exceed max_tokens).
+  else if (reasoning.budgetTokens !== undefined && reasoning.budgetTokens === clientBudget) thinking = { type: 'enabled', budget_tokens: clientBudget };
+  else if (reasoning.budgetTokens !== undefined || reasoning.enabled) {
+    const budget = anthropicThinking(reasoning, maxTokens, context, PROTOCOL);
+    if (budget !== undefined) thinking = { type: 'enabled', budget_tokens: budget };
   }
   if (thinking && thinking.type !== 'disabled' && reasoning.includeThoughts !== undefined) {
     thinking.display = reasoning.includeThoughts ? 'summarized' : 'omitted';

@@ -64,6 +64,9 @@ describe('requests', () => {
       toolChoice: { type: 'auto' },
       parallelToolCalls: false,
       user: 'u1',
+      // The budget as this Claude client sent it: written back as is (here above max_tokens, as
+      // interleaved thinking allows), where one from another protocol is fitted to Claude's bounds.
+      extensions: { claude: { $budget: 2000 } },
     } satisfies LlmRequest);
     expect(claude.request.encode(request)).toEqual(body);
   });

@@ -47,7 +47,7 @@ describe('a request from another protocol, encoded for Claude', () => {
       ],
       stop_sequences: ['###'],
       top_p: 0.9,
-      thinking: { type: 'enabled', budget_tokens: 512 },
+      // No thinking: Anthropic takes a budget of 1024 up to max_tokens - 1, and max_tokens is 900.
       output_config: { format: { type: 'json_schema', schema: { type: 'object' } } },
       tools: [{ name: 'f', description: 'd', input_schema: { type: 'object' }, strict: true }],
       tool_choice: { type: 'any' },
@@ -56,8 +56,10 @@ describe('a request from another protocol, encoded for Claude', () => {
       ['dropped-part', 'messages[2].content[1]'],
       ['dropped-part', 'messages[2].content[2]'],
       ['dropped-field', 'sampling.frequencyPenalty'],
+      ['dropped-field', 'reasoning'],
       ['dropped-field', 'responseFormat.name'],
     ]);
+    expect(warnings.find((warning) => warning.path === 'reasoning')?.message).toBe('thinking needs max_tokens above 1024 (it is 900): sent without thinking');
   });
 });
 
@@ -82,5 +84,60 @@ describe('image URLs from another protocol', () => {
       { type: 'image', source: { type: 'url', url: 'data:;base64,iVBOR' } },
       { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } },
     ]);
+  });
+});
+
+describe('a thinking budget from another protocol', () => {
+  const encode = (maxOutputTokens: number | undefined, reasoning: LlmRequest['reasoning'], tools = false) => {
+    const warnings: LlmWarning[] = [];
+    const wire = claude.request.encode(
+      {
+        model: 'claude-sonnet-4-5',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Q' }] }],
+        ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+        ...(tools ? { tools: [{ type: 'function' as const, name: 'f', parameters: { type: 'object' } }] } : {}),
+        reasoning,
+      },
+      { warn: (warning) => warnings.push(warning) },
+    );
+    return { max_tokens: wire.max_tokens, thinking: wire.thinking, warnings: warnings.map(({ code, path, message }) => [code, path, message]) };
+  };
+
+  it("is fitted to Claude's bounds (1024 up to max_tokens - 1), tools or not, and the change reported", () => {
+    expect(encode(8192, { enabled: true, budgetTokens: 512 })).toEqual({
+      max_tokens: 8192,
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      warnings: [['lossy-conversion', 'reasoning.budgetTokens', 'thinking budget 512 sent as 1024 (Anthropic takes 1024 up to max_tokens - 1)']],
+    });
+    for (const tools of [false, true]) {
+      expect(encode(4096, { enabled: true, budgetTokens: 8000 }, tools)).toEqual({
+        max_tokens: 4096,
+        thinking: { type: 'enabled', budget_tokens: 4095 },
+        warnings: [['lossy-conversion', 'reasoning.budgetTokens', 'thinking budget 8000 sent as 4095 (Anthropic takes 1024 up to max_tokens - 1)']],
+      });
+    }
+  });
+
+  it('with no output limit gets a max_tokens above it, and a budget inside the bounds goes as it is', () => {
+    expect(encode(undefined, { enabled: true, budgetTokens: 8000 })).toEqual({
+      max_tokens: 12096,
+      thinking: { type: 'enabled', budget_tokens: 8000 },
+      warnings: [['defaulted', 'max_tokens', 'Claude requires max_tokens; 12096 was used']],
+    });
+    expect(encode(undefined, { enabled: true, budgetTokens: 512 })).toEqual({
+      max_tokens: 4096,
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      warnings: [
+        ['defaulted', 'max_tokens', 'Claude requires max_tokens; 4096 was used'],
+        ['lossy-conversion', 'reasoning.budgetTokens', 'thinking budget 512 sent as 1024 (Anthropic takes 1024 up to max_tokens - 1)'],
+      ],
+    });
+  });
+
+  it('is left out, reported, when max_tokens is 1024 or less (an effort as well as a budget)', () => {
+    const left = ['dropped-field', 'reasoning', 'thinking needs max_tokens above 1024 (it is 1024): sent without thinking'];
+    expect(encode(1024, { enabled: true, budgetTokens: 2000 })).toEqual({ max_tokens: 1024, thinking: undefined, warnings: [left] });
+    expect(encode(1024, { enabled: true, effort: 'high' }).thinking).toBeUndefined();
+    expect(encode(1025, { enabled: true, effort: 'high' }).thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
   });
 });

@@ -79,7 +79,15 @@ export {
 } from './hosted-tools.js';
 export type { WebSearchSetting } from './hosted-tools.js';
 
-export { ANTHROPIC_MIN_THINKING_BUDGET, REASONING_EFFORTS, anthropicThinkingBudget, budgetToEffort, effortToBudget } from './reasoning.js';
+export {
+  ANTHROPIC_MIN_THINKING_BUDGET,
+  REASONING_EFFORTS,
+  anthropicThinkingBudget,
+  budgetToEffort,
+  effortToBudget,
+  fitAnthropicThinkingBudget,
+} from './reasoning.js';
+export { anthropicThinking } from './anthropic-thinking.js';
 export type { LlmReasoningConfig, LlmReasoningEffort } from './reasoning.js';
 
 export type { LlmLogprobsOptions, LlmRequest, LlmResponseFormat, LlmSampling } from './request.js';

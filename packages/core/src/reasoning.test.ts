@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REASONING_EFFORTS, anthropicThinkingBudget, budgetToEffort, effortToBudget } from './reasoning.js';
+import { REASONING_EFFORTS, anthropicThinkingBudget, budgetToEffort, effortToBudget, fitAnthropicThinkingBudget } from './reasoning.js';
 
 describe('effortToBudget', () => {
   it('follows the documented table', () => {
@@ -38,10 +38,25 @@ describe('budgetToEffort', () => {
 });
 
 describe('anthropicThinkingBudget', () => {
-  it("is the effort's budget, at least 1024 and below max tokens", () => {
+  it("is the effort's budget, at least 1024 and below max tokens; none where max tokens leave no room", () => {
     expect(anthropicThinkingBudget('medium', undefined)).toBe(effortToBudget('medium'));
     expect(anthropicThinkingBudget('high', 4000)).toBe(3999);
     expect(anthropicThinkingBudget('minimal', 100_000)).toBe(Math.max(1024, effortToBudget('minimal')));
-    expect(anthropicThinkingBudget('medium', 500)).toBe(1024);
+    expect(anthropicThinkingBudget('medium', 1025)).toBe(1024);
+    expect(anthropicThinkingBudget('medium', 1024)).toBeUndefined();
+    expect(anthropicThinkingBudget('medium', 500)).toBeUndefined();
+  });
+});
+
+describe('fitAnthropicThinkingBudget', () => {
+  it('raises a budget to 1024, keeps it below max tokens, and has none for max tokens of 1024 or less', () => {
+    expect(fitAnthropicThinkingBudget(512, 8192)).toBe(1024);
+    expect(fitAnthropicThinkingBudget(512, undefined)).toBe(1024);
+    expect(fitAnthropicThinkingBudget(8000, 4096)).toBe(4095);
+    expect(fitAnthropicThinkingBudget(8000, 8001)).toBe(8000);
+    expect(fitAnthropicThinkingBudget(8000, undefined)).toBe(8000);
+    expect(fitAnthropicThinkingBudget(1500.4, 4096)).toBe(1500);
+    expect(fitAnthropicThinkingBudget(2048, 1024)).toBeUndefined();
+    expect(fitAnthropicThinkingBudget(2048, 1)).toBeUndefined();
   });
 });

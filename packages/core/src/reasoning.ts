@@ -59,13 +59,23 @@ export function effortToBudget(effort: LlmReasoningEffort, modelMaxTokens?: numb
 export const ANTHROPIC_MIN_THINKING_BUDGET = 1024;
 
 /**
- * A Claude thinking budget for an effort level, on any wire that carries Anthropic's `thinking`
- * (the Messages API, Bedrock Converse): the effort's budget, at least 1024 and below `maxTokens`
- * as Anthropic requires (https://platform.claude.com/docs/en/build-with-claude/extended-thinking).
+ * A thinking budget fitted to Anthropic's bounds, on any wire that carries Anthropic's `thinking`
+ * (the Messages API, Bedrock Converse): at least 1024 and below `maxTokens`
+ * (https://platform.claude.com/docs/en/build-with-claude/extended-thinking). Undefined when
+ * `maxTokens` leaves no room (1024 or less): such a request can only go without thinking.
  */
-export function anthropicThinkingBudget(effort: LlmReasoningEffort, maxTokens: number | undefined): number {
-  const budget = effortToBudget(effort, maxTokens);
-  return Math.max(ANTHROPIC_MIN_THINKING_BUDGET, maxTokens === undefined ? budget : Math.min(budget, maxTokens - 1));
+export function fitAnthropicThinkingBudget(budget: number, maxTokens: number | undefined): number | undefined {
+  if (maxTokens !== undefined && maxTokens <= ANTHROPIC_MIN_THINKING_BUDGET) return undefined;
+  const raised = Math.max(ANTHROPIC_MIN_THINKING_BUDGET, Math.round(budget));
+  return maxTokens === undefined ? raised : Math.min(raised, maxTokens - 1);
+}
+
+/**
+ * A Claude thinking budget for an effort level: the effort's budget fitted to Anthropic's bounds
+ * ({@link fitAnthropicThinkingBudget}); undefined when `maxTokens` leaves no room.
+ */
+export function anthropicThinkingBudget(effort: LlmReasoningEffort, maxTokens: number | undefined): number | undefined {
+  return fitAnthropicThinkingBudget(effortToBudget(effort, maxTokens), maxTokens);
 }
 
 /**

@@ -174,6 +174,30 @@ describe('claude mock', () => {
       error: { type: 'invalid_request_error', message: 'messages.1: roles must alternate between "user" and "assistant"' },
     });
   });
+  it('bounds max_tokens and a manual thinking budget as the API does (budget >= 1024 and, without tools, below max_tokens)', async () => {
+    const post = async (body: unknown) => {
+      const res = await fetch(`${claude.baseUrl}/v1/messages`, { method: 'POST', body: JSON.stringify(body) });
+      return { status: res.status, message: ((await res.json()) as { error?: { message: string } }).error?.message };
+    };
+    const messages = [{ role: 'user', content: 'x' }];
+    const enabled = (budget_tokens: unknown) => ({ type: 'enabled', budget_tokens });
+    expect(await post({ model: 'c', max_tokens: 0, messages })).toEqual({ status: 400, message: 'max_tokens: Input should be greater than or equal to 1' });
+    expect(await post({ model: 'c', max_tokens: 1.5, messages })).toEqual({ status: 400, message: 'max_tokens: Input should be greater than or equal to 1' });
+    expect(await post({ model: 'c', max_tokens: 4096, thinking: enabled(1000), messages })).toEqual({
+      status: 400,
+      message: 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024',
+    });
+    expect(await post({ model: 'c', max_tokens: 4096, thinking: enabled(8000), messages })).toEqual({
+      status: 400,
+      message:
+        '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size',
+    });
+    expect(await post({ model: 'c', max_tokens: 4096, thinking: enabled(4096), messages })).toMatchObject({ status: 400 });
+    expect(await post({ model: 'c', max_tokens: 4097, thinking: enabled(4096), messages })).toEqual({ status: 200, message: undefined });
+    // With tools (interleaved thinking) the budget may exceed max_tokens.
+    expect(await post({ model: 'c', max_tokens: 4096, thinking: enabled(8000), tools, messages })).toEqual({ status: 200, message: undefined });
+    expect(await post({ model: 'c', max_tokens: 4096, thinking: { type: 'disabled' }, messages })).toEqual({ status: 200, message: undefined });
+  });
   it('answers a scripted 529 overloaded', async () => {
     await expect(client().messages.create({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'error 529' }] })).rejects.toMatchObject({
       status: 529,

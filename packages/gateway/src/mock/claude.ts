@@ -6,11 +6,31 @@ import { type MockPlan, type MockTurn, check, chunksOf, isObject, jsonResponse, 
  * @see https://docs.anthropic.com/en/api/messages
  */
 
+/**
+ * A manual thinking budget as the API bounds it: at least 1024 tokens, and below `max_tokens`
+ * (thinking counts towards it). With tools the budget may exceed `max_tokens` (interleaved
+ * thinking spans the turn's thinking blocks), so that rule is checked without tools only.
+ */
+function checkThinkingBudget(body: Record<string, unknown>, countTokens: boolean): void {
+  const thinking = body.thinking;
+  if (!isObject(thinking) || thinking.type !== 'enabled') return;
+  const budget = thinking.budget_tokens;
+  check(Number.isInteger(budget), 'thinking.enabled.budget_tokens: Field required');
+  check(Number(budget) >= 1024, 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
+  const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
+  check(
+    countTokens || hasTools || Number(body.max_tokens) > Number(budget),
+    '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size',
+  );
+}
+
 /** Validates a Messages request like the real API and reads the turn the script needs. */
 export function readClaudeTurn(body: unknown, countTokens = false): MockTurn {
   check(isObject(body), 'body: expected an object');
   check(typeof body.model === 'string' && body.model, 'model: Field required');
   check(countTokens || typeof body.max_tokens === 'number', 'max_tokens: Field required');
+  if (!countTokens) check(Number.isInteger(body.max_tokens) && Number(body.max_tokens) >= 1, 'max_tokens: Input should be greater than or equal to 1');
+  checkThinkingBudget(body, countTokens);
   const messages = body.messages;
   check(Array.isArray(messages) && messages.length > 0, 'messages: Field required');
   let previous: string | undefined;
