@@ -81,6 +81,14 @@ describe('openai-chat mock', () => {
 
 describe('openai-responses mock', () => {
   const client = () => new OpenAI({ apiKey: 'k', baseURL: responses.baseUrl, maxRetries: 0 });
+  it('refuses max_output_tokens below 16, as the API does', async () => {
+    await expect(client().responses.create({ model: 'gpt-5', input: 'x', store: false, max_output_tokens: 15 })).rejects.toMatchObject({
+      status: 400,
+      message: "400 Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got 15 instead.",
+    });
+    const ok = await client().responses.create({ model: 'gpt-5', input: 'x', store: false, max_output_tokens: 16 });
+    expect(ok.output_text).toBe('Mock openai-responses says: x');
+  });
   it('streams reasoning and a call, and validates the replayed reasoning item', async () => {
     const tools = [{ type: 'function' as const, strict: false, ...weatherTool }];
     const stream = client().responses.stream({ model: 'gpt-5', input: 'think then use the tool', tools });

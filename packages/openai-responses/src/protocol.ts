@@ -15,8 +15,13 @@ export const read = wireReader(PROTOCOL);
  * - `$input`: a system message that was an `input` item, not `instructions`.
  * - `$summary` / `$content`: a reasoning item's summary / content arrays when the canonical text
  *   cannot say them exactly.
+ * - `$maxOutput`: a `max_output_tokens` below the API's floor as a Responses client sent it
+ *   (written back as sent; one from elsewhere is raised to the floor).
  */
 export const ext = extensionKit(PROTOCOL);
+
+/** The least `max_output_tokens` the Responses API takes (it refuses smaller values with a 400). */
+export const MIN_MAX_OUTPUT_TOKENS = 16;
 
 /**
  * The "expected X, got Y" error at `path` for a value other than the one at that path (a part

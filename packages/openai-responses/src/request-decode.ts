@@ -9,7 +9,7 @@ import {
 } from '@llm/core';
 import type { LiftedTools } from './additional-tools.js';
 import { decodeLogprobsInclude } from './logprobs.js';
-import { ext, read } from './protocol.js';
+import { MIN_MAX_OUTPUT_TOKENS, ext, read } from './protocol.js';
 import { decodeInput } from './items-decode.js';
 import { decodeToolChoice, decodeTools } from './tools-decode.js';
 
@@ -71,6 +71,7 @@ export function decodeRequest(wire: unknown, _context?: CodecContext): LlmReques
   }
   copyNullable(body, bag, request, 'parallel_tool_calls', 'parallelToolCalls', read.optionalBoolean);
   copyNullable(body, bag, request, 'max_output_tokens', 'maxOutputTokens', read.optionalInteger);
+  if (request.maxOutputTokens !== undefined && request.maxOutputTokens < MIN_MAX_OUTPUT_TOKENS) bag.$maxOutput = request.maxOutputTokens;
   copyNullable(body, bag, request, 'max_tool_calls', 'maxToolCalls', read.optionalInteger);
   copyNullable(body, bag, request, 'store', 'store', read.optionalBoolean);
   copyNullable(body, bag, request, 'stream', 'stream', read.optionalBoolean);

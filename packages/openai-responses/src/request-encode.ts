@@ -1,7 +1,7 @@
 import { isStrictResponseFormat, reportCacheHints, reportLoss, strictResponseSchema, type CodecContext, type LlmRequest } from '@llm/core';
 import { type AdditionalToolsItem, isLifted, rebuildAdditionalTools } from './additional-tools.js';
 import { encodeLogprobsInclude } from './logprobs.js';
-import { PROTOCOL, ext } from './protocol.js';
+import { MIN_MAX_OUTPUT_TOKENS, PROTOCOL, ext } from './protocol.js';
 import { encodeMessages } from './items-encode.js';
 import { encodeToolChoice, encodeTools } from './tools-encode.js';
 import type { OpenAIResponsesRequest } from './wire-types.js';
@@ -24,7 +24,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
   if (tools !== undefined && !(bag?.$noTools && tools.length === 0)) body.tools = encodeTools(tools, context);
   if (request.toolChoice !== undefined) body.tool_choice = encodeToolChoice(request.toolChoice, request.tools);
   if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
-  if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
+  if (request.maxOutputTokens !== undefined) body.max_output_tokens = maxOutputTokens(request.maxOutputTokens, bag?.$maxOutput, context);
   if (request.maxToolCalls !== undefined) body.max_tool_calls = request.maxToolCalls;
   const sampling = request.sampling;
   if (sampling) {
@@ -98,4 +98,20 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
   ext.writeRest(body, request);
   encodeLogprobsInclude(request, body);
   return body as OpenAIResponsesRequest;
+}
+
+/**
+ * `max_output_tokens`: an output limit from another protocol below the API's floor (Claude
+ * Desktop probes a model with `max_tokens: 1`) is raised to it, reported; a Responses client's own
+ * value goes back as sent.
+ */
+function maxOutputTokens(limit: number, clientLimit: unknown, context: CodecContext | undefined): number {
+  if (limit >= MIN_MAX_OUTPUT_TOKENS || limit === clientLimit) return limit;
+  reportLoss(context, {
+    code: 'lossy-conversion',
+    path: 'maxOutputTokens',
+    message: `an output limit of ${limit} was sent as ${MIN_MAX_OUTPUT_TOKENS}, the least max_output_tokens Responses takes`,
+    protocol: PROTOCOL,
+  });
+  return MIN_MAX_OUTPUT_TOKENS;
 }

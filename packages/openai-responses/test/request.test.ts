@@ -304,3 +304,25 @@ describe('request.decode rejects bad input with a JSON path', () => {
     expect((thrown as LlmError).path).toBe(path);
   });
 });
+
+describe('max_output_tokens below the API floor of 16', () => {
+  const text = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'Q' }] }];
+  it('is raised to 16 when it came from another protocol, reported', () => {
+    const warnings: LlmWarning[] = [];
+    const body = openaiResponses.request.encode({ model: 'gpt-5', messages: text, maxOutputTokens: 1 }, { warn: (warning) => warnings.push(warning) });
+    expect(body.max_output_tokens).toBe(16);
+    expect(warnings).toEqual([
+      {
+        code: 'lossy-conversion',
+        path: 'maxOutputTokens',
+        message: 'an output limit of 1 was sent as 16, the least max_output_tokens Responses takes',
+        protocol: 'openai-responses',
+      },
+    ]);
+    expect(openaiResponses.request.encode({ model: 'gpt-5', messages: text, maxOutputTokens: 16 }).max_output_tokens).toBe(16);
+  });
+  it("goes back as sent when it is a Responses client's own", () => {
+    const body = { model: 'gpt-5', input: 'Q', max_output_tokens: 5 };
+    expect(openaiResponses.request.encode(openaiResponses.request.decode(body))).toEqual(body);
+  });
+});

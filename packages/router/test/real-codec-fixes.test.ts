@@ -76,7 +76,7 @@ describe('translation fixes over the real codecs', () => {
     const read = { name: 'read', input_schema: { type: 'object' } };
     const out = via.request({
       model: 'gpt-4.1',
-      max_tokens: 10,
+      max_tokens: 100,
       // bash is a Claude server tool with no cross-protocol form (web search now has one).
       tools: [{ type: 'bash_20250124', name: 'bash' }, read],
       tool_choice: { type: 'any' },

@@ -9,6 +9,11 @@ import { type MockPlan, type MockTurn, check, chunksOf, isObject, jsonResponse, 
 export function readResponsesTurn(body: unknown): MockTurn {
   check(isObject(body), 'We could not parse the JSON body of your request.');
   check(typeof body.model === 'string' && body.model, "Missing required parameter: 'model'.");
+  const limit = body.max_output_tokens;
+  check(
+    limit === undefined || limit === null || (Number.isInteger(limit) && Number(limit) >= 16),
+    `Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${String(limit)} instead.`,
+  );
   const input = typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body.input;
   check(Array.isArray(input) && input.length > 0, "Missing required parameter: 'input'.");
   const calls = new Set<string>();

@@ -5,21 +5,30 @@ import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
 import { type Gateway, startGateway } from '../src/server/start.js';
 
 /**
- * Reasoning settings of every client protocol, with no output cap and no tools, reach a Claude
- * upstream as a body the API accepts: the mock refuses a thinking budget under 1024 or not below
- * `max_tokens`, as Anthropic does (a router default of 4096 under an 8000 budget once broke this).
+ * Values other protocols allow reach an upstream inside its own bounds, which its mock enforces
+ * as the real API does: reasoning settings of every client protocol, with no output cap and no
+ * tools, reach Claude with a thinking budget of at least 1024 and below `max_tokens` (a router
+ * default of 4096 under an 8000 budget once broke this); an output limit under 16 reaches
+ * Responses as 16.
  */
 
 let gateway: Gateway;
 let claude: MockUpstream;
+let responses: MockUpstream;
 
 beforeAll(async () => {
-  claude = await startMockUpstream({ protocol: 'claude' });
+  [claude, responses] = await Promise.all([startMockUpstream({ protocol: 'claude' }), startMockUpstream({ protocol: 'openai-responses' })]);
   const config = parseConfig(
     JSON.stringify({
       keys: ['k'],
-      upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'upstream-key' } },
-      routes: [{ match: '*', upstream: 'claude', model: 'claude-sonnet-4-5' }],
+      upstreams: {
+        claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'upstream-key' },
+        responses: { protocol: 'openai-responses', baseUrl: responses.baseUrl, apiKey: 'upstream-key' },
+      },
+      routes: [
+        { match: 'to-responses', upstream: 'responses', model: 'gpt-5' },
+        { match: '*', upstream: 'claude', model: 'claude-sonnet-4-5' },
+      ],
       ledger: false,
       maxRetries: 0,
     }),
@@ -28,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gateway?.close();
-  await claude?.close();
+  await Promise.all([claude?.close(), responses?.close()]);
 });
 
 const post = async (path: string, body: unknown) => {
@@ -68,4 +77,10 @@ it.each(['low', 'medium', 'high'])('a Responses reasoning effort %s with no max_
   const { status, body } = await post('/v1/responses', { model: 'm', reasoning: { effort }, input: 'ponder', store: false });
   expect(status).toBe(200);
   expect(body.output.at(-1).content[0].text).toBe('Mock claude says: ponder');
+});
+
+it('a Claude client probing with max_tokens 1 (as Claude Desktop does), on a Responses upstream', async () => {
+  const { status, body } = await post('/v1/messages', { model: 'to-responses', max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] });
+  expect(status).toBe(200);
+  expect(body.content).toEqual([{ type: 'text', text: 'Mock openai-responses says: ping' }]);
 });
