@@ -17,5 +17,7 @@ export const read: WireReader = wireReader(PROTOCOL);
  * - `$noContent`: a `tool_result` without `content`.
  * - `$block`: a json part inside a tool result that is a wire block kept whole.
  * - `$budget`: the request's thinking budget as a Claude client sent it (written back unfitted).
+ * - `$asSent`: a Claude client's sampling and thinking settings outside Claude's bounds (written
+ *   back as they came, where another protocol's are fitted: see sampling-bounds.ts).
  */
 export const ext: ExtensionKit = extensionKit(PROTOCOL);

@@ -12,6 +12,7 @@ import type {
 import { cacheHintFromWire } from '@llm/core';
 import { decodeBlock } from './blocks-decode.js';
 import { PROTOCOL, ext, read } from './protocol.js';
+import { isOutsideClaudeBounds } from './sampling-bounds.js';
 import { decodeMcpServers } from './mcp-servers.js';
 import { decodeTool, decodeToolChoice } from './tools-decode.js';
 
@@ -71,8 +72,9 @@ export function decodeRequest(body: unknown): LlmRequest {
 
   const reasoning: LlmReasoningConfig = {};
   if (wire.thinking != null && !decodeThinking(wire, reasoning)) rest.thinking = wire.thinking;
-  // A Claude client's own budget goes back as sent; one from elsewhere is fitted to Claude's bounds.
+  // A Claude client's own budget and sampling go back as sent; another protocol's are fitted to Claude's bounds.
   if (reasoning.budgetTokens !== undefined) rest.$budget = reasoning.budgetTokens;
+  if ((wire.thinking != null || wire.temperature !== undefined) && isOutsideClaudeBounds(wire)) rest.$asSent = true;
   const config = read.optionalObject(wire, 'output_config', '');
   if (config) {
     const configRest = ext.rest(config, OUTPUT_CONFIG_KNOWN) ?? {};

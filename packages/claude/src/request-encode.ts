@@ -2,6 +2,7 @@ import type { CodecContext, LlmMessage, LlmReasoningConfig, LlmRequest, LlmSyste
 import { cacheHintToWire, LlmError, anthropicThinking, reportLoss } from '@llm/core';
 import { encodePart, encodeParts, toolResultBlock, type EncodePartOptions } from './blocks-encode.js';
 import { limitCacheBreakpoints } from './cache-breakpoints.js';
+import { fitToClaudeBounds } from './sampling-bounds.js';
 import { PROTOCOL, ext } from './protocol.js';
 import { encodeMcpServer, type EncodedMcpServer } from './mcp-servers.js';
 import { encodeTool, encodeToolChoice } from './tools-encode.js';
@@ -105,6 +106,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Clau
   reportUnmapped(request, context);
   ext.writeRest(out, request);
   limitCacheBreakpoints(out, context);
+  if (!own?.$asSent) fitToClaudeBounds(out, context);
   return out as ClaudeRequest;
 }
 

@@ -141,3 +141,59 @@ describe('a thinking budget from another protocol', () => {
     expect(encode(1025, { enabled: true, effort: 'high' }).thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
   });
 });
+
+describe("sampling from another protocol, fitted to Claude's bounds", () => {
+  const encode = (request: Partial<LlmRequest>) => {
+    const warnings: LlmWarning[] = [];
+    const wire = claude.request.encode(
+      { model: 'claude-sonnet-4-5', maxOutputTokens: 8192, messages: [{ role: 'user', content: [{ type: 'text', text: 'Q' }] }], ...request },
+      { warn: (warning) => warnings.push(warning) },
+    );
+    const { temperature, top_p, top_k, thinking, tool_choice } = wire;
+    return { sent: { temperature, top_p, top_k, thinking, tool_choice }, warnings: warnings.map(({ code, path, message }) => `${code} ${path}: ${message}`) };
+  };
+  const tools: LlmRequest['tools'] = [{ type: 'function', name: 'f', parameters: { type: 'object' } }];
+
+  it('a temperature above 1 (OpenAI and Gemini go to 2) is sent as 1', () => {
+    expect(encode({ sampling: { temperature: 1.5, topP: 0.5 } })).toEqual({
+      sent: { temperature: 1, top_p: 0.5, top_k: undefined, thinking: undefined, tool_choice: undefined },
+      warnings: ['lossy-conversion sampling.temperature: temperature 1.5 was sent as 1, the highest Claude takes'],
+    });
+    expect(encode({ sampling: { temperature: 0.7 } }).warnings).toEqual([]);
+  });
+
+  it('beside thinking, a temperature other than 1, top_k and a top_p below 0.95 are left out', () => {
+    expect(encode({ sampling: { temperature: 0, topP: 0.9, topK: 40 }, reasoning: { enabled: true, budgetTokens: 2048 } })).toEqual({
+      sent: { temperature: undefined, top_p: undefined, top_k: undefined, thinking: { type: 'enabled', budget_tokens: 2048 }, tool_choice: undefined },
+      warnings: [
+        'dropped-field sampling.temperature: Claude takes no temperature but 1 beside thinking',
+        'dropped-field sampling.topK: Claude takes no top_k beside thinking',
+        'dropped-field sampling.topP: Claude takes top_p of 0.95 to 1 beside thinking',
+      ],
+    });
+    expect(encode({ sampling: { temperature: 1, topP: 0.95 }, reasoning: { adaptive: true } })).toEqual({
+      sent: { temperature: 1, top_p: 0.95, top_k: undefined, thinking: { type: 'adaptive' }, tool_choice: undefined },
+      warnings: [],
+    });
+    // Thinking off: any temperature of Claude's range goes.
+    expect(encode({ sampling: { temperature: 0, topK: 40 }, reasoning: { enabled: false } }).warnings).toEqual([]);
+  });
+
+  it('a forced tool call leaves thinking out, and the sampling with it stays', () => {
+    expect(encode({ tools, toolChoice: { type: 'required' }, sampling: { temperature: 0 }, reasoning: { enabled: true, budgetTokens: 2048 } })).toEqual({
+      sent: { temperature: 0, top_p: undefined, top_k: undefined, thinking: undefined, tool_choice: { type: 'any' } },
+      warnings: ['dropped-field reasoning: Claude cannot think while a tool call is forced (tool_choice any or tool): sent without thinking'],
+    });
+  });
+
+  it("a Claude client's own settings outside those bounds go back as they came", () => {
+    const body = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 4096,
+      temperature: 0.2,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      messages: [{ role: 'user', content: 'Q' }],
+    };
+    expect(claude.request.encode(claude.request.decode(body))).toEqual(body);
+  });
+});

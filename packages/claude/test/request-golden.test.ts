@@ -91,6 +91,8 @@ describe('request golden: the rest of the Messages request surface', () => {
       tools: [{ type: 'mcp', name: 'kb', url: 'https://mcp.test', extensions: { claude: { $server: 0, $noToolset: true } } }],
       extensions: {
         claude: {
+          // temperature and top_k beside adaptive thinking, which Claude refuses: this client's own, written back as it came.
+          $asSent: true,
           container: 'cntr_1',
           context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] },
         },

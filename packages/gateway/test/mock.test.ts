@@ -206,6 +206,26 @@ describe('claude mock', () => {
     expect(await post({ model: 'c', max_tokens: 4096, thinking: enabled(8000), tools, messages })).toEqual({ status: 200, message: undefined });
     expect(await post({ model: 'c', max_tokens: 4096, thinking: { type: 'disabled' }, messages })).toEqual({ status: 200, message: undefined });
   });
+  it('bounds sampling as the API does: temperature 0 to 1, and beside thinking no sampling change and no forced tool', async () => {
+    const post = async (body: Record<string, unknown>) => {
+      const res = await fetch(`${claude.baseUrl}/v1/messages`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'c', max_tokens: 4096, messages: [{ role: 'user', content: 'x' }], ...body }),
+      });
+      return { status: res.status, message: ((await res.json()) as { error?: { message: string } }).error?.message };
+    };
+    const thinking = { type: 'enabled', budget_tokens: 2048 };
+    expect(await post({ temperature: 1.5 })).toEqual({ status: 400, message: 'temperature: range: 0..1' });
+    expect(await post({ temperature: 0, top_k: 5, top_p: 0.5 })).toEqual({ status: 200, message: undefined });
+    expect(await post({ thinking, temperature: 0.5 })).toMatchObject({ status: 400, message: expect.stringMatching(/^`temperature` may only be set to 1/) });
+    expect(await post({ thinking: { type: 'adaptive' }, top_k: 5 })).toEqual({ status: 400, message: '`top_k` may not be set when thinking is enabled' });
+    expect(await post({ thinking, top_p: 0.9 })).toEqual({ status: 400, message: '`top_p` must be between 0.95 and 1 when thinking is enabled' });
+    expect(await post({ thinking, tools, tool_choice: { type: 'any' } })).toEqual({
+      status: 400,
+      message: 'Thinking may not be enabled when tool_choice forces tool use.',
+    });
+    expect(await post({ thinking, temperature: 1, top_p: 0.95, tools, tool_choice: { type: 'auto' } })).toEqual({ status: 200, message: undefined });
+  });
   it('answers a scripted 529 overloaded', async () => {
     await expect(client().messages.create({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'error 529' }] })).rejects.toMatchObject({
       status: 529,

@@ -7,12 +7,15 @@ import { type MockPlan, type MockTurn, check, chunksOf, isObject, jsonResponse, 
  */
 
 /**
- * A manual thinking budget as the API bounds it: at least 1024 tokens, and below `max_tokens`
+ * Sampling as the API bounds it (temperature 0 to 1; beside thinking, see checkBesideThinking),
+ * and a manual thinking budget as the API bounds it: at least 1024 tokens, and below `max_tokens`
  * (thinking counts towards it). With tools the budget may exceed `max_tokens` (interleaved
  * thinking spans the turn's thinking blocks), so that rule is checked without tools only.
  */
-function checkThinkingBudget(body: Record<string, unknown>, countTokens: boolean): void {
+function checkSamplingAndThinking(body: Record<string, unknown>, countTokens: boolean): void {
   const thinking = body.thinking;
+  if (typeof body.temperature === 'number') check(body.temperature >= 0 && body.temperature <= 1, 'temperature: range: 0..1');
+  if (isObject(thinking) && (thinking.type === 'enabled' || thinking.type === 'adaptive')) checkBesideThinking(body);
   if (!isObject(thinking) || thinking.type !== 'enabled') return;
   const budget = thinking.budget_tokens;
   check(Number.isInteger(budget), 'thinking.enabled.budget_tokens: Field required');
@@ -24,13 +27,25 @@ function checkThinkingBudget(body: Record<string, unknown>, countTokens: boolean
   );
 }
 
+/** What Claude refuses beside thinking: sampling changes (temperature other than 1, top_k, top_p below 0.95) and forced tool use. */
+function checkBesideThinking(body: Record<string, unknown>): void {
+  const choice = body.tool_choice;
+  check(!isObject(choice) || (choice.type !== 'any' && choice.type !== 'tool'), 'Thinking may not be enabled when tool_choice forces tool use.');
+  check(
+    body.temperature === undefined || body.temperature === 1,
+    '`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#important-considerations-when-using-extended-thinking',
+  );
+  check(body.top_k === undefined, '`top_k` may not be set when thinking is enabled');
+  check(body.top_p === undefined || Number(body.top_p) >= 0.95, '`top_p` must be between 0.95 and 1 when thinking is enabled');
+}
+
 /** Validates a Messages request like the real API and reads the turn the script needs. */
 export function readClaudeTurn(body: unknown, countTokens = false): MockTurn {
   check(isObject(body), 'body: expected an object');
   check(typeof body.model === 'string' && body.model, 'model: Field required');
   check(countTokens || typeof body.max_tokens === 'number', 'max_tokens: Field required');
   if (!countTokens) check(Number.isInteger(body.max_tokens) && Number(body.max_tokens) >= 1, 'max_tokens: Input should be greater than or equal to 1');
-  checkThinkingBudget(body, countTokens);
+  checkSamplingAndThinking(body, countTokens);
   const messages = body.messages;
   check(Array.isArray(messages) && messages.length > 0, 'messages: Field required');
   let previous: string | undefined;
