@@ -20,7 +20,8 @@ interface Fix {
  * - beside thinking (enabled or adaptive), a `temperature` other than 1, `top_k`, and a `top_p`
  *   below 0.95 are left out;
  * - forcing a tool (`tool_choice` any or tool) leaves thinking out: the forced call is the
- *   client's stated need, thinking only a preference.
+ *   client's stated need, thinking only a preference;
+ * - `temperature` and `top_p` together (OpenAI clients often send both): `top_p` is left out.
  * @see https://platform.claude.com/docs/en/build-with-claude/extended-thinking
  */
 function outOfBounds(body: Wire): Fix[] {
@@ -36,20 +37,29 @@ function outOfBounds(body: Wire): Fix[] {
       },
     });
   }
-  const thinking = body.thinking as Wire | undefined;
-  if (typeof thinking !== 'object' || thinking === null || thinking.type === 'disabled') return fixes;
-  const choice = body.tool_choice as Wire | undefined;
-  if (choice?.type === 'any' || choice?.type === 'tool') {
-    const message = 'Claude cannot think while a tool call is forced (tool_choice any or tool): sent without thinking';
-    fixes.push({ code: 'dropped-field', path: 'reasoning', message, apply: (out) => delete out.thinking });
-    return fixes;
-  }
   const drop = (key: string, path: string, message: string) => fixes.push({ code: 'dropped-field', path, message, apply: (out) => delete out[key] });
-  if (temperature !== undefined && temperature !== 1) drop('temperature', 'sampling.temperature', 'Claude takes no temperature but 1 beside thinking');
-  if (body.top_k !== undefined) drop('top_k', 'sampling.topK', 'Claude takes no top_k beside thinking');
-  if (typeof body.top_p === 'number' && body.top_p < THINKING_MIN_TOP_P) {
-    drop('top_p', 'sampling.topP', `Claude takes top_p of ${THINKING_MIN_TOP_P} to 1 beside thinking`);
+  let keptTemperature = temperature !== undefined;
+  let keptTopP = body.top_p !== undefined;
+  const thinking = body.thinking as Wire | undefined;
+  if (typeof thinking === 'object' && thinking !== null && thinking.type !== 'disabled') {
+    const choice = body.tool_choice as Wire | undefined;
+    if (choice?.type === 'any' || choice?.type === 'tool') {
+      const message = 'Claude cannot think while a tool call is forced (tool_choice any or tool): sent without thinking';
+      fixes.push({ code: 'dropped-field', path: 'reasoning', message, apply: (out) => delete out.thinking });
+    } else {
+      if (keptTemperature && temperature !== 1) {
+        drop('temperature', 'sampling.temperature', 'Claude takes no temperature but 1 beside thinking');
+        keptTemperature = false;
+      }
+      if (body.top_k !== undefined) drop('top_k', 'sampling.topK', 'Claude takes no top_k beside thinking');
+      if (typeof body.top_p === 'number' && body.top_p < THINKING_MIN_TOP_P) {
+        drop('top_p', 'sampling.topP', `Claude takes top_p of ${THINKING_MIN_TOP_P} to 1 beside thinking`);
+        keptTopP = false;
+      }
+    }
   }
+  // Current Claude models refuse both ("cannot both be specified for this model").
+  if (keptTemperature && keptTopP) drop('top_p', 'sampling.topP', 'Claude takes temperature or top_p, not both: top_p was left out');
   return fixes;
 }
 

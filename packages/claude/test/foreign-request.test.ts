@@ -155,11 +155,19 @@ describe("sampling from another protocol, fitted to Claude's bounds", () => {
   const tools: LlmRequest['tools'] = [{ type: 'function', name: 'f', parameters: { type: 'object' } }];
 
   it('a temperature above 1 (OpenAI and Gemini go to 2) is sent as 1', () => {
-    expect(encode({ sampling: { temperature: 1.5, topP: 0.5 } })).toEqual({
-      sent: { temperature: 1, top_p: 0.5, top_k: undefined, thinking: undefined, tool_choice: undefined },
+    expect(encode({ sampling: { temperature: 1.5, topK: 5 } })).toEqual({
+      sent: { temperature: 1, top_p: undefined, top_k: 5, thinking: undefined, tool_choice: undefined },
       warnings: ['lossy-conversion sampling.temperature: temperature 1.5 was sent as 1, the highest Claude takes'],
     });
     expect(encode({ sampling: { temperature: 0.7 } }).warnings).toEqual([]);
+  });
+
+  it('temperature and top_p together (current Claude models refuse both): top_p is left out', () => {
+    expect(encode({ sampling: { temperature: 0.7, topP: 0.9 } })).toEqual({
+      sent: { temperature: 0.7, top_p: undefined, top_k: undefined, thinking: undefined, tool_choice: undefined },
+      warnings: ['dropped-field sampling.topP: Claude takes temperature or top_p, not both: top_p was left out'],
+    });
+    expect(encode({ sampling: { topP: 0.9 } }).warnings).toEqual([]);
   });
 
   it('beside thinking, a temperature other than 1, top_k and a top_p below 0.95 are left out', () => {
@@ -171,10 +179,11 @@ describe("sampling from another protocol, fitted to Claude's bounds", () => {
         'dropped-field sampling.topP: Claude takes top_p of 0.95 to 1 beside thinking',
       ],
     });
-    expect(encode({ sampling: { temperature: 1, topP: 0.95 }, reasoning: { adaptive: true } })).toEqual({
-      sent: { temperature: 1, top_p: 0.95, top_k: undefined, thinking: { type: 'adaptive' }, tool_choice: undefined },
+    expect(encode({ sampling: { topP: 0.95 }, reasoning: { adaptive: true } })).toEqual({
+      sent: { temperature: undefined, top_p: 0.95, top_k: undefined, thinking: { type: 'adaptive' }, tool_choice: undefined },
       warnings: [],
     });
+    expect(encode({ sampling: { temperature: 1 }, reasoning: { adaptive: true } }).warnings).toEqual([]);
     // Thinking off: any temperature of Claude's range goes.
     expect(encode({ sampling: { temperature: 0, topK: 40 }, reasoning: { enabled: false } }).warnings).toEqual([]);
   });

@@ -216,7 +216,11 @@ describe('claude mock', () => {
     };
     const thinking = { type: 'enabled', budget_tokens: 2048 };
     expect(await post({ temperature: 1.5 })).toEqual({ status: 400, message: 'temperature: range: 0..1' });
-    expect(await post({ temperature: 0, top_k: 5, top_p: 0.5 })).toEqual({ status: 200, message: undefined });
+    expect(await post({ temperature: 0, top_k: 5 })).toEqual({ status: 200, message: undefined });
+    expect(await post({ temperature: 0, top_p: 0.5 })).toEqual({
+      status: 400,
+      message: '`temperature` and `top_p` cannot both be specified for this model. Please use only one.',
+    });
     expect(await post({ thinking, temperature: 0.5 })).toMatchObject({ status: 400, message: expect.stringMatching(/^`temperature` may only be set to 1/) });
     expect(await post({ thinking: { type: 'adaptive' }, top_k: 5 })).toEqual({ status: 400, message: '`top_k` may not be set when thinking is enabled' });
     expect(await post({ thinking, top_p: 0.9 })).toEqual({ status: 400, message: '`top_p` must be between 0.95 and 1 when thinking is enabled' });
@@ -224,7 +228,8 @@ describe('claude mock', () => {
       status: 400,
       message: 'Thinking may not be enabled when tool_choice forces tool use.',
     });
-    expect(await post({ thinking, temperature: 1, top_p: 0.95, tools, tool_choice: { type: 'auto' } })).toEqual({ status: 200, message: undefined });
+    expect(await post({ thinking, top_p: 0.95, tools, tool_choice: { type: 'auto' } })).toEqual({ status: 200, message: undefined });
+    expect(await post({ thinking, temperature: 1 })).toEqual({ status: 200, message: undefined });
   });
   it('answers a scripted 529 overloaded', async () => {
     await expect(client().messages.create({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'error 529' }] })).rejects.toMatchObject({

@@ -85,14 +85,14 @@ it('a Claude client probing with max_tokens 1 (as Claude Desktop does), on a Res
   expect(body.content).toEqual([{ type: 'text', text: 'Mock openai-responses says: ping' }]);
 });
 
-it('a Gemini CLI-like request (temperature 0, topP 1, a thinking budget) and a Chat request with temperature 1.5, on Claude', async () => {
+it('a Gemini CLI-like request (temperature 0, topP 1, a thinking budget) and a Chat request with temperature 1.5 and top_p, on Claude', async () => {
   const gemini = await post('/v1beta/models/m:generateContent', {
     contents: [{ role: 'user', parts: [{ text: 'ponder' }] }],
     generationConfig: { temperature: 0, topP: 1, thinkingConfig: { thinkingBudget: 8192, includeThoughts: true } },
   });
   expect(gemini.status).toBe(200);
   expect(gemini.body.candidates[0].content.parts.at(-1)).toEqual({ text: 'Mock claude says: ponder' });
-  const chat = await post('/v1/chat/completions', { model: 'm', temperature: 1.5, messages: [{ role: 'user', content: 'ponder' }] });
+  const chat = await post('/v1/chat/completions', { model: 'm', temperature: 1.5, top_p: 0.9, messages: [{ role: 'user', content: 'ponder' }] });
   expect(chat.status).toBe(200);
   expect(chat.body.choices[0].message.content).toBe('Mock claude says: ponder');
 });

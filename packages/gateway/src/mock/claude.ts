@@ -15,6 +15,8 @@ import { type MockPlan, type MockTurn, check, chunksOf, isObject, jsonResponse, 
 function checkSamplingAndThinking(body: Record<string, unknown>, countTokens: boolean): void {
   const thinking = body.thinking;
   if (typeof body.temperature === 'number') check(body.temperature >= 0 && body.temperature <= 1, 'temperature: range: 0..1');
+  // As current Claude models (Sonnet 4.5 and later) do.
+  check(body.temperature === undefined || body.top_p === undefined, '`temperature` and `top_p` cannot both be specified for this model. Please use only one.');
   if (isObject(thinking) && (thinking.type === 'enabled' || thinking.type === 'adaptive')) checkBesideThinking(body);
   if (!isObject(thinking) || thinking.type !== 'enabled') return;
   const budget = thinking.budget_tokens;
