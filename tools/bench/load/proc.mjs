@@ -59,7 +59,8 @@ export function treePids(pid) {
 /**
  * RSS (kB), high-water RSS (kB) and utime+stime (ticks) summed over `pid` and its children; also
  * utime and stime apart, and the ticks of each process's main thread (its JavaScript thread, for
- * Node) apart from its other threads (GC helpers, libuv's pool).
+ * Node) apart from its other threads (GC helpers, libuv's pool), and how often the main threads
+ * went to sleep (voluntary context switches: for Node, an event-loop turn that found nothing to do).
  */
 export function procStat(pid) {
   let rssKb = 0;
@@ -68,6 +69,7 @@ export function procStat(pid) {
   let userTicks = 0;
   let sysTicks = 0;
   let mainTicks = 0;
+  let mainSleeps = 0;
   const timesOf = (statFile) => {
     const fields = readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
     return [Number(fields[11]), Number(fields[12])];
@@ -83,11 +85,13 @@ export function procStat(pid) {
       userTicks += user;
       sysTicks += sys;
       mainTicks += mainUser + mainSys;
+      const mainStatus = readFileSync(`/proc/${p}/task/${p}/status`, 'utf8');
+      mainSleeps += Number(mainStatus.match(/^voluntary_ctxt_switches:\s+(\d+)/m)?.[1] ?? 0);
     } catch {
       /* gone */
     }
   }
-  return { rssKb, hwmKb, ticks, userTicks, sysTicks, mainTicks };
+  return { rssKb, hwmKb, ticks, userTicks, sysTicks, mainTicks, mainSleeps };
 }
 
 /** Samples RSS every 100 ms; the returned function stops and gives peak RSS (MB) and CPU seconds (all, user, system, main threads). */

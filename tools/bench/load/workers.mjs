@@ -126,7 +126,10 @@ async function checkAnswer(port, body) {
 const threadTicks = (pid) => {
   const [root, ...children] = treePids(pid).map((p) => ({ pid: p, ...procStat(p) }));
   const own = (key) => root[key] - sum(children.map((c) => c[key]));
-  return Object.fromEntries([[root.pid, { ticks: own('ticks'), mainTicks: own('mainTicks') }], ...children.map((c) => [c.pid, c])]);
+  return Object.fromEntries([
+    [root.pid, { ticks: own('ticks'), mainTicks: own('mainTicks'), mainSleeps: own('mainSleeps') }],
+    ...children.map((c) => [c.pid, c]),
+  ]);
 };
 
 const targets = [1, 2].map((workers) => ({ name: `workers-${workers}`, workers }));
@@ -172,7 +175,9 @@ try {
           role: Number(pid) === t.child.pid && t.workers > 1 ? 'primary' : 'worker',
           mainCore: (threadsAfter[pid].mainTicks - threadsBefore[pid].mainTicks) / 100 / wallSec,
           processCores: (threadsAfter[pid].ticks - threadsBefore[pid].ticks) / 100 / wallSec,
+          mainSleeps: threadsAfter[pid].mainSleeps - threadsBefore[pid].mainSleeps,
         }));
+      const workerSleeps = sum(processes.filter((p) => p.role === 'worker').map((p) => p.mainSleeps));
       figures[t.name] = {
         rps: load.rps,
         requests: load.requests,
@@ -183,6 +188,8 @@ try {
         gatewaySysUsPerReq: perReq(sysSec),
         gatewayMainUsPerReq: perReq(mainSec),
         gatewayCores: cpuSec / wallSec,
+        // Requests served per time a worker's event loop went to sleep (more: more work per turn).
+        requestsPerSleep: load.requests / Math.max(1, workerSleeps),
         processes,
         rigUsPerReq: perReq(sum(Object.values(load.rigSec))),
         rigPartsUsPerReq: Object.fromEntries(Object.entries(load.rigSec).map(([part, sec]) => [part, perReq(sec)])),
@@ -232,14 +239,22 @@ const us = (target, key) => pickOf(target, key).toFixed(0);
 const lines = [
   `serve --workers 2 vs 1, ${ROUNDS} interleaved rounds of ${DURATION} s, rig: ${rig.describe}, c=${CONC}, ledger ${LEDGER ? 'on (SQLite file)' : 'off'}; load average ${Math.min(...results.machine.loadavg).toFixed(1)}-${Math.max(...results.machine.loadavg).toFixed(1)}`,
   '',
-  `| | req/s (median) | gateway CPU µs/req (user + sys) | of it main threads | gateway cores busy | main thread of each worker, share of a core | rig CPU µs/req (${rigParts.join(' + ')}) | other processes, cores busy | errors |`,
-  '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+  `| | req/s (median) | gateway CPU µs/req (user + sys) | of it main threads | gateway cores busy | main thread of each worker, share of a core | requests per event-loop sleep | rig CPU µs/req (${rigParts.join(' + ')}) | other processes, cores busy | errors |`,
+  '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ...targets.map(
     (t) =>
-      `| ${t.name} | ${us(t.name, 'rps')} | ${us(t.name, 'gatewayUsPerReq')} (${us(t.name, 'gatewayUserUsPerReq')} + ${us(t.name, 'gatewaySysUsPerReq')}) | ${us(t.name, 'gatewayMainUsPerReq')} | ${pickOf(t.name, 'gatewayCores').toFixed(2)} | ${processesOf(t.name)} | ${us(t.name, 'rigUsPerReq')} (${partsOf(t.name)}) | ${pickOf(t.name, 'otherCores').toFixed(2)} | ${sum(results.rounds.map((r) => r[t.name].errors))} |`,
+      `| ${t.name} | ${us(t.name, 'rps')} | ${us(t.name, 'gatewayUsPerReq')} (${us(t.name, 'gatewayUserUsPerReq')} + ${us(t.name, 'gatewaySysUsPerReq')}) | ${us(t.name, 'gatewayMainUsPerReq')} | ${pickOf(t.name, 'gatewayCores').toFixed(2)} | ${processesOf(t.name)} | ${pickOf(t.name, 'requestsPerSleep').toFixed(1)} | ${us(t.name, 'rigUsPerReq')} (${partsOf(t.name)}) | ${pickOf(t.name, 'otherCores').toFixed(2)} | ${sum(results.rounds.map((r) => r[t.name].errors))} |`,
   ),
   '',
   `2 workers / 1 worker: ${pick('ratio').toFixed(2)}x (rounds: ${results.rounds.map((r) => r.ratio.toFixed(2)).join(' / ')}); what the two cores allow with this rig, 2·g1 / (g2 + r2): ${pick('ceiling').toFixed(2)}x (rounds: ${results.rounds.map((r) => r.ceiling.toFixed(2)).join(' / ')})`,
 ];
+// On a machine other jobs share: the rounds in which they kept less than a quarter of a core busy during both runs.
+const quiet = results.rounds.filter((r) => targets.every((t) => r[t.name].otherCores < 0.25));
+lines.push(
+  '',
+  quiet.length
+    ? `Rounds in which other processes kept under 0.25 cores busy during both runs: ${quiet.length} of ${ROUNDS}, ratio ${median(quiet.map((r) => r.ratio)).toFixed(2)}x (${quiet.map((r) => r.ratio.toFixed(2)).join(' / ')}), ceiling ${median(quiet.map((r) => r.ceiling)).toFixed(2)}x`
+    : `No round in which other processes kept under 0.25 cores busy during both runs.`,
+);
 writeFileSync(join(OUT, 'results.md'), `${lines.join('\n')}\n`);
 console.log(`\n${lines.join('\n')}\n\nresults in ${join(OUT, 'results.json')} and results.md`);
