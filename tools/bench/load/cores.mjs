@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { PEERS_SCRIPTS, arg } from './args.mjs';
 import { clientBodyOf } from './client.mjs';
 import { loadPeerPayloads } from './payloads.mjs';
-import { machineBusyTicks } from './proc.mjs';
+import { machineTicks } from './proc.mjs';
 
 const DURATION = Number(arg('duration', 3));
 
@@ -41,10 +41,10 @@ if (process.argv[2] === 'spin') {
     });
   /** `n` processes at once: their summed loops per second, and the cores the whole machine kept busy meanwhile. */
   const runOf = async (n) => {
-    const busy = machineBusyTicks();
+    const busy = machineTicks().busy;
     const start = performance.now();
     const rates = await Promise.all(Array.from({ length: n }, spin));
-    return { rate: rates.reduce((s, r) => s + r, 0), machineCores: (machineBusyTicks() - busy) / 100 / ((performance.now() - start) / 1000) };
+    return { rate: rates.reduce((s, r) => s + r, 0), machineCores: (machineTicks().busy - busy) / 100 / ((performance.now() - start) / 1000) };
   };
   const ratios = [];
   for (let round = 0; round < ROUNDS; round++) {

@@ -121,9 +121,12 @@ export function pinListener(port, cpu) {
   execFileSync('taskset', ['-a', '-cp', cpu, String(pid)], { stdio: 'ignore' });
 }
 
-/** CPU ticks the whole machine spent busy so far (every core: all of /proc/stat's first line but idle and iowait). */
-export function machineBusyTicks() {
+/**
+ * CPU ticks the whole machine (every core) spent busy so far, and the ticks its virtual CPUs
+ * waited for the host (steal: time this guest could not run), from /proc/stat's first line.
+ */
+export function machineTicks() {
   const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
   const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
-  return user + nice + system + irq + softirq + steal;
+  return { busy: user + nice + system + irq + softirq, steal };
 }
