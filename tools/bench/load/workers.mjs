@@ -22,6 +22,7 @@ import { clientBodyOf } from './client.mjs';
 import { answerText, loadPeerPayloads } from './payloads.mjs';
 import { machineTicks, procStat, sampler, sleep, stop, treePids, waitPort } from './proc.mjs';
 import { MODEL, gatewayConfig } from './targets.mjs';
+import { boundsOf, reportOf } from './workers-report.mjs';
 import { runWrk, startNginx } from './wrk-rig.mjs';
 
 const OUT = resolve(arg('out', mkdtempSync(join(tmpdir(), 'llm-workers-'))));
@@ -47,7 +48,6 @@ const run = (args, name) => {
   console.log(`started ${name} (pid ${child.pid})`);
   return child;
 };
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 const sum = (values) => values.reduce((s, v) => s + v, 0);
 
 /**
@@ -202,13 +202,7 @@ try {
     }
     const one = figures['workers-1'];
     const two = figures['workers-2'];
-    figures.ratio = two.rps / one.rps;
-    figures.cpuRatio = two.gatewayUsPerReq / one.gatewayUsPerReq;
-    figures.ceiling = (2 * one.gatewayUsPerReq) / (two.gatewayUsPerReq + two.rigUsPerReq);
-    // The same bound from the one worker's measured rate instead of "one worker uses one core":
-    // a worker whose main thread is the bottleneck gets more than 1e6 / g1 requests per second
-    // when its other threads (GC, libuv) and the rig run on the second core.
-    figures.ceilingFromRate = 2e6 / (two.gatewayUsPerReq + two.rigUsPerReq) / one.rps;
+    Object.assign(figures, boundsOf(one, two));
     results.rounds.push(figures);
     results.machine.loadavg.push(Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]));
     const mains = (f) =>
@@ -217,7 +211,7 @@ try {
         .map((p) => `${Math.round(p.mainCore * 100)}%`)
         .join('+');
     console.log(
-      `round ${round + 1}: 1 worker ${one.rps.toFixed(0)} req/s (gateway ${one.gatewayUsPerReq.toFixed(0)} µs/req, main thread ${mains(one)}, rig ${one.rigUsPerReq.toFixed(0)}, others ${one.otherCores.toFixed(2)} cores), 2 workers ${two.rps.toFixed(0)} req/s (gateway ${two.gatewayUsPerReq.toFixed(0)}, main threads ${mains(two)}, rig ${two.rigUsPerReq.toFixed(0)}, others ${two.otherCores.toFixed(2)} cores): ${figures.ratio.toFixed(2)}x, ceiling ${figures.ceiling.toFixed(2)}x (from the rate ${figures.ceilingFromRate.toFixed(2)}x)`,
+      `round ${round + 1}: 1 worker ${one.rps.toFixed(0)} req/s (gateway ${one.gatewayUsPerReq.toFixed(0)} µs/req, main thread ${mains(one)}, rig ${one.rigUsPerReq.toFixed(0)}, others ${one.otherCores.toFixed(2)} cores), 2 workers ${two.rps.toFixed(0)} req/s (gateway ${two.gatewayUsPerReq.toFixed(0)}, main threads ${mains(two)}, rig ${two.rigUsPerReq.toFixed(0)}, others ${two.otherCores.toFixed(2)} cores): ${figures.ratio.toFixed(2)}x, ceiling ${figures.ceiling.toFixed(2)}x (from the rate ${figures.ceilingFromRate.toFixed(2)}x, main-thread bound ${figures.ceilingMain.toFixed(2)}x)`,
     );
     writeFileSync(join(OUT, 'results.json'), JSON.stringify(results, null, 2));
     const errors = one.errors + two.errors;
@@ -227,44 +221,6 @@ try {
   for (const child of started.reverse()) await stop(child);
   await rig?.stop();
 }
-const pick = (key) => median(results.rounds.map((r) => r[key]));
-const pickOf = (target, key) => median(results.rounds.map((r) => r[target][key]));
-const rigParts = Object.keys(results.rounds[0]['workers-1'].rigPartsUsPerReq);
-const partsOf = (target) => rigParts.map((part) => median(results.rounds.map((r) => r[target].rigPartsUsPerReq[part])).toFixed(0)).join(' + ');
-/** Median over rounds of the workers' main threads' share of a core (each worker's, highest first) and the primary's whole process. */
-const processesOf = (target) => {
-  const workers = results.rounds.map((r) =>
-    r[target].processes
-      .filter((p) => p.role === 'worker')
-      .map((p) => p.mainCore)
-      .sort((a, b) => b - a),
-  );
-  const mains = workers[0].map((_, i) => `${(median(workers.map((w) => w[i] ?? 0)) * 100).toFixed(0)} %`).join(' / ');
-  const primary = results.rounds.map((r) => r[target].processes.find((p) => p.role === 'primary')?.processCores).filter((v) => v !== undefined);
-  return primary.length ? `${mains} (primary ${(median(primary) * 100).toFixed(0)} %)` : mains;
-};
-const us = (target, key) => pickOf(target, key).toFixed(0);
-const lines = [
-  `serve --workers 2 vs 1, ${ROUNDS} interleaved rounds of ${DURATION} s, rig: ${rig.describe}, c=${CONC}, ledger ${LEDGER ? 'on (SQLite file)' : 'off'}; load average ${Math.min(...results.machine.loadavg).toFixed(1)}-${Math.max(...results.machine.loadavg).toFixed(1)}`,
-  '',
-  `| | req/s (median) | gateway CPU µs/req (user + sys) | of it main threads | gateway cores busy | main thread of each worker, share of a core | requests per event-loop sleep | rig CPU µs/req (${rigParts.join(' + ')}) | other processes, cores busy | host steal, cores | errors |`,
-  '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
-  ...targets.map(
-    (t) =>
-      `| ${t.name} | ${us(t.name, 'rps')} | ${us(t.name, 'gatewayUsPerReq')} (${us(t.name, 'gatewayUserUsPerReq')} + ${us(t.name, 'gatewaySysUsPerReq')}) | ${us(t.name, 'gatewayMainUsPerReq')} | ${pickOf(t.name, 'gatewayCores').toFixed(2)} | ${processesOf(t.name)} | ${pickOf(t.name, 'requestsPerSleep').toFixed(1)} | ${us(t.name, 'rigUsPerReq')} (${partsOf(t.name)}) | ${pickOf(t.name, 'otherCores').toFixed(2)} | ${pickOf(t.name, 'stealCores').toFixed(2)} | ${sum(results.rounds.map((r) => r[t.name].errors))} |`,
-  ),
-  '',
-  `Gateway CPU per request, 2 workers / 1 worker: ${pick('cpuRatio').toFixed(2)}x (rounds: ${results.rounds.map((r) => r.cpuRatio.toFixed(2)).join(' / ')})`,
-  '',
-  `2 workers / 1 worker: ${pick('ratio').toFixed(2)}x (rounds: ${results.rounds.map((r) => r.ratio.toFixed(2)).join(' / ')}); what the two cores allow with this rig, 2·g1 / (g2 + r2): ${pick('ceiling').toFixed(2)}x (rounds: ${results.rounds.map((r) => r.ceiling.toFixed(2)).join(' / ')}); from the one worker's rate, 2 cores / (g2 + r2) / rps1: ${pick('ceilingFromRate').toFixed(2)}x (rounds: ${results.rounds.map((r) => r.ceilingFromRate.toFixed(2)).join(' / ')})`,
-];
-// On a machine other jobs share: the rounds in which they kept less than a quarter of a core busy during both runs.
-const quiet = results.rounds.filter((r) => targets.every((t) => r[t.name].otherCores < 0.25));
-lines.push(
-  '',
-  quiet.length
-    ? `Rounds in which other processes kept under 0.25 cores busy during both runs: ${quiet.length} of ${ROUNDS}, ratio ${median(quiet.map((r) => r.ratio)).toFixed(2)}x (${quiet.map((r) => r.ratio.toFixed(2)).join(' / ')}), ceiling ${median(quiet.map((r) => r.ceiling)).toFixed(2)}x, from the rate ${median(quiet.map((r) => r.ceilingFromRate)).toFixed(2)}x`
-    : `No round in which other processes kept under 0.25 cores busy during both runs.`,
-);
+const lines = reportOf(results);
 writeFileSync(join(OUT, 'results.md'), `${lines.join('\n')}\n`);
 console.log(`\n${lines.join('\n')}\n\nresults in ${join(OUT, 'results.json')} and results.md`);
