@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Debian package -> a program it installs (how "present" is told). */
+/** Debian package -> a program it installs (how "present" is told); a package not named here installs a program of its own name (wrk, nginx). */
 const PACKAGES = { postgresql: 'postgres', 'redis-server': 'redis-server', haproxy: 'haproxy', chromium: 'chromium' };
 
 /** How long a server may take to accept connections after its start (default 30 s). */
@@ -44,7 +44,7 @@ function hasProgram(name) {
  * Returns the ones it installed. Throws when some are missing and this is not root.
  */
 export function installPackages(names) {
-  const missing = names.filter((name) => !hasProgram(PACKAGES[name]));
+  const missing = names.filter((name) => !hasProgram(PACKAGES[name] ?? name));
   if (missing.length === 0) return [];
   if (process.getuid?.() !== 0) {
     throw new Error(

@@ -45,7 +45,8 @@ export async function waitPort(port, ms = 30_000) {
   throw new Error(`port ${port} not listening after ${ms} ms`);
 }
 
-function treePids(pid) {
+/** `pid` and its descendants (from /proc). */
+export function treePids(pid) {
   const out = [pid];
   try {
     for (const t of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) out.push(...treePids(Number(t)));
@@ -55,26 +56,45 @@ function treePids(pid) {
   return out;
 }
 
-/** RSS (kB), high-water RSS (kB) and utime+stime (ticks) summed over `pid` and its children. */
+/**
+ * RSS (kB), high-water RSS (kB) and utime+stime (ticks) summed over `pid` and its children; also
+ * utime and stime apart, and the ticks of each process's main thread (its JavaScript thread, for
+ * Node) apart from its other threads (GC helpers, libuv's pool), and how often the main threads
+ * went to sleep (voluntary context switches: for Node, an event-loop turn that found nothing to do).
+ */
 export function procStat(pid) {
   let rssKb = 0;
   let hwmKb = 0;
   let ticks = 0;
+  let userTicks = 0;
+  let sysTicks = 0;
+  let mainTicks = 0;
+  let mainSleeps = 0;
+  const timesOf = (statFile) => {
+    const fields = readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
+    return [Number(fields[11]), Number(fields[12])];
+  };
   for (const p of treePids(pid)) {
     try {
       const status = readFileSync(`/proc/${p}/status`, 'utf8');
       rssKb += Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
       hwmKb += Number(status.match(/VmHWM:\s+(\d+)/)?.[1] ?? 0);
-      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      const [user, sys] = timesOf(`/proc/${p}/stat`);
+      const [mainUser, mainSys] = timesOf(`/proc/${p}/task/${p}/stat`);
+      ticks += user + sys;
+      userTicks += user;
+      sysTicks += sys;
+      mainTicks += mainUser + mainSys;
+      const mainStatus = readFileSync(`/proc/${p}/task/${p}/status`, 'utf8');
+      mainSleeps += Number(mainStatus.match(/^voluntary_ctxt_switches:\s+(\d+)/m)?.[1] ?? 0);
     } catch {
       /* gone */
     }
   }
-  return { rssKb, hwmKb, ticks };
+  return { rssKb, hwmKb, ticks, userTicks, sysTicks, mainTicks, mainSleeps };
 }
 
-/** Samples RSS every 100 ms; the returned function stops and gives peak RSS (MB) and CPU seconds. */
+/** Samples RSS every 100 ms; the returned function stops and gives peak RSS (MB) and CPU seconds (all, user, system, main threads). */
 export function sampler(pid) {
   const start = procStat(pid);
   let peak = start.rssKb;
@@ -84,7 +104,8 @@ export function sampler(pid) {
   return () => {
     clearInterval(timer);
     const end = procStat(pid);
-    return { peakRssMb: Math.max(peak, end.rssKb) / 1024, cpuSec: (end.ticks - start.ticks) / CLK_TCK };
+    const sec = (key) => (end[key] - start[key]) / CLK_TCK;
+    return { peakRssMb: Math.max(peak, end.rssKb) / 1024, cpuSec: sec('ticks'), userSec: sec('userTicks'), sysSec: sec('sysTicks'), mainSec: sec('mainTicks') };
   };
 }
 
@@ -98,4 +119,14 @@ export function pinListener(port, cpu) {
   const pid = Number(/pid=(\d+)/.exec(out)?.[1]);
   if (!pid) throw new Error(`no process found listening on port ${port}`);
   execFileSync('taskset', ['-a', '-cp', cpu, String(pid)], { stdio: 'ignore' });
+}
+
+/**
+ * CPU ticks the whole machine (every core) spent busy so far, and the ticks its virtual CPUs
+ * waited for the host (steal: time this guest could not run), from /proc/stat's first line.
+ */
+export function machineTicks() {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+  return { busy: user + nice + system + irq + softirq, steal };
 }
