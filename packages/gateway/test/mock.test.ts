@@ -86,6 +86,10 @@ describe('openai-responses mock', () => {
       status: 400,
       message: "400 Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got 15 instead.",
     });
+    await expect(client().responses.create({ model: 'gpt-5', input: 'x', store: false, reasoning: { effort: 'max' as never } })).rejects.toMatchObject({
+      status: 400,
+      message: "400 Invalid value: 'max'. Supported values are: 'none', 'minimal', 'low', 'medium', 'high', and 'xhigh'.",
+    });
     const ok = await client().responses.create({ model: 'gpt-5', input: 'x', store: false, max_output_tokens: 16 });
     expect(ok.output_text).toBe('Mock openai-responses says: x');
   });

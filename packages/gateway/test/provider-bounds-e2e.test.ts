@@ -108,3 +108,14 @@ it('a Chat request forcing a tool with reasoning on, on Claude: the forced call 
   expect(status).toBe(200);
   expect(body.choices[0].message.tool_calls.map((call: any) => call.function.name)).toEqual(['get_weather']);
 });
+
+it("a Claude client's effort max, on a Responses upstream (OpenAI's levels end at xhigh)", async () => {
+  const { status, body } = await post('/v1/messages', {
+    model: 'to-responses',
+    max_tokens: 1000,
+    output_config: { effort: 'max' },
+    messages: [{ role: 'user', content: 'ponder' }],
+  });
+  expect(status).toBe(200);
+  expect(body.content).toEqual([{ type: 'text', text: 'Mock openai-responses says: ponder' }]);
+});

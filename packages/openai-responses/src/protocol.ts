@@ -15,6 +15,8 @@ export const read = wireReader(PROTOCOL);
  * - `$input`: a system message that was an `input` item, not `instructions`.
  * - `$summary` / `$content`: a reasoning item's summary / content arrays when the canonical text
  *   cannot say them exactly.
+ * - `$maxEffort`: a Responses client sent `reasoning.effort: "max"` (written back as sent; another
+ *   protocol's `max` goes as `xhigh`, OpenAI's highest level).
  * - `$maxOutput`: a `max_output_tokens` below the API's floor as a Responses client sent it
  *   (written back as sent; one from elsewhere is raised to the floor).
  */

@@ -128,6 +128,7 @@ function decodeReasoningConfig(body: Record<string, unknown>, request: LlmReques
   if (effort !== undefined) {
     if (!EFFORTS.has(effort)) read.invalid(reasoning, 'effort', 'reasoning', 'a reasoning effort');
     config.effort = effort as LlmReasoningEffort;
+    if (effort === 'max') bag.$maxEffort = true;
   } else if (reasoning.effort === null) rest.effort = null;
   const summary = read.optionalString(reasoning, 'summary', 'reasoning');
   if (summary !== undefined) {

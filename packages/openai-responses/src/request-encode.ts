@@ -45,7 +45,12 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Open
   if (request.logprobs?.top !== undefined) body.top_logprobs = request.logprobs.top;
   if (request.reasoning) {
     const reasoning: Record<string, unknown> = {};
-    if (request.reasoning.effort !== undefined) reasoning.effort = request.reasoning.effort;
+    const effort = request.reasoning.effort;
+    if (effort === 'max' && !bag?.$maxEffort) {
+      // OpenAI's levels end at xhigh; `max` (Claude's top effort) goes as that.
+      reasoning.effort = 'xhigh';
+      reportLoss(context, { code: 'lossy-conversion', path: 'reasoning.effort', message: 'effort max sent as xhigh', protocol: PROTOCOL });
+    } else if (effort !== undefined) reasoning.effort = effort;
     else if (request.reasoning.enabled === false) reasoning.effort = 'none';
     if (request.reasoning.summary !== undefined) reasoning.summary = request.reasoning.summary;
     Object.assign(reasoning, bag?.$reasoning);

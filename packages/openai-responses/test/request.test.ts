@@ -326,3 +326,17 @@ describe('max_output_tokens below the API floor of 16', () => {
     expect(openaiResponses.request.encode(openaiResponses.request.decode(body))).toEqual(body);
   });
 });
+
+describe('reasoning effort max', () => {
+  it("goes as xhigh (OpenAI's highest level) when another protocol sent it, reported; a Responses client's own goes back as sent", () => {
+    const warnings: LlmWarning[] = [];
+    const body = openaiResponses.request.encode(
+      { model: 'gpt-5', messages: [{ role: 'user', content: [{ type: 'text', text: 'Q' }] }], reasoning: { effort: 'max' } },
+      { warn: (warning) => warnings.push(warning) },
+    );
+    expect(body.reasoning).toEqual({ effort: 'xhigh' });
+    expect(warnings.map(({ code, path, message }) => `${code} ${path}: ${message}`)).toEqual(['lossy-conversion reasoning.effort: effort max sent as xhigh']);
+    const own = { model: 'gpt-5', input: 'Q', reasoning: { effort: 'max' } };
+    expect(openaiResponses.request.encode(openaiResponses.request.decode(own))).toEqual(own);
+  });
+});

@@ -9,6 +9,11 @@ import { type MockPlan, type MockTurn, check, chunksOf, isObject, jsonResponse, 
 export function readResponsesTurn(body: unknown): MockTurn {
   check(isObject(body), 'We could not parse the JSON body of your request.');
   check(typeof body.model === 'string' && body.model, "Missing required parameter: 'model'.");
+  const effort = isObject(body.reasoning) ? body.reasoning.effort : undefined;
+  check(
+    effort === undefined || effort === null || ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'].includes(String(effort)),
+    `Invalid value: '${String(effort)}'. Supported values are: 'none', 'minimal', 'low', 'medium', 'high', and 'xhigh'.`,
+  );
   const limit = body.max_output_tokens;
   check(
     limit === undefined || limit === null || (Number.isInteger(limit) && Number(limit) >= 16),
