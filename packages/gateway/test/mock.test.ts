@@ -276,6 +276,24 @@ describe('gemini mock', () => {
   });
 });
 
+describe('gemini mock thinking budgets', () => {
+  it('bounds a Gemini 2.5 thinking budget per model, as the API does', async () => {
+    const post = async (model: string, thinkingBudget: number) => {
+      const res = await fetch(`${gemini.baseUrl}/v1beta/models/${model}:generateContent`, {
+        method: 'POST',
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'x' }] }], generationConfig: { thinkingConfig: { thinkingBudget } } }),
+      });
+      return { status: res.status, message: ((await res.json()) as { error?: { message: string } }).error?.message };
+    };
+    expect(await post('gemini-2.5-flash', 24577)).toEqual({ status: 400, message: 'The thinking budget (24577) is invalid.' });
+    expect(await post('gemini-2.5-flash', 0)).toEqual({ status: 200, message: undefined });
+    expect(await post('gemini-2.5-pro', 0)).toEqual({ status: 400, message: 'Budget 0 is invalid. This model only works in thinking mode.' });
+    expect(await post('gemini-2.5-pro', 32768)).toEqual({ status: 200, message: undefined });
+    expect(await post('gemini-2.5-flash-lite', 100)).toEqual({ status: 400, message: 'The thinking budget (100) is invalid.' });
+    expect(await post('gemini-2.5-flash-lite', -1)).toEqual({ status: 200, message: undefined });
+  });
+});
+
 describe('token counting', () => {
   it('counts tokens for Claude and Gemini after validating the body', async () => {
     const claudeRes = await fetch(`${claude.baseUrl}/v1/messages/count_tokens`, {

@@ -9,24 +9,32 @@ import { type Gateway, startGateway } from '../src/server/start.js';
  * as the real API does: reasoning settings of every client protocol, with no output cap and no
  * tools, reach Claude with a thinking budget of at least 1024 and below `max_tokens` (a router
  * default of 4096 under an 8000 budget once broke this); an output limit under 16 reaches
- * Responses as 16.
+ * Responses as 16; a thinking budget reaches Gemini 2.5 inside the model's range.
  */
 
 let gateway: Gateway;
 let claude: MockUpstream;
 let responses: MockUpstream;
+let geminiMock: MockUpstream;
 
 beforeAll(async () => {
-  [claude, responses] = await Promise.all([startMockUpstream({ protocol: 'claude' }), startMockUpstream({ protocol: 'openai-responses' })]);
+  [claude, responses, geminiMock] = await Promise.all([
+    startMockUpstream({ protocol: 'claude' }),
+    startMockUpstream({ protocol: 'openai-responses' }),
+    startMockUpstream({ protocol: 'gemini' }),
+  ]);
   const config = parseConfig(
     JSON.stringify({
       keys: ['k'],
       upstreams: {
         claude: { protocol: 'claude', baseUrl: claude.baseUrl, apiKey: 'upstream-key' },
         responses: { protocol: 'openai-responses', baseUrl: responses.baseUrl, apiKey: 'upstream-key' },
+        gemini: { protocol: 'gemini', baseUrl: geminiMock.baseUrl, apiKey: 'upstream-key' },
       },
       routes: [
         { match: 'to-responses', upstream: 'responses', model: 'gpt-5' },
+        { match: 'to-flash', upstream: 'gemini', model: 'gemini-2.5-flash' },
+        { match: 'to-pro', upstream: 'gemini', model: 'gemini-2.5-pro' },
         { match: '*', upstream: 'claude', model: 'claude-sonnet-4-5' },
       ],
       ledger: false,
@@ -37,7 +45,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gateway?.close();
-  await Promise.all([claude?.close(), responses?.close()]);
+  await Promise.all([claude?.close(), responses?.close(), geminiMock?.close()]);
 });
 
 const post = async (path: string, body: unknown) => {
@@ -118,4 +126,15 @@ it("a Claude client's effort max, on a Responses upstream (OpenAI's levels end a
   });
   expect(status).toBe(200);
   expect(body.content).toEqual([{ type: 'text', text: 'Mock openai-responses says: ponder' }]);
+});
+
+it("a Claude client's 50,000-token thinking budget on Gemini 2.5 Flash, and its thinking turned off on 2.5 Pro", async () => {
+  const ask = (model: string, thinking: unknown) =>
+    post('/v1/messages', { model, max_tokens: 60_000, thinking, messages: [{ role: 'user', content: 'ponder' }] });
+  const flash = await ask('to-flash', { type: 'enabled', budget_tokens: 50_000 });
+  expect(flash.status).toBe(200);
+  expect(flash.body.content.at(-1)).toEqual({ type: 'text', text: 'Mock gemini says: ponder' });
+  const pro = await ask('to-pro', { type: 'disabled' });
+  expect(pro.status).toBe(200);
+  expect(pro.body.content.at(-1)).toEqual({ type: 'text', text: 'Mock gemini says: ponder' });
 });

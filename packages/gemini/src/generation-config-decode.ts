@@ -95,6 +95,8 @@ export function decodeGenerationConfig(body: Wire, request: LlmRequest): Wire | 
       if (budget === 0) Object.assign(reasoning, { enabled: false, budgetTokens: 0 });
       else if (budget === -1) Object.assign(reasoning, { enabled: true, adaptive: true });
       else Object.assign(reasoning, { enabled: true, budgetTokens: budget });
+      // A Gemini client's own budget goes back as sent; another protocol's is fitted to the model's range.
+      if (budget !== -1) kept = { ...kept, $budget: budget };
     }
     const level = field(wire, 'thinkingLevel');
     if (typeof level === 'string') {

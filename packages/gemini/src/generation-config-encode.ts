@@ -1,5 +1,6 @@
 import { effortToBudget, reportLoss, toGeminiJsonSchema, type CodecContext, type LlmRequest } from '@llm/core';
 import { PROTOCOL } from './protocol.js';
+import { fitThinkingBudget } from './thinking-budget-range.js';
 
 type Wire = Record<string, unknown>;
 
@@ -10,7 +11,7 @@ function usesLevels(model: string): boolean {
 
 /** Canonical request -> `generationConfig` (`undefined` when empty). */
 export function encodeGenerationConfig(request: LlmRequest, kept: Wire | undefined, context?: CodecContext): Wire | undefined {
-  const { $responseJsonSchema, $responseSchema, $mime, $level, $thinking, $noInclude, ...rest } = kept ?? {};
+  const { $responseJsonSchema, $responseSchema, $mime, $level, $thinking, $noInclude, $budget, ...rest } = kept ?? {};
   const config: Wire = {};
   const sampling = request.sampling;
   if (sampling?.temperature !== undefined) config.temperature = sampling.temperature;
@@ -60,11 +61,12 @@ export function encodeGenerationConfig(request: LlmRequest, kept: Wire | undefin
           });
         }
         thinking.thinkingLevel = typeof $level === 'string' ? $level : level;
-      } else thinking.thinkingBudget = effortToBudget(reasoning.effort);
+      } else thinking.thinkingBudget = fitThinkingBudget(request.model, effortToBudget(reasoning.effort), false, context);
     } else if (reasoning.budgetTokens !== undefined) {
-      // Gemini 3 still accepts a budget (the server maps it to a level).
-      thinking.thinkingBudget = reasoning.budgetTokens;
-    } else if (reasoning.enabled === false) thinking.thinkingBudget = 0;
+      // Gemini 3 still accepts a budget (the server maps it to a level); a Gemini client's own goes back as sent.
+      const own = $budget === reasoning.budgetTokens;
+      thinking.thinkingBudget = own ? reasoning.budgetTokens : fitThinkingBudget(request.model, reasoning.budgetTokens, true, context);
+    } else if (reasoning.enabled === false) thinking.thinkingBudget = fitThinkingBudget(request.model, 0, true, context);
     else if (reasoning.adaptive) thinking.thinkingBudget = -1;
     if ($thinking) Object.assign(thinking, $thinking);
     if (Object.keys(thinking).length > 0) config.thinkingConfig = thinking;

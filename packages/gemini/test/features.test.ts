@@ -1,5 +1,5 @@
 // Golden tests of each Gemini feature: exact canonical values, and the identity back to the wire.
-import { accumulateEvents, decodeSse, type LlmStreamEvent, type SseEvent } from '@llm/core';
+import { accumulateEvents, decodeSse, type LlmRequest, type LlmStreamEvent, type LlmWarning, type SseEvent } from '@llm/core';
 import { byteAtATime, collect, splitAt, splitOffsets, streamOf, utf8 } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { gemini } from '../src/index.js';
@@ -129,6 +129,7 @@ describe('a request using every feature', () => {
             responseModalities: ['TEXT'],
             mediaResolution: 'MEDIA_RESOLUTION_LOW',
             speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } } },
+            $budget: 1024,
             $responseJsonSchema: true,
           },
         },
@@ -365,5 +366,45 @@ describe('a prompt blocked in a stream', () => {
     const fromJson = gemini.response.decode(chunk);
     const streamed = accumulateEvents(events);
     expect([streamed.choices, streamed.usage, streamed.extensions?.gemini?.promptFeedback]).toEqual([fromJson.choices, fromJson.usage, chunk.promptFeedback]);
+  });
+});
+
+describe("a thinking budget from another protocol, fitted to the Gemini 2.5 model's range", () => {
+  const encode = (model: string, reasoning: LlmRequest['reasoning']) => {
+    const warnings: LlmWarning[] = [];
+    const wire = gemini.request.encode(
+      { model, messages: [{ role: 'user', content: [{ type: 'text', text: 'Q' }] }], reasoning },
+      { warn: (w) => warnings.push(w) },
+    );
+    return [wire.generationConfig?.thinkingConfig?.thinkingBudget, warnings.map(({ code, path, message }) => `${code} ${path}: ${message}`)];
+  };
+  it('raises and caps budgets per model, and reports the moved ones', () => {
+    expect(encode('gemini-2.5-flash', { enabled: true, budgetTokens: 50_000 })).toEqual([
+      24576,
+      ['lossy-conversion reasoning.budgetTokens: thinking budget 50000 sent as 24576 (Gemini 2.5 Flash takes 1 to 24576)'],
+    ]);
+    expect(encode('gemini-2.5-pro', { enabled: true, budgetTokens: 50_000 })[0]).toBe(32768);
+    expect(encode('gemini-2.5-flash-lite', { enabled: true, budgetTokens: 100 })).toEqual([
+      512,
+      ['lossy-conversion reasoning.budgetTokens: thinking budget 100 sent as 512 (Gemini 2.5 Flash-Lite takes 512 to 24576)'],
+    ]);
+    expect(encode('gemini-2.5-flash', { enabled: true, budgetTokens: 8000 })).toEqual([8000, []]);
+    // Unknown models and Gemini 3 (which maps a budget to a level): as it is.
+    expect(encode('my-model', { enabled: true, budgetTokens: 50_000 })).toEqual([50_000, []]);
+  });
+  it("Gemini 2.5 Pro cannot turn thinking off: its lowest budget, reported; an effort's budget is capped quietly", () => {
+    expect(encode('gemini-2.5-pro', { enabled: false })).toEqual([
+      128,
+      ['lossy-conversion reasoning.enabled: Gemini 2.5 Pro cannot turn thinking off; its lowest budget (128) was used'],
+    ]);
+    expect(encode('gemini-2.5-flash', { enabled: false })).toEqual([0, []]);
+    expect(encode('gemini-2.5-flash', { effort: 'xhigh' })).toEqual([24576, []]);
+  });
+  it("a Gemini client's own budget goes back as sent", () => {
+    const body = {
+      contents: [{ role: 'user', parts: [{ text: 'Q' }] }],
+      generationConfig: { thinkingConfig: { thinkingBudget: 50_000, includeThoughts: true } },
+    };
+    expect(gemini.request.encode(gemini.request.decode(body, { model: 'gemini-2.5-flash' }))).toEqual(body);
   });
 });

@@ -13,8 +13,25 @@ function needsSignatures(model: string): boolean {
 }
 
 /** Validates a generateContent request like the real API and reads the turn the script needs. */
+/** Gemini 2.5 thinking budgets as the API bounds them (positive ones in a range per model; Pro cannot turn thinking off). */
+function checkThinkingBudget(config: unknown, model: string): void {
+  const thinking = isObject(config) ? config.thinkingConfig : undefined;
+  const budget = isObject(thinking) ? thinking.thinkingBudget : undefined;
+  if (typeof budget !== 'number' || budget === -1) return;
+  const [min, max] = /gemini-2\.5-pro/.test(model)
+    ? [128, 32768]
+    : /gemini-2\.5-flash-lite/.test(model)
+      ? [512, 24576]
+      : /gemini-2\.5-flash/.test(model)
+        ? [1, 24576]
+        : [0, Infinity];
+  if (budget === 0) check(min !== 128, 'Budget 0 is invalid. This model only works in thinking mode.');
+  else check(budget >= min && budget <= max, `The thinking budget (${budget}) is invalid.`);
+}
+
 export function readGeminiTurn(body: unknown, model: string, stream: boolean): MockTurn {
   check(isObject(body), 'Invalid JSON payload received.');
+  checkThinkingBudget(body.generationConfig, model);
   const contents = body.contents;
   check(Array.isArray(contents) && contents.length > 0, '* GenerateContentRequest.contents: contents is not specified');
   let pendingCalls = 0;
