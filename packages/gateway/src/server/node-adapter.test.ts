@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
@@ -256,6 +257,57 @@ describe('serveNode', () => {
     const res = await fetch(server.url);
     expect(res.status).toBe(204);
     expect(res.headers.get('content-length')).toBeNull();
+    await server.close();
+  });
+
+  it('writes the head, the chunks one turn produces and the end of a stream in one socket write', async () => {
+    async function* sameTurn(): AsyncGenerator<string> {
+      yield 'data: 0\n\n';
+      yield 'data: 1\n\n';
+      yield 'data: 2\n\n';
+    }
+    const server = await serveNode(async (): Promise<RouterReply> => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: sameTurn() }));
+    const writes: number[] = [];
+    server.server.on('connection', (socket: Socket & { _writeGeneric(...args: unknown[]): void }) => {
+      const writeGeneric = socket._writeGeneric;
+      socket._writeGeneric = function (this: Socket, ...args: unknown[]) {
+        writes.push(1);
+        return writeGeneric.apply(this, args);
+      };
+    });
+    const res = await fetch(server.url);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(await res.text()).toBe('data: 0\n\ndata: 1\n\ndata: 2\n\n');
+    expect(writes.length).toBe(1);
+    await server.close();
+  });
+
+  it('sends the head of a stream before its first chunk, however late that comes', async () => {
+    let sendFirst: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => {
+      sendFirst = resolve;
+    });
+    async function* late(): AsyncGenerator<string> {
+      await first;
+      yield 'data: late\n\n';
+    }
+    const server = await serveNode(async (): Promise<RouterReply> => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: late() }));
+    // fetch resolves on the head alone: the chunk is produced only after the client has it.
+    const res = await fetch(server.url);
+    expect(res.status).toBe(200);
+    sendFirst();
+    expect(await res.text()).toBe('data: late\n\n');
+    await server.close();
+  });
+
+  it('releases held chunks before waiting for the socket to drain (a corked socket never drains)', async () => {
+    const big = 'x'.repeat(1024 * 1024);
+    async function* large(): AsyncGenerator<string> {
+      for (let i = 0; i < 4; i++) yield big;
+    }
+    const server = await serveNode(async (): Promise<RouterReply> => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: large() }));
+    const text = await (await fetch(server.url)).text();
+    expect(text.length).toBe(4 * big.length);
     await server.close();
   });
 });
