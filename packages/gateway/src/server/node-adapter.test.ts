@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -19,6 +20,19 @@ function slowBody(chunks: number, everyMs: number): ReadableStream<Uint8Array> {
       if (sent === chunks) controller.close();
     },
   });
+}
+
+/** One entry per write call (`write` or `writev`, each a system call) on the server's sockets. */
+function countSocketWrites(server: Server): number[] {
+  const writes: number[] = [];
+  server.on('connection', (socket: Socket & { _writeGeneric(...args: unknown[]): void }) => {
+    const writeGeneric = socket._writeGeneric;
+    socket._writeGeneric = function (this: Socket, ...args: unknown[]) {
+      writes.push(1);
+      return writeGeneric.apply(this, args);
+    };
+  });
+  return writes;
 }
 
 describe('serveNode', () => {
@@ -267,17 +281,22 @@ describe('serveNode', () => {
       yield 'data: 2\n\n';
     }
     const server = await serveNode(async (): Promise<RouterReply> => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: sameTurn() }));
-    const writes: number[] = [];
-    server.server.on('connection', (socket: Socket & { _writeGeneric(...args: unknown[]): void }) => {
-      const writeGeneric = socket._writeGeneric;
-      socket._writeGeneric = function (this: Socket, ...args: unknown[]) {
-        writes.push(1);
-        return writeGeneric.apply(this, args);
-      };
-    });
+    const writes = countSocketWrites(server.server);
     const res = await fetch(server.url);
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     expect(await res.text()).toBe('data: 0\n\ndata: 1\n\ndata: 2\n\n');
+    expect(writes.length).toBe(1);
+    await server.close();
+  });
+
+  it('writes a turn of chunks past the socket high-water mark (a long translated answer) in one write too', async () => {
+    const event = `data: ${'y'.repeat(8 * 1024)}\n\n`;
+    async function* sameTurn(): AsyncGenerator<string> {
+      for (let i = 0; i < 3; i++) yield event;
+    }
+    const server = await serveNode(async (): Promise<RouterReply> => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: sameTurn() }));
+    const writes = countSocketWrites(server.server);
+    expect(await (await fetch(server.url)).text()).toBe(event.repeat(3));
     expect(writes.length).toBe(1);
     await server.close();
   });

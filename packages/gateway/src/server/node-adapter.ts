@@ -342,9 +342,10 @@ async function writeReply(
       turn.hold();
       const flushed = res.write(value);
       timing.firstByteAt ??= performance.now();
-      if (!flushed) {
+      if (!flushed && !turn.canHoldMore()) {
         turn.release();
-        await drained(res);
+        // Taken whole by the kernel as it was released: nothing to wait for.
+        if (res.writableLength > 0) await drained(res);
       }
     }
     res.end();
