@@ -84,6 +84,16 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
     gateway('openai-chat', 'openai-chat', false, { prefix, bin: cli, extra: { tracing: { ...tracing.tracing, sampleRatio } }, otlpSink: true });
   const sampled = [sampledAt('gateway-sampled', 0.1), sampledAt('gateway-unsampled', 0)];
   const observability = [...(mainCli ? observed('main-gateway', mainCli) : []), ...observed('gateway', cli), ...sampled];
+  // The translated pairs of the stream speed pass (issue 18) in the build compared with, as users run it.
+  const mainVariant = { prefix: 'main-gateway', bin: mainCli, extra: {}, requires: mainCli };
+  const mainPairs = [
+    ['openai-chat', 'openai-responses'],
+    ['openai-responses', 'openai-chat'],
+    ['openai-chat', 'claude'],
+    ['claude', 'openai-chat'],
+    ['openai-chat', 'gemini'],
+  ];
+  const mainTranslated = mainCli ? mainPairs.map(([client, up]) => gateway(client, up, false, mainVariant)) : [];
   const floor = (port, mode, up) => ({
     name: `yardstick-${mode}`,
     kind: 'yardstick',
@@ -164,6 +174,7 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
     floor(9203, 'oa2an', 'claude'),
     gateway('openai-chat', 'openai-chat'),
     ...observability,
+    ...mainTranslated,
     gateway('openai-chat', 'openai-chat', false, shared),
     gateway('openai-responses', 'openai-chat', false, shared),
     gateway('openai-chat', 'openai-responses'),
