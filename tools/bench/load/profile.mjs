@@ -5,7 +5,7 @@
 // from the warm-up's second second on (startup's compiling left out): µs per request per function.
 //
 //   node scripts/pnpm.mjs --filter @llm/bench run profile -- --target=gateway-chat-claude \
-//     [--scenario=stream-2k] [--duration=8] [--top=40] [--out=ABSOLUTE DIR]
+//     [--scenario=stream-2k] [--duration=8] [--top=40] [--out=ABSOLUTE DIR] [--main-cli=PATH (for main-gateway-*)]
 //
 // Writes `<target>.cpuprofile` (open it in Chrome's DevTools) and `<target>.top.txt` in `--out`.
 import { execFileSync } from 'node:child_process';
@@ -31,7 +31,15 @@ const UPSTREAM = `http://127.0.0.1:${MOCK_PORT}`;
 mkdirSync(OUT, { recursive: true });
 execFileSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
 const peer = await loadPeerPayloads(PEERS_SCRIPTS);
-const every = allTargets({ repo: REPO, peersScripts: PEERS_SCRIPTS, peersDir: arg('peers-dir', '/tmp/peers'), work: OUT, upstream: UPSTREAM, services: {} });
+const every = allTargets({
+  repo: REPO,
+  peersScripts: PEERS_SCRIPTS,
+  peersDir: arg('peers-dir', '/tmp/peers'),
+  work: OUT,
+  upstream: UPSTREAM,
+  mainCli: arg('main-cli', '') || undefined,
+  services: {},
+});
 const target = every.find((t) => t.name === NAME);
 if (!target) throw new Error(`unknown target ${NAME} (known: ${every.map((t) => t.name).join(', ')})`);
 const [size, stream] = SCENARIOS[SCENARIO];
