@@ -12,11 +12,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PEERS_SCRIPTS, REPO, arg } from './args.mjs';
+import { PEERS_SCRIPTS, arg } from './args.mjs';
 import { checkRoundTrip, clientBodyOf, loadOnce } from './client.mjs';
 import { loadPeerPayloads } from './payloads.mjs';
 import { sampler, sleep, startPinned, stop, waitPort } from './proc.mjs';
-import { targets as allTargets } from './targets.mjs';
+import { commandLineTargets } from './targets.mjs';
 import { selfTimeByFunction } from './profile-summary.mjs';
 
 const OUT = resolve(arg('out', mkdtempSync(join(tmpdir(), 'llm-profile-'))));
@@ -31,15 +31,7 @@ const UPSTREAM = `http://127.0.0.1:${MOCK_PORT}`;
 mkdirSync(OUT, { recursive: true });
 execFileSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
 const peer = await loadPeerPayloads(PEERS_SCRIPTS);
-const every = allTargets({
-  repo: REPO,
-  peersScripts: PEERS_SCRIPTS,
-  peersDir: arg('peers-dir', '/tmp/peers'),
-  work: OUT,
-  upstream: UPSTREAM,
-  mainCli: arg('main-cli', '') || undefined,
-  services: {},
-});
+const every = commandLineTargets({ work: OUT, upstream: UPSTREAM, services: {} });
 const target = every.find((t) => t.name === NAME);
 if (!target) throw new Error(`unknown target ${NAME} (known: ${every.map((t) => t.name).join(', ')})`);
 const [size, stream] = SCENARIOS[SCENARIO];

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PEERS_SCRIPTS, REPO, arg } from './args.mjs';
 
 /** The model each upstream protocol is asked for. */
 export const MODEL = { 'openai-chat': 'gpt-4o-mini', 'openai-responses': 'gpt-4o-mini', claude: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' };
@@ -202,6 +203,23 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
     },
     ...keyed,
   ];
+}
+
+/**
+ * Every target, set up as the command line says (`--peers-dir=`, `--main-cli=`), run from this
+ * repository with the peers' scripts of `--peers-scripts=`.
+ */
+export function commandLineTargets({ work, upstream, services, distinctPorts = false }) {
+  return targets({
+    repo: REPO,
+    peersScripts: PEERS_SCRIPTS,
+    peersDir: arg('peers-dir', '/tmp/peers'),
+    work,
+    upstream,
+    mainCli: arg('main-cli', '') || undefined,
+    services,
+    distinctPorts,
+  });
 }
 
 /** The config key of the keyed targets' references (issue 22). */
