@@ -6,6 +6,7 @@ import { InternalAddressRefused, refusingInternalAddresses, systemLookup } from 
 import { Agent, EnvHttpProxyAgent, proxyClient, request as dispatch } from './undici-parts.js';
 import { upstreamProxyFromEnv } from './upstream-proxy.js';
 import { type HeaderMap, HeaderMapReader } from './header-map-reader.js';
+import { ReadableChunks } from './readable-chunks.js';
 import type { Transport, UpstreamResponse } from './router-contract.js';
 
 /** Options of {@link createUndiciTransport}. */
@@ -164,24 +165,14 @@ class UndiciReply implements UpstreamResponse {
   }
 
   /**
-   * undici's body, read as it is: a Node `Readable` iterates its chunks, each read taking all that
-   * is buffered (the events of one socket read arrive as one chunk). `return()` destroys the body
-   * at once, which aborts the upstream call and closes its socket, even while a read waits: the
-   * Readable's own iterator would queue that `return()` behind the pending read, forever for an
-   * upstream gone silent (the router's idle timeout cancels exactly then).
+   * undici's body, read as it is: each read takes all that is buffered (the events of one socket
+   * read arrive as one chunk), without node's async generator over it (see ReadableChunks).
+   * `return()` destroys the body at once, which aborts the upstream call and closes its socket,
+   * even while a read waits: the Readable's own iterator would queue that `return()` behind the
+   * pending read, forever for an upstream gone silent (the router's idle timeout cancels exactly then).
    */
   chunks(): AsyncIterable<Uint8Array> {
-    const raw = this.raw;
-    const reads = raw[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-    const iterator: AsyncIterableIterator<Uint8Array> = {
-      [Symbol.asyncIterator]: () => iterator,
-      next: () => reads.next(),
-      return: () => {
-        raw.destroy();
-        return Promise.resolve({ done: true, value: undefined });
-      },
-    };
-    return iterator;
+    return new ReadableChunks(this.raw);
   }
 }
 

@@ -195,6 +195,44 @@ describe('RecentRequests', () => {
     ]);
   });
 
+  it('writes every field it keeps, in the order the dashboard reads them', () => {
+    const ring = new RecentRequests(1);
+    const full = {
+      requestId: 'r7',
+      clientKeyId: 'team-a',
+      clientProtocol: 'claude' as const,
+      clientModel: 'sonnet',
+      upstream: 'up',
+      upstreamProtocol: 'openai-chat' as const,
+      upstreamModel: 'gpt-4o-mini',
+      fallbacks: 1,
+      status: 200,
+      stream: true,
+      usage: {
+        inputTokens: 10,
+        outputTokens: 5,
+        cacheReadTokens: 2,
+        cacheWriteTokens: 1,
+        reasoningTokens: 3,
+        raw: { protocol: 'openai-chat' as const, usage: { secret: 1 } },
+      },
+      usageEstimated: true,
+      firstByteMs: 12.345,
+      totalMs: 99.99,
+      errorKind: 'upstream',
+      errorDetail: 'internal',
+      warnings: [{ code: 'dropped', message: 'm' }],
+      warningsDropped: 2,
+    };
+    ring.add(full as Parameters<RecentRequests['add']>[0], { usd: 0.5 }, Date.UTC(2026, 0, 2));
+    expect(JSON.stringify(ring.newest())).toBe(
+      '[{"time":"2026-01-02T00:00:00.000Z","requestId":"r7","keyId":"team-a","clientProtocol":"claude","clientModel":"sonnet","upstream":"up",' +
+        '"upstreamProtocol":"openai-chat","upstreamModel":"gpt-4o-mini","fallbacks":1,"status":200,"stream":true,' +
+        '"usage":{"inputTokens":10,"outputTokens":5,"cacheReadTokens":2,"cacheWriteTokens":1,"reasoningTokens":3},"usageEstimated":true,' +
+        '"costUsd":0.5,"firstByteMs":12.3,"totalMs":100,"errorKind":"upstream","warnings":[{"code":"dropped","message":"m"}],"warningsDropped":2}]',
+    );
+  });
+
   it("carries the request's cost, or that its model has no price", () => {
     const ring = new RecentRequests(2);
     ring.add(record(1), { usd: 0.25 }, 0);

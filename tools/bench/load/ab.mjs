@@ -18,8 +18,8 @@ import { checkRoundTrip, clientBodyOf, loadOnce } from './client.mjs';
 import { loadPeerPayloads } from './payloads.mjs';
 import { exited, sampler, sleep, startPinned, stop, waitPort } from './proc.mjs';
 import { startSharedStores } from './stores.mjs';
-import { OTLP_SINK_PORT, targets as allTargets } from './targets.mjs';
-import { HERE, PEERS_SCRIPTS, REPO, arg } from './args.mjs';
+import { OTLP_SINK_PORT, commandLineTargets } from './targets.mjs';
+import { HERE, PEERS_SCRIPTS, arg } from './args.mjs';
 
 const OUT = resolve(arg('out', mkdtempSync(join(tmpdir(), 'llm-ab-'))));
 const DURATION = Number(arg('duration', 3));
@@ -44,16 +44,7 @@ mkdirSync(OUT, { recursive: true });
 execFileSync('taskset', ['-a', '-cp', RIG_CPU, String(process.pid)], { stdio: 'ignore' });
 const peer = await loadPeerPayloads(PEERS_SCRIPTS);
 const services = {};
-const every = allTargets({
-  repo: REPO,
-  peersScripts: PEERS_SCRIPTS,
-  peersDir: arg('peers-dir', '/tmp/peers'),
-  work: OUT,
-  upstream: UPSTREAM,
-  mainCli: arg('main-cli', '') || undefined,
-  services,
-  distinctPorts: true,
-});
+const every = commandLineTargets({ work: OUT, upstream: UPSTREAM, services, distinctPorts: true });
 const defs = NAMES.map((name) => {
   const found = every.find((t) => t.name === name);
   if (!found) throw new Error(`unknown target ${name} (known: ${every.map((t) => t.name).join(', ')})`);

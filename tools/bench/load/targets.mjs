@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PEERS_SCRIPTS, REPO, arg } from './args.mjs';
 
 /** The model each upstream protocol is asked for. */
 export const MODEL = { 'openai-chat': 'gpt-4o-mini', 'openai-responses': 'gpt-4o-mini', claude: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' };
@@ -84,6 +85,16 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
     gateway('openai-chat', 'openai-chat', false, { prefix, bin: cli, extra: { tracing: { ...tracing.tracing, sampleRatio } }, otlpSink: true });
   const sampled = [sampledAt('gateway-sampled', 0.1), sampledAt('gateway-unsampled', 0)];
   const observability = [...(mainCli ? observed('main-gateway', mainCli) : []), ...observed('gateway', cli), ...sampled];
+  // The translated pairs of the stream speed pass (issue 18) in the build compared with, as users run it.
+  const mainVariant = { prefix: 'main-gateway', bin: mainCli, extra: {}, requires: mainCli };
+  const mainPairs = [
+    ['openai-chat', 'openai-responses'],
+    ['openai-responses', 'openai-chat'],
+    ['openai-chat', 'claude'],
+    ['claude', 'openai-chat'],
+    ['openai-chat', 'gemini'],
+  ];
+  const mainTranslated = mainCli ? mainPairs.map(([client, up]) => gateway(client, up, false, mainVariant)) : [];
   const floor = (port, mode, up) => ({
     name: `yardstick-${mode}`,
     kind: 'yardstick',
@@ -164,6 +175,7 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
     floor(9203, 'oa2an', 'claude'),
     gateway('openai-chat', 'openai-chat'),
     ...observability,
+    ...mainTranslated,
     gateway('openai-chat', 'openai-chat', false, shared),
     gateway('openai-responses', 'openai-chat', false, shared),
     gateway('openai-chat', 'openai-responses'),
@@ -191,6 +203,23 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
     },
     ...keyed,
   ];
+}
+
+/**
+ * Every target, set up as the command line says (`--peers-dir=`, `--main-cli=`), run from this
+ * repository with the peers' scripts of `--peers-scripts=`.
+ */
+export function commandLineTargets({ work, upstream, services, distinctPorts = false }) {
+  return targets({
+    repo: REPO,
+    peersScripts: PEERS_SCRIPTS,
+    peersDir: arg('peers-dir', '/tmp/peers'),
+    work,
+    upstream,
+    mainCli: arg('main-cli', '') || undefined,
+    services,
+    distinctPorts,
+  });
 }
 
 /** The config key of the keyed targets' references (issue 22). */

@@ -42,22 +42,27 @@ export interface RecentRequest {
 export type RecentUsage = Pick<LlmUsage, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens'>;
 
 function countsOf(usage: LlmUsage): RecentUsage {
-  return {
-    inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens,
-    ...(usage.cacheReadTokens !== undefined && { cacheReadTokens: usage.cacheReadTokens }),
-    ...(usage.cacheWriteTokens !== undefined && { cacheWriteTokens: usage.cacheWriteTokens }),
-    ...(usage.reasoningTokens !== undefined && { reasoningTokens: usage.reasoningTokens }),
-  };
+  const counts: RecentUsage = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+  if (usage.cacheReadTokens !== undefined) counts.cacheReadTokens = usage.cacheReadTokens;
+  if (usage.cacheWriteTokens !== undefined) counts.cacheWriteTokens = usage.cacheWriteTokens;
+  if (usage.reasoningTokens !== undefined) counts.reasoningTokens = usage.reasoningTokens;
+  return counts;
+}
+
+/** A kept request: its summary, and when it ended (written as text only when read). */
+interface Kept {
+  endedAt: number;
+  summary: Omit<RecentRequest, 'time'>;
 }
 
 /**
  * The newest finished requests of this process, newest first, at most `capacity`. Adding is one
- * small object and an array slot, off the client's path (the router calls it after the last byte).
+ * small object and an array slot, off the client's path (the router calls it after the last byte);
+ * the time is formatted when the dashboard reads it, not per request.
  * `errorDetail` is left out: it may name internal addresses, and the log has it under the request id.
  */
 export class RecentRequests {
-  private readonly ring: (RecentRequest | undefined)[];
+  private readonly ring: (Kept | undefined)[];
   private next = 0;
   private count = 0;
 
@@ -67,7 +72,7 @@ export class RecentRequests {
 
   add(record: RequestRecord, cost?: RequestCost, time = Date.now()): void {
     if (this.capacity === 0) return;
-    this.ring[this.next] = summarize(record, cost, time);
+    this.ring[this.next] = { endedAt: time, summary: summarize(record, cost) };
     this.next = (this.next + 1) % this.capacity;
     this.count = Math.min(this.count + 1, this.capacity);
   }
@@ -75,31 +80,36 @@ export class RecentRequests {
   /** The newest `limit` requests (default all kept), newest first. */
   newest(limit = this.capacity): RecentRequest[] {
     const out: RecentRequest[] = [];
-    for (let i = 1; i <= Math.min(limit, this.count); i++) out.push(this.ring[(this.next - i + this.capacity) % this.capacity]!);
+    for (let i = 1; i <= Math.min(limit, this.count); i++) {
+      const { endedAt, summary } = this.ring[(this.next - i + this.capacity) % this.capacity]!;
+      out.push({ time: new Date(endedAt).toISOString(), ...summary });
+    }
     return out;
   }
 }
 
-function summarize(record: RequestRecord, cost: RequestCost | undefined, time: number): RecentRequest {
-  return {
-    time: new Date(time).toISOString(),
-    requestId: record.requestId,
-    ...(record.clientKeyId !== undefined && { keyId: record.clientKeyId }),
-    clientProtocol: record.clientProtocol,
-    ...(record.clientModel !== undefined && { clientModel: record.clientModel }),
-    ...(record.upstream !== undefined && { upstream: record.upstream }),
-    ...(record.upstreamProtocol !== undefined && { upstreamProtocol: record.upstreamProtocol }),
-    ...(record.upstreamModel !== undefined && { upstreamModel: record.upstreamModel }),
-    ...(record.fallbacks !== undefined && { fallbacks: record.fallbacks }),
-    status: record.status,
-    stream: record.stream,
-    ...(record.usage !== undefined && { usage: countsOf(record.usage) }),
-    ...(record.usageEstimated && { usageEstimated: true }),
-    ...(cost && ('usd' in cost ? { costUsd: cost.usd } : { unpriced: true })),
-    ...(record.firstByteMs !== undefined && { firstByteMs: Math.round(record.firstByteMs * 10) / 10 }),
-    totalMs: Math.round(record.totalMs * 10) / 10,
-    ...(record.errorKind !== undefined && { errorKind: record.errorKind }),
-    warnings: record.warnings,
-    ...(record.warningsDropped !== undefined && { warningsDropped: record.warningsDropped }),
-  };
+/** The record's fields the dashboard shows, in its order (plain assignments: this runs per request). */
+function summarize(record: RequestRecord, cost: RequestCost | undefined): Omit<RecentRequest, 'time'> {
+  const summary: Partial<RecentRequest> = { requestId: record.requestId };
+  if (record.clientKeyId !== undefined) summary.keyId = record.clientKeyId;
+  summary.clientProtocol = record.clientProtocol;
+  if (record.clientModel !== undefined) summary.clientModel = record.clientModel;
+  if (record.upstream !== undefined) summary.upstream = record.upstream;
+  if (record.upstreamProtocol !== undefined) summary.upstreamProtocol = record.upstreamProtocol;
+  if (record.upstreamModel !== undefined) summary.upstreamModel = record.upstreamModel;
+  if (record.fallbacks !== undefined) summary.fallbacks = record.fallbacks;
+  summary.status = record.status;
+  summary.stream = record.stream;
+  if (record.usage !== undefined) summary.usage = countsOf(record.usage);
+  if (record.usageEstimated) summary.usageEstimated = true;
+  if (cost) {
+    if ('usd' in cost) summary.costUsd = cost.usd;
+    else summary.unpriced = true;
+  }
+  if (record.firstByteMs !== undefined) summary.firstByteMs = Math.round(record.firstByteMs * 10) / 10;
+  summary.totalMs = Math.round(record.totalMs * 10) / 10;
+  if (record.errorKind !== undefined) summary.errorKind = record.errorKind;
+  summary.warnings = record.warnings;
+  if (record.warningsDropped !== undefined) summary.warningsDropped = record.warningsDropped;
+  return summary as Omit<RecentRequest, 'time'>;
 }

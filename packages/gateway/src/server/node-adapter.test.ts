@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +20,19 @@ function slowBody(chunks: number, everyMs: number): ReadableStream<Uint8Array> {
       if (sent === chunks) controller.close();
     },
   });
+}
+
+/** One entry per write call (`write` or `writev`, each a system call) on the server's sockets. */
+function countSocketWrites(server: Server): number[] {
+  const writes: number[] = [];
+  server.on('connection', (socket: Socket & { _writeGeneric(...args: unknown[]): void }) => {
+    const writeGeneric = socket._writeGeneric;
+    socket._writeGeneric = function (this: Socket, ...args: unknown[]) {
+      writes.push(1);
+      return writeGeneric.apply(this, args);
+    };
+  });
+  return writes;
 }
 
 describe('serveNode', () => {
@@ -256,6 +271,62 @@ describe('serveNode', () => {
     const res = await fetch(server.url);
     expect(res.status).toBe(204);
     expect(res.headers.get('content-length')).toBeNull();
+    await server.close();
+  });
+
+  it('writes the head, the chunks one turn produces and the end of a stream in one socket write', async () => {
+    async function* sameTurn(): AsyncGenerator<string> {
+      yield 'data: 0\n\n';
+      yield 'data: 1\n\n';
+      yield 'data: 2\n\n';
+    }
+    const server = await serveNode(async (): Promise<RouterReply> => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: sameTurn() }));
+    const writes = countSocketWrites(server.server);
+    const res = await fetch(server.url);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(await res.text()).toBe('data: 0\n\ndata: 1\n\ndata: 2\n\n');
+    expect(writes.length).toBe(1);
+    await server.close();
+  });
+
+  it('writes a turn of chunks past the socket high-water mark (a long translated answer) in one write too', async () => {
+    const event = `data: ${'y'.repeat(8 * 1024)}\n\n`;
+    async function* sameTurn(): AsyncGenerator<string> {
+      for (let i = 0; i < 3; i++) yield event;
+    }
+    const server = await serveNode(async (): Promise<RouterReply> => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: sameTurn() }));
+    const writes = countSocketWrites(server.server);
+    expect(await (await fetch(server.url)).text()).toBe(event.repeat(3));
+    expect(writes.length).toBe(1);
+    await server.close();
+  });
+
+  it('sends the head of a stream before its first chunk, however late that comes', async () => {
+    let sendFirst: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => {
+      sendFirst = resolve;
+    });
+    async function* late(): AsyncGenerator<string> {
+      await first;
+      yield 'data: late\n\n';
+    }
+    const server = await serveNode(async (): Promise<RouterReply> => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: late() }));
+    // fetch resolves on the head alone: the chunk is produced only after the client has it.
+    const res = await fetch(server.url);
+    expect(res.status).toBe(200);
+    sendFirst();
+    expect(await res.text()).toBe('data: late\n\n');
+    await server.close();
+  });
+
+  it('releases held chunks before waiting for the socket to drain (a corked socket never drains)', async () => {
+    const big = 'x'.repeat(1024 * 1024);
+    async function* large(): AsyncGenerator<string> {
+      for (let i = 0; i < 4; i++) yield big;
+    }
+    const server = await serveNode(async (): Promise<RouterReply> => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: large() }));
+    const text = await (await fetch(server.url)).text();
+    expect(text.length).toBe(4 * big.length);
     await server.close();
   });
 });

@@ -6,6 +6,7 @@ import { safeHeaderValues } from './header-values.js';
 import { IncomingCall } from './incoming-call.js';
 import { internalErrorMessage } from './internal-error.js';
 import { requestUrlOf } from './request-target.js';
+import { TurnWrites } from './turn-writes.js';
 
 /**
  * What {@link serveNode} serves: an {@link IncomingCall} in, a plain {@link RouterReply} (the
@@ -68,7 +69,7 @@ export interface NodeServer {
 /**
  * Serves a handler over node:http: request bodies buffered up to a limit (413 beyond), a client
  * disconnect aborts `request.signal`, text answers written in one go, streamed answers written
- * with backpressure (waits for `drain`).
+ * with backpressure (waits for `drain`), what one event-loop turn produces in one socket write.
  */
 export async function serveNode(handler: NodeHandler, options: ServeNodeOptions = {}): Promise<NodeServer> {
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
@@ -327,19 +328,31 @@ async function writeReply(
     timing.firstByteAt = performance.now();
     return;
   }
-  if (String(headers['content-type']).startsWith('text/event-stream')) res.flushHeaders();
+  // The head, the chunks and the end that come in one turn leave in one socket write.
+  const turn = new TurnWrites(res);
+  if (String(headers['content-type']).startsWith('text/event-stream')) {
+    turn.hold();
+    res.flushHeaders();
+  }
   res.once('close', stop);
   try {
     for (;;) {
       const { done, value } = await chunks.next();
       if (done || res.destroyed) break;
+      turn.hold();
       const flushed = res.write(value);
       timing.firstByteAt ??= performance.now();
-      if (!flushed) await drained(res);
+      if (!flushed && !turn.canHoldMore()) {
+        turn.release();
+        // Taken whole by the kernel as it was released: nothing to wait for.
+        if (res.writableLength > 0) await drained(res);
+      }
     }
     res.end();
   } catch (error) {
     options.onError?.(error, requestIdOf(reply));
+    // What was written before the failure still goes out before the cut.
+    turn.release();
     res.destroy();
   } finally {
     res.off('close', stop);
