@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SamplingDecision, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/logger.js';
 import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
@@ -19,8 +20,9 @@ let chat: MockUpstream;
 let down: NodeServer;
 let gateway: Gateway;
 const exporter = new InMemorySpanExporter();
-/** The `traceparent` each call to the failing upstream carried. */
+/** The `traceparent` (and `tracestate`) each call to the failing upstream carried. */
 const seenUpstream: (string | undefined)[] = [];
+const seenState: (string | undefined)[] = [];
 
 const CLIENT_TRACE = '0af7651916cd43dd8448eb211c80319c';
 const CLIENT_SPAN = 'b7ad6b7169203331';
@@ -29,6 +31,7 @@ beforeAll(async () => {
   chat = await startMockUpstream({ protocol: 'openai-chat' });
   down = await serveNode(async (request) => {
     seenUpstream.push(request.headers.get('traceparent') ?? undefined);
+    seenState.push(request.headers.get('tracestate') ?? undefined);
     return new Response('{"error":{"message":"down","type":"server_error"}}', { status: 503, headers: { 'content-type': 'application/json' } });
   });
   gateway = await startGateway(fallingOverConfig(), { port: 0, logger: createLogger('silent'), spanExporter: exporter });
@@ -51,6 +54,26 @@ afterAll(async () => {
   await gateway.close();
   await Promise.all([chat.close(), down.close()]);
 });
+
+/**
+ * Counts the spans the SDK makes: every tracer of the SDK shares the `Tracer` class of the one made
+ * here (the gateway loads the same modules), so this counts the gateway's `startSpan` calls.
+ */
+function countStartedSpans() {
+  const tracerClass = Object.getPrototypeOf(new BasicTracerProvider().getTracer('probe')) as { startSpan: (...args: unknown[]) => unknown };
+  return vi.spyOn(tracerClass, 'startSpan');
+}
+
+/** A chat request to `base`, read to its end. */
+async function send(base: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}/v1/chat/completions`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ model: 'my-model', messages: [{ role: 'user', content: 'hello there' }] }),
+  });
+  expect(res.status).toBe(200);
+  await res.text();
+}
 
 /** What a test checks of a span: its name, kind, ids and attributes. */
 function view(span: ReadableSpan) {
@@ -174,6 +197,23 @@ describe('tracing', () => {
     expect(health!.spanContext().traceId).not.toBe(CLIENT_TRACE);
   });
 
+  it("makes no span for a client trace that is not sampled (flag 00), and passes the client's trace upstream unsampled", async () => {
+    exporter.reset();
+    const started = countStartedSpans();
+    try {
+      await send(gateway.url, { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-00`, tracestate: 'vendor=opaque' });
+      expect(started).not.toHaveBeenCalled();
+    } finally {
+      started.mockRestore();
+    }
+    const parent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-00$/.exec(seenUpstream.at(-1) ?? '');
+    expect(parent?.[1]).toBe(CLIENT_TRACE);
+    expect(parent?.[2]).not.toBe(CLIENT_SPAN);
+    expect(seenState.at(-1)).toBe('vendor=opaque');
+    // Nothing is buffered for export either (this gateway exports each span as it ends).
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
   // In a served process: vitest resolves OpenTelemetry's ES builds, whose extensionless imports
   // Node refuses; Node itself loads their CommonJS builds, as the gateway does in production.
   it('exports over OTLP/HTTP to the configured endpoint, flushed on SIGTERM', async () => {
@@ -235,25 +275,29 @@ describe('tracing with sampleRatio 0', () => {
   });
   afterAll(() => sampled.close());
 
-  const send = async (headers: Record<string, string>) => {
-    const res = await fetch(`${sampled.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ model: 'my-model', messages: [{ role: 'user', content: 'hello there' }] }),
-    });
-    expect(res.status).toBe(200);
-    await res.text();
-  };
-
-  it('records no request of its own, yet passes an unsampled traceparent upstream', async () => {
-    await send({});
+  it('records no request of its own and makes no span for it, yet passes an unsampled traceparent upstream', async () => {
+    const started = countStartedSpans();
+    try {
+      await send(sampled.url);
+      expect(started).not.toHaveBeenCalled();
+    } finally {
+      started.mockRestore();
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(sampledExporter.getFinishedSpans()).toEqual([]);
     expect(seenUpstream.at(-1)).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+    expect(seenState.at(-1)).toBeUndefined();
   });
 
   it("records a request whose client trace is sampled: the client's decision wins", async () => {
-    await send({ traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01` });
+    const started = countStartedSpans();
+    try {
+      await send(sampled.url, { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01` });
+      // The request's span and one per attempt: what the unrecorded requests above do not make.
+      expect(started).toHaveBeenCalledTimes(3);
+    } finally {
+      started.mockRestore();
+    }
     await expect.poll(() => sampledExporter.getFinishedSpans().length).toBe(3);
     expect(sampledExporter.getFinishedSpans().map((span) => [span.kind, span.spanContext().traceId])).toEqual([
       [2, CLIENT_TRACE],
@@ -261,5 +305,31 @@ describe('tracing with sampleRatio 0', () => {
       [1, CLIENT_TRACE],
     ]);
     expect(seenUpstream.at(-1)).toMatch(new RegExp(`^00-${CLIENT_TRACE}-[0-9a-f]{16}-01$`));
+  });
+});
+
+describe('tracing with sampleRatio 0.5', () => {
+  let half: Gateway;
+  const halfExporter = new InMemorySpanExporter();
+  beforeAll(async () => {
+    // No circuit breaker: every request's first attempt reaches the failing upstream, which shows its traceparent.
+    const config = fallingOverConfig({ tracing: { endpoint: 'http://unused.invalid/v1/traces', sampleRatio: 0.5 }, circuitBreaker: false });
+    half = await startGateway(config, { port: 0, logger: createLogger('silent'), spanExporter: halfExporter });
+  });
+  afterAll(() => half.close());
+
+  it("records a request by its trace id, as the SDK's ratio sampler decides, and the recorded span keeps that trace id", async () => {
+    const from = seenUpstream.length;
+    for (let i = 0; i < 24; i++) await send(half.url);
+    // Each request's first attempt (to the failing upstream) names its trace and whether it is recorded.
+    const traces = seenUpstream.slice(from).map((header) => /^00-([0-9a-f]{32})-[0-9a-f]{16}-(0[01])$/.exec(header ?? '')!);
+    expect(traces).toHaveLength(24);
+    const sampler = new TraceIdRatioBasedSampler(0.5);
+    for (const [, traceId, flags] of traces)
+      expect([traceId, flags]).toEqual([traceId, sampler.shouldSample(ROOT_CONTEXT, traceId!).decision === SamplingDecision.RECORD_AND_SAMPLED ? '01' : '00']);
+    const recorded = traces.filter(([, , flags]) => flags === '01').map(([, traceId]) => traceId);
+    await expect.poll(() => halfExporter.getFinishedSpans().length).toBe(3 * recorded.length);
+    const requests = halfExporter.getFinishedSpans().filter((span) => span.kind === 1);
+    expect(requests.map((span) => span.spanContext().traceId)).toEqual(recorded);
   });
 });
