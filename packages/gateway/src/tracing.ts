@@ -6,7 +6,7 @@ import type { CloudFlavorName } from './clouds/cloud-adapter.js';
 import type { Transport, UpstreamConfig, UpstreamRequest } from './router-contract.js';
 import { byBaseUrl } from './upstream-by-url.js';
 
-/** The config's `tracing`: where spans are exported (OTLP over HTTP, JSON). */
+/** The config's `tracing`: where spans are exported (OTLP over HTTP). */
 export interface TracingConfig {
   /** The OTLP/HTTP traces URL, e.g. `http://127.0.0.1:4318/v1/traces`. */
   endpoint: string;
@@ -20,6 +20,8 @@ export interface TracingConfig {
    * unrecorded request still sends its upstream a `traceparent` (flag 00).
    */
   sampleRatio?: number;
+  /** The export's encoding, as OTLP names it: `http/protobuf` (default) or `http/json`. */
+  protocol?: 'http/protobuf' | 'http/json';
 }
 
 /** One request's trace: its span, and what its upstream attempts are children of. */
@@ -90,8 +92,7 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
     import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
   ]);
-  const spanExporter =
-    exporter ?? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url: config.endpoint, headers: config.headers });
+  const spanExporter = exporter ?? (await otlpExporter(config));
   const processor = exporter ? new sdk.SimpleSpanProcessor(spanExporter) : new sdk.BatchSpanProcessor(spanExporter, { scheduledDelayMillis: EXPORT_DELAY_MS });
   const ids = new sdk.RandomIdGenerator();
   const ratio = new sdk.TraceIdRatioBasedSampler(config.sampleRatio ?? 1);
@@ -207,6 +208,14 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
     },
     shutdown: () => provider.shutdown(),
   };
+}
+
+/** The OTLP/HTTP exporter of the configured encoding (protobuf unless `http/json`). */
+async function otlpExporter(config: TracingConfig): Promise<SpanExporter> {
+  const options = { url: config.endpoint, headers: config.headers };
+  return config.protocol === 'http/json'
+    ? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter(options)
+    : new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter(options);
 }
 
 type Api = typeof import('@opentelemetry/api');

@@ -1,4 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +75,86 @@ async function send(base: string, headers: Record<string, string> = {}) {
   });
   expect(res.status).toBe(200);
   await res.text();
+}
+
+/**
+ * What a served gateway (`tracing` with `extra` on a receiver of its own) exported for one chat
+ * request, flushed by SIGTERM: each export's path, content type, collector key and body.
+ */
+async function exportedBy(extra: Record<string, unknown>) {
+  const received: { path: string; contentType: string | undefined; key: string | undefined; body: Uint8Array }[] = [];
+  // A plain node:http receiver: a protobuf body is bytes, not text.
+  const receiver = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const header = (name: string) => request.headers[name] as string | undefined;
+      received.push({
+        path: request.url ?? '',
+        contentType: header('content-type'),
+        key: header('x-collector-key'),
+        body: new Uint8Array(Buffer.concat(chunks)),
+      });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { port } = receiver.address() as AddressInfo;
+  const dir = mkdtempSync(join(tmpdir(), 'otlp-'));
+  const file = join(dir, 'gateway.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      upstreams: { chat: { protocol: 'openai-chat', baseUrl: chat.baseUrl } },
+      routes: [{ match: '*', upstream: 'chat' }],
+      ledger: false,
+      metrics: false,
+      tracing: { endpoint: `http://127.0.0.1:${port}/v1/traces`, headers: { 'x-collector-key': 'c-1' }, serviceName: 'gw-test', ...extra },
+    }),
+  );
+  const { url, child, exited } = await startListening(['--import', 'tsx', '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', file, '--port', '0'], {
+    cwd: packageDir,
+  });
+  try {
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm-1', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    await res.text();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+  return received;
+}
+
+/** A protobuf message's length-delimited fields (wire type 2) by field number; other fields skipped. */
+function protoFields(bytes: Uint8Array): Map<number, Uint8Array[]> {
+  const fields = new Map<number, Uint8Array[]>();
+  let at = 0;
+  const varint = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[at++]!;
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return value;
+    }
+  };
+  while (at < bytes.length) {
+    const tag = varint();
+    const wire = tag & 7;
+    if (wire === 0) varint();
+    else if (wire === 1) at += 8;
+    else if (wire === 5) at += 4;
+    else if (wire === 2) {
+      const length = varint();
+      const field = Math.floor(tag / 8);
+      fields.set(field, [...(fields.get(field) ?? []), bytes.subarray(at, at + length)]);
+      at += length;
+    } else throw new Error(`unexpected wire type ${wire}`);
+  }
+  return fields;
 }
 
 /** What a test checks of a span: its name, kind, ids and attributes. */
@@ -216,53 +298,45 @@ describe('tracing', () => {
 
   // In a served process: vitest resolves OpenTelemetry's ES builds, whose extensionless imports
   // Node refuses; Node itself loads their CommonJS builds, as the gateway does in production.
-  it('exports over OTLP/HTTP to the configured endpoint, flushed on SIGTERM', async () => {
-    const received: { path: string; contentType: string | null; key: string | null; body: string }[] = [];
-    const receiver = await serveNode(async (request) => {
-      received.push({
-        path: request.parsedUrl.pathname,
-        contentType: request.headers.get('content-type'),
-        key: request.headers.get('x-collector-key'),
-        body: await request.text(),
-      });
-      return new Response('{}', { headers: { 'content-type': 'application/json' } });
-    });
-    const dir = mkdtempSync(join(tmpdir(), 'otlp-'));
-    const file = join(dir, 'gateway.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        upstreams: { chat: { protocol: 'openai-chat', baseUrl: chat.baseUrl } },
-        routes: [{ match: '*', upstream: 'chat' }],
-        ledger: false,
-        metrics: false,
-        tracing: { endpoint: `${receiver.url}/v1/traces`, headers: { 'x-collector-key': 'c-1' }, serviceName: 'gw-test' },
-      }),
-    );
-    const { url, child, exited } = await startListening(
-      ['--import', 'tsx', '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', file, '--port', '0'],
-      { cwd: packageDir },
-    );
-    try {
-      const res = await fetch(`${url}/v1/chat/completions`, {
-        method: 'POST',
-        body: JSON.stringify({ model: 'm-1', messages: [{ role: 'user', content: 'hi' }] }),
-      });
-      await res.text();
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    } finally {
-      await receiver.close();
-    }
+  it('exports OTLP/HTTP JSON to the configured endpoint with `protocol: http/json`, flushed on SIGTERM', async () => {
+    const received = await exportedBy({ protocol: 'http/json' });
     expect(received.map(({ path, contentType, key }) => ({ path, contentType, key }))).toEqual([
       { path: '/v1/traces', contentType: 'application/json', key: 'c-1' },
     ]);
-    const body = JSON.parse(received[0]!.body) as {
+    const body = JSON.parse(Buffer.from(received[0]!.body).toString()) as {
       resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: { name: string }[] }[] }[];
     };
     const resource = body.resourceSpans[0]!;
     expect(resource.resource.attributes.find((attribute) => attribute.key === 'service.name')?.value.stringValue).toBe('gw-test');
     expect(resource.scopeSpans.flatMap((scope) => scope.spans.map((span) => span.name)).sort()).toEqual(['chat', 'chat m-1']);
+  }, 20_000);
+
+  it('exports OTLP/HTTP protobuf by default, flushed on SIGTERM', async () => {
+    const received = await exportedBy({});
+    expect(received.map(({ path, contentType, key }) => ({ path, contentType, key }))).toEqual([
+      { path: '/v1/traces', contentType: 'application/x-protobuf', key: 'c-1' },
+    ]);
+    // ExportTraceServiceRequest: 1 resource_spans { 1 resource { 1 attributes { 1 key, 2 value { 1 string } } }, 2 scope_spans { 2 spans } }.
+    const text = (bytes: Uint8Array) => Buffer.from(bytes).toString();
+    const hex = (bytes: Uint8Array | undefined) => (bytes ? Buffer.from(bytes).toString('hex') : undefined);
+    const [resourceSpans, ...more] = protoFields(received[0]!.body).get(1) ?? [];
+    expect(more).toEqual([]);
+    const fields = protoFields(resourceSpans!);
+    const attributes = (protoFields(fields.get(1)![0]!).get(1) ?? []).map(protoFields);
+    const service = attributes.find((attribute) => text(attribute.get(1)![0]!) === 'service.name');
+    expect(text(protoFields(service!.get(2)![0]!).get(1)![0]!)).toBe('gw-test');
+    // Span: 1 trace_id, 2 span_id, 4 parent_span_id, 5 name.
+    const spans = (fields.get(2) ?? []).flatMap((scope) => protoFields(scope).get(2) ?? []).map(protoFields);
+    const view = spans.map((span) => ({
+      name: text(span.get(5)![0]!),
+      trace: hex(span.get(1)?.[0]),
+      id: hex(span.get(2)?.[0]),
+      parent: hex(span.get(4)?.[0]),
+    }));
+    const request = view.find((span) => span.name === 'chat m-1');
+    expect(view.map((span) => span.name).sort()).toEqual(['chat', 'chat m-1']);
+    expect(view.find((span) => span.name === 'chat')).toMatchObject({ trace: request!.trace, parent: request!.id });
+    expect(request!.trace).toMatch(/^[0-9a-f]{32}$/);
   }, 20_000);
 });
 
