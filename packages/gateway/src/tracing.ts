@@ -95,7 +95,9 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
   const spanExporter = exporter ?? (await otlpExporter(config));
   const processor = exporter ? new sdk.SimpleSpanProcessor(spanExporter) : new sdk.BatchSpanProcessor(spanExporter, { scheduledDelayMillis: EXPORT_DELAY_MS });
   const ids = new sdk.RandomIdGenerator();
-  const ratio = new sdk.TraceIdRatioBasedSampler(config.sampleRatio ?? 1);
+  /** The share of new traces recorded: all of them (no check), none, or those the ratio sampler keeps. */
+  const share = config.sampleRatio ?? 1;
+  const ratio = new sdk.TraceIdRatioBasedSampler(share);
   /** The trace id the root span being made takes: the one its sampling was decided on. */
   let rootTraceId: string | undefined;
   const provider = new sdk.BasicTracerProvider({
@@ -123,9 +125,10 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
           (parent.traceFlags & api.TraceFlags.SAMPLED) === 0
             ? unrecorded(api, { traceId: parent.traceId, spanId: ids.generateSpanId(), traceFlags: api.TraceFlags.NONE, traceState: parent.traceState })
             : recorded(tracer.startSpan(`${method} ${path}`, serverSpan, api.trace.setSpanContext(api.ROOT_CONTEXT, parent)), method, path);
-      } else {
+      } else if (share >= 1) trace = recorded(tracer.startSpan(`${method} ${path}`, serverSpan, api.ROOT_CONTEXT), method, path);
+      else {
         const traceId = ids.generateTraceId();
-        if (ratio.shouldSample(api.ROOT_CONTEXT, traceId).decision === sdk.SamplingDecision.RECORD_AND_SAMPLED) {
+        if (share > 0 && ratio.shouldSample(api.ROOT_CONTEXT, traceId).decision === sdk.SamplingDecision.RECORD_AND_SAMPLED) {
           rootTraceId = traceId;
           try {
             trace = recorded(tracer.startSpan(`${method} ${path}`, serverSpan, api.ROOT_CONTEXT), method, path);
