@@ -1,4 +1,4 @@
-import type { Span, SpanContext, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Span, SpanContext, Tracer } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { HeaderReader, ProtocolId } from '@llm/core';
 import type { AccessEntry } from './access-log.js';
@@ -6,7 +6,7 @@ import type { CloudFlavorName } from './clouds/cloud-adapter.js';
 import type { Transport, UpstreamConfig, UpstreamRequest } from './router-contract.js';
 import { byBaseUrl } from './upstream-by-url.js';
 
-/** The config's `tracing`: where spans are exported (OTLP over HTTP, JSON). */
+/** The config's `tracing`: where spans are exported (OTLP over HTTP). */
 export interface TracingConfig {
   /** The OTLP/HTTP traces URL, e.g. `http://127.0.0.1:4318/v1/traces`. */
   endpoint: string;
@@ -20,6 +20,8 @@ export interface TracingConfig {
    * unrecorded request still sends its upstream a `traceparent` (flag 00).
    */
   sampleRatio?: number;
+  /** The export's encoding, as OTLP names it: `http/protobuf` (default) or `http/json`. */
+  protocol?: 'http/protobuf' | 'http/json';
 }
 
 /** One request's trace: its span, and what its upstream attempts are children of. */
@@ -33,6 +35,8 @@ export interface GatewayTracing {
   /**
    * Starts a request's span, a child of the client's `traceparent` when it sent a valid one; until
    * {@link end}, upstream attempts that name `requestId` (`UpstreamRequest.requestId`) are its children.
+   * A request that is not recorded (sampled out, or the client's flag 00) gets a non-recording span
+   * and makes no SDK span at all.
    */
   start(method: string, path: string, headers: HeaderReader, requestId: string): RequestTrace;
   /** Ends a request's span with its access line's fields. */
@@ -68,6 +72,13 @@ const EXPORT_DELAY_MS = 5_000;
  * OTLP/HTTP in batches. The SDK is loaded here only, when tracing is configured: with tracing
  * off the gateway loads none of it and pays nothing.
  *
+ * Whether a request is recorded is decided here, before the SDK is asked for anything: the
+ * client's sampled flag when it sent a `traceparent`, else the ratio sampler on a new trace id
+ * (the SDK's own `TraceIdRatioBasedSampler`; a recorded root span then takes that trace id). An
+ * unrecorded request makes no SDK span, and its attempts send `traceparent` with flag 00 in its
+ * trace. The SDK sees recorded spans only (its sampler: always on). Attributes are set once per
+ * span, after it is made (`startSpan`'s attributes are checked and copied three times over).
+ *
  * Which request an upstream attempt belongs to is the request id the router puts on each upstream
  * call, looked up among the requests in flight: no `AsyncLocalStorage`, whose promise hooks made
  * every promise of a traced request cost more on Node 20 (tools/bench README: +95 % CPU per 2 KB
@@ -81,59 +92,78 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
     import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
   ]);
-  const spanExporter =
-    exporter ?? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url: config.endpoint, headers: config.headers });
+  const spanExporter = exporter ?? (await otlpExporter(config));
   const processor = exporter ? new sdk.SimpleSpanProcessor(spanExporter) : new sdk.BatchSpanProcessor(spanExporter, { scheduledDelayMillis: EXPORT_DELAY_MS });
+  const ids = new sdk.RandomIdGenerator();
+  /** The share of new traces recorded: all of them (no check), none, or those the ratio sampler keeps. */
+  const share = config.sampleRatio ?? 1;
+  const ratio = new sdk.TraceIdRatioBasedSampler(share);
+  /** The trace id the root span being made takes: the one its sampling was decided on. */
+  let rootTraceId: string | undefined;
   const provider = new sdk.BasicTracerProvider({
     resource: resources.resourceFromAttributes({ 'service.name': config.serviceName ?? 'llm-gateway' }),
     spanProcessors: [processor],
-    sampler: new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(config.sampleRatio ?? 1) }),
+    sampler: new sdk.AlwaysOnSampler(),
+    idGenerator: { generateTraceId: () => rootTraceId ?? ids.generateTraceId(), generateSpanId: ids.generateSpanId },
   });
   const tracer: Tracer = provider.getTracer('@llm/gateway');
+  const serverSpan = { kind: api.SpanKind.SERVER };
+  const clientSpan = { kind: api.SpanKind.CLIENT };
   /** Requests whose span is open, by request id. */
-  const inFlight = new Map<string, RequestTrace>();
+  const inFlight = new Map<string, Trace>();
 
   return {
     start(method, path, headers, requestId) {
       const parentHeader = headers.get('traceparent');
       const parent = parentHeader === null ? undefined : core.parseTraceParent(parentHeader);
+      let trace: Trace;
       if (parent) {
         const state = headers.get('tracestate');
         if (state !== null) parent.traceState = new core.TraceState(state);
         parent.isRemote = true;
+        trace =
+          (parent.traceFlags & api.TraceFlags.SAMPLED) === 0
+            ? unrecorded(api, { traceId: parent.traceId, spanId: ids.generateSpanId(), traceFlags: api.TraceFlags.NONE, traceState: parent.traceState })
+            : recorded(tracer.startSpan(`${method} ${path}`, serverSpan, api.trace.setSpanContext(api.ROOT_CONTEXT, parent)), method, path);
+      } else if (share >= 1) trace = recorded(tracer.startSpan(`${method} ${path}`, serverSpan, api.ROOT_CONTEXT), method, path);
+      else {
+        const traceId = ids.generateTraceId();
+        if (share > 0 && ratio.shouldSample(api.ROOT_CONTEXT, traceId).decision === sdk.SamplingDecision.RECORD_AND_SAMPLED) {
+          rootTraceId = traceId;
+          try {
+            trace = recorded(tracer.startSpan(`${method} ${path}`, serverSpan, api.ROOT_CONTEXT), method, path);
+          } finally {
+            rootTraceId = undefined;
+          }
+        } else trace = unrecorded(api, { traceId, spanId: ids.generateSpanId(), traceFlags: api.TraceFlags.NONE });
       }
-      const parentContext = parent ? api.trace.setSpanContext(api.ROOT_CONTEXT, parent) : api.ROOT_CONTEXT;
-      const span = tracer.startSpan(
-        `${method} ${path}`,
-        { kind: api.SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },
-        parentContext,
-      );
-      const trace: RequestTrace = { span, context: span.spanContext() };
       inFlight.set(requestId, trace);
       return trace;
     },
     end(trace, entry) {
       if (inFlight.get(entry.requestId) === trace) inFlight.delete(entry.requestId);
       const { span } = trace;
-      if (!span.isRecording()) return;
-      span.setAttribute('http.response.status_code', entry.status);
-      span.setAttribute('llm_gateway.request_id', entry.requestId);
-      if (entry.protocol !== undefined) span.setAttribute('llm_gateway.client_protocol', entry.protocol);
-      if (entry.clientModel !== undefined) {
+      if (!(trace instanceof Trace) || !trace.recorded || !span.isRecording()) return;
+      const generation = entry.clientModel !== undefined;
+      // One write: the SDK skips the undefined ones.
+      span.setAttributes({
+        'http.request.method': trace.method,
+        'url.path': trace.path,
+        'http.response.status_code': entry.status,
+        'llm_gateway.request_id': entry.requestId,
+        'llm_gateway.client_protocol': entry.protocol,
         // A generation: named and described as the GenAI conventions say.
-        span.updateName(`chat ${entry.clientModel}`);
-        span.setAttribute('gen_ai.operation.name', 'chat');
-        span.setAttribute('gen_ai.request.model', entry.clientModel);
-      }
-      if (entry.upstreamModel !== undefined) span.setAttribute('gen_ai.response.model', entry.upstreamModel);
-      if (entry.upstream !== undefined) span.setAttribute('llm_gateway.upstream', entry.upstream);
-      if (entry.fallbacks !== undefined) span.setAttribute('llm_gateway.fallbacks', entry.fallbacks);
-      if (entry.inputTokens !== undefined) span.setAttribute('gen_ai.usage.input_tokens', entry.inputTokens);
-      if (entry.outputTokens !== undefined) span.setAttribute('gen_ai.usage.output_tokens', entry.outputTokens);
-      if (entry.errorKind !== undefined) {
-        span.setAttribute('error.type', entry.errorKind);
-        span.setStatus({ code: api.SpanStatusCode.ERROR });
-      }
+        'gen_ai.operation.name': generation ? 'chat' : undefined,
+        'gen_ai.request.model': entry.clientModel,
+        'gen_ai.response.model': entry.upstreamModel,
+        'llm_gateway.upstream': entry.upstream,
+        'llm_gateway.fallbacks': entry.fallbacks,
+        'gen_ai.usage.input_tokens': entry.inputTokens,
+        'gen_ai.usage.output_tokens': entry.outputTokens,
+        'error.type': entry.errorKind,
+      });
+      if (generation) span.updateName(`chat ${entry.clientModel}`);
+      if (entry.errorKind !== undefined) span.setStatus({ code: api.SpanStatusCode.ERROR });
       span.end();
     },
     transport(transport, upstreams) {
@@ -141,35 +171,32 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
       const attributesOf = byBaseUrl(
         Object.entries(upstreams).map(([name, upstream]) => ({
           base: upstream.baseUrl,
-          value: { 'gen_ai.operation.name': 'chat', ...providerAttributes(name, upstream), ...serverAttributes(upstream.baseUrl) },
+          value: new AttemptAttributes({ 'gen_ai.operation.name': 'chat', ...providerAttributes(name, upstream), ...serverAttributes(upstream.baseUrl) }),
         })),
       );
       return (request) => {
         const trace = request.requestId === undefined ? undefined : inFlight.get(request.requestId);
         if (!trace || request.purpose === 'media') return transport(request);
-        const span = tracer.startSpan(
-          'chat',
-          {
-            kind: api.SpanKind.CLIENT,
-            attributes: {
-              ...(attributesOf(request.url) ?? { 'gen_ai.operation.name': 'chat', ...serverAttributes(request.url) }),
-              'http.request.method': request.method,
-            },
-          },
-          api.trace.setSpanContext(api.ROOT_CONTEXT, trace.context),
+        const { traceId, traceState } = trace.context;
+        if (!trace.recorded) {
+          // No span: the upstream gets an unsampled traceparent in the request's trace, as the SDK's non-recording spans did.
+          const headers: Record<string, string> = { ...request.headers, traceparent: `00-${traceId}-${ids.generateSpanId()}-00` };
+          if (traceState) headers.tracestate = traceState.serialize();
+          return transport(new TracedCall(request, headers));
+        }
+        const span = tracer.startSpan('chat', clientSpan, trace.parentContext(api));
+        span.setAttributes(
+          (attributesOf(request.url) ?? new AttemptAttributes({ 'gen_ai.operation.name': 'chat', ...serverAttributes(request.url) })).of(request.method),
         );
-        const { traceId, spanId, traceFlags, traceState } = span.spanContext();
         // The attempt's own span is the upstream's parent.
-        const headers: Record<string, string> = { ...request.headers, traceparent: `00-${traceId}-${spanId}-0${traceFlags.toString(16)}` };
+        const headers: Record<string, string> = { ...request.headers, traceparent: `00-${traceId}-${span.spanContext().spanId}-01` };
         if (traceState) headers.tracestate = traceState.serialize();
-        const traced = new TracedCall(request, headers);
-        return transport(traced).then(
+        return transport(new TracedCall(request, headers)).then(
           (response) => {
-            span.setAttribute('http.response.status_code', response.status);
             if (response.status >= 400) {
-              span.setAttribute('error.type', String(response.status));
+              span.setAttributes({ 'http.response.status_code': response.status, 'error.type': String(response.status) });
               span.setStatus({ code: api.SpanStatusCode.ERROR });
-            }
+            } else span.setAttribute('http.response.status_code', response.status);
             span.end();
             return response;
           },
@@ -184,6 +211,58 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
     },
     shutdown: () => provider.shutdown(),
   };
+}
+
+/** The OTLP/HTTP exporter of the configured encoding (protobuf unless `http/json`). */
+async function otlpExporter(config: TracingConfig): Promise<SpanExporter> {
+  const options = { url: config.endpoint, headers: config.headers };
+  return config.protocol === 'http/json'
+    ? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter(options)
+    : new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter(options);
+}
+
+type Api = typeof import('@opentelemetry/api');
+
+/** A request's trace as tracing keeps it: recorded or not, and what its end writes. */
+class Trace implements RequestTrace {
+  /** The context its attempts' spans are made in (made at the first attempt). */
+  private attemptParent: Context | undefined;
+
+  constructor(
+    readonly span: Span,
+    readonly context: SpanContext,
+    readonly recorded: boolean,
+    readonly method: string,
+    readonly path: string,
+  ) {}
+
+  parentContext(api: Api): Context {
+    this.attemptParent ??= api.trace.setSpan(api.ROOT_CONTEXT, this.span);
+    return this.attemptParent;
+  }
+}
+
+/** A recorded request's trace: its SDK span. */
+function recorded(span: Span, method: string, path: string): Trace {
+  return new Trace(span, span.spanContext(), true, method, path);
+}
+
+/** An unrecorded request's trace: a non-recording span of the API (no SDK span). */
+function unrecorded(api: Api, context: SpanContext): Trace {
+  return new Trace(api.trace.wrapSpanContext(context), context, false, '', '');
+}
+
+/** An upstream's attempt attributes, one prebuilt object per request method. */
+class AttemptAttributes {
+  private readonly byMethod = new Map<string, Attributes>();
+
+  constructor(private readonly base: Attributes) {}
+
+  of(method: string): Attributes {
+    let attributes = this.byMethod.get(method);
+    if (!attributes) this.byMethod.set(method, (attributes = { ...this.base, 'http.request.method': method }));
+    return attributes;
+  }
 }
 
 /** `server.address` and `server.port` of a URL (none for one that does not parse). */

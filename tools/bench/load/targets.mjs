@@ -80,11 +80,17 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
     gateway('openai-chat', 'openai-chat', false, { prefix: `${prefix}-quiet`, bin, extra: { metrics: false }, requires: bin }),
     gateway('openai-chat', 'openai-chat', false, { prefix: `${prefix}-traced`, bin, extra: tracing, otlpSink: true, requires: bin }),
   ];
-  // Tracing with one request in ten recorded, and with none (`tracing.sampleRatio`, this build only).
-  const sampledAt = (prefix, sampleRatio) =>
-    gateway('openai-chat', 'openai-chat', false, { prefix, bin: cli, extra: { tracing: { ...tracing.tracing, sampleRatio } }, otlpSink: true });
-  const sampled = [sampledAt('gateway-sampled', 0.1), sampledAt('gateway-unsampled', 0)];
-  const observability = [...(mainCli ? observed('main-gateway', mainCli) : []), ...observed('gateway', cli), ...sampled];
+  // Tracing with one request in ten recorded, and with none (`tracing.sampleRatio`), for this build
+  // and main's; and this build's spans exported as OTLP JSON (`tracing.protocol`, default protobuf).
+  const tracedWith = (prefix, bin, more) =>
+    gateway('openai-chat', 'openai-chat', false, { prefix, bin, extra: { tracing: { ...tracing.tracing, ...more } }, otlpSink: true, requires: bin });
+  const sampled = (prefix, bin) => [tracedWith(`${prefix}-sampled`, bin, { sampleRatio: 0.1 }), tracedWith(`${prefix}-unsampled`, bin, { sampleRatio: 0 })];
+  const observability = [
+    ...(mainCli ? [...observed('main-gateway', mainCli), ...sampled('main-gateway', mainCli)] : []),
+    ...observed('gateway', cli),
+    ...sampled('gateway', cli),
+    tracedWith('gateway-traced-json', cli, { protocol: 'http/json' }),
+  ];
   // The translated pairs of the stream speed pass (issue 18) in the build compared with, as users run it.
   const mainVariant = { prefix: 'main-gateway', bin: mainCli, extra: {}, requires: mainCli };
   const mainPairs = [

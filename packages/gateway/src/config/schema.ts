@@ -274,6 +274,8 @@ export const GatewayConfigSchema = v.strictObject({
       serviceName: v.optional(v.string()),
       /** The share of traces started here that are recorded (default 1); a client's traceparent decides for its own. */
       sampleRatio: v.optional(v.pipe(v.number(), v.minValue(0, 'must be at least 0'), v.maxValue(1, 'must be at most 1'))),
+      /** The export's encoding (OTLP's names; default http/protobuf). */
+      protocol: v.optional(v.picklist(['http/protobuf', 'http/json'])),
     }),
   ),
   /** Milliseconds a shutdown lets in-flight requests finish before cutting them (the gateway's default: 10,000). */
