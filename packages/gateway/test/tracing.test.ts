@@ -81,7 +81,10 @@ async function send(base: string, headers: Record<string, string> = {}) {
  * What a served gateway (`tracing` with `extra` on a receiver of its own) exported for one chat
  * request, flushed by SIGTERM: each export's path, content type, collector key and body.
  */
-async function exportedBy(extra: Record<string, unknown>) {
+/** What the last served process of {@link exportedBy} logged. */
+let lastStdout = '';
+
+async function exportedBy(extra: Record<string, unknown>, receiverStatus = 200) {
   const received: { path: string; contentType: string | undefined; key: string | undefined; body: Uint8Array }[] = [];
   // A plain node:http receiver: a protobuf body is bytes, not text.
   const receiver = createServer((request, response) => {
@@ -95,7 +98,7 @@ async function exportedBy(extra: Record<string, unknown>) {
         key: header('x-collector-key'),
         body: new Uint8Array(Buffer.concat(chunks)),
       });
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      response.writeHead(receiverStatus, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -112,9 +115,12 @@ async function exportedBy(extra: Record<string, unknown>) {
       tracing: { endpoint: `http://127.0.0.1:${port}/v1/traces`, headers: { 'x-collector-key': 'c-1' }, serviceName: 'gw-test', ...extra },
     }),
   );
-  const { url, child, exited } = await startListening(['--import', 'tsx', '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', file, '--port', '0'], {
-    cwd: packageDir,
-  });
+  const { url, child, exited, stdout } = await startListening(
+    ['--import', 'tsx', '--conditions=@llm/source', 'src/cli.ts', 'serve', '--config', file, '--port', '0'],
+    {
+      cwd: packageDir,
+    },
+  );
   try {
     const res = await fetch(`${url}/v1/chat/completions`, {
       method: 'POST',
@@ -126,6 +132,7 @@ async function exportedBy(extra: Record<string, unknown>) {
   } finally {
     await new Promise((resolve) => receiver.close(resolve));
   }
+  lastStdout = stdout();
   return received;
 }
 
@@ -337,6 +344,21 @@ describe('tracing', () => {
     expect(view.map((span) => span.name).sort()).toEqual(['chat', 'chat m-1']);
     expect(view.find((span) => span.name === 'chat')).toMatchObject({ trace: request!.trace, parent: request!.id });
     expect(request!.trace).toMatch(/^[0-9a-f]{32}$/);
+  }, 20_000);
+});
+
+describe('a collector refusing the last export', () => {
+  it('leaves the stop clean (exit 0, closed) with a warn line, not an uncaught exporter error', async () => {
+    const received = await exportedBy({}, 500);
+    expect(received.length).toBeGreaterThan(0);
+    const lines = lastStdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string; err?: string });
+    const warned = lines.find((line) => line.msg === 'tracing: the last spans could not be exported');
+    expect(warned?.level).toBe(40);
+    expect(typeof warned?.err).toBe('string');
+    expect(lines.at(-1)?.msg).toBe('closed');
   }, 20_000);
 });
 

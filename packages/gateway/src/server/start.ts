@@ -267,7 +267,10 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
     clearTimeout(grace);
     await closeStores();
     await metricsServer?.close();
-    await tracing?.shutdown();
+    // A collector that refuses the last export must not turn a clean stop into a crash.
+    await tracing?.shutdown().catch((error: unknown) => {
+      logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'tracing: the last spans could not be exported');
+    });
     await mcpHosts.close();
     await closeTransport();
     logger.info('closed');
