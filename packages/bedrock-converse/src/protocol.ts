@@ -20,6 +20,8 @@ export const read: WireReader = wireReader(PROTOCOL);
  * - `$outputConfig`: `outputConfig` fields with no canonical home.
  * - `$schemaText`: the JSON text of an `outputConfig.textFormat` schema, as the client wrote it.
  * - `$budget`: a Claude model's thinking budget as a Converse client sent it (written back unfitted).
+ * - `$asSent`: a Converse client's sampling outside its Claude model's bounds (written back as it
+ *   came, where another protocol's is fitted: see sampling-bounds.ts).
  * - `$block`: a json part of a tool result that is a wire item kept whole (video, S3 media, ...).
  * - `$noUsage`, `$noMetrics` (answers): an answer without `usage` / `metrics`, kept without them.
  * - `$stop`, `$metadata` (a streamed answer's choice): `messageStop` and `metadata` fields besides

@@ -14,6 +14,7 @@ import type {
 } from '@llm/core';
 import { REASONING_EFFORTS, isJsonObject } from '@llm/core';
 import { decodeContent, type ConverseDecodedPart } from './content-decode.js';
+import { isOutsideClaudeBounds } from './sampling-bounds.js';
 import { decodeThinking, isOtherVendorModel } from './thinking.js';
 import { PROTOCOL, ext, read } from './protocol.js';
 import { decodeToolChoice, decodeTools } from './tools-decode.js';
@@ -77,6 +78,8 @@ export function decodeRequest(body: unknown, context?: CodecContext): LlmRequest
     }
   }
 
+  // A Converse client's own sampling goes back as sent; another protocol's is fitted to a Claude model's bounds.
+  if (isOutsideClaudeBounds(wire, request.model)) rest.$asSent = true;
   for (const _ in rest) {
     request.extensions = { [PROTOCOL]: rest };
     break;

@@ -1,6 +1,7 @@
 import type { CodecContext, LlmMessage, LlmReasoningConfig, LlmRequest, LlmSystemMessage } from '@llm/core';
 import { reportLoss } from '@llm/core';
 import { encodeContent, type EncodeContentOptions } from './content-encode.js';
+import { fitToClaudeBounds } from './sampling-bounds.js';
 import { encodeThinking } from './thinking.js';
 import { PROTOCOL, ext } from './protocol.js';
 import { encodeTool, encodeToolChoice } from './tools-encode.js';
@@ -56,6 +57,7 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Conv
   ext.writeRest(out, request);
   const thinking = request.reasoning && encodeThinking(request.reasoning, request.model, request.maxOutputTokens, own?.$budget, context);
   if (thinking) out.additionalModelRequestFields = { ...(out.additionalModelRequestFields as Wire | undefined), thinking };
+  if (!own?.$asSent) fitToClaudeBounds(out, request.model, context);
   return out as unknown as ConverseRequest;
 }
 

@@ -113,7 +113,8 @@ const canonical: LlmRequest = {
   metadata: { team: 'search' },
   serviceTier: 'priority',
   reasoning: { effort: 'high' },
-  extensions: { 'bedrock-converse': { additionalModelRequestFields: { top_k: 40 }, $toolConfig: {}, $outputConfig: {} } },
+  // temperature with topP, which current Claude models refuse: this client's own, written back as it came.
+  extensions: { 'bedrock-converse': { additionalModelRequestFields: { top_k: 40 }, $toolConfig: {}, $outputConfig: {}, $asSent: true } },
 };
 
 const context = { model: 'anthropic.claude-sonnet-4-5-20250929-v1:0', stream: true };
@@ -227,7 +228,8 @@ describe('thinking of Claude models (additionalModelRequestFields.thinking)', ()
     };
     const decoded = bedrockConverse.request.decode(body, { model: claudeModel });
     expect(decoded.reasoning).toEqual({ enabled: true, budgetTokens: 4096 });
-    expect(decoded.extensions).toEqual({ 'bedrock-converse': { additionalModelRequestFields: { top_k: 5 }, $budget: 4096 } });
+    // top_k beside thinking, which Claude refuses: this client's own, written back as it came.
+    expect(decoded.extensions).toEqual({ 'bedrock-converse': { additionalModelRequestFields: { top_k: 5 }, $budget: 4096, $asSent: true } });
     expect(bedrockConverse.request.encode(decoded)).toEqual(body);
   });
 
@@ -393,5 +395,46 @@ describe('requests from other protocols', () => {
   it('throws unsupported in strict mode at the first loss', () => {
     const request: LlmRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], sampling: { seed: 1 } };
     expect(() => bedrockConverse.request.encode(request, { strict: true })).toThrow('sampling.seed: Converse has no model-independent seed');
+  });
+});
+
+describe('sampling for a Claude model from another protocol', () => {
+  const claudeModel = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
+  const encode = (model: string, request: Partial<LlmRequest>) => {
+    const warnings: LlmWarning[] = [];
+    const wire = bedrockConverse.request.encode(
+      { model, maxOutputTokens: 8192, messages: [{ role: 'user', content: [{ type: 'text', text: 'Q' }] }], ...request },
+      { warn: (warning) => warnings.push(warning) },
+    );
+    return { inference: wire.inferenceConfig, fields: wire.additionalModelRequestFields, warnings: warnings.map(({ code, path }) => `${code} ${path}`) };
+  };
+
+  it("is fitted to Claude's bounds, reported: temperature with topP keeps temperature, thinking drops other temperatures", () => {
+    expect(encode(claudeModel, { sampling: { temperature: 1.5, topP: 0.9 } })).toEqual({
+      inference: { maxTokens: 8192, temperature: 1 },
+      fields: undefined,
+      warnings: ['lossy-conversion sampling.temperature', 'dropped-field sampling.topP'],
+    });
+    expect(encode(claudeModel, { sampling: { temperature: 0 }, reasoning: { enabled: true, budgetTokens: 2048 } })).toEqual({
+      inference: { maxTokens: 8192 },
+      fields: { thinking: { type: 'enabled', budget_tokens: 2048 } },
+      warnings: ['dropped-field sampling.temperature'],
+    });
+  });
+
+  it('a forced tool call leaves thinking out', () => {
+    const tools: LlmRequest['tools'] = [{ type: 'function', name: 'f', parameters: { type: 'object' } }];
+    expect(encode(claudeModel, { tools, toolChoice: { type: 'required' }, reasoning: { enabled: true, budgetTokens: 2048 } })).toMatchObject({
+      fields: undefined,
+      warnings: ['dropped-field reasoning'],
+    });
+  });
+
+  it("leaves other vendors' models alone", () => {
+    expect(encode('amazon.nova-pro-v1:0', { sampling: { temperature: 0.7, topP: 0.9 } })).toEqual({
+      inference: { maxTokens: 8192, temperature: 0.7, topP: 0.9 },
+      fields: undefined,
+      warnings: [],
+    });
   });
 });

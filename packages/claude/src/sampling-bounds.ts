@@ -1,73 +1,30 @@
-import { type CodecContext, type LlmWarning, reportLoss } from '@llm/core';
+import { type AnthropicSamplingFix, type CodecContext, anthropicSamplingFixes, reportLoss } from '@llm/core';
 import { PROTOCOL } from './protocol.js';
 
 type Wire = Record<string, unknown>;
 
-/** The least `top_p` Claude takes beside thinking. */
-const THINKING_MIN_TOP_P = 0.95;
+/** Each setting's field in a Messages body. */
+const WIRE_KEY: Readonly<Record<AnthropicSamplingFix['field'], string>> = { temperature: 'temperature', topP: 'top_p', topK: 'top_k', thinking: 'thinking' };
 
-interface Fix {
-  code: LlmWarning['code'];
-  path: string;
-  message: string;
-  apply(body: Wire): void;
-}
-
-/**
- * What Claude refuses with a 400 in a Messages body, each with its fix (none for a body inside
- * its bounds):
- * - `temperature` above 1 (OpenAI and Gemini go to 2) is sent as 1;
- * - beside thinking (enabled or adaptive), a `temperature` other than 1, `top_k`, and a `top_p`
- *   below 0.95 are left out;
- * - forcing a tool (`tool_choice` any or tool) leaves thinking out: the forced call is the
- *   client's stated need, thinking only a preference;
- * - `temperature` and `top_p` together (OpenAI clients often send both): `top_p` is left out.
- * @see https://platform.claude.com/docs/en/build-with-claude/extended-thinking
- */
-function outOfBounds(body: Wire): Fix[] {
-  const fixes: Fix[] = [];
-  const temperature = body.temperature;
-  if (typeof temperature === 'number' && temperature > 1) {
-    fixes.push({
-      code: 'lossy-conversion',
-      path: 'sampling.temperature',
-      message: `temperature ${temperature} was sent as 1, the highest Claude takes`,
-      apply: (out) => {
-        out.temperature = 1;
-      },
-    });
-  }
-  const drop = (key: string, path: string, message: string) => fixes.push({ code: 'dropped-field', path, message, apply: (out) => delete out[key] });
-  let keptTemperature = temperature !== undefined;
-  let keptTopP = body.top_p !== undefined;
+/** What Claude refuses in a Messages body, by core's rules ({@link anthropicSamplingFixes}). */
+function outOfBounds(body: Wire): AnthropicSamplingFix[] {
   const thinking = body.thinking as Wire | undefined;
-  if (typeof thinking === 'object' && thinking !== null && thinking.type !== 'disabled') {
-    const choice = body.tool_choice as Wire | undefined;
-    if (choice?.type === 'any' || choice?.type === 'tool') {
-      const message = 'Claude cannot think while a tool call is forced (tool_choice any or tool): sent without thinking';
-      fixes.push({ code: 'dropped-field', path: 'reasoning', message, apply: (out) => delete out.thinking });
-    } else {
-      if (keptTemperature && temperature !== 1) {
-        drop('temperature', 'sampling.temperature', 'Claude takes no temperature but 1 beside thinking');
-        keptTemperature = false;
-      }
-      if (body.top_k !== undefined) drop('top_k', 'sampling.topK', 'Claude takes no top_k beside thinking');
-      if (typeof body.top_p === 'number' && body.top_p < THINKING_MIN_TOP_P) {
-        drop('top_p', 'sampling.topP', `Claude takes top_p of ${THINKING_MIN_TOP_P} to 1 beside thinking`);
-        keptTopP = false;
-      }
-    }
-  }
-  // Current Claude models refuse both ("cannot both be specified for this model").
-  if (keptTemperature && keptTopP) drop('top_p', 'sampling.topP', 'Claude takes temperature or top_p, not both: top_p was left out');
-  return fixes;
+  const choice = body.tool_choice as Wire | undefined;
+  return anthropicSamplingFixes({
+    temperature: body.temperature,
+    topP: body.top_p,
+    topK: body.top_k,
+    thinking: typeof thinking === 'object' && thinking !== null && thinking.type !== 'disabled',
+    toolForced: choice?.type === 'any' || choice?.type === 'tool',
+  });
 }
 
-/** Fits an encoded body from another protocol to Claude's bounds ({@link outOfBounds}), each change reported. */
+/** Fits an encoded body from another protocol to Claude's bounds, each change reported. */
 export function fitToClaudeBounds(out: Wire, context: CodecContext | undefined): void {
   for (const fix of outOfBounds(out)) {
     reportLoss(context, { code: fix.code, path: fix.path, message: fix.message, protocol: PROTOCOL });
-    fix.apply(out);
+    if (fix.value === undefined) delete out[WIRE_KEY[fix.field]];
+    else out[WIRE_KEY[fix.field]] = fix.value;
   }
 }
 

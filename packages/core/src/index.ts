@@ -88,6 +88,7 @@ export {
   fitAnthropicThinkingBudget,
 } from './reasoning.js';
 export { anthropicThinking } from './anthropic-thinking.js';
+export { type AnthropicSamplingFix, type AnthropicSamplingSettings, anthropicSamplingFixes } from './anthropic-sampling.js';
 export type { LlmReasoningConfig, LlmReasoningEffort } from './reasoning.js';
 
 export type { LlmLogprobsOptions, LlmRequest, LlmResponseFormat, LlmSampling } from './request.js';
