@@ -80,8 +80,6 @@ export function encodeThinking(
   }
   if (reasoning.adaptive) return { type: 'adaptive' };
   if (off) return { type: 'disabled' };
-  // A Converse client's own budget, as it sent it (with interleaved thinking it may exceed maxTokens).
-  if (reasoning.budgetTokens !== undefined && reasoning.budgetTokens === clientBudget) return { type: 'enabled', budget_tokens: clientBudget };
-  const budget = anthropicThinking(reasoning, maxTokens, context, PROTOCOL);
+  const budget = anthropicThinking(reasoning, maxTokens, clientBudget, context, PROTOCOL);
   return budget === undefined ? undefined : { type: 'enabled', budget_tokens: budget };
 }

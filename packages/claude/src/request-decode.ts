@@ -74,7 +74,7 @@ export function decodeRequest(body: unknown): LlmRequest {
   if (wire.thinking != null && !decodeThinking(wire, reasoning)) rest.thinking = wire.thinking;
   // A Claude client's own budget and sampling go back as sent; another protocol's are fitted to Claude's bounds.
   if (reasoning.budgetTokens !== undefined) rest.$budget = reasoning.budgetTokens;
-  if ((wire.thinking != null || wire.temperature !== undefined) && isOutsideClaudeBounds(wire)) rest.$asSent = true;
+  if (isOutsideClaudeBounds(wire)) rest.$asSent = true;
   const config = read.optionalObject(wire, 'output_config', '');
   if (config) {
     const configRest = ext.rest(config, OUTPUT_CONFIG_KNOWN) ?? {};

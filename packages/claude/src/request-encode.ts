@@ -121,10 +121,8 @@ function encodeReasoning(
   let thinking: Wire | undefined;
   if (reasoning.adaptive) thinking = { type: 'adaptive' };
   else if (reasoning.enabled === false || reasoning.effort === 'none') thinking = { type: 'disabled' };
-  // A Claude client's own budget, as it sent it (with interleaved thinking it may exceed max_tokens).
-  else if (reasoning.budgetTokens !== undefined && reasoning.budgetTokens === clientBudget) thinking = { type: 'enabled', budget_tokens: clientBudget };
   else if (reasoning.budgetTokens !== undefined || reasoning.enabled) {
-    const budget = anthropicThinking(reasoning, maxTokens, context, PROTOCOL);
+    const budget = anthropicThinking(reasoning, maxTokens, clientBudget, context, PROTOCOL);
     if (budget !== undefined) thinking = { type: 'enabled', budget_tokens: budget };
   }
   if (thinking && thinking.type !== 'disabled' && reasoning.includeThoughts !== undefined) {
