@@ -210,6 +210,15 @@ describe('config problems', () => {
     throw new Error('the config was accepted');
   };
 
+  it('names the tracing encodings an unknown one could have been', () => {
+    const text = [
+      'upstreams: { a: { protocol: claude, baseUrl: "http://127.0.0.1:1" } }',
+      'routes: [{ match: "*", upstream: a }]',
+      'tracing: { endpoint: "http://127.0.0.1:4318/v1/traces", protocol: grpc }',
+    ].join('\n');
+    expect(problemsOf(text)).toEqual(['config: tracing.protocol: expected ("http/protobuf" | "http/json")']);
+  });
+
   it('reports every problem at once, one line each, in one path style, with the key a misspelt key meant', () => {
     const text = [
       'listen: { prot: 8787 }',
