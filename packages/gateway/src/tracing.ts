@@ -85,15 +85,14 @@ const EXPORT_DELAY_MS = 5_000;
  * request with it). Request ids may come from clients (`x-request-id`): a second request under an
  * id in flight takes it over, and later attempts under that id are its children.
  */
-export async function createTracing(config: TracingConfig, exporter?: SpanExporter): Promise<GatewayTracing> {
+export async function createTracing(config: TracingConfig, exporter?: SpanExporter, onExportError?: ExportErrorListener): Promise<GatewayTracing> {
   const [api, sdk, core, resources] = await Promise.all([
     import('@opentelemetry/api'),
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
   ]);
-  const spanExporter = exporter ?? (await otlpExporter(config));
-  const processor = exporter ? new sdk.SimpleSpanProcessor(spanExporter) : new sdk.BatchSpanProcessor(spanExporter, { scheduledDelayMillis: EXPORT_DELAY_MS });
+  const processor = exporter ? new sdk.SimpleSpanProcessor(exporter) : await exportingProcessor(config, sdk, onExportError);
   const ids = new sdk.RandomIdGenerator();
   /** The share of new traces recorded: all of them (no check), none, or those the ratio sampler keeps. */
   const share = config.sampleRatio ?? 1;
@@ -213,12 +212,26 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
   };
 }
 
-/** The OTLP/HTTP exporter of the configured encoding (protobuf unless `http/json`). */
-async function otlpExporter(config: TracingConfig): Promise<SpanExporter> {
+/** Told when a batch of spans could not be exported (the spans are dropped). */
+export type ExportErrorListener = (error: Error, spans: number) => void;
+
+/**
+ * The processor that exports to the configured endpoint: protobuf spans are encoded as they end
+ * and sent in batches (`EncodingSpanProcessor`, over the official exporter's transport); `http/json`
+ * goes through the SDK's batch processor and JSON exporter. Same batching either way: 512 spans,
+ * or 5 s.
+ */
+async function exportingProcessor(config: TracingConfig, sdk: typeof import('@opentelemetry/sdk-trace-base'), onError?: ExportErrorListener) {
   const options = { url: config.endpoint, headers: config.headers };
-  return config.protocol === 'http/json'
-    ? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter(options)
-    : new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter(options);
+  if (config.protocol === 'http/json') {
+    const exporter = new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter(options);
+    return new sdk.BatchSpanProcessor(exporter, { scheduledDelayMillis: EXPORT_DELAY_MS });
+  }
+  const [{ EncodingSpanProcessor }, { otlpBatchExporter }] = await Promise.all([
+    import('./otlp/encoding-span-processor.js'),
+    import('./otlp/otlp-batch-exporter.js'),
+  ]);
+  return new EncodingSpanProcessor(await otlpBatchExporter(options), { delayMs: EXPORT_DELAY_MS, onError });
 }
 
 type Api = typeof import('@opentelemetry/api');

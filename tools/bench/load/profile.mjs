@@ -12,11 +12,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PEERS_SCRIPTS, arg } from './args.mjs';
+import { HERE, PEERS_SCRIPTS, arg } from './args.mjs';
 import { checkRoundTrip, clientBodyOf, loadOnce } from './client.mjs';
 import { loadPeerPayloads } from './payloads.mjs';
 import { sampler, sleep, startPinned, stop, waitPort } from './proc.mjs';
-import { commandLineTargets } from './targets.mjs';
+import { OTLP_SINK_PORT, commandLineTargets } from './targets.mjs';
 import { selfTimeByFunction } from './profile-summary.mjs';
 
 const OUT = resolve(arg('out', mkdtempSync(join(tmpdir(), 'llm-profile-'))));
@@ -41,7 +41,11 @@ const started = [];
 let loaded;
 try {
   started.push(startPinned({ cmd: process.execPath, args: [join(PEERS_SCRIPTS, 'mock-upstream.mjs'), `--port=${MOCK_PORT}`] }, '1', OUT, 'mock'));
+  // A traced target exports its spans to a stand-in collector, as in the load run.
+  if (target.otlpSink)
+    started.push(startPinned({ cmd: process.execPath, args: [join(HERE, 'otlp-sink.mjs'), `--port=${OTLP_SINK_PORT}`] }, '1', OUT, 'otlp-sink'));
   await waitPort(MOCK_PORT);
+  if (target.otlpSink) await waitPort(OTLP_SINK_PORT);
   const def = target.start();
   // The profiler samples every 100 µs: at the default 1 ms a 50-delta stream is a sample or two.
   const profiled = { ...def, args: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=100', ...def.args] };

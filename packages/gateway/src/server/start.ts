@@ -22,6 +22,7 @@ import { keyLocationOfConfig } from '../keys/key-location.js';
 import { openGatewayKeys } from '../keys/open-keys.js';
 import { type Limiter, limiterStoreOf, openLimiter } from '../limits/index.js';
 import { type GatewayTracing, createTracing } from '../tracing.js';
+import { exportFailureLog } from '../otlp/export-failure-log.js';
 import { createUndiciTransport } from '../transport.js';
 import { ConfiguredMcpHost, routerMcpConfig } from '../mcp/configured-host.js';
 import { cloudTransport, withFlavors } from '../clouds/cloud-upstreams.js';
@@ -159,7 +160,7 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
   const metrics =
     config.metrics === false ? undefined : await createMetrics(knownModels(toRouterConfig(config).routes, config.metrics.models), () => circuits.states());
   const tracingConfig = config.tracing ?? (options.spanExporter && { endpoint: 'http://unused.invalid' });
-  const tracing = tracingConfig ? await createTracing(tracingConfig, options.spanExporter) : undefined;
+  const tracing = tracingConfig ? await createTracing(tracingConfig, options.spanExporter, exportFailureLog(logger)) : undefined;
   // One store of conversation state for every router a reload builds: `previous_response_id`
   // turns outlive a reload.
   const stateStore = stores.state;
