@@ -99,6 +99,27 @@ describe('SpanBatch encoding', () => {
     expect(ours(spans).equals(official(spans))).toBe(true);
   });
 
+  it('writes the same bytes again from its cache of repeated attributes, and past a key’s cached share', () => {
+    const spans = spansOf((provider) => {
+      const tracer = provider.getTracer('cache');
+      // 100 distinct values of one key (its share is 32), each value twice, mixed types.
+      for (let index = 0; index < 200; index++) {
+        const span = tracer.startSpan('cached');
+        span.setAttributes({
+          'cache.id': `id-${index % 100}`,
+          'cache.n': index % 100,
+          'cache.same': 'always',
+          'cache.flag': index % 2 === 0,
+          'cache.long': 'y'.repeat(129),
+        });
+        span.end();
+      }
+    });
+    const first = ours(spans);
+    expect(first.equals(official(spans))).toBe(true);
+    expect(ours(spans).equals(first)).toBe(true);
+  });
+
   it('groups spans by resource and scope, with schema URLs, as the serializer does', () => {
     const exporter = new InMemorySpanExporter();
     const resource = resourceFromAttributes({ 'service.name': 'one', 'service.version': '9' }, { schemaUrl: 'https://opentelemetry.io/schemas/1.30.0' });

@@ -27,6 +27,16 @@ const INT64_MAX = 2 ** 63;
 const KEY_FIELDS = new Map<string, Buffer>();
 const MAX_CACHED_KEYS = 1024;
 
+/**
+ * Most attributes repeat from span to span (the operation, provider, server, models, protocol):
+ * a whole `KeyValue` (its length and body) encoded once per key and primitive value, up to
+ * {@link MAX_VALUES_PER_KEY} values a key (a key whose values never repeat, like a request id,
+ * fills its share and is encoded each time after) and {@link MAX_CACHED_KEYS} keys.
+ */
+const KEY_VALUES = new Map<string, Map<string | number | boolean, Buffer>>();
+const MAX_VALUES_PER_KEY = 32;
+const MAX_CACHED_STRING = 128;
+
 /** Encoded `Resource` and `InstrumentationScope` fields, once per object (a provider has one of each). */
 const RESOURCE_FIELDS = new WeakMap<Resource, Buffer>();
 const SCOPE_FIELDS = new WeakMap<InstrumentationScope, Buffer>();
@@ -176,14 +186,34 @@ function writeAttributes(w: ProtobufWriter, attributes: Attributes, field: numbe
   for (const key in attributes) {
     if (!Object.hasOwn(attributes, key)) continue;
     w.tag(field, LENGTH_DELIMITED);
-    const at = w.begin();
-    writeKey(w, key);
-    w.tag(2, LENGTH_DELIMITED);
-    const value = w.begin();
-    writeAnyValue(w, attributes[key]);
-    w.end(value);
-    w.end(at);
+    const value = attributes[key];
+    const cacheable = typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value.length <= MAX_CACHED_STRING);
+    if (!cacheable) {
+      writeKeyValue(w, key, value);
+      continue;
+    }
+    let values = KEY_VALUES.get(key);
+    const cached = values?.get(value);
+    if (cached) {
+      w.raw(cached);
+      continue;
+    }
+    const start = w.pos;
+    writeKeyValue(w, key, value);
+    if (!values && KEY_VALUES.size < MAX_CACHED_KEYS) KEY_VALUES.set(key, (values = new Map()));
+    if (values && values.size < MAX_VALUES_PER_KEY) values.set(value, Buffer.from(w.buffer.subarray(start, w.pos)));
   }
+}
+
+/** A `KeyValue`'s length and body. */
+function writeKeyValue(w: ProtobufWriter, key: string, value: unknown): void {
+  const at = w.begin();
+  writeKey(w, key);
+  w.tag(2, LENGTH_DELIMITED);
+  const valueAt = w.begin();
+  writeAnyValue(w, value);
+  w.end(valueAt);
+  w.end(at);
 }
 
 function writeKey(w: ProtobufWriter, key: string): void {
