@@ -15,7 +15,12 @@ export function exportFailureLog(logger: Pick<Logger, 'warn'>, now: () => number
     const at = now();
     if (at - lastAt < EXPORT_FAILURE_LOG_INTERVAL_MS) return;
     lastAt = at;
-    logger.warn({ err: error.message, droppedSpans: dropped }, 'tracing: spans dropped, the collector did not take them');
+    // The exporter's errors carry the collector's HTTP status as `code`.
+    const status = (error as { code?: unknown }).code;
+    logger.warn(
+      { err: error.message, ...(typeof status === 'number' && { status }), droppedSpans: dropped },
+      'tracing: spans dropped, the collector did not take them',
+    );
     dropped = 0;
   };
 }
