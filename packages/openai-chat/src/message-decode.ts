@@ -1,6 +1,6 @@
 import type { LlmAssistantContent, LlmAssistantMessage, LlmMessage, LlmTextPart, LlmToolCallPart, LlmToolResultContent, LlmUserContent } from '@llm/core';
 import { joinPath } from '@llm/core';
-import { parseDataUrl, type DataUrl } from '@llm/core/kit';
+import { isJsonText, parseDataUrl, type DataUrl } from '@llm/core/kit';
 import { decodeCacheControl } from './cache-control.js';
 import { PROTOCOL, ext, read } from './protocol.js';
 
@@ -209,11 +209,7 @@ function checkCallArguments(wire: Record<string, unknown>, path: string): void {
 
 /** Throws invalid_request when `holder.arguments` is not JSON; the path is only built on failure (hot path). */
 function checkJson(holder: Record<string, unknown>, parent: () => string): void {
-  try {
-    JSON.parse(holder.arguments as string);
-  } catch {
-    read.json(holder, 'arguments', parent());
-  }
+  if (!isJsonText(holder.arguments as string)) read.json(holder, 'arguments', parent());
 }
 
 /**
