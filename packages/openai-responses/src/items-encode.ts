@@ -91,7 +91,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
         const providers: unknown[] = [];
         message.content.forEach((part, index) => {
           if (part.type === 'provider') {
-            const value = ownProvider(part, joinPath(joinPath(path, 'content'), index), context);
+            const value = ownProvider(part, contentPath(path, index), context);
             if (value !== undefined) providers.push(value);
             return;
           }
@@ -100,7 +100,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
             providers.push(mcpApprovalResponseItem(part));
             return;
           }
-          const encoded = encodeContentPart(part, false, joinPath(joinPath(path, 'content'), index), context);
+          const encoded = encodeContentPart(part, false, contentPath(path, index), context);
           if (encoded) content.push(encoded);
         });
         if (providers.length > 0 && content.length === 0 && !bag) {
@@ -122,11 +122,10 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
       return;
     case 'tool':
       message.content.forEach((part, index) => {
-        const partPath = joinPath(joinPath(path, 'content'), index);
         if (part.type === 'provider') {
-          const value = ownProvider(part, partPath, context);
+          const value = ownProvider(part, contentPath(path, index), context);
           if (value !== undefined) out.push(value);
-        } else out.push(encodeToolResult(part, partPath, context));
+        } else out.push(encodeToolResult(part, path, index, context));
       });
       return;
     default: {
@@ -151,7 +150,7 @@ export function encodeAssistantParts(
 ): void {
   let message: { content: unknown[] } | undefined;
   parts.forEach((part, index) => {
-    const partPath = joinPath(joinPath(path, 'content'), index);
+    const partPath = contentPath(path, index);
     if (part.type === 'text' || part.type === 'refusal') {
       const bag = ext.bag(part);
       const fields = bag?.$item as Record<string, unknown> | undefined;
@@ -286,14 +285,24 @@ export function reasoningItem(part: LlmReasoningPart): Record<string, unknown> {
   return item;
 }
 
-function encodeToolResult(part: LlmToolResultPart, path: string, context: CodecContext | undefined): Record<string, unknown> {
+/** The path of part `index` of the message at `path`. */
+function contentPath(path: string, index: number): string {
+  return joinPath(joinPath(path, 'content'), index);
+}
+
+/**
+ * Tool result `index` of the tool message at `messagePath`: its path is joined only for a loss
+ * (one result per call of an agent's loop).
+ */
+function encodeToolResult(part: LlmToolResultPart, messagePath: string, index: number, context: CodecContext | undefined): Record<string, unknown> {
   const bag = ext.bag(part);
   const item: Record<string, unknown> = { type: bag?.$custom ? 'custom_tool_call_output' : 'function_call_output', call_id: part.toolCallId };
   if (typeof part.content === 'string') item.output = part.content;
   else {
     const output: unknown[] = [];
-    part.content.forEach((inner, index) => {
-      const innerPath = joinPath(joinPath(path, 'content'), index);
+    const path = contentPath(messagePath, index);
+    part.content.forEach((inner, at) => {
+      const innerPath = contentPath(path, at);
       if (inner.type === 'json') {
         output.push({ type: 'input_text', text: JSON.stringify(inner.value) });
         reportLoss(context, { code: 'lossy-conversion', path: innerPath, message: 'a JSON tool result was sent as text', protocol: PROTOCOL });
@@ -305,7 +314,12 @@ function encodeToolResult(part: LlmToolResultPart, path: string, context: CodecC
     item.output = output;
   }
   if (part.isError) {
-    reportLoss(context, { code: 'dropped-field', path: `${path}.isError`, message: 'Responses tool outputs have no error flag', protocol: PROTOCOL });
+    reportLoss(context, {
+      code: 'dropped-field',
+      path: `${contentPath(messagePath, index)}.isError`,
+      message: 'Responses tool outputs have no error flag',
+      protocol: PROTOCOL,
+    });
   }
   ext.writeRest(item, part);
   return item;
