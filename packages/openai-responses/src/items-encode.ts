@@ -150,7 +150,7 @@ export function encodeAssistantParts(
 ): void {
   let message: { content: unknown[] } | undefined;
   parts.forEach((part, index) => {
-    const partPath = contentPath(path, index);
+    // A part's path is joined where it is used: tool calls (one per call of an agent's loop) build none.
     if (part.type === 'text' || part.type === 'refusal') {
       const bag = ext.bag(part);
       const fields = bag?.$item as Record<string, unknown> | undefined;
@@ -173,7 +173,7 @@ export function encodeAssistantParts(
         item.content = message.content;
         out.push(item);
       }
-      const encoded = encodeContentPart(part, true, partPath, context);
+      const encoded = encodeContentPart(part, true, contentPath(path, index), context);
       if (encoded) message.content.push(encoded);
       return;
     }
@@ -187,7 +187,12 @@ export function encodeAssistantParts(
       case 'mcp-result': {
         const previous = parts[index - 1];
         if (previous?.type === 'mcp-call' && previous.id === part.callId) return; // in its call's item
-        reportLoss(context, { code: 'dropped-part', path: partPath, message: 'an MCP result without its call has no Responses form', protocol: PROTOCOL });
+        reportLoss(context, {
+          code: 'dropped-part',
+          path: contentPath(path, index),
+          message: 'an MCP result without its call has no Responses form',
+          protocol: PROTOCOL,
+        });
         return;
       }
       case 'mcp-list-tools':
@@ -204,7 +209,7 @@ export function encodeAssistantParts(
           out.push(item);
           return;
         }
-        const item = encodeReasoning(part, partPath, context, options);
+        const item = encodeReasoning(part, contentPath(path, index), context, options);
         if (item) out.push(item);
         return;
       }
@@ -220,14 +225,19 @@ export function encodeAssistantParts(
         return;
       }
       case 'provider': {
-        const value = ownProvider(part, partPath, context);
+        const value = ownProvider(part, contentPath(path, index), context);
         if (value !== undefined) out.push(value);
         return;
       }
       case 'image':
       case 'audio':
       case 'file':
-        reportLoss(context, { code: 'dropped-part', path: partPath, message: `assistant ${part.type} parts have no Responses input form`, protocol: PROTOCOL });
+        reportLoss(context, {
+          code: 'dropped-part',
+          path: contentPath(path, index),
+          message: `assistant ${part.type} parts have no Responses input form`,
+          protocol: PROTOCOL,
+        });
         return;
       default: {
         const unreachable: never = part;
