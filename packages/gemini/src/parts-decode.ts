@@ -190,8 +190,8 @@ function decodeFunctionResponse(part: Wire, path: string, bag: Wire | undefined,
 const MISPLACED_RESPONSE = { functionResponse: 'functionResponse' } as const;
 
 /** Narrows a decoded model-turn part to assistant content (a function response is misplaced there). */
-export function asAssistantContent(part: Exclude<LlmPart, LlmMcpPart>, path: string): LlmAssistantContent {
+export function asAssistantContent(part: Exclude<LlmPart, LlmMcpPart>, parent: string, index: number): LlmAssistantContent {
   if (part.type === 'tool-result' || part.type === 'json')
-    return read.invalid(MISPLACED_RESPONSE, 'functionResponse', path, 'no function response in a model turn');
+    return read.invalid(MISPLACED_RESPONSE, 'functionResponse', `${parent}[${index}]`, 'no function response in a model turn');
   return part;
 }

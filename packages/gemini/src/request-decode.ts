@@ -87,7 +87,7 @@ function decodeContent(contents: readonly unknown[], index: number, messages: Ll
     ids.modelTurn();
     const out: LlmAssistantContent[] = [];
     for (let at = 0; at < parts.length; at++) {
-      const part = asAssistantContent(decodePart(parts, at, partsPath, contexts.model), `${partsPath}[${at}]`);
+      const part = asAssistantContent(decodePart(parts, at, partsPath, contexts.model), partsPath, at);
       if (part.type === 'tool-call' && !ext.bag(part)?.$syntheticId) ids.known(part.id, part.name);
       out.push(part);
     }
@@ -118,10 +118,10 @@ function decodeContent(contents: readonly unknown[], index: number, messages: Ll
   }
   if (produced.length === 0) produced.push({ role: 'user', content: [] });
   const first = produced[0]!;
-  const firstBag: Wire = { ...rest };
-  if (role === undefined) firstBag.$noRole = true;
-  else if (role === 'function') firstBag.$role = role;
-  ext.keep(first, firstBag);
-  for (let at = 1; at < produced.length; at++) ext.keep(produced[at]!, { $joined: true });
+  // The role mark goes into the content's own rest (a fresh object, or none: then one is made only for a mark).
+  if (role === undefined) ext.keep(first, { ...rest, $noRole: true });
+  else if (role === 'function') ext.keep(first, { ...rest, $role: role });
+  else ext.keep(first, rest);
+  for (let at = 1; at < produced.length; at++) ext.mark(produced[at]!, 'joined', true);
   messages.push(...produced);
 }

@@ -37,7 +37,7 @@ export function decodeCandidate(candidates: readonly unknown[], position: number
     else {
       const parts = read.array(content, 'parts', `${path}.content`);
       const partsPath = `${path}.content.parts`;
-      choice.content = parts.map((_, at): LlmAssistantContent => asAssistantContent(decodePart(parts, at, partsPath, context), `${partsPath}[${at}]`));
+      choice.content = parts.map((_, at): LlmAssistantContent => asAssistantContent(decodePart(parts, at, partsPath, context), partsPath, at));
     }
   }
   const finishReason = read.optionalString(candidate, 'finishReason', path);

@@ -1,6 +1,6 @@
 import type { LlmAssistantContent, LlmAssistantMessage, LlmMessage, LlmTextPart, LlmToolCallPart, LlmToolResultContent, LlmUserContent } from '@llm/core';
 import { joinPath } from '@llm/core';
-import { parseDataUrl, type DataUrl } from '@llm/core/kit';
+import { isJsonText, parseDataUrl, type DataUrl } from '@llm/core/kit';
 import { decodeCacheControl } from './cache-control.js';
 import { PROTOCOL, ext, read } from './protocol.js';
 
@@ -116,7 +116,32 @@ export function decodeUserPart(wire: Record<string, unknown>, path: string): Llm
   }
 }
 
-/** A tool call of an assistant message. */
+/**
+ * Tool call `items[index]` of an assistant message whose `tool_calls` is at `parent`. The usual
+ * well-formed function call is read directly, and its path is joined only for any other shape
+ * (an agent's history holds hundreds of calls, and three joined paths per call were most of
+ * what a call cost to read).
+ */
+function decodeToolCallAt(items: readonly unknown[], index: number, parent: string): LlmToolCallPart {
+  const wire = items[index] as Record<string, unknown> | null | undefined;
+  const fn = typeof wire === 'object' && wire !== null && !Array.isArray(wire) && wire.type === 'function' ? wire.function : undefined;
+  if (
+    typeof fn === 'object' &&
+    fn !== null &&
+    !Array.isArray(fn) &&
+    typeof wire?.id === 'string' &&
+    typeof (fn as Record<string, unknown>).name === 'string' &&
+    typeof (fn as Record<string, unknown>).arguments === 'string'
+  ) {
+    const { name, arguments: args } = fn as { name: string; arguments: string };
+    const part: LlmToolCallPart = { type: 'tool-call', id: wire.id, name, arguments: args };
+    ext.keep(part, ext.rest(wire, CALL_KEYS));
+    return part;
+  }
+  return decodeToolCall(read.object(items, index, parent), joinPath(parent, index));
+}
+
+/** A tool call of an assistant message, any shape, every field checked on its path. */
 function decodeToolCall(wire: Record<string, unknown>, path: string): LlmToolCallPart {
   const id = read.string(wire, 'id', path);
   let part: LlmToolCallPart;
@@ -175,8 +200,8 @@ export function decodeAssistantContent(wire: Record<string, unknown>, path: stri
   const calls = wire.tool_calls;
   if (calls !== undefined && calls !== null) {
     const items = read.array(wire, 'tool_calls', path);
-    const inner = joinPath(path, 'tool_calls');
-    for (let i = 0; i < items.length; i++) content.push(decodeToolCall(read.object(items, i, inner), joinPath(inner, i)));
+    const inner = `${path}.tool_calls`;
+    for (let i = 0; i < items.length; i++) content.push(decodeToolCallAt(items, i, inner));
   }
   const legacy = wire.function_call;
   if (legacy !== undefined && legacy !== null) {
@@ -209,11 +234,7 @@ function checkCallArguments(wire: Record<string, unknown>, path: string): void {
 
 /** Throws invalid_request when `holder.arguments` is not JSON; the path is only built on failure (hot path). */
 function checkJson(holder: Record<string, unknown>, parent: () => string): void {
-  try {
-    JSON.parse(holder.arguments as string);
-  } catch {
-    read.json(holder, 'arguments', parent());
-  }
+  if (!isJsonText(holder.arguments as string)) read.json(holder, 'arguments', parent());
 }
 
 /**

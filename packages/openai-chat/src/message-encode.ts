@@ -7,6 +7,11 @@ import { PROTOCOL, ext } from './protocol.js';
 const P = PROTOCOL;
 type Wire = Record<string, unknown>;
 
+/** The path of part `index` of the message at `path`. */
+function contentPath(path: string, index: number): string {
+  return joinPath(joinPath(path, 'content'), index);
+}
+
 function textPart(part: LlmTextPart, path: string, context: CodecContext | undefined): Wire {
   const out: Wire = { type: 'text', text: part.text };
   reportForeignCache(part, path, context);
@@ -88,7 +93,7 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
     const part = message.content[i]!;
     switch (part.type) {
       case 'text':
-        if (useArray) (parts ??= []).push(textPart(part, joinPath(joinPath(path, 'content'), i), context));
+        if (useArray) (parts ??= []).push(textPart(part, contentPath(path, i), context));
         else text = (text ?? '') + part.text;
         break;
       case 'refusal':
@@ -102,7 +107,7 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
         const foreign = part.origin !== undefined && part.origin.protocol !== P;
         if (part.signature !== undefined && foreign) {
           reportLoss(context, {
-            ...opaqueStateWarning(joinPath(joinPath(path, 'content'), i), { foreign: part.origin!, target: { protocol: P } }),
+            ...opaqueStateWarning(contentPath(path, i), { foreign: part.origin!, target: { protocol: P } }),
             protocol: P,
           });
         }
@@ -126,12 +131,12 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
       }
       default:
         if (isMcpPart(part)) {
-          reportMcpPartDropped(part, joinPath(joinPath(path, 'content'), i), P, context);
+          reportMcpPartDropped(part, contentPath(path, i), P, context);
           break;
         }
         reportLoss(context, {
           code: 'dropped-part',
-          path: joinPath(joinPath(path, 'content'), i),
+          path: contentPath(path, i),
           message: `a ${part.type} part has no openai-chat form in assistant messages`,
           protocol: P,
         });
@@ -192,7 +197,7 @@ export function encodeMessage(message: LlmMessage, path: string, out: Wire[], co
       } else {
         const parts: Wire[] = [];
         for (let i = 0; i < message.content.length; i++) {
-          const part = encodeUserPart(message.content[i]!, joinPath(joinPath(path, 'content'), i), context);
+          const part = encodeUserPart(message.content[i]!, contentPath(path, i), context);
           if (part) parts.push(part);
         }
         wire.content = parts;
@@ -209,15 +214,17 @@ export function encodeMessage(message: LlmMessage, path: string, out: Wire[], co
       const legacy = ext.marker(message, 'function') === true;
       for (let i = 0; i < message.content.length; i++) {
         const part = message.content[i]!;
-        const partPath = joinPath(joinPath(path, 'content'), i);
+        // The part's path is joined only for a loss: one tool message per call of an agent's loop.
         if (part.type !== 'tool-result') {
-          reportLoss(context, { code: 'dropped-part', path: partPath, message: 'a provider part has no openai-chat form', protocol: P });
+          reportLoss(context, { code: 'dropped-part', path: contentPath(path, i), message: 'a provider part has no openai-chat form', protocol: P });
           continue;
         }
+        const content = typeof part.content === 'string' ? part.content : toolResultContent(part, contentPath(path, i), context);
         const wire: Wire = legacy
-          ? { role: 'function', name: part.toolName ?? part.toolCallId, content: toolResultContent(part, partPath, context) }
-          : { role: 'tool', tool_call_id: part.toolCallId, content: toolResultContent(part, partPath, context) };
-        if (part.isError) reportLoss(context, { code: 'dropped-field', path: partPath, message: 'openai-chat tool results have no error flag', protocol: P });
+          ? { role: 'function', name: part.toolName ?? part.toolCallId, content }
+          : { role: 'tool', tool_call_id: part.toolCallId, content };
+        if (part.isError)
+          reportLoss(context, { code: 'dropped-field', path: contentPath(path, i), message: 'openai-chat tool results have no error flag', protocol: P });
         if (message.content.length === 1) ext.writeRest(wire, message);
         out.push(wire);
       }

@@ -89,7 +89,7 @@ function decodeInputItem(items: unknown[], index: number, messages: LlmMessage[]
   if (type === 'reasoning' || type === 'function_call' || type === 'custom_tool_call' || ASSISTANT_ITEMS.has(type)) {
     // Arguments sent back in the input must be JSON text (answers are not checked: cut-off
     // arguments are still the model's answer); '' is accepted for calls without parameters.
-    if (type === 'function_call' && typeof item.arguments === 'string' && item.arguments !== '') read.json(item, 'arguments', path);
+    if (type === 'function_call' && typeof item.arguments === 'string' && item.arguments !== '') read.jsonText(item, 'arguments', path);
     assistantTail(messages).push(...decodeAssistantItem(item, path));
     return;
   }

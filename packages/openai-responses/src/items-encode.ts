@@ -91,7 +91,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
         const providers: unknown[] = [];
         message.content.forEach((part, index) => {
           if (part.type === 'provider') {
-            const value = ownProvider(part, joinPath(joinPath(path, 'content'), index), context);
+            const value = ownProvider(part, contentPath(path, index), context);
             if (value !== undefined) providers.push(value);
             return;
           }
@@ -100,7 +100,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
             providers.push(mcpApprovalResponseItem(part));
             return;
           }
-          const encoded = encodeContentPart(part, false, joinPath(joinPath(path, 'content'), index), context);
+          const encoded = encodeContentPart(part, false, contentPath(path, index), context);
           if (encoded) content.push(encoded);
         });
         if (providers.length > 0 && content.length === 0 && !bag) {
@@ -122,11 +122,10 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
       return;
     case 'tool':
       message.content.forEach((part, index) => {
-        const partPath = joinPath(joinPath(path, 'content'), index);
         if (part.type === 'provider') {
-          const value = ownProvider(part, partPath, context);
+          const value = ownProvider(part, contentPath(path, index), context);
           if (value !== undefined) out.push(value);
-        } else out.push(encodeToolResult(part, partPath, context));
+        } else out.push(encodeToolResult(part, path, index, context));
       });
       return;
     default: {
@@ -151,7 +150,7 @@ export function encodeAssistantParts(
 ): void {
   let message: { content: unknown[] } | undefined;
   parts.forEach((part, index) => {
-    const partPath = joinPath(joinPath(path, 'content'), index);
+    // A part's path is joined where it is used: tool calls (one per call of an agent's loop) build none.
     if (part.type === 'text' || part.type === 'refusal') {
       const bag = ext.bag(part);
       const fields = bag?.$item as Record<string, unknown> | undefined;
@@ -174,7 +173,7 @@ export function encodeAssistantParts(
         item.content = message.content;
         out.push(item);
       }
-      const encoded = encodeContentPart(part, true, partPath, context);
+      const encoded = encodeContentPart(part, true, contentPath(path, index), context);
       if (encoded) message.content.push(encoded);
       return;
     }
@@ -188,7 +187,12 @@ export function encodeAssistantParts(
       case 'mcp-result': {
         const previous = parts[index - 1];
         if (previous?.type === 'mcp-call' && previous.id === part.callId) return; // in its call's item
-        reportLoss(context, { code: 'dropped-part', path: partPath, message: 'an MCP result without its call has no Responses form', protocol: PROTOCOL });
+        reportLoss(context, {
+          code: 'dropped-part',
+          path: contentPath(path, index),
+          message: 'an MCP result without its call has no Responses form',
+          protocol: PROTOCOL,
+        });
         return;
       }
       case 'mcp-list-tools':
@@ -205,7 +209,7 @@ export function encodeAssistantParts(
           out.push(item);
           return;
         }
-        const item = encodeReasoning(part, partPath, context, options);
+        const item = encodeReasoning(part, contentPath(path, index), context, options);
         if (item) out.push(item);
         return;
       }
@@ -221,14 +225,19 @@ export function encodeAssistantParts(
         return;
       }
       case 'provider': {
-        const value = ownProvider(part, partPath, context);
+        const value = ownProvider(part, contentPath(path, index), context);
         if (value !== undefined) out.push(value);
         return;
       }
       case 'image':
       case 'audio':
       case 'file':
-        reportLoss(context, { code: 'dropped-part', path: partPath, message: `assistant ${part.type} parts have no Responses input form`, protocol: PROTOCOL });
+        reportLoss(context, {
+          code: 'dropped-part',
+          path: contentPath(path, index),
+          message: `assistant ${part.type} parts have no Responses input form`,
+          protocol: PROTOCOL,
+        });
         return;
       default: {
         const unreachable: never = part;
@@ -286,14 +295,24 @@ export function reasoningItem(part: LlmReasoningPart): Record<string, unknown> {
   return item;
 }
 
-function encodeToolResult(part: LlmToolResultPart, path: string, context: CodecContext | undefined): Record<string, unknown> {
+/** The path of part `index` of the message at `path`. */
+function contentPath(path: string, index: number): string {
+  return joinPath(joinPath(path, 'content'), index);
+}
+
+/**
+ * Tool result `index` of the tool message at `messagePath`: its path is joined only for a loss
+ * (one result per call of an agent's loop).
+ */
+function encodeToolResult(part: LlmToolResultPart, messagePath: string, index: number, context: CodecContext | undefined): Record<string, unknown> {
   const bag = ext.bag(part);
   const item: Record<string, unknown> = { type: bag?.$custom ? 'custom_tool_call_output' : 'function_call_output', call_id: part.toolCallId };
   if (typeof part.content === 'string') item.output = part.content;
   else {
     const output: unknown[] = [];
-    part.content.forEach((inner, index) => {
-      const innerPath = joinPath(joinPath(path, 'content'), index);
+    const path = contentPath(messagePath, index);
+    part.content.forEach((inner, at) => {
+      const innerPath = contentPath(path, at);
       if (inner.type === 'json') {
         output.push({ type: 'input_text', text: JSON.stringify(inner.value) });
         reportLoss(context, { code: 'lossy-conversion', path: innerPath, message: 'a JSON tool result was sent as text', protocol: PROTOCOL });
@@ -305,7 +324,12 @@ function encodeToolResult(part: LlmToolResultPart, path: string, context: CodecC
     item.output = output;
   }
   if (part.isError) {
-    reportLoss(context, { code: 'dropped-field', path: `${path}.isError`, message: 'Responses tool outputs have no error flag', protocol: PROTOCOL });
+    reportLoss(context, {
+      code: 'dropped-field',
+      path: `${contentPath(messagePath, index)}.isError`,
+      message: 'Responses tool outputs have no error flag',
+      protocol: PROTOCOL,
+    });
   }
   ext.writeRest(item, part);
   return item;

@@ -70,4 +70,15 @@ describe('wireReader', () => {
     expect(failure(() => read.json({ a: 3 }, 'a', '')).message).toBe('a: expected JSON text, got 3');
     expect(failure(() => read.string({ 'odd key': 1 }, 'odd key', 'tools[0]')).path).toBe('tools[0]["odd key"]');
   });
+
+  it('checks JSON text as json() does, with the same error for anything it refuses', () => {
+    expect(read.jsonText({ a: '{"path":"x","limit":2}' }, 'a', 'p')).toBeUndefined();
+    expect(read.jsonText({ a: '{"nested":{"deep":[{"x":1}]}}' }, 'a', 'p')).toBeUndefined();
+    const texts: unknown[] = ['{x', '{"a":1,}', '{"a":"\u0001"}', '{"a":01}', '', ' ', 3, null, undefined, {}, ['{}'], `${'['.repeat(5000)}`];
+    for (const value of texts) {
+      const holder = { arguments: value };
+      const expected = failure(() => read.json(holder, 'arguments', 'input[3]'));
+      expect(failure(() => read.jsonText(holder, 'arguments', 'input[3]'))).toEqual(expected);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { LlmError } from '../errors.js';
 import type { ProtocolId } from '../protocol.js';
-import { describe, joinPath, type PathKey } from '../validate.js';
+import { describe, joinPath, parseJsonAt, type PathKey } from '../validate.js';
+import { isJsonText } from './json-text.js';
 
 /**
  * Readers of untrusted wire input for one protocol, every one with the same argument order:
@@ -40,6 +41,8 @@ export interface WireReader {
   invalid(holder: WireHolder, key: PathKey, parent: string, expected: string): never;
   /** JSON text `holder[key]` parsed, or a 400 saying it is not JSON. */
   json(holder: WireHolder, key: PathKey, parent: string): unknown;
+  /** Checks that `holder[key]` is JSON text without keeping its value; throws as {@link WireReader.json}. */
+  jsonText(holder: WireHolder, key: PathKey, parent: string): void;
 }
 
 /** An object or array a value is read from. */
@@ -53,6 +56,17 @@ export function wireReader(protocol: ProtocolId): WireReader {
   }
   const at = (holder: WireHolder, key: PathKey): unknown => (holder as Record<PathKey, unknown>)[key];
   const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+  function json(holder: WireHolder, key: PathKey, parent: string): unknown {
+    const text = at(holder, key);
+    if (typeof text !== 'string') return fail(holder, key, parent, 'JSON text');
+    try {
+      return JSON.parse(text);
+    } catch {
+      // Parsed again for the error, so that the path is joined only on this branch.
+      return parseJsonAt(text, joinPath(parent, key), protocol);
+    }
+  }
 
   return {
     protocol,
@@ -108,21 +122,11 @@ export function wireReader(protocol: ProtocolId): WireReader {
       return fail(holder, key, parent, allowed.map((item) => `"${item}"`).join(' or '));
     },
     invalid: fail,
-    json(holder, key, parent) {
+    json,
+    jsonText(holder, key, parent) {
       const text = at(holder, key);
-      if (typeof text !== 'string') return fail(holder, key, parent, 'JSON text');
-      try {
-        return JSON.parse(text);
-      } catch (error) {
-        const path = joinPath(parent, key);
-        throw new LlmError({
-          kind: 'invalid_request',
-          message: `${path}: expected JSON text, got ${describe(text)} (${(error as Error).message})`,
-          path,
-          protocol,
-          cause: error,
-        });
-      }
+      // The error, with JSON.parse's own message, comes from a second read on the failure path.
+      if (typeof text !== 'string' || !isJsonText(text)) json(holder, key, parent);
     },
   };
 }
