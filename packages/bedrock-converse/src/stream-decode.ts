@@ -8,7 +8,7 @@ import {
   type StreamOptions,
   type StreamStep,
 } from '@llm/core';
-import { readSseJson } from '@llm/core/kit';
+import { SseJsonReader } from '@llm/core/kit';
 import { decodeError, isExceptionEvent } from './errors.js';
 import { PROTOCOL } from './protocol.js';
 import { decodeStopReason, isKnownStopReason } from './stop-reason.js';
@@ -26,6 +26,8 @@ interface BlockState {
 
 /** State of the ConverseStream -> canonical events decoder. */
 export interface ConverseDecodeState {
+  /** Reads the events' JSON, events shaped like the one before them without a parse. */
+  json: SseJsonReader;
   /** The model the request went to (the stream does not name it). */
   model?: string;
   started: boolean;
@@ -41,7 +43,7 @@ export interface ConverseDecodeState {
 
 /** A fresh decoder state. */
 export function createDecodeState(options: StreamOptions = {}): ConverseDecodeState {
-  const state: ConverseDecodeState = { started: false, done: false, nextIndex: 0, blocks: new Map() };
+  const state: ConverseDecodeState = { started: false, done: false, nextIndex: 0, blocks: new Map(), json: new SseJsonReader(PROTOCOL) };
   if (options.model !== undefined) state.model = options.model;
   return state;
 }
@@ -63,7 +65,7 @@ export function streamDecoder(options: StreamOptions = {}): StreamStep<SseEvent,
 /** Handles one event. Never throws: bad input becomes an `error` event. */
 export function decodeStep(state: ConverseDecodeState, sse: SseEvent, out: Out): void {
   if (state.done) return;
-  const { payload, error } = readSseJson(PROTOCOL, sse.data, 'stream event');
+  const { payload, error } = state.json.read(sse.data, 'stream event');
   if (error) return fail(state, error, out);
   const name = sse.event ?? '';
   if (isExceptionEvent(name)) return fail(state, decodeError(0, { ...payload, __type: name }), out);

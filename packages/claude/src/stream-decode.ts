@@ -14,7 +14,7 @@ import {
   type SseEvent,
   type StreamOptions,
 } from '@llm/core';
-import { readSseJson } from '@llm/core/kit';
+import { SseJsonReader } from '@llm/core/kit';
 import { asAssistantContent, decodeBlock } from './blocks-decode.js';
 import { decodeCitation } from './citations.js';
 import { decodeMcpToolListing, decodeMcpToolResult, decodeMcpToolUse } from './mcp-blocks.js';
@@ -49,6 +49,8 @@ const START_KNOWN: Readonly<Record<string, ReadonlySet<string>>> = {
 
 /** State of the Claude SSE -> canonical events decoder. */
 export interface DecodeState {
+  /** Reads the events' JSON, events shaped like the one before them without a parse. */
+  json: SseJsonReader;
   started: boolean;
   /** Id from `message_start` (a repeated `message_start` of the same message is ignored). */
   id?: string;
@@ -65,7 +67,7 @@ export interface DecodeState {
 
 /** A fresh decoder state (Claude's decoder takes no options). */
 export function createDecodeState(_options: StreamOptions = {}): DecodeState {
-  return { started: false, done: false, nextIndex: 0, blocks: new Map() };
+  return { started: false, done: false, nextIndex: 0, blocks: new Map(), json: new SseJsonReader(PROTOCOL) };
 }
 
 /**
@@ -84,7 +86,7 @@ export function streamDecoder(options: StreamOptions = {}): StreamStep<SseEvent,
 export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   if (state.done) return;
   if (sse.event === 'ping') return;
-  const { payload, error } = readSseJson(PROTOCOL, sse.data, 'stream event');
+  const { payload, error } = state.json.read(sse.data, 'stream event');
   if (error) return fail(state, error, out);
   // Every event names its type; an unknown type is skipped (events are added over time), but an
   // event without one is not this protocol's.

@@ -12,7 +12,7 @@ import {
 } from '@llm/core';
 import { CallIds } from './call-ids.js';
 import { decodeError, isErrorChunk, statusOfChunk } from './errors.js';
-import { readSseJson } from '@llm/core/kit';
+import { SseJsonReader } from '@llm/core/kit';
 import { PROTOCOL } from './protocol.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { groundingCitations } from './grounding.js';
@@ -50,6 +50,8 @@ const CANDIDATE_EVENTS = new Set(['content', 'finishReason', 'index', 'logprobsR
 
 /** State of the Gemini SSE -> canonical events decoder. */
 export interface DecodeState {
+  /** Reads the events' JSON, events shaped like the one before them without a parse. */
+  json: SseJsonReader;
   started: boolean;
   done: boolean;
   nextIndex: number;
@@ -63,7 +65,14 @@ export interface DecodeState {
 /** A fresh decoder state. */
 export function createDecodeState(options: StreamOptions = {}): DecodeState {
   const model = options.model;
-  return { started: false, done: false, nextIndex: 0, candidates: new Map(), origin: model ? { protocol: PROTOCOL, model } : { protocol: PROTOCOL } };
+  return {
+    started: false,
+    done: false,
+    nextIndex: 0,
+    candidates: new Map(),
+    json: new SseJsonReader(PROTOCOL),
+    origin: model ? { protocol: PROTOCOL, model } : { protocol: PROTOCOL },
+  };
 }
 
 /**
@@ -83,7 +92,7 @@ export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   if (state.done) return;
   // Without alt=sse the body is one array; an SSE chunk holding an array is read the same way.
   if (startsAsArray(sse.data)) return decodeArray(state, sse.data, out);
-  const json = readSseJson(PROTOCOL, sse.data, 'stream chunk');
+  const json = state.json.read(sse.data, 'stream chunk');
   if (json.error) return fail(state, out, json.error);
   try {
     decodeChunk(state, json.payload, out);

@@ -1,6 +1,6 @@
 import type { LlmError, LlmFinishReason, LlmStreamEvent, LlmUsage, SseEvent, StepOutput, StreamOptions, StreamStep } from '@llm/core';
 import { invalidUpstream, isJsonObject, streamEndedEarly, upstreamDecodeFailure } from '@llm/core';
-import { readSseJson } from '@llm/core/kit';
+import { SseJsonReader } from '@llm/core/kit';
 import { decodeError } from './error.js';
 import { decodeChoiceFinish } from './finish-reason.js';
 import { PROTOCOL } from './protocol.js';
@@ -24,6 +24,8 @@ interface ChoiceState {
 
 /** State of one stream decode. */
 export interface ChatDecodeState {
+  /** Reads the events' JSON, events shaped like the one before them without a parse. */
+  json: SseJsonReader;
   started: boolean;
   nextBlock: number;
   choices: Map<number, ChoiceState>;
@@ -36,7 +38,7 @@ export interface ChatDecodeState {
 
 /** A fresh state (Chat's decoder takes no options). */
 export function createDecodeState(_options?: StreamOptions): ChatDecodeState {
-  return { started: false, nextBlock: 0, choices: new Map(), pending: [], usage: undefined, done: false };
+  return { started: false, nextBlock: 0, choices: new Map(), pending: [], usage: undefined, done: false, json: new SseJsonReader(P) };
 }
 
 /**
@@ -63,7 +65,7 @@ export function decodeStep(state: ChatDecodeState, sse: SseEvent, out: Out): voi
   const data = sse.data;
   if (data === '[DONE]') return decodeDone(state, out);
   if (data === '') return;
-  const { payload, error } = readSseJson(P, data, 'stream chunk');
+  const { payload, error } = state.json.read(data, 'stream chunk');
   if (error) failStream(state, error, out);
   else decodeChunk(state, payload, out);
 }

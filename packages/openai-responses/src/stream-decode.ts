@@ -81,6 +81,9 @@ export function streamDecoder(options: StreamOptions = {}): StreamStep<SseEvent,
 /** Handles one SSE event. Never throws: bad input becomes an `error` event. */
 export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   if (state.done) return;
+  // Parsed whole, not read by shape (SseJsonReader): in a bridge that made Responses streams
+  // slower (tools/bench/results/speed-2026-12-02-streams.md), and most of their JSON is in the
+  // done events, which repeat the whole text and have no shape to match.
   const { payload, error } = readSseJson(PROTOCOL, sse.data, 'stream event');
   if (error) return fail(state, error, out);
   // Every event names its type; an unknown type is skipped (events are added over time), but an

@@ -17,6 +17,7 @@ import {
   type StreamOptions,
 } from '@llm/core';
 import { encodeError } from './errors.js';
+import { JsonText, arrayJson, objectJson } from './json-text.js';
 import { logprobsToWire } from './logprobs.js';
 import { annotationOf } from './parts-encode.js';
 import { PROTOCOL } from './protocol.js';
@@ -65,8 +66,8 @@ export interface EncodeState {
   started: boolean;
   finished: boolean;
   open: Map<number, OpenItem>;
-  /** Finished output items, in order, for the terminal event. */
-  output: unknown[];
+  /** Finished output items' JSON, in order, for the terminal event (each written once). */
+  output: string[];
   /** An MCP call whose `mcp_call` item waits for the result block that may follow it. */
   mcpCall?: { part: LlmMcpCallPart; outputIndex: number; block: number };
   accumulator: LlmStreamAccumulator;
@@ -105,6 +106,18 @@ export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStream
 function emit(state: EncodeState, payload: Wire, out: Out): void {
   payload.sequence_number = state.sequence++;
   out.enqueue({ event: payload.type as string, data: JSON.stringify(payload) });
+}
+
+/** {@link emit} of a payload holding JSON already written (an item's text, a finished item). */
+function emitWritten(state: EncodeState, payload: Wire, out: Out): void {
+  payload.sequence_number = state.sequence++;
+  out.enqueue({ event: payload.type as string, data: objectJson(payload) });
+}
+
+/** Adds a finished item to the output: its JSON, written once, serves its `output_item.done` and the terminal event. */
+function finishItem(state: EncodeState, itemJson: string, outputIndex: number, out: Out): void {
+  state.output.push(itemJson);
+  emitWritten(state, { type: 'response.output_item.done', output_index: outputIndex, item: new JsonText(itemJson) }, out);
 }
 
 /**
@@ -301,9 +314,8 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
       }
       state.open.set(index, { kind: 'part', outputIndex, itemId: '', text: '' });
       emit(state, { type: 'response.output_item.added', output_index: outputIndex, item: part.value }, out);
-      state.output.push(part.value);
       state.open.delete(index);
-      emit(state, { type: 'response.output_item.done', output_index: outputIndex, item: part.value }, out);
+      finishItem(state, JSON.stringify(part.value), outputIndex, out);
       return;
     }
     default: {
@@ -340,8 +352,7 @@ function closeMcpCall(state: EncodeState, result: LlmMcpResultPart | undefined, 
       { type: result.isError ? 'response.mcp_call.failed' : 'response.mcp_call.completed', item_id: pending.part.id, output_index: pending.outputIndex },
       out,
     );
-  state.output.push(item);
-  emit(state, { type: 'response.output_item.done', output_index: pending.outputIndex, item }, out);
+  finishItem(state, JSON.stringify(item), pending.outputIndex, out);
 }
 
 /** A tool list (`output_item.added` without tools, `mcp_list_tools.in_progress`) or an approval request, finished at its block's end. */
@@ -365,8 +376,7 @@ function endMcpItem(state: EncodeState, item: OpenItem & { mcp: NonNullable<Open
     emit(state, { type, item_id: part.id, output_index: item.outputIndex }, out);
   }
   const done = part.type === 'mcp-list-tools' ? mcpListToolsItem(part) : mcpApprovalRequestItem(part);
-  state.output.push(done);
-  emit(state, { type: 'response.output_item.done', output_index: item.outputIndex, item: done }, out);
+  finishItem(state, JSON.stringify(done), item.outputIndex, out);
 }
 
 function textDelta(state: EncodeState, item: OpenItem, text: string, out: Out): void {
@@ -420,14 +430,17 @@ function blockEnd(state: EncodeState, index: number, out: Out, extensions?: Exte
         emit(state, { type: 'response.output_text.annotation.added', ...base, content_index: 0, annotation_index: at, annotation }, out),
       );
       const logprobs = item.logprobs ? logprobsToWire(item.logprobs) : undefined;
-      const part =
-        item.kind === 'refusal'
-          ? { type: 'refusal', refusal: item.text }
-          : { type: 'output_text', annotations, text: item.text, ...(logprobs ? { logprobs } : {}) };
-      if (item.kind === 'refusal') emit(state, { type: 'response.refusal.done', ...base, content_index: 0, refusal: item.text }, out);
-      else emit(state, { type: 'response.output_text.done', ...base, content_index: 0, text: item.text, logprobs: logprobs ?? [] }, out);
-      emit(state, { type: 'response.content_part.done', ...base, content_index: 0, part }, out);
-      done = { id: item.itemId, type: 'message', status: 'completed', content: [part], role: 'assistant' };
+      // The whole text, written once for the four events that carry it.
+      const text = new JsonText(JSON.stringify(item.text));
+      const part = new JsonText(
+        objectJson(
+          item.kind === 'refusal' ? { type: 'refusal', refusal: text } : { type: 'output_text', annotations, text, ...(logprobs ? { logprobs } : {}) },
+        ),
+      );
+      if (item.kind === 'refusal') emitWritten(state, { type: 'response.refusal.done', ...base, content_index: 0, refusal: text }, out);
+      else emitWritten(state, { type: 'response.output_text.done', ...base, content_index: 0, text, logprobs: logprobs ?? [] }, out);
+      emitWritten(state, { type: 'response.content_part.done', ...base, content_index: 0, part }, out);
+      done = { id: item.itemId, type: 'message', status: 'completed', content: arrayJson([part.json]), role: 'assistant' };
       break;
     }
     case 'reasoning': {
@@ -445,20 +458,21 @@ function blockEnd(state: EncodeState, index: number, out: Out, extensions?: Exte
       done = reasoningItem(reasoning);
       break;
     }
-    case 'tool_call':
+    case 'tool_call': {
+      const input = new JsonText(JSON.stringify(item.text));
       if (item.freeform) {
-        emit(state, { type: 'response.custom_tool_call_input.done', ...base, input: item.text }, out);
-        done = { id: item.itemId, type: 'custom_tool_call', status: 'completed', call_id: item.callId, ...callNameFields(item.name), input: item.text };
+        emitWritten(state, { type: 'response.custom_tool_call_input.done', ...base, input }, out);
+        done = { id: item.itemId, type: 'custom_tool_call', status: 'completed', call_id: item.callId, ...callNameFields(item.name), input };
       } else {
-        emit(state, { type: 'response.function_call_arguments.done', ...base, name: callNameFields(item.name).name, arguments: item.text }, out);
-        done = { id: item.itemId, type: 'function_call', status: 'completed', call_id: item.callId, ...callNameFields(item.name), arguments: item.text };
+        emitWritten(state, { type: 'response.function_call_arguments.done', ...base, name: callNameFields(item.name).name, arguments: input }, out);
+        done = { id: item.itemId, type: 'function_call', status: 'completed', call_id: item.callId, ...callNameFields(item.name), arguments: input };
       }
       break;
+    }
     default:
       return;
   }
-  state.output.push(done);
-  emit(state, { type: 'response.output_item.done', output_index: item.outputIndex, item: done }, out);
+  finishItem(state, objectJson(done), item.outputIndex, out);
 }
 
 function finish(state: EncodeState, out: Out): void {
@@ -481,10 +495,10 @@ function finish(state: EncodeState, out: Out): void {
   response.model = state.model;
   response.created = state.created;
   const body = encodeResponse(response, state.options) as unknown as Wire;
-  body.output = state.output;
+  body.output = arrayJson(state.output);
   const status = body.status as string;
   const type = status === 'incomplete' ? 'response.incomplete' : status === 'failed' ? 'response.failed' : 'response.completed';
-  emit(state, { type, response: body }, out);
+  emitWritten(state, { type, response: new JsonText(objectJson(body)) }, out);
 }
 
 function failed(state: EncodeState, error: LlmError, out: Out): void {
@@ -494,6 +508,6 @@ function failed(state: EncodeState, error: LlmError, out: Out): void {
   emit(state, { type: 'error', code: wire.code ?? wire.type, message: wire.message, param: wire.param }, out);
   const body = snapshot(state, 'failed');
   body.error = { code: error.kind === 'rate_limit' ? 'rate_limit_exceeded' : 'server_error', message: error.message };
-  body.output = state.output;
-  emit(state, { type: 'response.failed', response: body }, out);
+  body.output = arrayJson(state.output);
+  emitWritten(state, { type: 'response.failed', response: new JsonText(objectJson(body)) }, out);
 }

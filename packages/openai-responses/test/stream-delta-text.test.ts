@@ -42,6 +42,17 @@ describe('delta events written as text', () => {
     for (const event of sent) expect(event.data).toBe(JSON.stringify(JSON.parse(event.data)));
   });
 
+  it('writes each finished item once: the terminal event holds the output_item.done items, in order', () => {
+    const items = sent.filter((event) => event.event === 'response.output_item.done').map((event) => JSON.stringify(JSON.parse(event.data).item));
+    const terminal = JSON.parse(sent.at(-1)?.data ?? '{}');
+    expect(terminal.type).toBe('response.completed');
+    expect(terminal.response.output.map((item: unknown) => JSON.stringify(item))).toEqual(items);
+    expect(items).toHaveLength(6);
+    // The done events carry the whole text, as JSON.stringify writes it.
+    const textDone = JSON.parse(sent.find((event) => event.event === 'response.output_text.done')?.data ?? '{}');
+    expect(textDone.text).toBe(TRICKY);
+  });
+
   it('writes the deltas with their exact payloads, in sequence', () => {
     const ids = deltas.map((delta) => delta.item_id as string);
     expect(ids.every((id) => typeof id === 'string' && id !== '')).toBe(true);

@@ -1,0 +1,34 @@
+/**
+ * JSON already written, for the stream encoder's done events: a Responses stream repeats an
+ * item's whole text in its `.done` events, its `content_part.done`, its `output_item.done` and
+ * the terminal `response.completed`, and serialising that text afresh for each was most of the
+ * encoder's cost at a block's end (tools/bench, `bridge-streams`). Written once, it is spliced
+ * into the others.
+ */
+export class JsonText {
+  constructor(
+    /** The value's JSON text, as `JSON.stringify` writes it. */
+    readonly json: string,
+  ) {}
+}
+
+/**
+ * `JSON.stringify(object)` of a plain object whose values may be {@link JsonText} (spliced in as
+ * they are): keys in their order, values `JSON.stringify` leaves out (undefined, functions,
+ * symbols) left out.
+ */
+export function objectJson(object: Record<string, unknown>): string {
+  let text = '';
+  for (const key of Object.keys(object)) {
+    const value = object[key];
+    const json = value instanceof JsonText ? value.json : (JSON.stringify(value) as string | undefined);
+    if (json === undefined) continue;
+    text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${json}`;
+  }
+  return text === '' ? '{}' : `${text}}`;
+}
+
+/** The JSON array of values already written. */
+export function arrayJson(items: readonly string[]): JsonText {
+  return new JsonText(`[${items.join(',')}]`);
+}
