@@ -165,7 +165,7 @@ export class ProtobufWriter {
 }
 
 /** Bytes of the varint of a length (under 2^32). */
-export function varintSize(value: number): number {
+function varintSize(value: number): number {
   return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
 }
 

@@ -44,15 +44,7 @@ const SCOPE_FIELDS = new WeakMap<InstrumentationScope, Buffer>();
 /** A `Span` message's body (no tag or length). */
 export function writeSpan(w: ProtobufWriter, span: ReadableSpan): void {
   const context = span.spanContext();
-  w.tag(1, LENGTH_DELIMITED);
-  w.hexBytes(context.traceId);
-  w.tag(2, LENGTH_DELIMITED);
-  w.hexBytes(context.spanId);
-  const traceState = context.traceState?.serialize();
-  if (traceState) {
-    w.tag(3, LENGTH_DELIMITED);
-    w.string(traceState);
-  }
+  writeContext(w, context);
   const parent = span.parentSpanContext;
   if (parent?.spanId) {
     w.tag(4, LENGTH_DELIMITED);
@@ -150,6 +142,16 @@ function writeEvent(w: ProtobufWriter, event: TimedEvent): void {
 
 function writeLink(w: ProtobufWriter, link: Link): void {
   const context = link.context;
+  writeContext(w, context);
+  if (link.attributes) writeAttributes(w, link.attributes, 4);
+  w.tag(5, VARINT);
+  w.varint(link.droppedAttributesCount ?? 0);
+  w.tag(6, FIXED32);
+  w.fixed32(flagsOf(context, context.isRemote));
+}
+
+/** Fields 1-3 of a `Span` and of a `Link` alike: trace id, span id, and the trace state when there is one. */
+function writeContext(w: ProtobufWriter, context: SpanContext): void {
   w.tag(1, LENGTH_DELIMITED);
   w.hexBytes(context.traceId);
   w.tag(2, LENGTH_DELIMITED);
@@ -159,11 +161,6 @@ function writeLink(w: ProtobufWriter, link: Link): void {
     w.tag(3, LENGTH_DELIMITED);
     w.string(traceState);
   }
-  if (link.attributes) writeAttributes(w, link.attributes, 4);
-  w.tag(5, VARINT);
-  w.varint(link.droppedAttributesCount ?? 0);
-  w.tag(6, FIXED32);
-  w.fixed32(flagsOf(context, context.isRemote));
 }
 
 function flagsOf(context: SpanContext, remote: boolean | undefined): number {
