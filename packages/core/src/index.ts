@@ -124,6 +124,7 @@ export { cacheHintFromWire, cacheHintToWire, reportCacheHints } from './cache-hi
 export type { CodecContext, LlmWarning, LlmWarningCode } from './warnings.js';
 
 export {
+  contentPartPath,
   describe,
   invalid,
   joinPath,

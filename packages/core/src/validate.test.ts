@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LlmError } from './errors.js';
 import {
   describe as describeValue,
+  contentPartPath,
   joinPath,
   parseJsonAt,
   readArray,
@@ -25,6 +26,13 @@ function thrown(fn: () => unknown): LlmError {
   }
   throw new Error('expected a throw');
 }
+
+describe('contentPartPath', () => {
+  it('names part index of a message content', () => {
+    expect(contentPartPath('messages[2]', 1)).toBe('messages[2].content[1]');
+    expect(contentPartPath('', 0)).toBe('content[0]');
+  });
+});
 
 describe('joinPath', () => {
   it('joins keys and indexes as a JSON path', () => {

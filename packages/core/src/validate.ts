@@ -22,6 +22,14 @@ export function joinPath(parent: string, key?: PathKey): string {
 }
 
 /**
+ * The path of part `index` of the message at `messagePath` (`messages[2].content[1]`): encoders
+ * join it only where they report a loss at the part, most parts reporting none.
+ */
+export function contentPartPath(messagePath: string, index: number): string {
+  return joinPath(joinPath(messagePath, 'content'), index);
+}
+
+/**
  * `^[A-Za-z_$][A-Za-z0-9_$]*$`, by character codes: codecs join a path for every part they read,
  * and a loop over a short key costs a fraction of a regular expression test.
  */

@@ -11,6 +11,7 @@ import type {
   LlmToolResultContent,
   LlmToolResultPart,
 } from '@llm/core';
+import { joinPath } from '@llm/core';
 import { PROTOCOL, ext, read } from './protocol.js';
 import { camel, field, unknownFields } from './read.js';
 import { isFilesApiUri } from './files-api.js';
@@ -192,6 +193,6 @@ const MISPLACED_RESPONSE = { functionResponse: 'functionResponse' } as const;
 /** Narrows a decoded model-turn part to assistant content (a function response is misplaced there). */
 export function asAssistantContent(part: Exclude<LlmPart, LlmMcpPart>, parent: string, index: number): LlmAssistantContent {
   if (part.type === 'tool-result' || part.type === 'json')
-    return read.invalid(MISPLACED_RESPONSE, 'functionResponse', `${parent}[${index}]`, 'no function response in a model turn');
+    return read.invalid(MISPLACED_RESPONSE, 'functionResponse', joinPath(parent, index), 'no function response in a model turn');
   return part;
 }

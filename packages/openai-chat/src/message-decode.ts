@@ -200,7 +200,7 @@ export function decodeAssistantContent(wire: Record<string, unknown>, path: stri
   const calls = wire.tool_calls;
   if (calls !== undefined && calls !== null) {
     const items = read.array(wire, 'tool_calls', path);
-    const inner = `${path}.tool_calls`;
+    const inner = joinPath(path, 'tool_calls');
     for (let i = 0; i < items.length; i++) content.push(decodeToolCallAt(items, i, inner));
   }
   const legacy = wire.function_call;

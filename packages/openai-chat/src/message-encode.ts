@@ -1,16 +1,11 @@
 import type { CodecContext, LlmAssistantMessage, LlmMessage, LlmPart, LlmTextPart, LlmToolResultPart } from '@llm/core';
-import { isMcpPart, joinPath, opaqueStateWarning, reportLoss, reportMcpPartDropped, textOf, toolArgumentsText } from '@llm/core';
+import { contentPartPath, isMcpPart, joinPath, opaqueStateWarning, reportLoss, reportMcpPartDropped, textOf, toolArgumentsText } from '@llm/core';
 import { dataUrl } from '@llm/core/kit';
 import { reportForeignCache } from './cache-control.js';
 import { PROTOCOL, ext } from './protocol.js';
 
 const P = PROTOCOL;
 type Wire = Record<string, unknown>;
-
-/** The path of part `index` of the message at `path`. */
-function contentPath(path: string, index: number): string {
-  return joinPath(joinPath(path, 'content'), index);
-}
 
 function textPart(part: LlmTextPart, path: string, context: CodecContext | undefined): Wire {
   const out: Wire = { type: 'text', text: part.text };
@@ -93,7 +88,7 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
     const part = message.content[i]!;
     switch (part.type) {
       case 'text':
-        if (useArray) (parts ??= []).push(textPart(part, contentPath(path, i), context));
+        if (useArray) (parts ??= []).push(textPart(part, contentPartPath(path, i), context));
         else text = (text ?? '') + part.text;
         break;
       case 'refusal':
@@ -107,7 +102,7 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
         const foreign = part.origin !== undefined && part.origin.protocol !== P;
         if (part.signature !== undefined && foreign) {
           reportLoss(context, {
-            ...opaqueStateWarning(contentPath(path, i), { foreign: part.origin!, target: { protocol: P } }),
+            ...opaqueStateWarning(contentPartPath(path, i), { foreign: part.origin!, target: { protocol: P } }),
             protocol: P,
           });
         }
@@ -131,12 +126,12 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
       }
       default:
         if (isMcpPart(part)) {
-          reportMcpPartDropped(part, contentPath(path, i), P, context);
+          reportMcpPartDropped(part, contentPartPath(path, i), P, context);
           break;
         }
         reportLoss(context, {
           code: 'dropped-part',
-          path: contentPath(path, i),
+          path: contentPartPath(path, i),
           message: `a ${part.type} part has no openai-chat form in assistant messages`,
           protocol: P,
         });
@@ -197,7 +192,7 @@ export function encodeMessage(message: LlmMessage, path: string, out: Wire[], co
       } else {
         const parts: Wire[] = [];
         for (let i = 0; i < message.content.length; i++) {
-          const part = encodeUserPart(message.content[i]!, contentPath(path, i), context);
+          const part = encodeUserPart(message.content[i]!, contentPartPath(path, i), context);
           if (part) parts.push(part);
         }
         wire.content = parts;
@@ -216,15 +211,15 @@ export function encodeMessage(message: LlmMessage, path: string, out: Wire[], co
         const part = message.content[i]!;
         // The part's path is joined only for a loss: one tool message per call of an agent's loop.
         if (part.type !== 'tool-result') {
-          reportLoss(context, { code: 'dropped-part', path: contentPath(path, i), message: 'a provider part has no openai-chat form', protocol: P });
+          reportLoss(context, { code: 'dropped-part', path: contentPartPath(path, i), message: 'a provider part has no openai-chat form', protocol: P });
           continue;
         }
-        const content = typeof part.content === 'string' ? part.content : toolResultContent(part, contentPath(path, i), context);
+        const content = typeof part.content === 'string' ? part.content : toolResultContent(part, contentPartPath(path, i), context);
         const wire: Wire = legacy
           ? { role: 'function', name: part.toolName ?? part.toolCallId, content }
           : { role: 'tool', tool_call_id: part.toolCallId, content };
         if (part.isError)
-          reportLoss(context, { code: 'dropped-field', path: contentPath(path, i), message: 'openai-chat tool results have no error flag', protocol: P });
+          reportLoss(context, { code: 'dropped-field', path: contentPartPath(path, i), message: 'openai-chat tool results have no error flag', protocol: P });
         if (message.content.length === 1) ext.writeRest(wire, message);
         out.push(wire);
       }

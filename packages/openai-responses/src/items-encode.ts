@@ -1,5 +1,5 @@
 import {
-  joinPath,
+  contentPartPath,
   opaqueStateWarning,
   reportLoss,
   textOf,
@@ -91,7 +91,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
         const providers: unknown[] = [];
         message.content.forEach((part, index) => {
           if (part.type === 'provider') {
-            const value = ownProvider(part, contentPath(path, index), context);
+            const value = ownProvider(part, contentPartPath(path, index), context);
             if (value !== undefined) providers.push(value);
             return;
           }
@@ -100,7 +100,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
             providers.push(mcpApprovalResponseItem(part));
             return;
           }
-          const encoded = encodeContentPart(part, false, contentPath(path, index), context);
+          const encoded = encodeContentPart(part, false, contentPartPath(path, index), context);
           if (encoded) content.push(encoded);
         });
         if (providers.length > 0 && content.length === 0 && !bag) {
@@ -123,7 +123,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
     case 'tool':
       message.content.forEach((part, index) => {
         if (part.type === 'provider') {
-          const value = ownProvider(part, contentPath(path, index), context);
+          const value = ownProvider(part, contentPartPath(path, index), context);
           if (value !== undefined) out.push(value);
         } else out.push(encodeToolResult(part, path, index, context));
       });
@@ -173,7 +173,7 @@ export function encodeAssistantParts(
         item.content = message.content;
         out.push(item);
       }
-      const encoded = encodeContentPart(part, true, contentPath(path, index), context);
+      const encoded = encodeContentPart(part, true, contentPartPath(path, index), context);
       if (encoded) message.content.push(encoded);
       return;
     }
@@ -189,7 +189,7 @@ export function encodeAssistantParts(
         if (previous?.type === 'mcp-call' && previous.id === part.callId) return; // in its call's item
         reportLoss(context, {
           code: 'dropped-part',
-          path: contentPath(path, index),
+          path: contentPartPath(path, index),
           message: 'an MCP result without its call has no Responses form',
           protocol: PROTOCOL,
         });
@@ -209,7 +209,7 @@ export function encodeAssistantParts(
           out.push(item);
           return;
         }
-        const item = encodeReasoning(part, contentPath(path, index), context, options);
+        const item = encodeReasoning(part, contentPartPath(path, index), context, options);
         if (item) out.push(item);
         return;
       }
@@ -225,7 +225,7 @@ export function encodeAssistantParts(
         return;
       }
       case 'provider': {
-        const value = ownProvider(part, contentPath(path, index), context);
+        const value = ownProvider(part, contentPartPath(path, index), context);
         if (value !== undefined) out.push(value);
         return;
       }
@@ -234,7 +234,7 @@ export function encodeAssistantParts(
       case 'file':
         reportLoss(context, {
           code: 'dropped-part',
-          path: contentPath(path, index),
+          path: contentPartPath(path, index),
           message: `assistant ${part.type} parts have no Responses input form`,
           protocol: PROTOCOL,
         });
@@ -295,11 +295,6 @@ export function reasoningItem(part: LlmReasoningPart): Record<string, unknown> {
   return item;
 }
 
-/** The path of part `index` of the message at `path`. */
-function contentPath(path: string, index: number): string {
-  return joinPath(joinPath(path, 'content'), index);
-}
-
 /**
  * Tool result `index` of the tool message at `messagePath`: its path is joined only for a loss
  * (one result per call of an agent's loop).
@@ -310,9 +305,9 @@ function encodeToolResult(part: LlmToolResultPart, messagePath: string, index: n
   if (typeof part.content === 'string') item.output = part.content;
   else {
     const output: unknown[] = [];
-    const path = contentPath(messagePath, index);
+    const path = contentPartPath(messagePath, index);
     part.content.forEach((inner, at) => {
-      const innerPath = contentPath(path, at);
+      const innerPath = contentPartPath(path, at);
       if (inner.type === 'json') {
         output.push({ type: 'input_text', text: JSON.stringify(inner.value) });
         reportLoss(context, { code: 'lossy-conversion', path: innerPath, message: 'a JSON tool result was sent as text', protocol: PROTOCOL });
@@ -326,7 +321,7 @@ function encodeToolResult(part: LlmToolResultPart, messagePath: string, index: n
   if (part.isError) {
     reportLoss(context, {
       code: 'dropped-field',
-      path: `${contentPath(messagePath, index)}.isError`,
+      path: `${contentPartPath(messagePath, index)}.isError`,
       message: 'Responses tool outputs have no error flag',
       protocol: PROTOCOL,
     });
