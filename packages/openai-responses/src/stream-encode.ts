@@ -17,7 +17,7 @@ import {
   type StreamOptions,
 } from '@llm/core';
 import { encodeError } from './errors.js';
-import { JsonText, arrayJson, objectJson } from './json-text.js';
+import { WrittenJson, arrayJson, objectJson } from './written-json.js';
 import { logprobsToWire } from './logprobs.js';
 import { annotationOf } from './parts-encode.js';
 import { PROTOCOL } from './protocol.js';
@@ -117,7 +117,7 @@ function emitWritten(state: EncodeState, payload: Wire, out: Out): void {
 /** Adds a finished item to the output: its JSON, written once, serves its `output_item.done` and the terminal event. */
 function finishItem(state: EncodeState, itemJson: string, outputIndex: number, out: Out): void {
   state.output.push(itemJson);
-  emitWritten(state, { type: 'response.output_item.done', output_index: outputIndex, item: new JsonText(itemJson) }, out);
+  emitWritten(state, { type: 'response.output_item.done', output_index: outputIndex, item: new WrittenJson(itemJson) }, out);
 }
 
 /**
@@ -431,8 +431,8 @@ function blockEnd(state: EncodeState, index: number, out: Out, extensions?: Exte
       );
       const logprobs = item.logprobs ? logprobsToWire(item.logprobs) : undefined;
       // The whole text, written once for the four events that carry it.
-      const text = new JsonText(JSON.stringify(item.text));
-      const part = new JsonText(
+      const text = new WrittenJson(JSON.stringify(item.text));
+      const part = new WrittenJson(
         objectJson(
           item.kind === 'refusal' ? { type: 'refusal', refusal: text } : { type: 'output_text', annotations, text, ...(logprobs ? { logprobs } : {}) },
         ),
@@ -459,7 +459,7 @@ function blockEnd(state: EncodeState, index: number, out: Out, extensions?: Exte
       break;
     }
     case 'tool_call': {
-      const input = new JsonText(JSON.stringify(item.text));
+      const input = new WrittenJson(JSON.stringify(item.text));
       if (item.freeform) {
         emitWritten(state, { type: 'response.custom_tool_call_input.done', ...base, input }, out);
         done = { id: item.itemId, type: 'custom_tool_call', status: 'completed', call_id: item.callId, ...callNameFields(item.name), input };
@@ -498,7 +498,7 @@ function finish(state: EncodeState, out: Out): void {
   body.output = arrayJson(state.output);
   const status = body.status as string;
   const type = status === 'incomplete' ? 'response.incomplete' : status === 'failed' ? 'response.failed' : 'response.completed';
-  emitWritten(state, { type, response: new JsonText(objectJson(body)) }, out);
+  emitWritten(state, { type, response: new WrittenJson(objectJson(body)) }, out);
 }
 
 function failed(state: EncodeState, error: LlmError, out: Out): void {
@@ -509,5 +509,5 @@ function failed(state: EncodeState, error: LlmError, out: Out): void {
   const body = snapshot(state, 'failed');
   body.error = { code: error.kind === 'rate_limit' ? 'rate_limit_exceeded' : 'server_error', message: error.message };
   body.output = arrayJson(state.output);
-  emitWritten(state, { type: 'response.failed', response: new JsonText(objectJson(body)) }, out);
+  emitWritten(state, { type: 'response.failed', response: new WrittenJson(objectJson(body)) }, out);
 }

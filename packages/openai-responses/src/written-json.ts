@@ -5,7 +5,7 @@
  * encoder's cost at a block's end (tools/bench, `bridge-streams`). Written once, it is spliced
  * into the others.
  */
-export class JsonText {
+export class WrittenJson {
   constructor(
     /** The value's JSON text, as `JSON.stringify` writes it. */
     readonly json: string,
@@ -13,7 +13,7 @@ export class JsonText {
 }
 
 /**
- * `JSON.stringify(object)` of a plain object whose values may be {@link JsonText} (spliced in as
+ * `JSON.stringify(object)` of a plain object whose values may be {@link WrittenJson} (spliced in as
  * they are): keys in their order, values `JSON.stringify` leaves out (undefined, functions,
  * symbols) left out.
  */
@@ -21,7 +21,7 @@ export function objectJson(object: Record<string, unknown>): string {
   let text = '';
   for (const key of Object.keys(object)) {
     const value = object[key];
-    const json = value instanceof JsonText ? value.json : (JSON.stringify(value) as string | undefined);
+    const json = value instanceof WrittenJson ? value.json : (JSON.stringify(value) as string | undefined);
     if (json === undefined) continue;
     text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${json}`;
   }
@@ -29,6 +29,6 @@ export function objectJson(object: Record<string, unknown>): string {
 }
 
 /** The JSON array of values already written. */
-export function arrayJson(items: readonly string[]): JsonText {
-  return new JsonText(`[${items.join(',')}]`);
+export function arrayJson(items: readonly string[]): WrittenJson {
+  return new WrittenJson(`[${items.join(',')}]`);
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { propertyRuns } from '@llm/test-utils/property-runs';
 import { describe, expect, it } from 'vitest';
-import { JsonText, arrayJson, objectJson } from './json-text.js';
+import { WrittenJson, arrayJson, objectJson } from './written-json.js';
 
 const hostile = fc.constantFrom('"', '\\', '\u2028', '\u2029', '\ud800', '\udfff', '\n', '\u0000', '</script>', '\u{1F600}');
 const text = fc.array(fc.oneof(hostile, fc.string({ maxLength: 4 })), { maxLength: 6 }).map((parts) => parts.join(''));
@@ -22,7 +22,7 @@ describe('objectJson', () => {
     fc.assert(
       fc.property(fc.dictionary(key, value, { maxKeys: 6 }), key, fc.oneof(text, fc.jsonValue()), (object, name, inner) => {
         const plain = { ...object, [name]: inner };
-        const written = { ...object, [name]: new JsonText(JSON.stringify(inner)) };
+        const written = { ...object, [name]: new WrittenJson(JSON.stringify(inner)) };
         expect(objectJson(written)).toBe(JSON.stringify(plain));
       }),
       propertyRuns(300),
