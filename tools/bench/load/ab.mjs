@@ -94,8 +94,9 @@ try {
         await sleep(500);
         const stopSampling = sampler(child.pid);
         const r = await load(t, CONC, DURATION);
-        const { cpuSec } = stopSampling();
-        figures[t.name] = { rps: r.rps, errors: r.errors, cpuUsPerReq: r.requests ? (cpuSec * 1e6) / r.requests : null };
+        const { cpuSec, mainSec } = stopSampling();
+        const perReq = (sec) => (r.requests ? (sec * 1e6) / r.requests : null);
+        figures[t.name] = { rps: r.rps, errors: r.errors, cpuUsPerReq: perReq(cpuSec), mainUsPerReq: perReq(mainSec) };
       }
       rounds.push(figures);
       results.machine.loadavg.push(Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]));
@@ -107,6 +108,9 @@ try {
       cpuUsPerReq: median(rounds.map((r) => r[t.name].cpuUsPerReq)),
       ratioToFirst: median(rounds.map((r) => r[t.name].cpuUsPerReq / r[reference].cpuUsPerReq)),
       cpuUsPerReqRounds: rounds.map((r) => r[t.name].cpuUsPerReq),
+      // The JavaScript thread's share: the rest is V8's helper threads (GC, compiling) and libuv's pool.
+      mainUsPerReq: median(rounds.map((r) => r[t.name].mainUsPerReq)),
+      mainRatioToFirst: median(rounds.map((r) => r[t.name].mainUsPerReq / r[reference].mainUsPerReq)),
       rpsRounds: rounds.map((r) => r[t.name].rps),
       // Cores the target kept busy (CPU per request x requests a second): per-request CPU compares
       // fairly only between saturated targets (~1.0); one the rig or other jobs starve handles
@@ -130,13 +134,13 @@ const fmt = (v, d = 0) => (v === null || v === undefined || !Number.isFinite(v) 
 const lines = [
   `Interleaved A/B, ${ROUNDS} rounds of ${DURATION} s at c=${CONC}, load average during the rounds ${fmt(Math.min(...results.machine.loadavg), 1)}-${fmt(Math.max(...results.machine.loadavg), 1)}`,
   '',
-  `| scenario | target | CPU µs/req (median) | × ${defs[0].name} (median of rounds) | cores busy (median) | CPU µs/req, each round | errors |`,
-  '|---|---|--:|--:|--:|---|--:|',
+  `| scenario | target | CPU µs/req (median) | × ${defs[0].name} (median of rounds) | main thread µs/req | main thread × ${defs[0].name} | cores busy (median) | CPU µs/req, each round | errors |`,
+  '|---|---|--:|--:|--:|--:|--:|---|--:|',
 ];
 for (const [label, rows] of Object.entries(results.scenarios))
   for (const row of rows)
     lines.push(
-      `| ${label} | ${row.name} | ${fmt(row.cpuUsPerReq)} | ${fmt(row.ratioToFirst, 3)} | ${fmt(row.busy, 2)} | ${row.cpuUsPerReqRounds.map((v) => fmt(v)).join(' / ')} | ${row.errors} |`,
+      `| ${label} | ${row.name} | ${fmt(row.cpuUsPerReq)} | ${fmt(row.ratioToFirst, 3)} | ${fmt(row.mainUsPerReq)} | ${fmt(row.mainRatioToFirst, 3)} | ${fmt(row.busy, 2)} | ${row.cpuUsPerReqRounds.map((v) => fmt(v)).join(' / ')} | ${row.errors} |`,
     );
 if (PAIRS.length > 0) {
   lines.push('', '| scenario | target | × reference (median of rounds) | reference | each round |', '|---|---|--:|---|---|');
