@@ -1,5 +1,6 @@
 import {
   CALL_ARGUMENTS_LOSS,
+  JsonSseEvent,
   isMcpPart,
   reportLoss,
   unfinishedStreamError,
@@ -158,14 +159,16 @@ export function encodeEnd(state: EncodeState, out: Out): void {
  * `JSON.stringify` makes of it: deltas are most of a stream, and only their string needs escaping.
  */
 function sendDelta(out: Out, index: number, kind: string, field: string, text: string): void {
-  out.enqueue({
-    event: 'content_block_delta',
-    data: `{"type":"content_block_delta","index":${JSON.stringify(index)},"delta":{"type":"${kind}","${field}":${JSON.stringify(text)}}}`,
-  });
+  out.enqueue(
+    new JsonSseEvent(
+      'content_block_delta',
+      `{"type":"content_block_delta","index":${JSON.stringify(index)},"delta":{"type":"${kind}","${field}":${JSON.stringify(text)}}}`,
+    ),
+  );
 }
 
 function send(out: Out, payload: Wire): void {
-  out.enqueue({ event: payload.type as string, data: JSON.stringify(payload) });
+  out.enqueue(new JsonSseEvent(payload.type as string, JSON.stringify(payload)));
 }
 
 function lossOnce(state: EncodeState, key: string, path: string, message: string): void {

@@ -1,5 +1,6 @@
 import {
   CALL_ARGUMENTS_LOSS,
+  JsonSseEvent,
   objectCallArguments,
   reportLoss,
   unfinishedStreamError,
@@ -200,7 +201,7 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
     case 'error': {
       // A call still buffered (its block never ended) is dropped: Gemini clients get calls whole.
       state.finished = true;
-      out.enqueue({ data: JSON.stringify(encodeError(event.error).body), event: undefined, id: undefined });
+      out.enqueue(new JsonSseEvent(undefined, JSON.stringify(encodeError(event.error).body)));
       return;
     }
   }
@@ -226,7 +227,7 @@ function chunk(state: EncodeState, out: Out, candidate: Wire | undefined, extra?
   Object.assign(payload, extra);
   if (state.model !== undefined) payload.modelVersion = state.model;
   if (state.id !== undefined) payload.responseId = state.id;
-  out.enqueue({ data: JSON.stringify(payload), event: undefined, id: undefined });
+  out.enqueue(new JsonSseEvent(undefined, JSON.stringify(payload)));
 }
 
 /**
@@ -240,11 +241,7 @@ function textChunk(state: EncodeState, out: Out, choice: number, part: string): 
     if (state.id !== undefined) state.tail += `,"responseId":${JSON.stringify(state.id)}`;
   }
   state.sent = true;
-  out.enqueue({
-    data: `{"candidates":[{"content":{"parts":[${part}],"role":"model"},"index":${JSON.stringify(choice)}}]${state.tail}}`,
-    event: undefined,
-    id: undefined,
-  });
+  out.enqueue(new JsonSseEvent(undefined, `{"candidates":[{"content":{"parts":[${part}],"role":"model"},"index":${JSON.stringify(choice)}}]${state.tail}}`));
 }
 
 function partChunk(state: EncodeState, out: Out, choice: number, part: Wire): void {

@@ -1,5 +1,5 @@
 import type { CodecContext, LlmStreamEvent, LlmUsage, SseEvent, StepOutput, StreamOptions, StreamStep } from '@llm/core';
-import { isMcpPart, reportLoss, reportMcpPartDropped, unfinishedStreamError } from '@llm/core';
+import { JsonSseEvent, isMcpPart, reportLoss, reportMcpPartDropped, unfinishedStreamError } from '@llm/core';
 import { completionCreated, completionId } from './answer-identity.js';
 import { encodeError } from './error.js';
 import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
@@ -115,12 +115,12 @@ function chunkFrame(state: ChatEncodeState): ChunkFrame {
 function sendFieldDelta(state: ChatEncodeState, choice: number, name: string, value: string, out: Out): boolean {
   if (!state.roleSent.has(choice)) return false;
   const frame = chunkFrame(state);
-  out.enqueue({ data: `${frame.head}{"index":${JSON.stringify(choice)},"delta":{"${name}":${value}},"finish_reason":null}${frame.tail}` } as SseEvent);
+  out.enqueue(new JsonSseEvent(undefined, `${frame.head}{"index":${JSON.stringify(choice)},"delta":{"${name}":${value}},"finish_reason":null}${frame.tail}`));
   return true;
 }
 
 function send(payload: Wire, out: Out): void {
-  out.enqueue({ data: JSON.stringify(payload) } as SseEvent);
+  out.enqueue(new JsonSseEvent(undefined, JSON.stringify(payload)));
 }
 
 /** Sends one delta for `choice`, adding the role on the choice's first chunk. */
@@ -263,5 +263,5 @@ export function encodeEnd(state: ChatEncodeState, out: Out): void {
     last.usage = encodeUsage(state.usage);
     send(last, out);
   }
-  out.enqueue({ data: '[DONE]' } as SseEvent);
+  out.enqueue(new JsonSseEvent(undefined, '[DONE]'));
 }
