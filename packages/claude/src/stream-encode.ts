@@ -11,6 +11,7 @@ import {
   type SseEvent,
   type StreamOptions,
 } from '@llm/core';
+import { jsonString } from '@llm/core/kit';
 import { encodePart } from './blocks-encode.js';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
@@ -156,14 +157,12 @@ export function encodeEnd(state: EncodeState, out: Out): void {
 
 /**
  * `content_block_delta` `{type, index, delta: {type: kind, [field]: text}}`, written as the text
- * `JSON.stringify` makes of it: deltas are most of a stream, and only their string needs escaping.
+ * `JSON.stringify` makes of it: deltas are most of a stream, and only their string needs escaping
+ * (`index` is the encoder's own block count, an integer, which a template writes as JSON does).
  */
 function sendDelta(out: Out, index: number, kind: string, field: string, text: string): void {
   out.enqueue(
-    new JsonSseEvent(
-      'content_block_delta',
-      `{"type":"content_block_delta","index":${JSON.stringify(index)},"delta":{"type":"${kind}","${field}":${JSON.stringify(text)}}}`,
-    ),
+    new JsonSseEvent('content_block_delta', `{"type":"content_block_delta","index":${index},"delta":{"type":"${kind}","${field}":${jsonString(text)}}}`),
   );
 }
 

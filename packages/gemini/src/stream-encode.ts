@@ -13,6 +13,7 @@ import {
   type StreamOptions,
   type WithExtensions,
 } from '@llm/core';
+import { jsonString } from '@llm/core/kit';
 import { isMadeUpId } from './call-ids.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL, ext } from './protocol.js';
@@ -131,7 +132,7 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       block.sent = true;
       if (block.text !== undefined) block.text += event.text;
       if (state.start) partChunk(state, out, block.choice, { text: event.text });
-      else textChunk(state, out, block.choice, `{"text":${JSON.stringify(event.text)}}`);
+      else textChunk(state, out, block.choice, `{"text":${jsonString(event.text)}}`);
       return;
     }
     case 'reasoning-delta': {
@@ -139,7 +140,7 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       if (!block) return;
       block.sent = true;
       if (state.start) partChunk(state, out, block.choice, { text: event.text, thought: true });
-      else textChunk(state, out, block.choice, `{"text":${JSON.stringify(event.text)},"thought":true}`);
+      else textChunk(state, out, block.choice, `{"text":${jsonString(event.text)},"thought":true}`);
       return;
     }
     case 'reasoning-signature': {
@@ -241,7 +242,12 @@ function textChunk(state: EncodeState, out: Out, choice: number, part: string): 
     if (state.id !== undefined) state.tail += `,"responseId":${JSON.stringify(state.id)}`;
   }
   state.sent = true;
-  out.enqueue(new JsonSseEvent(undefined, `{"candidates":[{"content":{"parts":[${part}],"role":"model"},"index":${JSON.stringify(choice)}}]${state.tail}}`));
+  out.enqueue(
+    new JsonSseEvent(
+      undefined,
+      `{"candidates":[{"content":{"parts":[${part}],"role":"model"},"index":${choice === 0 ? '0' : JSON.stringify(choice)}}]${state.tail}}`,
+    ),
+  );
 }
 
 function partChunk(state: EncodeState, out: Out, choice: number, part: Wire): void {

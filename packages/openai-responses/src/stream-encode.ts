@@ -17,6 +17,7 @@ import {
   type SseEvent,
   type StreamOptions,
 } from '@llm/core';
+import { jsonString } from '@llm/core/kit';
 import { encodeError } from './errors.js';
 import { WrittenJson, arrayJson, objectJson } from './written-json.js';
 import { logprobsToWire } from './logprobs.js';
@@ -132,8 +133,9 @@ function emitDelta(state: EncodeState, type: string, item: OpenItem, slot: strin
     item.deltaType = type;
     item.deltaHead = `{"type":"${type}","item_id":${JSON.stringify(item.itemId)},"output_index":${JSON.stringify(item.outputIndex)}${slot},"delta":`;
   }
+  // The encoder's own count, an integer: a template writes it as JSON does.
   const sequence = state.sequence++;
-  out.enqueue(new JsonSseEvent(type, `${item.deltaHead}${JSON.stringify(delta)}${after},"sequence_number":${JSON.stringify(sequence)}}`));
+  out.enqueue(new JsonSseEvent(type, `${item.deltaHead}${jsonString(delta)}${after},"sequence_number":${sequence}}`));
 }
 
 /** Handles one canonical event. */
