@@ -63,8 +63,14 @@ export function readPlainEvents(text: string, emit: (event: SseEvent) => void): 
  * Unrolled: this runs on every event, and a loop over the prefix's characters cost 5-10 % more.
  */
 function fieldAt(text: string, at: number): number {
-  const code = (offset: number): number => text.charCodeAt(at + offset);
-  if (code(0) === 0x64) return code(1) === 0x61 && code(2) === 0x74 && code(3) === 0x61 && code(4) === 0x3a ? DATA : 0;
-  if (code(0) === 0x65) return code(1) === 0x76 && code(2) === 0x65 && code(3) === 0x6e && code(4) === 0x74 && code(5) === 0x3a ? EVENT : 0;
+  // No helper closure for the character reads: a bundler keeping function names (esbuild's
+  // `keepNames`, as tsx runs sources) would name a fresh one on every call.
+  const first = text.charCodeAt(at);
+  const second = text.charCodeAt(at + 1);
+  const third = text.charCodeAt(at + 2);
+  const fourth = text.charCodeAt(at + 3);
+  const fifth = text.charCodeAt(at + 4);
+  if (first === 0x64) return second === 0x61 && third === 0x74 && fourth === 0x61 && fifth === 0x3a ? DATA : 0;
+  if (first === 0x65) return second === 0x76 && third === 0x65 && fourth === 0x6e && fifth === 0x74 && text.charCodeAt(at + 5) === 0x3a ? EVENT : 0;
   return 0;
 }
