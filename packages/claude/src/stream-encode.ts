@@ -1,5 +1,6 @@
 import {
   CALL_ARGUMENTS_LOSS,
+  JsonSseEvent,
   isMcpPart,
   reportLoss,
   unfinishedStreamError,
@@ -10,6 +11,7 @@ import {
   type SseEvent,
   type StreamOptions,
 } from '@llm/core';
+import { jsonString } from '@llm/core/kit';
 import { encodePart } from './blocks-encode.js';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
@@ -155,17 +157,17 @@ export function encodeEnd(state: EncodeState, out: Out): void {
 
 /**
  * `content_block_delta` `{type, index, delta: {type: kind, [field]: text}}`, written as the text
- * `JSON.stringify` makes of it: deltas are most of a stream, and only their string needs escaping.
+ * `JSON.stringify` makes of it: deltas are most of a stream, and only their string needs escaping
+ * (`index` is the encoder's own block count, an integer, which a template writes as JSON does).
  */
 function sendDelta(out: Out, index: number, kind: string, field: string, text: string): void {
-  out.enqueue({
-    event: 'content_block_delta',
-    data: `{"type":"content_block_delta","index":${JSON.stringify(index)},"delta":{"type":"${kind}","${field}":${JSON.stringify(text)}}}`,
-  });
+  out.enqueue(
+    new JsonSseEvent('content_block_delta', `{"type":"content_block_delta","index":${index},"delta":{"type":"${kind}","${field}":${jsonString(text)}}}`),
+  );
 }
 
 function send(out: Out, payload: Wire): void {
-  out.enqueue({ event: payload.type as string, data: JSON.stringify(payload) });
+  out.enqueue(new JsonSseEvent(payload.type as string, JSON.stringify(payload)));
 }
 
 function lossOnce(state: EncodeState, key: string, path: string, message: string): void {

@@ -161,6 +161,7 @@ export type { SseEvent } from './sse/types.js';
 export { DEFAULT_MAX_SSE_EVENT_SIZE, collectSse, decodeSse, parseSseText, sseDecoder } from './sse/decode.js';
 export type { SseDecodeOptions } from './sse/decode.js';
 export { SSE_HEADERS, encodeSse, formatSseEvent, sseEncoder } from './sse/encode.js';
+export { JsonSseEvent } from './sse/json-event.js';
 
 export { joinTextStep, passThroughStep, pipeSteps, stepStream, textStepStream } from './stream-step.js';
 export type { StepOutput, StreamStep } from './stream-step.js';

@@ -1,5 +1,6 @@
 import {
   CALL_ARGUMENTS_LOSS,
+  JsonSseEvent,
   objectCallArguments,
   reportLoss,
   unfinishedStreamError,
@@ -12,6 +13,7 @@ import {
   type StreamOptions,
   type WithExtensions,
 } from '@llm/core';
+import { jsonString } from '@llm/core/kit';
 import { isMadeUpId } from './call-ids.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL, ext } from './protocol.js';
@@ -130,7 +132,7 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       block.sent = true;
       if (block.text !== undefined) block.text += event.text;
       if (state.start) partChunk(state, out, block.choice, { text: event.text });
-      else textChunk(state, out, block.choice, `{"text":${JSON.stringify(event.text)}}`);
+      else textChunk(state, out, block.choice, `{"text":${jsonString(event.text)}}`);
       return;
     }
     case 'reasoning-delta': {
@@ -138,7 +140,7 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       if (!block) return;
       block.sent = true;
       if (state.start) partChunk(state, out, block.choice, { text: event.text, thought: true });
-      else textChunk(state, out, block.choice, `{"text":${JSON.stringify(event.text)},"thought":true}`);
+      else textChunk(state, out, block.choice, `{"text":${jsonString(event.text)},"thought":true}`);
       return;
     }
     case 'reasoning-signature': {
@@ -200,7 +202,7 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
     case 'error': {
       // A call still buffered (its block never ended) is dropped: Gemini clients get calls whole.
       state.finished = true;
-      out.enqueue({ data: JSON.stringify(encodeError(event.error).body), event: undefined, id: undefined });
+      out.enqueue(new JsonSseEvent(undefined, JSON.stringify(encodeError(event.error).body)));
       return;
     }
   }
@@ -226,7 +228,7 @@ function chunk(state: EncodeState, out: Out, candidate: Wire | undefined, extra?
   Object.assign(payload, extra);
   if (state.model !== undefined) payload.modelVersion = state.model;
   if (state.id !== undefined) payload.responseId = state.id;
-  out.enqueue({ data: JSON.stringify(payload), event: undefined, id: undefined });
+  out.enqueue(new JsonSseEvent(undefined, JSON.stringify(payload)));
 }
 
 /**
@@ -240,11 +242,12 @@ function textChunk(state: EncodeState, out: Out, choice: number, part: string): 
     if (state.id !== undefined) state.tail += `,"responseId":${JSON.stringify(state.id)}`;
   }
   state.sent = true;
-  out.enqueue({
-    data: `{"candidates":[{"content":{"parts":[${part}],"role":"model"},"index":${JSON.stringify(choice)}}]${state.tail}}`,
-    event: undefined,
-    id: undefined,
-  });
+  out.enqueue(
+    new JsonSseEvent(
+      undefined,
+      `{"candidates":[{"content":{"parts":[${part}],"role":"model"},"index":${choice === 0 ? '0' : JSON.stringify(choice)}}]${state.tail}}`,
+    ),
+  );
 }
 
 function partChunk(state: EncodeState, out: Out, choice: number, part: Wire): void {

@@ -1,5 +1,6 @@
 import type { CodecContext, LlmStreamEvent, LlmUsage, SseEvent, StepOutput, StreamOptions, StreamStep } from '@llm/core';
-import { isMcpPart, reportLoss, reportMcpPartDropped, unfinishedStreamError } from '@llm/core';
+import { JsonSseEvent, isMcpPart, reportLoss, reportMcpPartDropped, unfinishedStreamError } from '@llm/core';
+import { jsonString } from '@llm/core/kit';
 import { completionCreated, completionId } from './answer-identity.js';
 import { encodeError } from './error.js';
 import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
@@ -115,12 +116,17 @@ function chunkFrame(state: ChatEncodeState): ChunkFrame {
 function sendFieldDelta(state: ChatEncodeState, choice: number, name: string, value: string, out: Out): boolean {
   if (!state.roleSent.has(choice)) return false;
   const frame = chunkFrame(state);
-  out.enqueue({ data: `${frame.head}{"index":${JSON.stringify(choice)},"delta":{"${name}":${value}},"finish_reason":null}${frame.tail}` } as SseEvent);
+  out.enqueue(
+    new JsonSseEvent(
+      undefined,
+      `${frame.head}{"index":${choice === 0 ? '0' : JSON.stringify(choice)},"delta":{"${name}":${value}},"finish_reason":null}${frame.tail}`,
+    ),
+  );
   return true;
 }
 
 function send(payload: Wire, out: Out): void {
-  out.enqueue({ data: JSON.stringify(payload) } as SseEvent);
+  out.enqueue(new JsonSseEvent(undefined, JSON.stringify(payload)));
 }
 
 /** Sends one delta for `choice`, adding the role on the choice's first chunk. */
@@ -185,13 +191,13 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       if (!block) return;
       const field = block.kind === 'refusal' ? 'refusal' : block.kind === 'reasoning' ? 'reasoning_content' : 'content';
       if (field !== 'reasoning_content' && event.text !== '') state.spoke.add(block.choice);
-      if (!sendFieldDelta(state, block.choice, field, JSON.stringify(event.text), out)) sendDelta(state, block.choice, { [field]: event.text }, out);
+      if (!sendFieldDelta(state, block.choice, field, jsonString(event.text), out)) sendDelta(state, block.choice, { [field]: event.text }, out);
       return;
     }
     case 'tool-args-delta': {
       const block = state.blocks.get(event.index);
       if (block?.kind !== 'tool_call') return;
-      const json = JSON.stringify(event.json);
+      const json = jsonString(event.json);
       const callText = block.freeform
         ? `[{"index":${JSON.stringify(block.toolIndex)},"custom":{"input":${json}}}]`
         : `[{"index":${JSON.stringify(block.toolIndex)},"function":{"arguments":${json}}}]`;
@@ -263,5 +269,5 @@ export function encodeEnd(state: ChatEncodeState, out: Out): void {
     last.usage = encodeUsage(state.usage);
     send(last, out);
   }
-  out.enqueue({ data: '[DONE]' } as SseEvent);
+  out.enqueue(new JsonSseEvent(undefined, '[DONE]'));
 }

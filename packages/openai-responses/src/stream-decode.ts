@@ -13,7 +13,7 @@ import {
   type StreamOptions,
 } from '@llm/core';
 import { logprobsFromWire } from './logprobs.js';
-import { readSseJson } from '@llm/core/kit';
+import { SseJsonReader } from '@llm/core/kit';
 import { PROTOCOL, ext } from './protocol.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeAssistantItem, MESSAGE_KNOWN } from './items-decode.js';
@@ -51,6 +51,8 @@ interface ItemState {
 
 /** State of the Responses SSE -> canonical events decoder. */
 export interface DecodeState {
+  /** Reads the events' JSON, deltas shaped like the one before them without a parse. */
+  json: SseJsonReader;
   started: boolean;
   done: boolean;
   nextBlock: number;
@@ -62,7 +64,7 @@ export interface DecodeState {
 
 /** A fresh decoder state. */
 export function createDecodeState(_options: StreamOptions = {}): DecodeState {
-  return { started: false, done: false, nextBlock: 0, items: new Map(), kinds: [] };
+  return { json: new SseJsonReader(PROTOCOL), started: false, done: false, nextBlock: 0, items: new Map(), kinds: [] };
 }
 
 /**
@@ -81,10 +83,7 @@ export function streamDecoder(options: StreamOptions = {}): StreamStep<SseEvent,
 /** Handles one SSE event. Never throws: bad input becomes an `error` event. */
 export function decodeStep(state: DecodeState, sse: SseEvent, out: Out): void {
   if (state.done) return;
-  // Parsed whole, not read by shape (SseJsonReader): in a bridge that made Responses streams
-  // slower (tools/bench/results/speed-2026-12-02-streams.md), and most of their JSON is in the
-  // done events, which repeat the whole text and have no shape to match.
-  const { payload, error } = readSseJson(PROTOCOL, sse.data, 'stream event');
+  const { payload, error } = state.json.read(sse.data, 'stream event');
   if (error) return fail(state, error, out);
   // Every event names its type; an unknown type is skipped (events are added over time), but an
   // event without one is not this protocol's.

@@ -1,4 +1,5 @@
 import {
+  JsonSseEvent,
   LlmStreamAccumulator,
   reportLoss,
   unfinishedStreamError,
@@ -16,6 +17,7 @@ import {
   type SseEvent,
   type StreamOptions,
 } from '@llm/core';
+import { jsonString } from '@llm/core/kit';
 import { encodeError } from './errors.js';
 import { WrittenJson, arrayJson, objectJson } from './written-json.js';
 import { logprobsToWire } from './logprobs.js';
@@ -105,13 +107,13 @@ export function streamEncoder(options: StreamOptions = {}): StreamStep<LlmStream
 
 function emit(state: EncodeState, payload: Wire, out: Out): void {
   payload.sequence_number = state.sequence++;
-  out.enqueue({ event: payload.type as string, data: JSON.stringify(payload) });
+  out.enqueue(new JsonSseEvent(payload.type as string, JSON.stringify(payload)));
 }
 
 /** {@link emit} of a payload holding JSON already written (an item's text, a finished item). */
 function emitWritten(state: EncodeState, payload: Wire, out: Out): void {
   payload.sequence_number = state.sequence++;
-  out.enqueue({ event: payload.type as string, data: objectJson(payload) });
+  out.enqueue(new JsonSseEvent(payload.type as string, objectJson(payload)));
 }
 
 /** Adds a finished item to the output: its JSON, written once, serves its `output_item.done` and the terminal event. */
@@ -131,8 +133,9 @@ function emitDelta(state: EncodeState, type: string, item: OpenItem, slot: strin
     item.deltaType = type;
     item.deltaHead = `{"type":"${type}","item_id":${JSON.stringify(item.itemId)},"output_index":${JSON.stringify(item.outputIndex)}${slot},"delta":`;
   }
+  // The encoder's own count, an integer: a template writes it as JSON does.
   const sequence = state.sequence++;
-  out.enqueue({ event: type, data: `${item.deltaHead}${JSON.stringify(delta)}${after},"sequence_number":${JSON.stringify(sequence)}}` });
+  out.enqueue(new JsonSseEvent(type, `${item.deltaHead}${jsonString(delta)}${after},"sequence_number":${sequence}}`));
 }
 
 /** Handles one canonical event. */

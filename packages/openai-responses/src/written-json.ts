@@ -1,3 +1,5 @@
+import { jsonString } from '@llm/core/kit';
+
 /**
  * JSON already written, for the stream encoder's done events: a Responses stream repeats an
  * item's whole text in its `.done` events, its `content_part.done`, its `output_item.done` and
@@ -21,9 +23,10 @@ export function objectJson(object: Record<string, unknown>): string {
   let text = '';
   for (const key of Object.keys(object)) {
     const value = object[key];
-    const json = value instanceof WrittenJson ? value.json : (JSON.stringify(value) as string | undefined);
+    // Keys and most values are plain strings: `jsonString` writes those without the serializer.
+    const json = value instanceof WrittenJson ? value.json : typeof value === 'string' ? jsonString(value) : (JSON.stringify(value) as string | undefined);
     if (json === undefined) continue;
-    text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${json}`;
+    text += `${text === '' ? '{' : ','}${jsonString(key)}:${json}`;
   }
   return text === '' ? '{}' : `${text}}`;
 }

@@ -7,5 +7,6 @@ export { wireReader, type WireHolder, type WireReader } from './wire-reader.js';
 export { extensionKit, type ExtensionKit } from './extension-kit.js';
 export { readSseJson, SseJsonReader, type SseJson } from './sse-json.js';
 export { isJsonText } from './json-text.js';
+export { jsonString } from './json-string.js';
 export { dataUrl, parseDataUrl, type DataUrl } from './data-url.js';
 export { readMcpToolList } from './mcp-tool-list.js';

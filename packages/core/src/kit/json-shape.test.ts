@@ -97,6 +97,19 @@ describe('SseJsonReader', () => {
     expect(reader.read(text('d'), 'stream event').payload).toEqual(JSON.parse(text('d')));
   });
 
+  it('fills holes in arrays and nested containers, and a read that failed half way leaves nothing behind', () => {
+    const event = (text: string, sequence: number, tail = ''): string =>
+      `{"parts":[{"text":${JSON.stringify(text)}},[${sequence},{"deep":[${JSON.stringify(text)}]}]],"n":${sequence}${tail}}`;
+    const reader = new SseJsonReader('gemini');
+    reader.read(event('a', 1), 'stream chunk');
+    reader.read(event('b', 2), 'stream chunk');
+    // Matches the shape up to its last piece (an extra member), so it is parsed: its values must not stay for the next read.
+    expect(reader.read(event('half', 77, ',"x":1'), 'stream chunk').payload).toEqual(JSON.parse(event('half', 77, ',"x":1')));
+    const read = reader.read(event('c\u00e9', 3), 'stream chunk').payload;
+    expect(read).toEqual({ parts: [{ text: 'c\u00e9' }, [3, { deep: ['c\u00e9'] }]], n: 3 });
+    expect(JSON.stringify(read)).toBe(event('c\u00e9', 3));
+  });
+
   it('finds no shape when more than the leaves change', () => {
     expect(learnJsonShape({ a: 'x' }, { a: 'y', b: 1 }, '{"a":"y","b":1}')).toBe('unlike');
     expect(learnJsonShape({ a: true }, { a: false }, '{"a":false}')).toBe('unlike');

@@ -22,9 +22,17 @@ interface Hole {
   kind: 'string' | 'number';
 }
 
-/** How to copy a container: its children that are containers too, each with its own plan. */
+/**
+ * How to copy a container: its children that are containers too (each with its own plan), and
+ * its children that are holes (each with its slot in the values read). Parallel arrays, walked
+ * by index: the copy runs on every event read, and tuples to destructure cost more.
+ */
 interface CopyPlan {
-  children: Array<[key: string | number, plan: CopyPlan]>;
+  array: boolean;
+  containerKeys: Array<string | number>;
+  containerPlans: CopyPlan[];
+  holeKeys: Array<string | number>;
+  holeSlots: number[];
 }
 
 /** Most holes a shape may have: more leaves changing means the events are not one shape. */
@@ -46,6 +54,9 @@ export class JsonShape {
     private readonly plan: CopyPlan,
   ) {}
 
+  /** The holes' values of the text being read; reused (a read is synchronous and copies them out). */
+  private readonly values: unknown[] = [];
+
   /** The value `JSON.parse(text)` gives, when `text` has this shape; otherwise undefined. */
   read(text: string): Record<string, unknown> | undefined {
     const pieces = this.pieces;
@@ -55,7 +66,7 @@ export class JsonShape {
     // which cost as much as the parse it saves.
     if (text.slice(0, first.length) !== first) return undefined;
     let at = first.length;
-    const values: unknown[] = [];
+    const values = this.values;
     for (let index = 0; index < holes.length; index++) {
       const hole = holes[index] as Hole;
       let end: number;
@@ -64,23 +75,21 @@ export class JsonShape {
         if (end < 0) return undefined;
         const value = stringValue(text, at, end);
         if (value === undefined) return undefined;
-        values.push(value);
+        values[index] = value;
       } else {
         NUMBER.lastIndex = at;
         if (!NUMBER.test(text)) return undefined;
         end = NUMBER.lastIndex;
         const value = Number(text.slice(at, end));
         if (!(Math.abs(value) < SAFE_INTEGER)) return undefined;
-        values.push(value);
+        values[index] = value;
       }
       const piece = pieces[index + 1] as string;
       if (text.slice(end, end + piece.length) !== piece) return undefined;
       at = end + piece.length;
     }
     if (at !== text.length) return undefined;
-    const copy = copyTree(this.tree, this.plan);
-    for (let index = 0; index < holes.length; index++) setAt(copy, (holes[index] as Hole).path, values[index]);
-    return copy as Record<string, unknown>;
+    return copyTree(this.tree, this.plan, values) as Record<string, unknown>;
   }
 }
 
@@ -127,7 +136,7 @@ export function learnJsonShape(previous: unknown, current: unknown, text: string
     if (!samePath(hole.path, (found[index] as Hole).path) || valueAt(probe, hole.path) !== sentinels[index]) return undefined;
   }
   const tree = probe as Container;
-  return new JsonShape(pieces, holes, tree, planOf(tree));
+  return new JsonShape(pieces, holes, tree, planOf(tree, holes, []));
 }
 
 /**
@@ -224,39 +233,41 @@ function valueAt(tree: unknown, path: Path): unknown {
   return node;
 }
 
-function setAt(tree: Container, path: Path, value: unknown): void {
-  let node = tree as Record<string | number, unknown>;
-  const last = path.length - 1;
-  for (let index = 0; index < last; index++) node = node[path[index] as string | number] as Record<string | number, unknown>;
-  node[path[last] as string | number] = value;
-}
-
 function samePath(a: Path, b: Path): boolean {
   return a.length === b.length && a.every((key, index) => key === b[index]);
 }
 
-function planOf(node: Container): CopyPlan {
-  const children: CopyPlan['children'] = [];
-  if (Array.isArray(node)) {
-    node.forEach((child, index) => {
-      if (isContainer(child)) children.push([index, planOf(child)]);
-    });
-  } else {
-    for (const key of Object.keys(node)) {
-      const child = node[key];
-      if (isContainer(child)) children.push([key, planOf(child)]);
+/** The copy plan of `node`, at `path` in the tree: which children to copy, which to fill from `holes`. */
+function planOf(node: Container, holes: readonly Hole[], path: Array<string | number>): CopyPlan {
+  const plan: CopyPlan = { array: Array.isArray(node), containerKeys: [], containerPlans: [], holeKeys: [], holeSlots: [] };
+  const keys: Array<string | number> = Array.isArray(node) ? node.map((_, index) => index) : Object.keys(node);
+  for (const key of keys) {
+    const child = (node as Record<string | number, unknown>)[key];
+    path.push(key);
+    if (isContainer(child)) {
+      plan.containerKeys.push(key);
+      plan.containerPlans.push(planOf(child, holes, path));
+    } else {
+      const slot = holes.findIndex((hole) => samePath(hole.path, path));
+      if (slot >= 0) {
+        plan.holeKeys.push(key);
+        plan.holeSlots.push(slot);
+      }
     }
+    path.pop();
   }
-  return { children };
+  return plan;
 }
 
-/** A fresh copy of `node`, every container in it new (spread keeps the key order). */
-function copyTree(node: Container, plan: CopyPlan): Container {
-  const copy = (Array.isArray(node) ? node.slice() : { ...node }) as Record<string | number, unknown>;
-  const children = plan.children;
-  for (let index = 0; index < children.length; index++) {
-    const [key, childPlan] = children[index] as [string | number, CopyPlan];
-    copy[key] = copyTree((node as Record<string | number, unknown>)[key] as Container, childPlan);
+/** A fresh copy of `node`, every container in it new (spread keeps the key order), `values` at its holes. */
+function copyTree(node: Container, plan: CopyPlan, values: readonly unknown[]): Container {
+  const copy = (plan.array ? (node as unknown[]).slice() : { ...node }) as Record<string | number, unknown>;
+  const containerKeys = plan.containerKeys;
+  for (let index = 0; index < containerKeys.length; index++) {
+    const key = containerKeys[index] as string | number;
+    copy[key] = copyTree((node as Record<string | number, unknown>)[key] as Container, plan.containerPlans[index] as CopyPlan, values);
   }
+  const holeKeys = plan.holeKeys;
+  for (let index = 0; index < holeKeys.length; index++) copy[holeKeys[index] as string | number] = values[plan.holeSlots[index] as number];
   return copy as Container;
 }

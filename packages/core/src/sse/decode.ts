@@ -1,6 +1,7 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { LlmError } from '../errors.js';
 import { stepStream, type StepOutput, type StreamStep } from '../stream-step.js';
+import { readPlainEvents } from './plain-events.js';
 import type { SseEvent } from './types.js';
 
 /** Options of {@link decodeSse}. */
@@ -28,22 +29,58 @@ export function decodeSse(body: ReadableStream<Uint8Array>, options: SseDecodeOp
 
 /**
  * {@link decodeSse} as a stream step (bytes in, events out): UTF-8 decoded across chunk
- * boundaries, parsed by eventsource-parser. A parse error past `maxEventSize` is thrown.
+ * boundaries, then parsed. A parse error past `maxEventSize` is thrown.
+ *
+ * Text read at an event boundary is read by {@link readPlainEvents} as far as it holds plain
+ * events (most streams hold nothing else), and eventsource-parser reads the rest, and every
+ * chunk after it until one ends with a blank line: then the parser holds nothing again, and
+ * the plain reading resumes. Both read the same events from the same text.
  */
 export function sseDecoder(options: SseDecodeOptions = {}): StreamStep<Uint8Array, SseEvent> {
   const decoder = utf8ChunkDecoder();
+  const maxEventSize = options.maxEventSize ?? DEFAULT_MAX_SSE_EVENT_SIZE;
   let target: StepOutput<SseEvent> | undefined;
-  const parser = sseParser(options, (event) => target?.enqueue(event));
+  const emit = (event: SseEvent): void => target?.enqueue(event);
+  let parser: EventSourceParser | undefined;
+  /** The parser holds nothing: the next text starts at an event boundary. */
+  let atBoundary = true;
+  let first = true;
+  const feed = (text: string): void => {
+    // A limit below zero (or NaN) fails every chunk in eventsource-parser: left to it alone.
+    if (!(maxEventSize >= 0)) {
+      parser ??= sseParser(options, emit);
+      parser.feed(text);
+      return;
+    }
+    let rest = text;
+    if (first) {
+      first = false;
+      // What eventsource-parser drops from its first text: a byte-order mark decoded as Latin-1.
+      if (rest.charCodeAt(0) === 0xef && rest.charCodeAt(1) === 0xbb && rest.charCodeAt(2) === 0xbf) rest = rest.slice(3);
+    }
+    if (atBoundary) {
+      const end = readPlainEvents(rest, emit);
+      if (end === rest.length) return;
+      rest = rest.slice(end);
+    }
+    if (!parser) {
+      parser = sseParser(options, emit);
+      // Its first-text check was made above, on the stream's first text.
+      parser.feed('');
+    }
+    parser.feed(rest);
+    atBoundary = rest.endsWith('\n\n') || rest.endsWith('\r\n\r\n');
+  };
   return {
     transform(chunk, out) {
       target = out;
       const text = decoder.decode(chunk);
-      if (text !== '') parser.feed(text);
+      if (text !== '') feed(text);
     },
     flush(out) {
       target = out;
       const rest = decoder.end();
-      if (rest !== '') parser.feed(rest);
+      if (rest !== '') feed(rest);
     },
   };
 }

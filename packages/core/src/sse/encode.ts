@@ -1,4 +1,5 @@
 import type { StreamStep } from '../stream-step.js';
+import { JsonSseEvent } from './json-event.js';
 import type { SseEvent } from './types.js';
 
 const LINE_BREAK = /\r\n|\r|\n/;
@@ -10,6 +11,8 @@ const CONTROL_BREAKS = /[\r\n]/g;
  * otherwise inject extra fields.
  */
 export function formatSseEvent(event: SseEvent): string {
+  // An encoder's own JSON line: nothing to strip or split.
+  if (event instanceof JsonSseEvent) return event.event === undefined ? `data: ${event.data}\n\n` : `event: ${event.event}\ndata: ${event.data}\n\n`;
   let out = '';
   if (event.event !== undefined) out += `event: ${withoutBreaks(event.event)}\n`;
   if (event.id !== undefined) out += `id: ${withoutBreaks(event.id)}\n`;

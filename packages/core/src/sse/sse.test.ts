@@ -4,6 +4,7 @@ import { propertyRuns } from '@llm/test-utils/property-runs';
 import { describe, expect, it } from 'vitest';
 import { collectSse, decodeSse, parseSseText } from './decode.js';
 import { encodeSse, formatSseEvent } from './encode.js';
+import { JsonSseEvent } from './json-event.js';
 import type { SseEvent } from './types.js';
 
 const CAPTURE = [
@@ -99,6 +100,19 @@ describe('formatSseEvent', () => {
 
   it('strips CR and LF from event and id so they cannot inject fields', () => {
     expect(formatSseEvent({ event: 'x\ndata: evil', id: '1\r\n2', data: 'ok' })).toBe('event: xdata: evil\nid: 12\ndata: ok\n\n');
+  });
+
+  it("writes an encoder's JSON line as the same text as the plain event (property)", () => {
+    expect(formatSseEvent(new JsonSseEvent('content_block_delta', '{"a":"x\\ny"}'))).toBe('event: content_block_delta\ndata: {"a":"x\\ny"}\n\n');
+    expect(formatSseEvent(new JsonSseEvent(undefined, '[DONE]'))).toBe('data: [DONE]\n\n');
+    fc.assert(
+      fc.property(fc.option(fc.stringMatching(/^[a-z_.]{1,20}$/), { nil: undefined }), fc.jsonValue(), (name, value) => {
+        const data = JSON.stringify(value);
+        const plain: SseEvent = name === undefined ? { data } : { event: name, data };
+        expect(formatSseEvent(new JsonSseEvent(name, data))).toBe(formatSseEvent(plain));
+      }),
+      propertyRuns(200),
+    );
   });
 });
 
