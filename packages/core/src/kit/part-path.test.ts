@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { PartPath } from './part-path.js';
+
+describe('PartPath', () => {
+  it('joins the path of the part it is at when read', () => {
+    const path = new PartPath();
+    expect(String(path)).toBe('messages[0].content[0]');
+    path.message = 12;
+    path.part = 3;
+    expect(String(path)).toBe('messages[12].content[3]');
+    expect(`${path}.arguments`).toBe('messages[12].content[3].arguments');
+    path.part = 0;
+    expect(`${path}`).toBe('messages[12].content[0]');
+  });
+});

@@ -1,0 +1,21 @@
+import { contentPartPath } from '../validate.js';
+
+/**
+ * The path of the message part an encoder is at (`messages[2].content[1]`), kept as two indexes
+ * and joined only when read (`String(path)` or a template literal). Encoders hand a path to every
+ * part and most parts report no loss, so a long history then joins no string per part. One is
+ * moved along a request's parts, not made per part: read it when reporting, never keep it.
+ */
+export class PartPath {
+  /** Index of the message in `messages`. */
+  message = 0;
+  /** Index of the part in the message's `content`. */
+  part = 0;
+
+  toString(): string {
+    return contentPartPath(`messages[${this.message}]`, this.part);
+  }
+}
+
+/** A path a part's encoder reports at: a joined string, or a {@link PartPath} joined when read. */
+export type PathLike = string | PartPath;
