@@ -10,10 +10,11 @@ import {
   type LlmPart,
   type LlmProviderPart,
   type LlmReasoningPart,
+  type LlmToolMessage,
   type LlmToolResultPart,
 } from '@llm/core';
 import { PROTOCOL, ext } from './protocol.js';
-import { callNameFields } from './namespaces.js';
+import { writeCallName } from './namespaces.js';
 import { mcpApprovalRequestItem, mcpApprovalResponseItem, mcpCallItem, mcpListToolsItem } from './mcp-items.js';
 import { encodeContentPart } from './parts-encode.js';
 
@@ -121,12 +122,13 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
       encodeAssistantParts(message.content, path, out, context, options);
       return;
     case 'tool':
-      message.content.forEach((part, index) => {
+      for (let index = 0; index < message.content.length; index++) {
+        const part = message.content[index] as LlmToolMessage['content'][number];
         if (part.type === 'provider') {
           const value = ownProvider(part, contentPartPath(path, index), context);
           if (value !== undefined) out.push(value);
         } else out.push(encodeToolResult(part, path, index, context));
-      });
+      }
       return;
     default: {
       const unreachable: never = message;
@@ -149,7 +151,8 @@ export function encodeAssistantParts(
   defaults?: { status?: string; idFor?: (prefix: string, index: number) => string },
 ): void {
   let message: { content: unknown[] } | undefined;
-  parts.forEach((part, index) => {
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index] as LlmAssistantContent;
     // A part's path is joined where it is used: tool calls (one per call of an agent's loop) build none.
     if (part.type === 'text' || part.type === 'refusal') {
       const bag = ext.bag(part);
@@ -167,7 +170,7 @@ export function encodeAssistantParts(
           item.content = part.text;
           out.push(item);
           message = undefined;
-          return;
+          continue;
         }
         message = { content: [] };
         item.content = message.content;
@@ -175,59 +178,60 @@ export function encodeAssistantParts(
       }
       const encoded = encodeContentPart(part, true, contentPartPath(path, index), context);
       if (encoded) message.content.push(encoded);
-      return;
+      continue;
     }
     message = undefined;
     switch (part.type) {
       case 'mcp-call': {
         const next = parts[index + 1];
         out.push(mcpCallItem(part, next?.type === 'mcp-result' && next.callId === part.id ? next : undefined));
-        return;
+        continue;
       }
       case 'mcp-result': {
         const previous = parts[index - 1];
-        if (previous?.type === 'mcp-call' && previous.id === part.callId) return; // in its call's item
+        if (previous?.type === 'mcp-call' && previous.id === part.callId) continue; // in its call's item
         reportLoss(context, {
           code: 'dropped-part',
           path: contentPartPath(path, index),
           message: 'an MCP result without its call has no Responses form',
           protocol: PROTOCOL,
         });
-        return;
+        continue;
       }
       case 'mcp-list-tools':
         out.push(mcpListToolsItem(part));
-        return;
+        continue;
       case 'mcp-approval-request':
         out.push(mcpApprovalRequestItem(part));
-        return;
+        continue;
       case 'reasoning': {
         if (defaults) {
           // Towards a client: state is written as it is (the router sealed foreign state already).
           const item = reasoningItem(part);
           if (item.id === undefined && defaults.idFor) item.id = defaults.idFor('rs', index);
           out.push(item);
-          return;
+          continue;
         }
         const item = encodeReasoning(part, contentPartPath(path, index), context, options);
         if (item) out.push(item);
-        return;
+        continue;
       }
       case 'tool-call': {
         const bag = ext.bag(part);
-        const item: Record<string, unknown> = part.freeform
-          ? { type: 'custom_tool_call', call_id: part.id, ...callNameFields(part.name), input: toolArgumentsText(part.arguments) }
-          : { type: 'function_call', call_id: part.id, ...callNameFields(part.name), arguments: toolArgumentsText(part.arguments) };
+        const item: Record<string, unknown> = { type: part.freeform ? 'custom_tool_call' : 'function_call', call_id: part.id };
+        writeCallName(item, part.name);
+        if (part.freeform) item.input = toolArgumentsText(part.arguments);
+        else item.arguments = toolArgumentsText(part.arguments);
         if (!bag && defaults?.idFor) item.id = defaults.idFor(part.freeform ? 'ctc' : 'fc', index);
         if (!bag && defaults?.status) item.status = defaults.status;
         ext.writeRest(item, part);
         out.push(item);
-        return;
+        continue;
       }
       case 'provider': {
         const value = ownProvider(part, contentPartPath(path, index), context);
         if (value !== undefined) out.push(value);
-        return;
+        continue;
       }
       case 'image':
       case 'audio':
@@ -238,13 +242,13 @@ export function encodeAssistantParts(
           message: `assistant ${part.type} parts have no Responses input form`,
           protocol: PROTOCOL,
         });
-        return;
+        continue;
       default: {
         const unreachable: never = part;
         return unreachable;
       }
     }
-  });
+  }
 }
 
 /**
