@@ -9,7 +9,7 @@ import {
   type LlmMcpResultPart,
   type LlmTextPart,
 } from '@llm/core';
-import { readMcpToolList } from '@llm/core/kit';
+import { readMcpToolList, type PathLike } from '@llm/core/kit';
 import { PROTOCOL, ext, read } from './protocol.js';
 
 type Wire = Record<string, unknown>;
@@ -64,7 +64,7 @@ function isPlainText(item: unknown): boolean {
 }
 
 /** An MCP call -> `mcp_tool_use`; arguments that are not a JSON object become `{}` (reported). */
-export function mcpToolUseBlock(part: LlmMcpCallPart, path: string, context: CodecContext | undefined): Wire {
+export function mcpToolUseBlock(part: LlmMcpCallPart, path: PathLike, context: CodecContext | undefined): Wire {
   const input = objectCallArguments(part.arguments, false, () =>
     reportLoss(context, { code: 'lossy-conversion', path: `${path}.arguments`, message: CALL_ARGUMENTS_LOSS['not-an-object'], protocol: PROTOCOL }),
   );

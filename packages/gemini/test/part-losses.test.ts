@@ -1,27 +1,24 @@
 // Where the encoder reports each part's loss, and how results without ids pair with calls: the
 // encoder joins a part's path only when it reports a loss (a PartPath moved along the parts), and
 // the decoder lists a model turn's calls only when a result without an id needs them. These pin
-// the warnings (code, path, message) and the wire, and the decoded ids, to what the encoder and
+// the warnings (code and path) and the wire, and the decoded ids, to what the encoder and
 // decoder that built a path per part and listed every call gave (part-losses.expected.json,
 // written by them).
 import { readFileSync } from 'node:fs';
-import type { LlmRequest, LlmWarning } from '@llm/core';
+import type { LlmRequest } from '@llm/core';
+import { encodeWithLosses, type LossAt } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { gemini } from '../src/index.js';
 import { CALL_PAIRING_BODIES, PART_LOSS_REQUESTS } from './part-losses.cases.js';
 
 const expected = JSON.parse(readFileSync(new URL('./part-losses.expected.json', import.meta.url), 'utf8')) as {
-  encoded: Array<{ wire: unknown; losses: LlmWarning[] }>;
+  encoded: Array<{ wire: unknown; losses: LossAt[] }>;
   paired: unknown[];
 };
 
 describe('part losses and call pairing', () => {
   it('reports every loss at its part, the wire as pinned', () => {
-    const encoded = PART_LOSS_REQUESTS.map((request) => {
-      const losses: LlmWarning[] = [];
-      const wire = gemini.request.encode(request as LlmRequest, { warn: (warning) => losses.push(warning) });
-      return { wire, losses };
-    });
+    const encoded = PART_LOSS_REQUESTS.map((request) => encodeWithLosses(gemini.request.encode, request as LlmRequest));
     expect(JSON.parse(JSON.stringify(encoded))).toEqual(expected.encoded);
     // Spelled out too: the paths are strings, joined at the part they name.
     expect(encoded[0]!.losses.map((loss) => loss.path)).toEqual([
