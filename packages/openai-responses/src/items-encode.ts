@@ -13,6 +13,7 @@ import {
   type LlmToolMessage,
   type LlmToolResultPart,
 } from '@llm/core';
+import { PartPath, partPathAt, type PathLike } from '@llm/core/kit';
 import { PROTOCOL, ext } from './protocol.js';
 import { writeCallName } from './namespaces.js';
 import { mcpApprovalRequestItem, mcpApprovalResponseItem, mcpCallItem, mcpListToolsItem } from './mcp-items.js';
@@ -67,16 +68,19 @@ export function encodeMessages(messages: readonly LlmMessage[], context: CodecCo
   }
   const input: unknown[] = [];
   let next = 0;
+  // Where a part's loss is reported, joined only then: one cursor moved along the messages.
+  const path = new PartPath();
   for (let index = start; index < messages.length; index++) {
     while (next < insertions.length && (insertions[next] as { at: number }).at <= index) input.push(insertions[next++]?.item);
-    encodeMessage(messages[index] as LlmMessage, `messages[${index}]`, input, context, options);
+    path.message = index;
+    encodeMessage(messages[index] as LlmMessage, path, input, context, options);
   }
   while (next < insertions.length) input.push(insertions[next++]?.item);
   result.input = input;
   return result;
 }
 
-function encodeMessage(message: LlmMessage, path: string, out: unknown[], context: CodecContext | undefined, options: EncodeInputOptions): void {
+function encodeMessage(message: LlmMessage, path: PathLike, out: unknown[], context: CodecContext | undefined, options: EncodeInputOptions): void {
   switch (message.role) {
     case 'system':
     case 'user': {
@@ -92,7 +96,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
         const providers: unknown[] = [];
         message.content.forEach((part, index) => {
           if (part.type === 'provider') {
-            const value = ownProvider(part, contentPartPath(path, index), context);
+            const value = ownProvider(part, partPathAt(path, index), context);
             if (value !== undefined) providers.push(value);
             return;
           }
@@ -101,7 +105,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
             providers.push(mcpApprovalResponseItem(part));
             return;
           }
-          const encoded = encodeContentPart(part, false, contentPartPath(path, index), context);
+          const encoded = encodeContentPart(part, false, partPathAt(path, index), context);
           if (encoded) content.push(encoded);
         });
         if (providers.length > 0 && content.length === 0 && !bag) {
@@ -125,7 +129,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
       for (let index = 0; index < message.content.length; index++) {
         const part = message.content[index] as LlmToolMessage['content'][number];
         if (part.type === 'provider') {
-          const value = ownProvider(part, contentPartPath(path, index), context);
+          const value = ownProvider(part, partPathAt(path, index), context);
           if (value !== undefined) out.push(value);
         } else out.push(encodeToolResult(part, path, index, context));
       }
@@ -144,7 +148,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
  */
 export function encodeAssistantParts(
   parts: readonly LlmAssistantContent[],
-  path: string,
+  path: PathLike,
   out: unknown[],
   context: CodecContext | undefined,
   options: EncodeInputOptions,
@@ -176,7 +180,7 @@ export function encodeAssistantParts(
         item.content = message.content;
         out.push(item);
       }
-      const encoded = encodeContentPart(part, true, contentPartPath(path, index), context);
+      const encoded = encodeContentPart(part, true, partPathAt(path, index), context);
       if (encoded) message.content.push(encoded);
       continue;
     }
@@ -192,7 +196,7 @@ export function encodeAssistantParts(
         if (previous?.type === 'mcp-call' && previous.id === part.callId) continue; // in its call's item
         reportLoss(context, {
           code: 'dropped-part',
-          path: contentPartPath(path, index),
+          path: partPathAt(path, index),
           message: 'an MCP result without its call has no Responses form',
           protocol: PROTOCOL,
         });
@@ -212,7 +216,7 @@ export function encodeAssistantParts(
           out.push(item);
           continue;
         }
-        const item = encodeReasoning(part, contentPartPath(path, index), context, options);
+        const item = encodeReasoning(part, partPathAt(path, index), context, options);
         if (item) out.push(item);
         continue;
       }
@@ -229,7 +233,7 @@ export function encodeAssistantParts(
         continue;
       }
       case 'provider': {
-        const value = ownProvider(part, contentPartPath(path, index), context);
+        const value = ownProvider(part, partPathAt(path, index), context);
         if (value !== undefined) out.push(value);
         continue;
       }
@@ -238,7 +242,7 @@ export function encodeAssistantParts(
       case 'file':
         reportLoss(context, {
           code: 'dropped-part',
-          path: contentPartPath(path, index),
+          path: partPathAt(path, index),
           message: `assistant ${part.type} parts have no Responses input form`,
           protocol: PROTOCOL,
         });
@@ -303,13 +307,13 @@ export function reasoningItem(part: LlmReasoningPart): Record<string, unknown> {
  * Tool result `index` of the tool message at `messagePath`: its path is joined only for a loss
  * (one result per call of an agent's loop).
  */
-function encodeToolResult(part: LlmToolResultPart, messagePath: string, index: number, context: CodecContext | undefined): Record<string, unknown> {
+function encodeToolResult(part: LlmToolResultPart, messagePath: PathLike, index: number, context: CodecContext | undefined): Record<string, unknown> {
   const bag = ext.bag(part);
   const item: Record<string, unknown> = { type: bag?.$custom ? 'custom_tool_call_output' : 'function_call_output', call_id: part.toolCallId };
   if (typeof part.content === 'string') item.output = part.content;
   else {
     const output: unknown[] = [];
-    const path = contentPartPath(messagePath, index);
+    const path = partPathAt(messagePath, index);
     part.content.forEach((inner, at) => {
       const innerPath = contentPartPath(path, at);
       if (inner.type === 'json') {
@@ -325,7 +329,7 @@ function encodeToolResult(part: LlmToolResultPart, messagePath: string, index: n
   if (part.isError) {
     reportLoss(context, {
       code: 'dropped-field',
-      path: `${contentPartPath(messagePath, index)}.isError`,
+      path: `${partPathAt(messagePath, index)}.isError`,
       message: 'Responses tool outputs have no error flag',
       protocol: PROTOCOL,
     });

@@ -9,4 +9,4 @@ export { readSseJson, SseJsonReader, type SseJson } from './sse-json.js';
 export { isJsonText } from './json-text.js';
 export { dataUrl, parseDataUrl, type DataUrl } from './data-url.js';
 export { readMcpToolList } from './mcp-tool-list.js';
-export { PartPath, type PathLike } from './part-path.js';
+export { PartPath, partPathAt, type PathLike } from './part-path.js';
