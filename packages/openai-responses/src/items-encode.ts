@@ -13,7 +13,7 @@ import {
   type LlmToolMessage,
   type LlmToolResultPart,
 } from '@llm/core';
-import { PartPath, partPathAt, type PathLike } from '@llm/core/kit';
+import { PartPath, partPathAt } from '@llm/core/kit';
 import { PROTOCOL, ext } from './protocol.js';
 import { writeCallName } from './namespaces.js';
 import { mcpApprovalRequestItem, mcpApprovalResponseItem, mcpCallItem, mcpListToolsItem } from './mcp-items.js';
@@ -80,7 +80,7 @@ export function encodeMessages(messages: readonly LlmMessage[], context: CodecCo
   return result;
 }
 
-function encodeMessage(message: LlmMessage, path: PathLike, out: unknown[], context: CodecContext | undefined, options: EncodeInputOptions): void {
+function encodeMessage(message: LlmMessage, path: string | PartPath, out: unknown[], context: CodecContext | undefined, options: EncodeInputOptions): void {
   switch (message.role) {
     case 'system':
     case 'user': {
@@ -148,7 +148,7 @@ function encodeMessage(message: LlmMessage, path: PathLike, out: unknown[], cont
  */
 export function encodeAssistantParts(
   parts: readonly LlmAssistantContent[],
-  path: PathLike,
+  path: string | PartPath,
   out: unknown[],
   context: CodecContext | undefined,
   options: EncodeInputOptions,
@@ -307,7 +307,7 @@ export function reasoningItem(part: LlmReasoningPart): Record<string, unknown> {
  * Tool result `index` of the tool message at `messagePath`: its path is joined only for a loss
  * (one result per call of an agent's loop).
  */
-function encodeToolResult(part: LlmToolResultPart, messagePath: PathLike, index: number, context: CodecContext | undefined): Record<string, unknown> {
+function encodeToolResult(part: LlmToolResultPart, messagePath: string | PartPath, index: number, context: CodecContext | undefined): Record<string, unknown> {
   const bag = ext.bag(part);
   const item: Record<string, unknown> = { type: bag?.$custom ? 'custom_tool_call_output' : 'function_call_output', call_id: part.toolCallId };
   if (typeof part.content === 'string') item.output = part.content;

@@ -1,4 +1,5 @@
 import { contentPartPath } from '../validate.js';
+import type { ChildPath } from './child-path.js';
 
 /**
  * The path of the message part an encoder is at (`messages[2].content[1]`), kept as two indexes
@@ -17,15 +18,15 @@ export class PartPath {
   }
 }
 
-/** A path a part's encoder reports at: a joined string, or a {@link PartPath} joined when read. */
-export type PathLike = string | PartPath;
+/** A path reported at or read under: a joined string, or a {@link PartPath} / {@link ChildPath} joined when read. */
+export type PathLike = string | PartPath | ChildPath;
 
 /**
  * The path of part `index` of a message, as a string: under a message path (`choices[0]` ->
  * `choices[0].content[1]`), or a {@link PartPath} moved to that part and read. For encoders that
  * are given either (a request's messages by cursor, an answer's one message by its path).
  */
-export function partPathAt(message: PathLike, index: number): string {
+export function partPathAt(message: string | PartPath, index: number): string {
   if (typeof message === 'string') return contentPartPath(message, index);
   message.part = index;
   return String(message);
