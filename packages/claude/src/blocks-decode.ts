@@ -18,6 +18,7 @@ import type {
 import { cacheHintFromWire } from '@llm/core';
 import { decodeCitation } from './citations.js';
 import { decodeMcpToolListing, decodeMcpToolResult, decodeMcpToolUse } from './mcp-blocks.js';
+import type { PathLike } from '@llm/core/kit';
 import { PROTOCOL, ext, read } from './protocol.js';
 
 type Wire = Record<string, unknown>;
@@ -45,7 +46,7 @@ function provider(block: Wire): LlmProviderPart {
 }
 
 /** A wire `source` -> canonical, or `undefined` for a source kind or shape we keep whole. */
-function decodeSource(block: Wire, path: string): LlmMediaSource | undefined {
+function decodeSource(block: Wire, path: PathLike): LlmMediaSource | undefined {
   const source = read.object(block, 'source', path);
   let keys = 0;
   for (const _ in source) keys++;
@@ -67,7 +68,7 @@ function decodeSource(block: Wire, path: string): LlmMediaSource | undefined {
   }
 }
 
-function decodeText(block: Wire, path: string): LlmTextPart {
+function decodeText(block: Wire, path: PathLike): LlmTextPart {
   const part: LlmTextPart = { type: 'text', text: read.string(block, 'text', path) };
   const rest = takeCache(block, part, ext.rest(block, TEXT_KNOWN));
   const list = read.optionalArray(block, 'citations', path);
@@ -78,14 +79,14 @@ function decodeText(block: Wire, path: string): LlmTextPart {
   return ext.keep(part, rest);
 }
 
-function decodeImage(block: Wire, path: string): LlmImagePart | LlmProviderPart {
+function decodeImage(block: Wire, path: PathLike): LlmImagePart | LlmProviderPart {
   const source = decodeSource(block, path);
   if (!source || source.kind === 'text') return provider(block);
   const part: LlmImagePart = { type: 'image', source };
   return ext.keep(part, takeCache(block, part, ext.rest(block, IMAGE_KNOWN)));
 }
 
-function decodeDocument(block: Wire, path: string): LlmFilePart | LlmProviderPart {
+function decodeDocument(block: Wire, path: PathLike): LlmFilePart | LlmProviderPart {
   const source = decodeSource(block, path);
   if (!source) return provider(block);
   const part: LlmFilePart = { type: 'file', source };
@@ -105,7 +106,7 @@ function decodeDocument(block: Wire, path: string): LlmFilePart | LlmProviderPar
   return ext.keep(part, rest);
 }
 
-function decodeThinking(block: Wire, path: string): LlmReasoningPart {
+function decodeThinking(block: Wire, path: PathLike): LlmReasoningPart {
   const part: LlmReasoningPart = {
     type: 'reasoning',
     text: read.string(block, 'thinking', path),
@@ -115,7 +116,7 @@ function decodeThinking(block: Wire, path: string): LlmReasoningPart {
   return ext.keep(part, ext.rest(block, THINKING_KNOWN));
 }
 
-function decodeRedacted(block: Wire, path: string): LlmReasoningPart {
+function decodeRedacted(block: Wire, path: PathLike): LlmReasoningPart {
   const part: LlmReasoningPart = {
     type: 'reasoning',
     text: '',
@@ -126,7 +127,7 @@ function decodeRedacted(block: Wire, path: string): LlmReasoningPart {
   return ext.keep(part, ext.rest(block, REDACTED_KNOWN));
 }
 
-function decodeToolUse(block: Wire, path: string): LlmToolCallPart {
+function decodeToolUse(block: Wire, path: PathLike): LlmToolCallPart {
   const input = read.object(block, 'input', path);
   const part: LlmToolCallPart = {
     type: 'tool-call',
@@ -138,7 +139,7 @@ function decodeToolUse(block: Wire, path: string): LlmToolCallPart {
 }
 
 /** A `tool_result` block -> canonical tool result. */
-export function decodeToolResult(block: Wire, path: string): LlmToolResultPart {
+export function decodeToolResult(block: Wire, path: PathLike): LlmToolResultPart {
   const part: LlmToolResultPart = {
     type: 'tool-result',
     toolCallId: read.string(block, 'tool_use_id', path),
@@ -190,8 +191,11 @@ export type ClaudeDecodedPart = Exclude<LlmPart, LlmMcpApprovalResponsePart>;
  * `tool_result` is handled by the caller (it moves to a tool message).
  */
 export function decodeBlock(blocks: readonly unknown[], index: number, parent: string): ClaudeDecodedPart {
-  const block = read.object(blocks, index, parent);
-  const path = `${parent}[${index}]`;
+  return decodeBlockAt(read.object(blocks, index, parent), `${parent}[${index}]`);
+}
+
+/** {@link decodeBlock} of a block read already, found at `path` (a ChildPath, for a request's messages). */
+export function decodeBlockAt(block: Wire, path: PathLike): ClaudeDecodedPart {
   switch (block.type) {
     case 'text':
       return decodeText(block, path);

@@ -19,7 +19,7 @@ import {
   reportMcpPartDropped,
 } from '@llm/core';
 import { encodeCitation } from './citations.js';
-import { parseDataUrl, type DataUrl } from '@llm/core/kit';
+import { parseDataUrl, type DataUrl, type PartPath, type PathLike } from '@llm/core/kit';
 import { MCP_PART_LOSS, mcpToolListingBlock, mcpToolResultBlock, mcpToolUseBlock } from './mcp-blocks.js';
 import { PROTOCOL, ext } from './protocol.js';
 
@@ -34,7 +34,7 @@ export interface EncodePartOptions {
   response?: boolean;
 }
 
-function textBlock(part: LlmTextPart, path: string, options: EncodePartOptions): Wire {
+function textBlock(part: LlmTextPart, path: PathLike, options: EncodePartOptions): Wire {
   const out: Wire = { type: 'text', text: part.text };
   if (part.citations) {
     const citationsPath = `${path}.citations`;
@@ -53,7 +53,7 @@ function typedDataUrl(url: string): DataUrl | undefined {
 }
 
 /** Canonical source -> wire source; `undefined` (reported) when Claude cannot take it. */
-function encodeSource(source: LlmMediaSource, path: string, options: EncodePartOptions, document: boolean): Wire | undefined {
+function encodeSource(source: LlmMediaSource, path: PathLike, options: EncodePartOptions, document: boolean): Wire | undefined {
   switch (source.kind) {
     case 'base64':
       return { type: 'base64', media_type: source.mediaType, data: source.data };
@@ -66,14 +66,14 @@ function encodeSource(source: LlmMediaSource, path: string, options: EncodePartO
       if (source.provider === undefined || source.provider === PROTOCOL) return { type: 'file', file_id: source.fileId };
       reportLoss(options.context, {
         code: 'dropped-part',
-        path,
+        path: String(path),
         message: `a file uploaded to ${source.provider} cannot be sent to Claude`,
         protocol: PROTOCOL,
       });
       return undefined;
     case 'text':
       if (document) return { type: 'text', media_type: 'text/plain', data: source.text };
-      reportLoss(options.context, { code: 'dropped-part', path, message: 'an image given as text was dropped', protocol: PROTOCOL });
+      reportLoss(options.context, { code: 'dropped-part', path: String(path), message: 'an image given as text was dropped', protocol: PROTOCOL });
       return undefined;
   }
 }
@@ -83,7 +83,7 @@ function mediaTypeOf(source: LlmMediaSource): string | undefined {
   return source.mediaType;
 }
 
-function imageBlock(part: LlmImagePart | LlmFilePart, path: string, options: EncodePartOptions): Wire | undefined {
+function imageBlock(part: LlmImagePart | LlmFilePart, path: PathLike, options: EncodePartOptions): Wire | undefined {
   const source = encodeSource(part.source, path, options, false);
   if (!source) return undefined;
   const out: Wire = { type: 'image', source };
@@ -95,7 +95,7 @@ function imageBlock(part: LlmImagePart | LlmFilePart, path: string, options: Enc
   return out;
 }
 
-function documentBlock(part: LlmFilePart, path: string, options: EncodePartOptions): Wire | undefined {
+function documentBlock(part: LlmFilePart, path: PathLike, options: EncodePartOptions): Wire | undefined {
   const mediaType = mediaTypeOf(part.source);
   if (mediaType?.startsWith('image/')) return imageBlock(part, path, options);
   let source: Wire | undefined;
@@ -105,7 +105,7 @@ function documentBlock(part: LlmFilePart, path: string, options: EncodePartOptio
     } else {
       reportLoss(options.context, {
         code: 'dropped-part',
-        path,
+        path: String(path),
         message: `Claude documents take PDF or plain text, not ${mediaType ?? 'unknown media'}`,
         protocol: PROTOCOL,
       });
@@ -130,11 +130,11 @@ function decodeBase64Text(data: string): string {
   return new TextDecoder().decode(bytes);
 }
 
-function reasoningBlock(part: LlmReasoningPart, path: string, options: EncodePartOptions): Wire | undefined {
+function reasoningBlock(part: LlmReasoningPart, path: PathLike, options: EncodePartOptions): Wire | undefined {
   const foreign = part.origin !== undefined && part.origin.protocol !== PROTOCOL;
   if (foreign && !options.response) {
     reportLoss(options.context, {
-      ...opaqueStateWarning(path, { foreign: part.origin!, target: { protocol: PROTOCOL, model: options.model } }),
+      ...opaqueStateWarning(String(path), { foreign: part.origin!, target: { protocol: PROTOCOL, model: options.model } }),
       protocol: PROTOCOL,
     });
     return undefined;
@@ -142,7 +142,7 @@ function reasoningBlock(part: LlmReasoningPart, path: string, options: EncodePar
   if (part.signature === undefined && !options.response) {
     reportLoss(options.context, {
       code: 'dropped-part',
-      path,
+      path: String(path),
       message: 'reasoning without a Claude signature cannot be replayed to Claude',
       protocol: PROTOCOL,
     });
@@ -155,11 +155,11 @@ function reasoningBlock(part: LlmReasoningPart, path: string, options: EncodePar
   return out;
 }
 
-function toolUseBlock(part: LlmToolCallPart, path: string, options: EncodePartOptions): Wire {
+function toolUseBlock(part: LlmToolCallPart, path: PathLike, options: EncodePartOptions): Wire {
   const input = objectCallArguments(part.arguments, part.freeform, (kind) =>
     reportLoss(options.context, {
       code: 'lossy-conversion',
-      path: kind === 'freeform' ? path : `${path}.arguments`,
+      path: kind === 'freeform' ? String(path) : `${path}.arguments`,
       message: CALL_ARGUMENTS_LOSS[kind],
       protocol: PROTOCOL,
     }),
@@ -172,7 +172,7 @@ function toolUseBlock(part: LlmToolCallPart, path: string, options: EncodePartOp
 }
 
 /** A tool result -> `tool_result` block. */
-export function toolResultBlock(part: LlmToolResultPart, path: string, options: EncodePartOptions): Wire {
+export function toolResultBlock(part: LlmToolResultPart, path: PathLike, options: EncodePartOptions): Wire {
   const out: Wire = { type: 'tool_result', tool_use_id: part.toolCallId };
   const bag = ext.bag(part);
   if (typeof part.content === 'string') {
@@ -203,17 +203,17 @@ export function toolResultBlock(part: LlmToolResultPart, path: string, options: 
  * A canonical part -> a wire block, or `undefined` when Claude cannot take it (reported through
  * `options.context`).
  */
-export function encodePart(part: LlmPart, path: string, options: EncodePartOptions): Wire | undefined {
+export function encodePart(part: LlmPart, path: PathLike, options: EncodePartOptions): Wire | undefined {
   switch (part.type) {
     case 'mcp-call':
       return mcpToolUseBlock(part, path, options.context);
     case 'mcp-result':
       return mcpToolResultBlock(part);
     case 'mcp-list-tools':
-      return mcpToolListingBlock(part) ?? reportMcpPartDropped(part, path, PROTOCOL, options.context, MCP_PART_LOSS);
+      return mcpToolListingBlock(part) ?? reportMcpPartDropped(part, String(path), PROTOCOL, options.context, MCP_PART_LOSS);
     case 'mcp-approval-request':
     case 'mcp-approval-response':
-      return reportMcpPartDropped(part, path, PROTOCOL, options.context, MCP_PART_LOSS);
+      return reportMcpPartDropped(part, String(path), PROTOCOL, options.context, MCP_PART_LOSS);
     case 'text':
       return textBlock(part, path, options);
     case 'image':
@@ -238,13 +238,13 @@ export function encodePart(part: LlmPart, path: string, options: EncodePartOptio
       if (part.protocol === PROTOCOL) return part.value as Wire;
       reportLoss(options.context, {
         code: 'dropped-part',
-        path,
+        path: String(path),
         message: `a ${part.protocol} item has no Claude equivalent`,
         protocol: PROTOCOL,
       });
       return undefined;
     case 'audio':
-      reportLoss(options.context, { code: 'dropped-part', path, message: 'Claude takes no audio input', protocol: PROTOCOL });
+      reportLoss(options.context, { code: 'dropped-part', path: String(path), message: 'Claude takes no audio input', protocol: PROTOCOL });
       return undefined;
     default: {
       const unreachable: never = part;
@@ -253,11 +253,12 @@ export function encodePart(part: LlmPart, path: string, options: EncodePartOptio
   }
 }
 
-/** Encodes a list of parts, skipping the ones Claude cannot take. */
-export function encodeParts(parts: readonly LlmPart[], path: string, options: EncodePartOptions): Wire[] {
+/** Encodes a message's parts (`path` moved along them), skipping the ones Claude cannot take. */
+export function encodeParts(parts: readonly LlmPart[], path: PartPath, options: EncodePartOptions): Wire[] {
   const out: Wire[] = [];
   for (let index = 0; index < parts.length; index++) {
-    const block = encodePart(parts[index]!, `${path}[${index}]`, options);
+    path.part = index;
+    const block = encodePart(parts[index]!, path, options);
     if (block) out.push(block);
   }
   return out;

@@ -9,7 +9,7 @@ import {
   type LlmMcpResultPart,
   type LlmTextPart,
 } from '@llm/core';
-import { readMcpToolList } from '@llm/core/kit';
+import { readMcpToolList, type PathLike } from '@llm/core/kit';
 import { PROTOCOL, ext, read } from './protocol.js';
 
 type Wire = Record<string, unknown>;
@@ -27,7 +27,7 @@ const RESULT_KNOWN = new Set(['type', 'tool_use_id', 'content', 'is_error']);
 export const MCP_PART_LOSS = 'Claude answers carry no MCP tool list, and Claude has no approval step';
 
 /** `mcp_tool_use` -> an MCP call (its `input` object as the arguments). */
-export function decodeMcpToolUse(block: Wire, path: string): LlmMcpCallPart {
+export function decodeMcpToolUse(block: Wire, path: PathLike): LlmMcpCallPart {
   const part: LlmMcpCallPart = {
     type: 'mcp-call',
     id: read.string(block, 'id', path),
@@ -39,7 +39,7 @@ export function decodeMcpToolUse(block: Wire, path: string): LlmMcpCallPart {
 }
 
 /** `mcp_tool_result` -> an MCP result; content other than plain text blocks is kept whole. */
-export function decodeMcpToolResult(block: Wire, path: string): LlmMcpResultPart {
+export function decodeMcpToolResult(block: Wire, path: PathLike): LlmMcpResultPart {
   const bag: Wire = ext.rest(block, RESULT_KNOWN) ?? {};
   const content = block.content;
   let decoded: LlmMcpResultPart['content'] = '';
@@ -64,7 +64,7 @@ function isPlainText(item: unknown): boolean {
 }
 
 /** An MCP call -> `mcp_tool_use`; arguments that are not a JSON object become `{}` (reported). */
-export function mcpToolUseBlock(part: LlmMcpCallPart, path: string, context: CodecContext | undefined): Wire {
+export function mcpToolUseBlock(part: LlmMcpCallPart, path: PathLike, context: CodecContext | undefined): Wire {
   const input = objectCallArguments(part.arguments, false, () =>
     reportLoss(context, { code: 'lossy-conversion', path: `${path}.arguments`, message: CALL_ARGUMENTS_LOSS['not-an-object'], protocol: PROTOCOL }),
   );
@@ -95,7 +95,7 @@ const LISTED_TOOL_KNOWN = new Set(['name', 'description', 'input_schema']);
  * so later requests reuse it) -> an MCP tool list. The block has no id: the part's is
  * `mcpl_<server>`. Tools the canonical form cannot say exactly keep the wire list whole.
  */
-export function decodeMcpToolListing(block: Wire, path: string): LlmMcpListToolsPart {
+export function decodeMcpToolListing(block: Wire, path: PathLike): LlmMcpListToolsPart {
   const server = read.string(block, 'mcp_server_name', path);
   const wireTools = read.array(block, 'tools', path);
   const { tools, exact } = readMcpToolList(wireTools, `${path}.tools`, read, LISTED_TOOL_KNOWN);

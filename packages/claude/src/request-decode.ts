@@ -10,7 +10,8 @@ import type {
   LlmUserContent,
 } from '@llm/core';
 import { cacheHintFromWire } from '@llm/core';
-import { decodeBlock } from './blocks-decode.js';
+import { ChildPath } from '@llm/core/kit';
+import { type ClaudeDecodedPart, decodeBlock, decodeBlockAt } from './blocks-decode.js';
 import { PROTOCOL, ext, read } from './protocol.js';
 import { isOutsideClaudeBounds } from './sampling-bounds.js';
 import { decodeMcpServers } from './mcp-servers.js';
@@ -188,15 +189,20 @@ function decodeSystem(request: Wire, messages: LlmMessage[]): void {
 function decodeMessages(list: unknown[], messages: LlmMessage[]): void {
   // True when the previous wire message held only tool results (the encoder merges into such a message).
   let previousToolsOnly = false;
+  // `messages[i]`, `messages[i].content` and a block's path, joined only for an error: one chain moved along.
+  const path = new ChildPath('messages', 0);
+  const contentPath = new ChildPath(path, 'content');
+  const blockPath = new ChildPath(contentPath, 0);
+  const paths: BlockPaths = { content: contentPath, block: blockPath };
   for (let index = 0; index < list.length; index++) {
     const wire = read.object(list, index, 'messages');
-    const path = `messages[${index}]`;
+    path.key = index;
     const role = wire.role;
     const rest = ext.rest(wire, MESSAGE_KNOWN);
     const first = messages.length;
     let toolsOnly = false;
     if (role === 'user') {
-      toolsOnly = decodeUser(wire, path, messages);
+      toolsOnly = decodeUser(wire, path, paths, messages);
       if (previousToolsOnly) ext.mark(messages[first]!, 'separate', true);
     } else if (role === 'assistant') {
       const content = wire.content;
@@ -205,9 +211,8 @@ function decodeMessages(list: unknown[], messages: LlmMessage[]): void {
       } else {
         const blocks = read.array(wire, 'content', path);
         const parts: LlmAssistantContent[] = new Array(blocks.length);
-        const contentPath = `${path}.content`;
         for (let at = 0; at < blocks.length; at++) {
-          const part = decodeBlock(blocks, at, contentPath);
+          const part = decodeBlockIn(blocks, at, paths);
           parts[at] = part.type === 'tool-result' || part.type === 'json' ? { type: 'provider', protocol: PROTOCOL, value: blocks[at] } : part;
         }
         messages.push({ role: 'assistant', content: parts });
@@ -220,10 +225,9 @@ function decodeMessages(list: unknown[], messages: LlmMessage[]): void {
       } else {
         const blocks = read.array(wire, 'content', path);
         const parts: LlmTextPart[] = new Array(blocks.length);
-        const contentPath = `${path}.content`;
         for (let at = 0; at < blocks.length; at++) {
-          const part = decodeBlock(blocks, at, contentPath);
-          if (part.type !== 'text') read.invalid(blocks[at] as Wire, 'type', `${contentPath}[${at}]`, '"text"');
+          const part = decodeBlockIn(blocks, at, paths);
+          if (part.type !== 'text') read.invalid(blocks[at] as Wire, 'type', blockPath, '"text"');
           parts[at] = part;
         }
         messages.push({ role: 'system', content: parts });
@@ -236,27 +240,38 @@ function decodeMessages(list: unknown[], messages: LlmMessage[]): void {
   }
 }
 
+/** The paths of a message's content and of its block being read (`block.key` moved along). */
+interface BlockPaths {
+  content: ChildPath;
+  block: ChildPath;
+}
+
+/** Block `at` of a message's `blocks`, its paths joined only for an error. */
+function decodeBlockIn(blocks: unknown[], at: number, paths: BlockPaths): ClaudeDecodedPart {
+  paths.block.key = at;
+  return decodeBlockAt(read.object(blocks, at, paths.content), paths.block);
+}
+
 /** Decodes a user message; returns true when it held only tool results. */
-function decodeUser(wire: Wire, path: string, messages: LlmMessage[]): boolean {
+function decodeUser(wire: Wire, path: ChildPath, paths: BlockPaths, messages: LlmMessage[]): boolean {
   const content = wire.content;
   if (typeof content === 'string') {
     messages.push({ role: 'user', content: [{ type: 'text', text: content }], stringContent: true });
     return false;
   }
   const blocks = read.array(wire, 'content', path);
-  const contentPath = `${path}.content`;
   let at = 0;
   // Leading tool results become tool messages, one result each.
   for (; at < blocks.length; at++) {
     const block = blocks[at];
     if (typeof block !== 'object' || block === null || (block as Wire).type !== 'tool_result') break;
-    const part = decodeBlock(blocks, at, contentPath);
+    const part = decodeBlockIn(blocks, at, paths);
     messages.push({ role: 'tool', content: [part as LlmToolMessage['content'][number]] });
   }
   if (at > 0 && at === blocks.length) return true;
   const parts: LlmUserContent[] = new Array(blocks.length - at);
   for (let from = at; at < blocks.length; at++) {
-    const part = decodeBlock(blocks, at, contentPath);
+    const part = decodeBlockIn(blocks, at, paths);
     parts[at - from] =
       part.type === 'text' || part.type === 'image' || part.type === 'file' || part.type === 'provider' || part.type === 'audio'
         ? part

@@ -1,5 +1,6 @@
 import type { CodecContext, LlmMessage, LlmReasoningConfig, LlmRequest, LlmSystemMessage, LlmTextPart, LlmToolChoice, LlmUserMessage } from '@llm/core';
 import { cacheHintToWire, LlmError, anthropicThinking, reportLoss } from '@llm/core';
+import { PartPath } from '@llm/core/kit';
 import { encodePart, encodeParts, toolResultBlock, type EncodePartOptions } from './blocks-encode.js';
 import { limitCacheBreakpoints } from './cache-breakpoints.js';
 import { fitToClaudeBounds } from './sampling-bounds.js';
@@ -164,8 +165,10 @@ function encodeSystem(messages: LlmSystemMessage[], options: EncodePartOptions):
     if (!part.cache && !part.citations && !part.extensions && part.signature === undefined) return part.text;
   }
   const blocks: Wire[] = [];
+  const path = new PartPath();
   for (let index = 0; index < messages.length; index++) {
-    blocks.push(...encodeParts(messages[index]!.content, `messages[${index}].content`, options));
+    path.message = index;
+    blocks.push(...encodeParts(messages[index]!.content, path, options));
   }
   return blocks;
 }
@@ -180,17 +183,19 @@ interface OpenWire {
 function encodeMessages(messages: readonly LlmMessage[], start: number, options: EncodePartOptions): Wire[] {
   const out: Wire[] = [];
   let current: OpenWire | undefined;
+  // Where a part's loss is reported, joined only then: one cursor moved along every part.
+  const path = new PartPath();
   for (let index = start; index < messages.length; index++) {
     const message = messages[index]!;
-    const path = `messages[${index}]`;
+    path.message = index;
     const joins = current?.toolsOnly && !ext.marker(message, 'separate');
     switch (message.role) {
       case 'tool': {
         const blocks: Wire[] = [];
         for (let at = 0; at < message.content.length; at++) {
           const part = message.content[at]!;
-          const partPath = `${path}.content[${at}]`;
-          const block = part.type === 'tool-result' ? toolResultBlock(part, partPath, options) : encodePart(part, partPath, options);
+          path.part = at;
+          const block = part.type === 'tool-result' ? toolResultBlock(part, path, options) : encodePart(part, path, options);
           if (block) blocks.push(block);
         }
         if (joins) (current!.content as Wire[]).push(...blocks);
@@ -198,34 +203,28 @@ function encodeMessages(messages: readonly LlmMessage[], start: number, options:
         break;
       }
       case 'user': {
-        warnName(message, path, options);
+        warnName(message, index, options);
         // A turn of MCP approvals only (each reported): Claude has no approval step, and refuses an empty turn.
         if (message.content.length > 0 && message.content.every((part) => part.type === 'mcp-approval-response')) {
-          encodeParts(message.content, `${path}.content`, options);
+          encodeParts(message.content, path, options);
           break;
         }
         if (joins) {
-          (current!.content as Wire[]).push(...encodeParts(message.content, `${path}.content`, options));
+          (current!.content as Wire[]).push(...encodeParts(message.content, path, options));
           current!.toolsOnly = false;
         } else current = open(out, 'user', userContent(message, path, options), message, false);
         break;
       }
       case 'assistant': {
-        warnName(message, path, options);
-        current = open(
-          out,
-          'assistant',
-          plainString(message.content, message.stringContent) ?? encodeParts(message.content, `${path}.content`, options),
-          message,
-          false,
-        );
+        warnName(message, index, options);
+        current = open(out, 'assistant', plainString(message.content, message.stringContent) ?? encodeParts(message.content, path, options), message, false);
         break;
       }
       case 'system': {
         const content =
           ext.marker(message, 'string') && message.content.length === 1 && !message.content[0]!.extensions
             ? message.content[0]!.text
-            : encodeParts(message.content, `${path}.content`, options);
+            : encodeParts(message.content, path, options);
         current = open(out, 'system', content, message, false);
         break;
       }
@@ -245,8 +244,8 @@ function open(out: Wire[], role: string, content: string | Wire[], message: LlmM
   return { role, content, toolsOnly };
 }
 
-function userContent(message: LlmUserMessage, path: string, options: EncodePartOptions): string | Wire[] {
-  return plainString(message.content, message.stringContent) ?? encodeParts(message.content, `${path}.content`, options);
+function userContent(message: LlmUserMessage, path: PartPath, options: EncodePartOptions): string | Wire[] {
+  return plainString(message.content, message.stringContent) ?? encodeParts(message.content, path, options);
 }
 
 /** The text of a `stringContent` message that is still one plain text part. */
@@ -257,9 +256,14 @@ function plainString(content: readonly { type: string }[], stringContent: boolea
   return part.text;
 }
 
-function warnName(message: { name?: string }, path: string, options: EncodePartOptions): void {
+function warnName(message: { name?: string }, index: number, options: EncodePartOptions): void {
   if (message.name !== undefined) {
-    reportLoss(options.context, { code: 'dropped-field', path: `${path}.name`, message: 'Claude messages have no participant name', protocol: PROTOCOL });
+    reportLoss(options.context, {
+      code: 'dropped-field',
+      path: `messages[${index}].name`,
+      message: 'Claude messages have no participant name',
+      protocol: PROTOCOL,
+    });
   }
 }
 

@@ -38,21 +38,27 @@ export function reportCacheHints(
   message: string,
   kept?: (target: object) => boolean,
 ): void {
-  // Paths are built only for a hint that is reported: this runs over every part of every request.
-  const dropped = (target: { cache?: LlmCacheHint }): boolean => Boolean(target.cache) && !kept?.(target);
-  const report = (path: string): void => reportLoss(context, { code: 'dropped-field', path, message, protocol });
+  // Paths are built only for a hint that is reported: this runs over every part of every request,
+  // so the loop reads `cache` itself and calls out only for a part that has one.
   const messages = request.messages;
   for (let index = 0; index < messages.length; index++) {
     const content = messages[index]!.content;
-    for (let at = 0; at < content.length; at++) if (dropped(content[at]!)) report(`messages[${index}].content[${at}].cache`);
+    for (let at = 0; at < content.length; at++) {
+      const part = content[at]!;
+      if (part.cache && !kept?.(part)) reportCacheHint(context, `messages[${index}].content[${at}].cache`, message, protocol);
+    }
   }
   const tools = request.tools;
   if (tools) {
     // Only function tools carry a hint (Claude `cache_control` on a tool definition).
     for (let index = 0; index < tools.length; index++) {
       const tool = tools[index]!;
-      if (tool.type === 'function' && dropped(tool)) report(`tools[${index}].cache`);
+      if (tool.type === 'function' && tool.cache && !kept?.(tool)) reportCacheHint(context, `tools[${index}].cache`, message, protocol);
     }
   }
-  if (dropped(request)) report('cache');
+  if (request.cache && !kept?.(request)) reportCacheHint(context, 'cache', message, protocol);
+}
+
+function reportCacheHint(context: CodecContext | undefined, path: string, message: string, protocol: ProtocolId): void {
+  reportLoss(context, { code: 'dropped-field', path, message, protocol });
 }

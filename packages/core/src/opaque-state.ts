@@ -2,6 +2,7 @@ import { base64ToBytes, bytesToBase64Url } from './base64.js';
 import { parseJson } from './json-depth.js';
 import type { JsonValue } from './json.js';
 import { isProtocolId, type LlmOrigin } from './protocol.js';
+import type { PathLike } from './kit/part-path.js';
 import { reportLoss, type CodecContext, type LlmWarning } from './warnings.js';
 
 /**
@@ -163,12 +164,12 @@ export function opaqueStateWarning(
  */
 export function reportForeignPartState(
   context: CodecContext | undefined,
-  path: string,
+  path: PathLike,
   part: { signature?: string; origin?: LlmOrigin },
   target: LlmOrigin,
 ): void {
   if (part.signature === undefined || part.origin?.protocol === target.protocol) return;
-  reportLoss(context, { ...opaqueStateWarning(path, { foreign: part.origin ?? { protocol: 'gemini' }, target }), protocol: target.protocol });
+  reportLoss(context, { ...opaqueStateWarning(String(path), { foreign: part.origin ?? { protocol: 'gemini' }, target }), protocol: target.protocol });
 }
 
 /** FNV-1a, 32 bit, over UTF-16 code units (the payload is ASCII), as 8 hex digits. */

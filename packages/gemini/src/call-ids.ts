@@ -1,3 +1,5 @@
+import type { LlmAssistantContent } from '@llm/core';
+
 /**
  * Gemini may send function calls without ids (older models, and every model before Gemini 3 in
  * history). Other protocols need one to pair a result with its call, so the decoder makes them up:
@@ -7,31 +9,32 @@
  * protocols are sent as they are, which the API accepts.
  */
 export class CallIds {
-  private pending: Array<{ id: string; name: string; used: boolean }> = [];
+  /** The parts of the last model turn, whose calls results without an id answer. */
+  private turn: readonly LlmAssistantContent[] = [];
+  /** That turn's calls, listed when the first result without an id comes (most results have one). */
+  private pending: Array<{ id: string; name: string; used: boolean }> | undefined;
   private count = 0;
 
   constructor(private readonly prefix: string) {}
 
-  /** Starts a model turn: results that follow answer its calls. */
-  modelTurn(): void {
-    this.pending = [];
+  /**
+   * Starts a model turn: results that follow answer the calls among `parts` (read when such a
+   * result comes, so the array may still be filling).
+   */
+  modelTurn(parts: readonly LlmAssistantContent[] = []): void {
+    this.turn = parts;
+    this.pending = undefined;
   }
 
   /** An id for a call that came without one. */
-  call(name: string): string {
-    const id = `${this.prefix}${this.count++}`;
-    this.pending.push({ id, name, used: false });
-    return id;
-  }
-
-  /** Records a call that came with its own id (results may still omit it). */
-  known(id: string, name: string): void {
-    this.pending.push({ id, name, used: false });
+  call(_name: string): string {
+    return `${this.prefix}${this.count++}`;
   }
 
   /** The id of the call a result without an id answers. */
   result(name: string): string {
-    const match = this.pending.find((call) => !call.used && call.name === name) ?? this.pending.find((call) => !call.used);
+    const pending = (this.pending ??= this.turn.flatMap((part) => (part.type === 'tool-call' ? [{ id: part.id, name: part.name, used: false }] : [])));
+    const match = pending.find((call) => !call.used && call.name === name) ?? pending.find((call) => !call.used);
     if (match) {
       match.used = true;
       return match.id;

@@ -91,7 +91,6 @@ function signatureOf(part: Wire, context: PartDecodeContext): { signature?: stri
  */
 export function decodePart(holder: readonly unknown[], index: number, parent: string, context: PartDecodeContext): Exclude<LlmPart, LlmMcpPart> {
   const part = read.object(holder, index, parent);
-  const path = `${parent}[${index}]`;
   const rest = unknownFields(part, PART_KNOWN);
   // `thought` has no snake_case spelling: read directly (this runs for every part).
   const thought = part.thought;
@@ -107,7 +106,10 @@ export function decodePart(holder: readonly unknown[], index: number, parent: st
     const plain: LlmTextPart = typeof signature === 'string' ? { type: 'text', text, signature, origin } : { type: 'text', text };
     return ext.keep(plain, thought === undefined ? rest : { ...rest, thought });
   }
+  // Joined after the text branch: text parts, most of a long history, need no path.
+  const path = `${parent}[${index}]`;
   if (text !== undefined) return read.invalid(part, 'text', path, 'a string');
+  // A fresh object (the part's own rest, or a copy with `thought`) or none: call and result bags are built on it.
   const bag = thought === undefined ? rest : { ...rest, thought };
   // Which data field the part holds, in either spelling (what `field` reads), by name: this runs
   // for every non-text part, and named loads stay fast where `field`'s keyed load does not.
@@ -122,7 +124,7 @@ export function decodePart(holder: readonly unknown[], index: number, parent: st
     // An explicit null id is refused too (optionalString would read it as absent).
     if (id !== undefined && typeof id !== 'string') return read.invalid(wire, 'id', callPath, 'a string');
     const signature = thoughtSignatureOf(part);
-    const callBag: Wire = { ...bag };
+    const callBag: Wire = bag ?? {};
     if (id === undefined) callBag.$syntheticId = true;
     if (wire.args === undefined) callBag.$noArgs = true;
     if (typeof signature !== 'string') callBag.$unsigned = true;
@@ -178,7 +180,7 @@ function decodeFunctionResponse(part: Wire, path: string, bag: Wire | undefined,
   }
   const result: LlmToolResultPart = { type: 'tool-result', toolCallId: id ?? context.callId(name), toolName: name, content };
   if (isError) result.isError = true;
-  const resultBag: Wire = { ...bag };
+  const resultBag: Wire = bag ?? {};
   if (id === undefined) resultBag.$syntheticId = true;
   if (typeof content !== 'string' && typeof single === 'string') resultBag.$textFirst = true;
   if (wrapped) resultBag.$wrapped = true;

@@ -15,7 +15,7 @@ import {
   type LlmToolResultPart,
 } from '@llm/core';
 import { isMadeUpId } from './call-ids.js';
-import { parseDataUrl } from '@llm/core/kit';
+import { parseDataUrl, type PathLike } from '@llm/core/kit';
 import { PROTOCOL, ext } from './protocol.js';
 import { isFilesApiUri } from './files-api.js';
 import { responseObjectOf } from './function-response.js';
@@ -35,19 +35,22 @@ export interface PartEncodeOptions {
   responseId?: string;
 }
 
-function loss(options: PartEncodeOptions, path: string, message: string, code = 'dropped-part'): void {
-  reportLoss(options.context, { code, path, message, protocol: PROTOCOL });
+function loss(options: PartEncodeOptions, path: PathLike, message: string, code = 'dropped-part'): void {
+  reportLoss(options.context, { code, path: String(path), message, protocol: PROTOCOL });
 }
 
 /** Whether a signature may be written to Gemini (its own, or one with no stated origin). */
-function ownSignature(signature: string | undefined, origin: LlmOrigin | undefined, path: string, options: PartEncodeOptions): string | undefined {
+function ownSignature(signature: string | undefined, origin: LlmOrigin | undefined, path: PathLike, options: PartEncodeOptions): string | undefined {
   if (signature === undefined) return undefined;
   if (origin === undefined || origin.protocol === PROTOCOL) return signature;
-  reportLoss(options.context, { ...opaqueStateWarning(path, { foreign: origin, target: { protocol: PROTOCOL, model: options.model } }), protocol: PROTOCOL });
+  reportLoss(options.context, {
+    ...opaqueStateWarning(String(path), { foreign: origin, target: { protocol: PROTOCOL, model: options.model } }),
+    protocol: PROTOCOL,
+  });
   return undefined;
 }
 
-function encodeSource(source: LlmMediaSource, path: string, options: PartEncodeOptions, extra: Wire | undefined): Wire | undefined {
+function encodeSource(source: LlmMediaSource, path: PathLike, options: PartEncodeOptions, extra: Wire | undefined): Wire | undefined {
   switch (source.kind) {
     case 'base64':
       return { inlineData: { mimeType: source.mediaType, data: source.data, ...extra } };
@@ -67,7 +70,7 @@ function encodeSource(source: LlmMediaSource, path: string, options: PartEncodeO
   }
 }
 
-function encodeMedia(part: Extract<LlmPart, { type: 'image' | 'audio' | 'file' }>, path: string, options: PartEncodeOptions): Wire | undefined {
+function encodeMedia(part: Extract<LlmPart, { type: 'image' | 'audio' | 'file' }>, path: PathLike, options: PartEncodeOptions): Wire | undefined {
   const bag = ext.bag(part);
   const extra = (bag?.$inline ?? bag?.$file) as Wire | undefined;
   const named = part.type === 'file' && part.filename !== undefined ? { displayName: part.filename, ...extra } : extra;
@@ -82,26 +85,33 @@ function encodeMedia(part: Extract<LlmPart, { type: 'image' | 'audio' | 'file' }
   return out;
 }
 
-function encodeArgs(part: Extract<LlmPart, { type: 'tool-call' }>, path: string, options: PartEncodeOptions): JsonObject {
+function encodeArgs(part: Extract<LlmPart, { type: 'tool-call' }>, path: PathLike, options: PartEncodeOptions): JsonObject {
   return objectCallArguments(part.arguments, part.freeform, (kind) =>
     loss(options, kind === 'freeform' ? path : `${path}.arguments`, CALL_ARGUMENTS_LOSS[kind], 'lossy-conversion'),
   );
 }
 
 /**
+ * The `response` of a tool result's text: the object it spells, unless wrapped (see
+ * responseObjectOf), else `{output: text}`, or `{error: text}` for a failed call. A function of
+ * its own, not a closure per result.
+ */
+function textResponse(text: string, isError: boolean | undefined, wrap: boolean): unknown {
+  return (wrap ? undefined : responseObjectOf(text)) ?? { [isError ? 'error' : 'output']: text };
+}
+
+/**
  * A tool result -> a `functionResponse` part. Text that is a JSON object is sent as that object
  * (see responseObjectOf), other text as `{output: text}` (`{error: text}` for a failed call).
  */
-export function encodeToolResult(part: LlmToolResultPart, path: string, options: PartEncodeOptions): Wire {
+export function encodeToolResult(part: LlmToolResultPart, path: PathLike, options: PartEncodeOptions): Wire {
   const bag = ext.bag(part);
   const name = part.toolName ?? options.callNames.get(part.toolCallId);
   if (name === undefined) loss(options, `${path}.toolName`, 'a tool result names no call Gemini knows; its name was left empty', 'lossy-conversion');
-  const key = part.isError ? 'error' : 'output';
-  const wrap = part.isError || bag?.$wrapped === true;
-  const textResponse = (text: string): unknown => (wrap ? undefined : responseObjectOf(text)) ?? { [key]: text };
+  const wrap = part.isError === true || bag?.$wrapped === true;
   let response: unknown;
   const media: Wire[] = [];
-  if (typeof part.content === 'string') response = textResponse(part.content);
+  if (typeof part.content === 'string') response = textResponse(part.content, part.isError, wrap);
   else {
     const items = part.content;
     const texts: string[] = [];
@@ -125,10 +135,14 @@ export function encodeToolResult(part: LlmToolResultPart, path: string, options:
     if (jsonCount === 1 && texts.length === 0) {
       response = part.isError ? { error: json } : typeof json === 'object' && json !== null && !Array.isArray(json) ? json : { output: json };
     } else if (jsonCount === 0) {
-      response = textResponse(bag?.$textFirst && texts.length === 1 ? texts[0]! : texts.join(''));
+      response = textResponse(bag?.$textFirst && texts.length === 1 ? texts[0]! : texts.join(''), part.isError, wrap);
     } else {
       loss(options, `${path}.content`, 'a tool result mixing several JSON values and text was sent as one text output', 'lossy-conversion');
-      response = { [key]: items.map((item) => (item.type === 'text' ? item.text : item.type === 'json' ? JSON.stringify(item.value) : '')).join('') };
+      response = {
+        [part.isError ? 'error' : 'output']: items
+          .map((item) => (item.type === 'text' ? item.text : item.type === 'json' ? JSON.stringify(item.value) : ''))
+          .join(''),
+      };
     }
   }
   const wire: Wire = { name: name ?? '', response };
@@ -144,8 +158,8 @@ export function encodeToolResult(part: LlmToolResultPart, path: string, options:
  * A canonical part -> a wire part, or `undefined` when Gemini cannot take it (reported through
  * `options.context`).
  */
-export function encodePart(part: LlmPart, path: string, options: PartEncodeOptions): Wire | undefined {
-  if (isMcpPart(part)) return reportMcpPartDropped(part, path, PROTOCOL, options.context);
+export function encodePart(part: LlmPart, path: PathLike, options: PartEncodeOptions): Wire | undefined {
+  if (isMcpPart(part)) return reportMcpPartDropped(part, String(path), PROTOCOL, options.context);
   switch (part.type) {
     case 'text': {
       const signature = ownSignature(part.signature, part.origin, path, options);
@@ -162,7 +176,7 @@ export function encodePart(part: LlmPart, path: string, options: PartEncodeOptio
       if (part.origin !== undefined && part.origin.protocol !== PROTOCOL) {
         if (!options.response) {
           reportLoss(options.context, {
-            ...opaqueStateWarning(path, { foreign: part.origin, target: { protocol: PROTOCOL, model: options.model } }),
+            ...opaqueStateWarning(String(path), { foreign: part.origin, target: { protocol: PROTOCOL, model: options.model } }),
             protocol: PROTOCOL,
           });
           return undefined;

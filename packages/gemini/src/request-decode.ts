@@ -84,44 +84,40 @@ function decodeContent(contents: readonly unknown[], index: number, messages: Ll
   const rest = unknownFields(content, CONTENT_KNOWN);
   const ids = contexts.ids;
   if (role === 'model') {
-    ids.modelTurn();
     const out: LlmAssistantContent[] = [];
-    for (let at = 0; at < parts.length; at++) {
-      const part = asAssistantContent(decodePart(parts, at, partsPath, contexts.model), partsPath, at);
-      if (part.type === 'tool-call' && !ext.bag(part)?.$syntheticId) ids.known(part.id, part.name);
-      out.push(part);
-    }
+    ids.modelTurn(out);
+    for (let at = 0; at < parts.length; at++) out.push(asAssistantContent(decodePart(parts, at, partsPath, contexts.model), partsPath, at));
     messages.push(ext.keep({ role: 'assistant', content: out } as LlmMessage, rest));
     return;
   }
   if (role !== undefined && role !== 'user' && role !== 'function') return read.invalid(content, 'role', path, '"user" or "model"');
   // A user content may hold function responses (moved to tool messages) and other parts, in order.
   const context = contexts.user;
-  const produced: LlmMessage[] = [];
+  // The messages it becomes go straight to `messages`, from `start` on.
+  const start = messages.length;
   let user: LlmUserContent[] | undefined;
   for (let at = 0; at < parts.length; at++) {
     const part = decodePart(parts, at, partsPath, context);
     if (part.type === 'tool-result') {
       user = undefined;
-      produced.push({ role: 'tool', content: [part] } satisfies LlmToolMessage);
+      messages.push({ role: 'tool', content: [part] } satisfies LlmToolMessage);
       continue;
     }
     if (part.type === 'reasoning' || part.type === 'tool-call' || part.type === 'refusal' || part.type === 'json') {
       // Thoughts or calls in a user turn have no canonical home there: kept whole.
       const kept: LlmUserContent = { type: 'provider', protocol: PROTOCOL, value: parts[at] };
-      if (!user) produced.push({ role: 'user', content: (user = []) });
+      if (!user) messages.push({ role: 'user', content: (user = []) });
       user.push(kept);
       continue;
     }
-    if (!user) produced.push({ role: 'user', content: (user = []) });
+    if (!user) messages.push({ role: 'user', content: (user = []) });
     user.push(part);
   }
-  if (produced.length === 0) produced.push({ role: 'user', content: [] });
-  const first = produced[0]!;
+  if (messages.length === start) messages.push({ role: 'user', content: [] });
+  const first = messages[start]!;
   // The role mark goes into the content's own rest (a fresh object, or none: then one is made only for a mark).
   if (role === undefined) ext.keep(first, { ...rest, $noRole: true });
   else if (role === 'function') ext.keep(first, { ...rest, $role: role });
   else ext.keep(first, rest);
-  for (let at = 1; at < produced.length; at++) ext.mark(produced[at]!, 'joined', true);
-  messages.push(...produced);
+  for (let at = start + 1; at < messages.length; at++) ext.mark(messages[at]!, 'joined', true);
 }

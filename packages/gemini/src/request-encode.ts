@@ -7,6 +7,7 @@ import {
   type LlmMessage,
   type LlmRequest,
 } from '@llm/core';
+import { PartPath } from '@llm/core/kit';
 import { PROTOCOL, ext } from './protocol.js';
 import { encodeGenerationConfig } from './generation-config-encode.js';
 import { encodePart, encodeToolResult, type PartEncodeOptions } from './parts-encode.js';
@@ -35,17 +36,21 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
   const system: Wire[] = [];
   let systemRest: Wire | undefined;
   const contents: GeminiContent[] = [];
-  let previous: { content: GeminiContent; kind: 'user' | 'tool' | 'model' } | undefined;
+  // The last content written and what it holds (two locals: no object per message).
+  let previous: GeminiContent | undefined;
+  let previousKind: 'user' | 'tool' | 'model' = 'model';
+  // Where a part's loss is reported, joined only then: one cursor moved along every part.
+  const path = new PartPath();
   for (let index = 0; index < request.messages.length; index++) {
     const message = request.messages[index]!;
-    const path = `messages[${index}]`;
+    path.message = index;
     const messageBag = ext.bag(message);
     switch (message.role) {
       case 'system': {
         if (contents.length > 0) {
           reportLoss(context, {
             code: 'lossy-conversion',
-            path,
+            path: `messages[${index}]`,
             message: 'a system message inside the conversation was moved to systemInstruction',
             protocol: PROTOCOL,
           });
@@ -64,44 +69,47 @@ export function encodeRequest(request: LlmRequest, context?: CodecContext): Gemi
         const content = { role: 'model', parts } as GeminiContent;
         ext.writeRest(content as Wire, message);
         contents.push(content);
-        previous = { content, kind: 'model' };
+        previous = content;
+        previousKind = 'model';
         continue;
       }
       case 'tool': {
         const parts: Wire[] = [];
         for (let at = 0; at < message.content.length; at++) {
           const part = message.content[at]!;
-          const partPath = `${path}.content[${at}]`;
-          if (part.type === 'tool-result') parts.push(encodeToolResult(part, partPath, options));
+          path.part = at;
+          if (part.type === 'tool-result') parts.push(encodeToolResult(part, path, options));
           else {
-            const encoded = encodePart(part, partPath, options);
+            const encoded = encodePart(part, path, options);
             if (encoded) parts.push(encoded);
           }
         }
-        if (previous && (previous.kind === 'tool' || (previous.kind === 'user' && messageBag?.$joined)))
-          previous.content.parts.push(...(parts as GeminiContent['parts']));
+        if (previous && (previousKind === 'tool' || (previousKind === 'user' && messageBag?.$joined)))
+          previous.parts.push(...(parts as GeminiContent['parts']));
         else {
           const content = userContent(parts, message);
           contents.push(content);
-          previous = { content, kind: 'tool' };
+          previous = content;
         }
-        previous.kind = 'tool';
+        previousKind = 'tool';
         continue;
       }
       case 'user': {
         const parts: Wire[] = [];
         for (let at = 0; at < message.content.length; at++) {
-          const encoded = encodePart(message.content[at]!, `${path}.content[${at}]`, options);
+          path.part = at;
+          const encoded = encodePart(message.content[at]!, path, options);
           if (encoded) parts.push(encoded);
         }
-        if (previous && previous.kind !== 'model' && messageBag?.$joined) {
-          previous.content.parts.push(...(parts as GeminiContent['parts']));
-          previous.kind = 'user';
+        if (previous && previousKind !== 'model' && messageBag?.$joined) {
+          previous.parts.push(...(parts as GeminiContent['parts']));
+          previousKind = 'user';
           continue;
         }
         const content = userContent(parts, message);
         contents.push(content);
-        previous = { content, kind: 'user' };
+        previous = content;
+        previousKind = 'user';
         continue;
       }
     }
@@ -136,13 +144,13 @@ function unknownWire(message: LlmMessage): Wire | undefined {
  * A model turn. Gemini 3 rejects a function-call turn whose first call has no thought signature;
  * history from another provider has none, so that call gets the documented skip value.
  */
-function encodeAssistant(content: readonly LlmAssistantContent[], path: string, options: PartEncodeOptions): GeminiContent['parts'] {
+function encodeAssistant(content: readonly LlmAssistantContent[], path: PartPath, options: PartEncodeOptions): GeminiContent['parts'] {
   const parts: Wire[] = [];
   let firstCall = true;
   for (let at = 0; at < content.length; at++) {
     const part = content[at]!;
-    const partPath = `${path}.content[${at}]`;
-    const encoded = encodePart(part, partPath, options);
+    path.part = at;
+    const encoded = encodePart(part, path, options);
     if (!encoded) continue;
     if (part.type === 'tool-call') {
       const own = ext.bag(part)?.$unsigned === true || part.origin?.protocol === PROTOCOL;

@@ -7,9 +7,11 @@ import {
   type LlmReasoningPart,
   type LlmToolCallPart,
   type LlmToolResultContent,
+  type LlmToolMessage,
   type LlmToolResultPart,
   type LlmUserContent,
 } from '@llm/core';
+import { isJsonText } from '@llm/core/kit';
 import { PROTOCOL, ext, invalidAt, read } from './protocol.js';
 import { liftAdditionalTools, type LiftedTools } from './additional-tools.js';
 import { callItemName } from './namespaces.js';
@@ -61,6 +63,9 @@ export function decodeInput(body: Record<string, unknown>, messages: LlmMessage[
 function decodeInputItem(items: unknown[], index: number, messages: LlmMessage[], lifted: LiftedTools): void {
   const item = read.object(items, index, 'input');
   const type = item.type;
+  // The two items of every turn of an agent's loop, read directly when well formed (no path joined).
+  if (type === 'function_call' && decodeFunctionCallItem(item, index, messages)) return;
+  if (type === 'function_call_output' && decodeFunctionOutputItem(item, messages)) return;
   if (type === undefined || type === 'message') {
     decodeMessageItem(item, index, messages);
     return;
@@ -80,21 +85,53 @@ function decodeInputItem(items: unknown[], index: number, messages: LlmMessage[]
     return;
   }
   if (isToolSideItem(type)) {
-    const part = type === 'function_call_output' || type === 'custom_tool_call_output' ? decodeToolOutput(item, path) : providerPart(item);
-    const last = messages[messages.length - 1];
-    if (last?.role === 'tool' && !last.extensions) last.content.push(part);
-    else messages.push({ role: 'tool', content: [part] });
+    toolTail(messages).push(type === 'function_call_output' || type === 'custom_tool_call_output' ? decodeToolOutput(item, path) : providerPart(item));
     return;
   }
   if (type === 'reasoning' || type === 'function_call' || type === 'custom_tool_call' || ASSISTANT_ITEMS.has(type)) {
     // Arguments sent back in the input must be JSON text (answers are not checked: cut-off
     // arguments are still the model's answer); '' is accepted for calls without parameters.
     if (type === 'function_call' && typeof item.arguments === 'string' && item.arguments !== '') read.jsonText(item, 'arguments', path);
-    assistantTail(messages).push(...decodeAssistantItem(item, path));
+    const tail = assistantTail(messages);
+    for (const part of decodeAssistantItem(item, path)) tail.push(part);
     return;
   }
   // item_reference, compaction_trigger and item types this codec does not know: kept whole.
   messages.push({ role: 'user', content: [providerPart(item)] });
+}
+
+/**
+ * A `function_call` item whose `call_id`, `name` and `arguments` are strings, into the assistant
+ * message it joins; `false` (nothing done) for any other shape, which the checked readers decode
+ * with the same errors as ever. Its path is joined only for arguments that are not JSON.
+ */
+function decodeFunctionCallItem(item: Record<string, unknown>, index: number, messages: LlmMessage[]): boolean {
+  const { call_id: id, name, arguments: args } = item;
+  if (typeof id !== 'string' || typeof name !== 'string' || typeof args !== 'string') return false;
+  if (args !== '' && !isJsonText(args)) read.jsonText(item, 'arguments', joinPath('input', index));
+  const part: LlmToolCallPart = { type: 'tool-call', id, name: callItemName(item, name), arguments: args };
+  ext.keep(part, collectUnknown(item, FUNCTION_CALL_KNOWN));
+  assistantTail(messages).push(part);
+  return true;
+}
+
+/** A `function_call_output` item with a string `call_id` and `output`, into its tool message; `false` for any other shape. */
+function decodeFunctionOutputItem(item: Record<string, unknown>, messages: LlmMessage[]): boolean {
+  const { call_id: id, output } = item;
+  if (typeof id !== 'string' || typeof output !== 'string') return false;
+  const part: LlmToolResultPart = { type: 'tool-result', toolCallId: id, content: output };
+  ext.keep(part, collectUnknown(item, OUTPUT_KNOWN));
+  toolTail(messages).push(part);
+  return true;
+}
+
+/** The tool message the next tool-side item joins (a new one unless the last is one without a bag). */
+function toolTail(messages: LlmMessage[]): LlmToolMessage['content'] {
+  const last = messages[messages.length - 1];
+  if (last?.role === 'tool' && !last.extensions) return last.content;
+  const message: LlmToolMessage = { role: 'tool', content: [] };
+  messages.push(message);
+  return message.content;
 }
 
 /** The assistant message the next assistant-side item joins (a new one unless the last is one). */
@@ -285,9 +322,8 @@ function decodeToolOutput(item: Record<string, unknown>, path: string): LlmToolR
     });
   }
   const part: LlmToolResultPart = { type: 'tool-result', toolCallId: read.string(item, 'call_id', path), content };
-  const rest = collectUnknown(item, OUTPUT_KNOWN) ?? {};
-  if (item.type === 'custom_tool_call_output') rest.$custom = true;
-  ext.keep(part, rest);
+  const rest = collectUnknown(item, OUTPUT_KNOWN);
+  ext.keep(part, item.type === 'custom_tool_call_output' ? { ...rest, $custom: true } : rest);
   return part;
 }
 

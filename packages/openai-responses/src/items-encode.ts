@@ -10,10 +10,12 @@ import {
   type LlmPart,
   type LlmProviderPart,
   type LlmReasoningPart,
+  type LlmToolMessage,
   type LlmToolResultPart,
 } from '@llm/core';
+import { PartPath, partPathAt } from '@llm/core/kit';
 import { PROTOCOL, ext } from './protocol.js';
-import { callNameFields } from './namespaces.js';
+import { writeCallName } from './namespaces.js';
 import { mcpApprovalRequestItem, mcpApprovalResponseItem, mcpCallItem, mcpListToolsItem } from './mcp-items.js';
 import { encodeContentPart } from './parts-encode.js';
 
@@ -66,16 +68,19 @@ export function encodeMessages(messages: readonly LlmMessage[], context: CodecCo
   }
   const input: unknown[] = [];
   let next = 0;
+  // Where a part's loss is reported, joined only then: one cursor moved along the messages.
+  const path = new PartPath();
   for (let index = start; index < messages.length; index++) {
     while (next < insertions.length && (insertions[next] as { at: number }).at <= index) input.push(insertions[next++]?.item);
-    encodeMessage(messages[index] as LlmMessage, `messages[${index}]`, input, context, options);
+    path.message = index;
+    encodeMessage(messages[index] as LlmMessage, path, input, context, options);
   }
   while (next < insertions.length) input.push(insertions[next++]?.item);
   result.input = input;
   return result;
 }
 
-function encodeMessage(message: LlmMessage, path: string, out: unknown[], context: CodecContext | undefined, options: EncodeInputOptions): void {
+function encodeMessage(message: LlmMessage, path: string | PartPath, out: unknown[], context: CodecContext | undefined, options: EncodeInputOptions): void {
   switch (message.role) {
     case 'system':
     case 'user': {
@@ -91,7 +96,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
         const providers: unknown[] = [];
         message.content.forEach((part, index) => {
           if (part.type === 'provider') {
-            const value = ownProvider(part, contentPartPath(path, index), context);
+            const value = ownProvider(part, partPathAt(path, index), context);
             if (value !== undefined) providers.push(value);
             return;
           }
@@ -100,7 +105,7 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
             providers.push(mcpApprovalResponseItem(part));
             return;
           }
-          const encoded = encodeContentPart(part, false, contentPartPath(path, index), context);
+          const encoded = encodeContentPart(part, false, partPathAt(path, index), context);
           if (encoded) content.push(encoded);
         });
         if (providers.length > 0 && content.length === 0 && !bag) {
@@ -121,12 +126,13 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
       encodeAssistantParts(message.content, path, out, context, options);
       return;
     case 'tool':
-      message.content.forEach((part, index) => {
+      for (let index = 0; index < message.content.length; index++) {
+        const part = message.content[index] as LlmToolMessage['content'][number];
         if (part.type === 'provider') {
-          const value = ownProvider(part, contentPartPath(path, index), context);
+          const value = ownProvider(part, partPathAt(path, index), context);
           if (value !== undefined) out.push(value);
         } else out.push(encodeToolResult(part, path, index, context));
-      });
+      }
       return;
     default: {
       const unreachable: never = message;
@@ -142,14 +148,15 @@ function encodeMessage(message: LlmMessage, path: string, out: unknown[], contex
  */
 export function encodeAssistantParts(
   parts: readonly LlmAssistantContent[],
-  path: string,
+  path: string | PartPath,
   out: unknown[],
   context: CodecContext | undefined,
   options: EncodeInputOptions,
   defaults?: { status?: string; idFor?: (prefix: string, index: number) => string },
 ): void {
   let message: { content: unknown[] } | undefined;
-  parts.forEach((part, index) => {
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index] as LlmAssistantContent;
     // A part's path is joined where it is used: tool calls (one per call of an agent's loop) build none.
     if (part.type === 'text' || part.type === 'refusal') {
       const bag = ext.bag(part);
@@ -167,84 +174,85 @@ export function encodeAssistantParts(
           item.content = part.text;
           out.push(item);
           message = undefined;
-          return;
+          continue;
         }
         message = { content: [] };
         item.content = message.content;
         out.push(item);
       }
-      const encoded = encodeContentPart(part, true, contentPartPath(path, index), context);
+      const encoded = encodeContentPart(part, true, partPathAt(path, index), context);
       if (encoded) message.content.push(encoded);
-      return;
+      continue;
     }
     message = undefined;
     switch (part.type) {
       case 'mcp-call': {
         const next = parts[index + 1];
         out.push(mcpCallItem(part, next?.type === 'mcp-result' && next.callId === part.id ? next : undefined));
-        return;
+        continue;
       }
       case 'mcp-result': {
         const previous = parts[index - 1];
-        if (previous?.type === 'mcp-call' && previous.id === part.callId) return; // in its call's item
+        if (previous?.type === 'mcp-call' && previous.id === part.callId) continue; // in its call's item
         reportLoss(context, {
           code: 'dropped-part',
-          path: contentPartPath(path, index),
+          path: partPathAt(path, index),
           message: 'an MCP result without its call has no Responses form',
           protocol: PROTOCOL,
         });
-        return;
+        continue;
       }
       case 'mcp-list-tools':
         out.push(mcpListToolsItem(part));
-        return;
+        continue;
       case 'mcp-approval-request':
         out.push(mcpApprovalRequestItem(part));
-        return;
+        continue;
       case 'reasoning': {
         if (defaults) {
           // Towards a client: state is written as it is (the router sealed foreign state already).
           const item = reasoningItem(part);
           if (item.id === undefined && defaults.idFor) item.id = defaults.idFor('rs', index);
           out.push(item);
-          return;
+          continue;
         }
-        const item = encodeReasoning(part, contentPartPath(path, index), context, options);
+        const item = encodeReasoning(part, partPathAt(path, index), context, options);
         if (item) out.push(item);
-        return;
+        continue;
       }
       case 'tool-call': {
         const bag = ext.bag(part);
-        const item: Record<string, unknown> = part.freeform
-          ? { type: 'custom_tool_call', call_id: part.id, ...callNameFields(part.name), input: toolArgumentsText(part.arguments) }
-          : { type: 'function_call', call_id: part.id, ...callNameFields(part.name), arguments: toolArgumentsText(part.arguments) };
+        const item: Record<string, unknown> = { type: part.freeform ? 'custom_tool_call' : 'function_call', call_id: part.id };
+        writeCallName(item, part.name);
+        if (part.freeform) item.input = toolArgumentsText(part.arguments);
+        else item.arguments = toolArgumentsText(part.arguments);
         if (!bag && defaults?.idFor) item.id = defaults.idFor(part.freeform ? 'ctc' : 'fc', index);
         if (!bag && defaults?.status) item.status = defaults.status;
         ext.writeRest(item, part);
         out.push(item);
-        return;
+        continue;
       }
       case 'provider': {
-        const value = ownProvider(part, contentPartPath(path, index), context);
+        const value = ownProvider(part, partPathAt(path, index), context);
         if (value !== undefined) out.push(value);
-        return;
+        continue;
       }
       case 'image':
       case 'audio':
       case 'file':
         reportLoss(context, {
           code: 'dropped-part',
-          path: contentPartPath(path, index),
+          path: partPathAt(path, index),
           message: `assistant ${part.type} parts have no Responses input form`,
           protocol: PROTOCOL,
         });
-        return;
+        continue;
       default: {
         const unreachable: never = part;
         return unreachable;
       }
     }
-  });
+  }
 }
 
 /**
@@ -299,13 +307,13 @@ export function reasoningItem(part: LlmReasoningPart): Record<string, unknown> {
  * Tool result `index` of the tool message at `messagePath`: its path is joined only for a loss
  * (one result per call of an agent's loop).
  */
-function encodeToolResult(part: LlmToolResultPart, messagePath: string, index: number, context: CodecContext | undefined): Record<string, unknown> {
+function encodeToolResult(part: LlmToolResultPart, messagePath: string | PartPath, index: number, context: CodecContext | undefined): Record<string, unknown> {
   const bag = ext.bag(part);
   const item: Record<string, unknown> = { type: bag?.$custom ? 'custom_tool_call_output' : 'function_call_output', call_id: part.toolCallId };
   if (typeof part.content === 'string') item.output = part.content;
   else {
     const output: unknown[] = [];
-    const path = contentPartPath(messagePath, index);
+    const path = partPathAt(messagePath, index);
     part.content.forEach((inner, at) => {
       const innerPath = contentPartPath(path, at);
       if (inner.type === 'json') {
@@ -321,7 +329,7 @@ function encodeToolResult(part: LlmToolResultPart, messagePath: string, index: n
   if (part.isError) {
     reportLoss(context, {
       code: 'dropped-field',
-      path: `${contentPartPath(messagePath, index)}.isError`,
+      path: `${partPathAt(messagePath, index)}.isError`,
       message: 'Responses tool outputs have no error flag',
       protocol: PROTOCOL,
     });

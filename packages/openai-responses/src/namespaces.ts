@@ -11,10 +11,16 @@ export function qualifiedName(namespace: string | undefined, name: string): stri
   return namespace === undefined ? name : `${namespace}.${name}`;
 }
 
+/** Where a qualified name splits (its first dot), or -1 for a name without a namespace. */
+function namespaceDot(qualified: string): number {
+  const dot = qualified.indexOf('.');
+  return dot <= 0 || dot === qualified.length - 1 ? -1 : dot;
+}
+
 /** A canonical tool name -> its Responses `namespace` (if qualified) and own `name`. */
 export function splitQualifiedName(qualified: string): { namespace?: string; name: string } {
-  const dot = qualified.indexOf('.');
-  if (dot <= 0 || dot === qualified.length - 1) return { name: qualified };
+  const dot = namespaceDot(qualified);
+  if (dot < 0) return { name: qualified };
   return { namespace: qualified.slice(0, dot), name: qualified.slice(dot + 1) };
 }
 
@@ -23,6 +29,20 @@ export function callNameFields<Name extends string | undefined>(qualified: Name)
   if (qualified === undefined) return { name: qualified };
   const split = splitQualifiedName(qualified);
   return split.namespace === undefined ? { name: split.name } : { name: split.name, namespace: split.namespace };
+}
+
+/**
+ * Writes the `name` (and `namespace`, when qualified) fields of a call item onto `item`, in the
+ * order {@link callNameFields} spreads them, without the two objects it makes: one call per turn
+ * of an agent's loop goes through here.
+ */
+export function writeCallName(item: Record<string, unknown>, qualified: string): void {
+  const dot = namespaceDot(qualified);
+  if (dot < 0) item.name = qualified;
+  else {
+    item.name = qualified.slice(dot + 1);
+    item.namespace = qualified.slice(0, dot);
+  }
 }
 
 /** The canonical name of a call item: its `name`, qualified by its `namespace` if it has one. */

@@ -10,3 +10,5 @@ export { isJsonText } from './json-text.js';
 export { jsonString } from './json-string.js';
 export { dataUrl, parseDataUrl, type DataUrl } from './data-url.js';
 export { readMcpToolList } from './mcp-tool-list.js';
+export { PartPath, partPathAt, type PathLike } from './part-path.js';
+export { ChildPath } from './child-path.js';

@@ -2,6 +2,7 @@ import { LlmError } from '../errors.js';
 import type { ProtocolId } from '../protocol.js';
 import { describe, joinPath, parseJsonAt, type PathKey } from '../validate.js';
 import { isJsonText } from './json-text.js';
+import type { PathLike } from './part-path.js';
 
 /**
  * Readers of untrusted wire input for one protocol, every one with the same argument order:
@@ -11,38 +12,38 @@ import { isJsonText } from './json-text.js';
  * protocol id.
  *
  * Paths are joined only on the error branch: decoders run on every request, and the happy path
- * must not build strings.
+ * must not build strings. `parent` may be a {@link PathLike} joined only then (a decoder's ChildPath).
  */
 export interface WireReader {
   readonly protocol: ProtocolId;
   /** The request or answer body itself: an object, or a 400 at `$`. */
   body(value: unknown): Record<string, unknown>;
   /** Required object `holder[key]`. */
-  object(holder: WireHolder, key: PathKey, parent: string): Record<string, unknown>;
+  object(holder: WireHolder, key: PathKey, parent: PathLike): Record<string, unknown>;
   /** Optional object: `undefined` when absent or `null`. */
-  optionalObject(holder: WireHolder, key: PathKey, parent: string): Record<string, unknown> | undefined;
+  optionalObject(holder: WireHolder, key: PathKey, parent: PathLike): Record<string, unknown> | undefined;
   /** Required array `holder[key]`. */
-  array(holder: WireHolder, key: PathKey, parent: string): unknown[];
+  array(holder: WireHolder, key: PathKey, parent: PathLike): unknown[];
   /** Optional array: `undefined` when absent or `null`. */
-  optionalArray(holder: WireHolder, key: PathKey, parent: string): unknown[] | undefined;
+  optionalArray(holder: WireHolder, key: PathKey, parent: PathLike): unknown[] | undefined;
   /** Required string `holder[key]`. */
-  string(holder: WireHolder, key: PathKey, parent: string): string;
+  string(holder: WireHolder, key: PathKey, parent: PathLike): string;
   /** Optional string: `undefined` when absent or `null`. */
-  optionalString(holder: WireHolder, key: PathKey, parent: string): string | undefined;
+  optionalString(holder: WireHolder, key: PathKey, parent: PathLike): string | undefined;
   /** Optional finite number. */
-  optionalNumber(holder: WireHolder, key: PathKey, parent: string): number | undefined;
+  optionalNumber(holder: WireHolder, key: PathKey, parent: PathLike): number | undefined;
   /** Optional non-negative integer. */
-  optionalInteger(holder: WireHolder, key: PathKey, parent: string): number | undefined;
+  optionalInteger(holder: WireHolder, key: PathKey, parent: PathLike): number | undefined;
   /** Optional boolean. */
-  optionalBoolean(holder: WireHolder, key: PathKey, parent: string): boolean | undefined;
+  optionalBoolean(holder: WireHolder, key: PathKey, parent: PathLike): boolean | undefined;
   /** Required string `holder[key]` that is one of `allowed`. */
-  oneOf<const T extends string>(holder: WireHolder, key: PathKey, parent: string, allowed: readonly T[]): T;
+  oneOf<const T extends string>(holder: WireHolder, key: PathKey, parent: PathLike, allowed: readonly T[]): T;
   /** Throws the standard "expected X, got Y" error for `holder[key]`. */
-  invalid(holder: WireHolder, key: PathKey, parent: string, expected: string): never;
+  invalid(holder: WireHolder, key: PathKey, parent: PathLike, expected: string): never;
   /** JSON text `holder[key]` parsed, or a 400 saying it is not JSON. */
-  json(holder: WireHolder, key: PathKey, parent: string): unknown;
+  json(holder: WireHolder, key: PathKey, parent: PathLike): unknown;
   /** Checks that `holder[key]` is JSON text without keeping its value; throws as {@link WireReader.json}. */
-  jsonText(holder: WireHolder, key: PathKey, parent: string): void;
+  jsonText(holder: WireHolder, key: PathKey, parent: PathLike): void;
 }
 
 /** An object or array a value is read from. */
@@ -50,21 +51,21 @@ export type WireHolder = Record<string, unknown> | readonly unknown[];
 
 /** The {@link WireReader} of `protocol`: make one per codec, at module level. */
 export function wireReader(protocol: ProtocolId): WireReader {
-  function fail(holder: WireHolder, key: PathKey, parent: string, expected: string): never {
+  function fail(holder: WireHolder, key: PathKey, parent: PathLike, expected: string): never {
     const value = (holder as Record<PathKey, unknown>)[key];
-    throw LlmError.invalidRequest(joinPath(parent, key), `expected ${expected}, got ${describe(value)}`, protocol);
+    throw LlmError.invalidRequest(joinPath(String(parent), key), `expected ${expected}, got ${describe(value)}`, protocol);
   }
   const at = (holder: WireHolder, key: PathKey): unknown => (holder as Record<PathKey, unknown>)[key];
   const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-  function json(holder: WireHolder, key: PathKey, parent: string): unknown {
+  function json(holder: WireHolder, key: PathKey, parent: PathLike): unknown {
     const text = at(holder, key);
     if (typeof text !== 'string') return fail(holder, key, parent, 'JSON text');
     try {
       return JSON.parse(text);
     } catch {
       // Parsed again for the error, so that the path is joined only on this branch.
-      return parseJsonAt(text, joinPath(parent, key), protocol);
+      return parseJsonAt(text, joinPath(String(parent), key), protocol);
     }
   }
 
