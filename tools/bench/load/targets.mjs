@@ -187,6 +187,9 @@ export function targets({ repo, peersScripts, peersDir, work, upstream, mainCli,
     gateway('openai-chat', 'openai-responses'),
     gateway('openai-responses', 'openai-chat'),
     gateway('openai-chat', 'openai-responses', true),
+    // What the per-request bookkeeping (usage ledger, access line) costs on the plainest pair, here and in the build compared with.
+    gateway('openai-chat', 'openai-chat', true),
+    ...(mainCli ? [gateway('openai-chat', 'openai-chat', true, mainVariant)] : []),
     // The pairs the peers serve, side by side with them: Chat clients of Claude (Portkey,
     // yardstick-oa2an), Claude clients of Chat (musi-llms), and a Gemini upstream.
     gateway('openai-chat', 'claude'),
