@@ -9,6 +9,7 @@ import {
   type StreamOptions,
   type StreamStep,
 } from '@llm/core';
+import { jsonString } from '@llm/core/kit';
 import { encodeError, exceptionEventName } from './errors.js';
 import { PROTOCOL } from './protocol.js';
 import { encodeStopReason } from './stop-reason.js';
@@ -144,7 +145,7 @@ function delta(out: Out, block: OpenBlock, payload: Wire): void {
  * their string needs escaping.
  */
 function stringDelta(out: Out, block: OpenBlock, head: string, text: string, tail: string): void {
-  out.enqueue({ event: 'contentBlockDelta', data: `{"contentBlockIndex":${block.wireIndex},"delta":${head}${JSON.stringify(text)}${tail}}` });
+  out.enqueue({ event: 'contentBlockDelta', data: `{"contentBlockIndex":${block.wireIndex},"delta":${head}${jsonString(text)}${tail}}` });
 }
 
 function lossOnce(state: ConverseEncodeState, key: string, path: string, message: string): void {
