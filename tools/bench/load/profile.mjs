@@ -5,7 +5,7 @@
 // from the warm-up's second second on (startup's compiling left out): µs per request per function.
 //
 //   node scripts/pnpm.mjs --filter @llm/bench run profile -- --target=gateway-chat-claude \
-//     [--scenario=stream-2k] [--duration=8] [--top=40] [--out=ABSOLUTE DIR] [--main-cli=PATH (for main-gateway-*)]
+//     [--scenario=stream-2k] [--duration=8] [--top=40] [--interval=100 (µs)] [--out=ABSOLUTE DIR] [--main-cli=PATH (for main-gateway-*)]
 //
 // Writes `<target>.cpuprofile` (open it in Chrome's DevTools) and `<target>.top.txt` in `--out`.
 import { execFileSync } from 'node:child_process';
@@ -24,6 +24,8 @@ const NAME = arg('target', 'gateway-chat-chat');
 const SCENARIO = arg('scenario', 'stream-2k');
 const DURATION = Number(arg('duration', 8));
 const TOP = Number(arg('top', 40));
+/** Sampling interval, µs: at the default 1 ms a 50-delta stream is a sample or two; finer costs more CPU (the figures stay shares). */
+const INTERVAL = Number(arg('interval', 100));
 const SCENARIOS = { 'json-2k': ['2k', false], 'json-50k': ['50k', false], 'stream-2k': ['2k', true] };
 const MOCK_PORT = 9100;
 const UPSTREAM = `http://127.0.0.1:${MOCK_PORT}`;
@@ -47,8 +49,7 @@ try {
   await waitPort(MOCK_PORT);
   if (target.otlpSink) await waitPort(OTLP_SINK_PORT);
   const def = target.start();
-  // The profiler samples every 100 µs: at the default 1 ms a 50-delta stream is a sample or two.
-  const profiled = { ...def, args: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=100', ...def.args] };
+  const profiled = { ...def, args: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-interval=${INTERVAL}`, ...def.args] };
   const child = startPinned(profiled, '0', OUT, NAME);
   const spawnedAt = Date.now();
   started.push(child);
