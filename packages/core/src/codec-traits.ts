@@ -55,7 +55,7 @@ export interface CodecTraits {
   readonly strictSchemas: boolean;
   /**
    * The provider runs remote MCP servers itself (Responses `mcp` tools, Claude `mcp_servers`):
-   * MCP tools and parts are encoded for it; otherwise the router runs the MCP loop (issue 24)
+   * MCP tools and parts are encoded for it; otherwise the router runs the MCP loop
    * and the encoder reports MCP tools and parts it is given as dropped.
    */
   readonly hostedMcp: boolean;

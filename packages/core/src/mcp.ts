@@ -12,7 +12,7 @@ export type LlmMcpApproval = 'always' | 'never' | { always?: string[]; never?: s
 /**
  * A remote MCP server whose tools are run for the model, not by the client: a Responses `mcp`
  * tool, a Claude `mcp_servers` entry (with its `mcp_toolset` tool when the beta has one). Run by
- * the provider when the target hosts MCP, else by the gateway (issue 24).
+ * the provider when the target hosts MCP, else by the gateway.
  */
 export interface LlmMcpTool extends WithExtensions {
   type: 'mcp';

@@ -3,7 +3,7 @@ import { PROTOCOL_NAMES, type ProtocolId } from './protocol.js';
 
 /**
  * Errors about what an upstream sent, shared by every codec's response and stream decoders so
- * all four protocols fail the same way (issue 17): kind `upstream` (502, retryable), a stable
+ * all four protocols fail the same way: kind `upstream` (502, retryable), a stable
  * message naming the protocol and, when known, the path; the upstream's own bytes and any
  * exception text stay in `cause` for logs, out of what a client sees.
  */

@@ -1,7 +1,7 @@
 import { LlmError, describeError } from '@llm/core';
 
 /**
- * Failures as a client sees them and as the log sees them (issue 17): internal detail (an
+ * Failures as a client sees them and as the log sees them: internal detail (an
  * exception's message, an upstream's address, why its answer did not decode) never reaches a
  * client, who gets a generic message with the request id; the detail goes to
  * `RequestRecord.errorDetail`. Errors an upstream itself answered keep its message: they are

@@ -3,7 +3,7 @@ import type { StateStore } from './config.js';
 import type { OwnerQuota } from './owner-quota.js';
 
 /**
- * Responses continuation state (`previous_response_id`) and who owns it (issue 17, contract 4).
+ * Responses continuation state (`previous_response_id`) and who owns it.
  *
  * An answer a Responses client gets from another protocol's upstream carries an id the router
  * mints (`resp_` + 32 hex digits of a random UUID): upstream ids may repeat (some servers draw them from a

@@ -67,7 +67,7 @@ export interface ModelFamilyUpstreams {
 }
 
 /**
- * The model-family defaults of the earlier designs as route rules: reasoning o-series and codex
+ * Model-family defaults as route rules: reasoning o-series and codex
  * models -> Responses, `gpt*` -> Chat, `claude*` -> Anthropic, `gemini*` -> Gemini. Rules are
  * only emitted for the upstreams given.
  */

@@ -1,7 +1,7 @@
 import { LlmError, unfinishedStreamError, upstreamDecodeFailure, type LlmStreamEvent, type ProtocolId, type StepOutput, type StreamStep } from '@llm/core';
 
 /**
- * The one place where an upstream stream's ending is judged (contracts 6 and 7 of issue 17).
+ * The one place where an upstream stream's ending is judged.
  * Whatever happens to the upstream stream, its decoded events end with a `finish` or an `error`,
  * so a client never takes a cut stream for a complete answer:
  * - a decoder that throws (bytes that are not the protocol's stream) ends the events with an

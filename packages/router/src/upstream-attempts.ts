@@ -61,7 +61,7 @@ export async function generate(runtime: RouterRuntime, call: RouterCall, match: 
   const clientStores = call.clientCodec.traits.storesResponses;
   const owner = request.clientKeyId;
   const continuation = new Continuation(runtime, clientStores ? stringField(held.body, 'previous_response_id') : undefined, owner);
-  // Answers from another protocol get an id minted here (contract 4); one per request.
+  // Answers from another protocol get an id minted here, one per request: the client continues under it.
   const answerId = clientStores ? mintResponseId() : undefined;
 
   // Media URLs the target cannot take, downloaded once per request when configured.

@@ -1,7 +1,7 @@
 import type { CancelSignal, JsonObject, LlmMcpTool, LlmMcpToolDescription, LlmTextPart } from '@llm/core';
 
 /**
- * The router's side of MCP (issue 24): where an upstream cannot run remote MCP servers itself
+ * The router's side of MCP: where an upstream cannot run remote MCP servers itself
  * (`Codec.traits.hostedMcp` false), the router runs the loop (list, offer as functions, call,
  * feed back) and an {@link McpHost} talks to the servers. The gateway's host uses the official
  * SDK; the router stays free of it.

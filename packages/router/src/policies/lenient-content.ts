@@ -1,5 +1,5 @@
 /**
- * R1 of the design, before the client's body is decoded: a message `content` written as an
+ * Lenient content, before the client's body is decoded: a message `content` written as an
  * object instead of a string or a block array, as some Claude clients and SDK wrappers send it,
  * is rewritten in place: `{text}` (or one text block not in an array) and `{content: string}`
  * become the string, `{content: [blocks]}` the block array. Anything else is left for the

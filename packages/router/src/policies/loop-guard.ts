@@ -5,7 +5,7 @@ import { toolArgumentsObject, toolArgumentsText } from '@llm/core';
 export const LOOP_GUARD_INSTRUCTION =
   'You just repeated an identical tool call. Do not call the same tool with the same arguments again; use the result you already have or try something different.';
 
-/** Instruction `loopGuard: 'up-front'` adds to every request that declares tools (the design's R10). */
+/** Instruction `loopGuard: 'up-front'` adds to every request that declares tools. */
 export const UP_FRONT_LOOP_GUARD_INSTRUCTION =
   'Do not call a tool again with the same arguments once you have its result: use the result you already have. Call a tool again only when the user asks to refresh it.';
 

@@ -3,7 +3,7 @@ import type { ReadOnlyToolsConfig } from '../config.js';
 import { userText } from './turns.js';
 
 /**
- * Words that mark a request as read-only, unless a write word is present too: the design's list
+ * Words that mark a request as read-only, unless a write word is present too: a fixed list
  * (read, readme, summary, summarize, 解释 "explain", 总结 "summarize") and the English verbs the
  * policy always matched.
  */
@@ -27,7 +27,7 @@ export const DEFAULT_READ_WORDS: readonly string[] = [
   'describe',
 ];
 
-/** Words that mark a request as a change: the design's (edit, update, 修改 "modify", 写 "write") and more English verbs. */
+/** Words that mark a request as a change: a fixed list (edit, update, 修改 "modify", 写 "write") and more English verbs. */
 export const DEFAULT_WRITE_WORDS: readonly string[] = [
   'edit',
   'update',

@@ -1,13 +1,13 @@
 import type { LlmMessage } from '@llm/core';
 
 /**
- * Drops the plain text a client sends in the same turn as tool results (the design's R8: a
- * model given both may answer the text and ignore the results, or call the tool again). Off by
- * default because such text can be a new instruction. Only text goes: images and documents
- * beside the results stay, and a user message left empty is removed. A turn is what lies
- * between two assistant messages, text before or after the results alike. Every turn is treated
- * the same, so the history the upstream sees stays the same from one request to the next (its
- * prompt cache keeps matching).
+ * Drops the plain text a client sends in the same turn as tool results (a model given both
+ * may answer the text and ignore the results, or call the tool again). Off by default because
+ * such text can be a new instruction. Only text goes: images and documents beside the results
+ * stay, and a user message left empty is removed. A turn is what lies between two assistant
+ * messages, text before or after the results alike. Every turn is treated the same, so the
+ * history the upstream sees stays the same from one request to the next (its prompt cache keeps
+ * matching).
  */
 export function dropTextBesideToolResults(messages: LlmMessage[]): LlmMessage[] {
   const out: LlmMessage[] = [];
