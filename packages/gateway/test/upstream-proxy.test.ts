@@ -1,13 +1,20 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUndiciTransport, type PooledTransport } from '../src/transport.js';
 import { type ForwardProxy, startForwardProxy } from './helpers/forward-proxy.js';
+import { startListening } from './helpers/listening-process.js';
+import { makeTestCertificates, opensslAvailable, type TestCertificates } from './helpers/test-certificates.js';
+import { startTlsUpstream, type TlsUpstream } from './helpers/tls-upstream.js';
 
 // Upstream calls through a real forward proxy on loopback (test/helpers/forward-proxy.ts), which
-// records each tunnel. An https upstream rides the same CONNECT tunnel with TLS on top: not tested
-// here, it needs a certificate the test cannot make. MEDIA_NAME is a host only the proxy can
-// resolve, as behind a corporate proxy.
+// records each tunnel. An https upstream rides the same CONNECT tunnel with TLS on top, to a real
+// TLS server whose certificate a private CA made with openssl signed (last describe). MEDIA_NAME
+// is a host only the proxy can resolve, as behind a corporate proxy.
 const MEDIA_NAME = 'media.example.test';
 
 let upstream: Server;
@@ -143,4 +150,77 @@ describe('media downloads through a proxy', () => {
     expect(tunnels).toEqual([]);
     expect(upstreamHits).toEqual([]);
   });
+});
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const chatAnswer = {
+  id: 'chatcmpl_tls',
+  object: 'chat.completion',
+  created: 1_800_000_000,
+  model: 'gpt-x',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'over TLS', refusal: null }, finish_reason: 'stop', logprobs: null }],
+  usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+};
+
+describe.skipIf(!opensslAvailable())('https upstreams through the proxy: TLS end to end inside the tunnel', () => {
+  let certificates: TestCertificates;
+  let tls: TlsUpstream;
+  let configDir: string;
+  beforeAll(async () => {
+    certificates = makeTestCertificates();
+    tls = await startTlsUpstream(certificates, chatAnswer);
+    configDir = mkdtempSync(join(tmpdir(), 'gateway-tls-'));
+    writeFileSync(
+      join(configDir, 'gateway.yaml'),
+      `upstreams: { a: { protocol: openai-chat, baseUrl: "${tls.origin}/v1", apiKey: upstream-key } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\nlog: { level: warn }\n`,
+    );
+  });
+  afterEach(() => void (tls.hits.length = 0));
+  afterAll(async () => {
+    await tls.close();
+    certificates.remove();
+    rmSync(configDir, { recursive: true, force: true });
+  });
+
+  it('the transport checks the certificate through the tunnel (the proxy cannot): one from an unknown CA is refused, nothing is sent', async () => {
+    const transport = transportWith({ HTTPS_PROXY: proxyUrl });
+    await expect(transport({ url: `${tls.origin}/v1/chat/completions`, method: 'POST', body: '{}' })).rejects.toMatchObject({
+      // The chain ends in the private CA, which this process does not trust.
+      code: 'SELF_SIGNED_CERT_IN_CHAIN',
+    });
+    expect(tunnels).toEqual([`CONNECT 127.0.0.1:${tls.port}`]);
+    expect(tls.hits).toEqual([]);
+  });
+
+  // The transport takes no CA option and Node 20 reads extra CAs only at start-up: a gateway
+  // trusts a private CA when its process starts with NODE_EXTRA_CA_CERTS naming it.
+  it.each([
+    { proxy: { HTTPS_PROXY: 'proxy' }, tunnelled: true },
+    { proxy: { HTTP_PROXY: 'proxy' }, tunnelled: true },
+    { proxy: { HTTPS_PROXY: 'proxy', NO_PROXY: '127.0.0.1' }, tunnelled: false },
+  ])(
+    'a gateway started with NODE_EXTRA_CA_CERTS and $proxy: the exact answer, tunnelled: $tunnelled',
+    async ({ proxy, tunnelled }) => {
+      // The test runner's own proxy settings are not the gateway's.
+      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(https?|no|all)_proxy$/i.test(name)));
+      for (const [name, value] of Object.entries(proxy)) env[name] = value === 'proxy' ? proxyUrl : value;
+      env.NODE_EXTRA_CA_CERTS = certificates.caPath;
+      const args = [join(packageDir, 'node_modules/tsx/dist/cli.mjs'), '--conditions=@llm/source', 'src/cli.ts', 'serve'];
+      const gateway = await startListening([...args, '--config', join(configDir, 'gateway.yaml'), '--port', '0'], { cwd: packageDir, env });
+      try {
+        const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }] }),
+        });
+        expect({ status: response.status, body: await response.json() }).toEqual({ status: 200, body: chatAnswer });
+        expect(tunnels).toEqual(tunnelled ? [`CONNECT 127.0.0.1:${tls.port}`] : []);
+        expect(tls.hits).toEqual([{ request: `POST 127.0.0.1:${tls.port} /v1/chat/completions`, authorization: 'Bearer upstream-key', tls: true }]);
+      } finally {
+        gateway.child.kill('SIGTERM');
+        await gateway.exited;
+      }
+    },
+    30_000,
+  );
 });

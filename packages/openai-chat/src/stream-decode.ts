@@ -1,6 +1,7 @@
-import type { LlmError, LlmFinishReason, LlmStreamEvent, LlmUsage, SseEvent, StepOutput, StreamOptions, StreamStep } from '@llm/core';
+import type { CodecContext, LlmError, LlmFinishReason, LlmStreamEvent, LlmUsage, SseEvent, StepOutput, StreamOptions, StreamStep } from '@llm/core';
 import { invalidUpstream, isJsonObject, streamEndedEarly, upstreamDecodeFailure } from '@llm/core';
 import { SseJsonReader } from '@llm/core/kit';
+import { decodeDeltaAnnotations } from './delta-annotations.js';
 import { decodeError } from './error.js';
 import { decodeChoiceFinish } from './finish-reason.js';
 import { PROTOCOL } from './protocol.js';
@@ -34,11 +35,13 @@ export interface ChatDecodeState {
   usage: LlmUsage | undefined;
   /** Set after `[DONE]`, the usage chunk that released the finishes, or an error. */
   done: boolean;
+  /** Where losses are reported (annotations without a canonical form). */
+  context: CodecContext | undefined;
 }
 
-/** A fresh state (Chat's decoder takes no options). */
-export function createDecodeState(_options?: StreamOptions): ChatDecodeState {
-  return { started: false, nextBlock: 0, choices: new Map(), pending: [], usage: undefined, done: false, json: new SseJsonReader(P) };
+/** A fresh state; the options are only the context losses are reported to. */
+export function createDecodeState(options?: StreamOptions): ChatDecodeState {
+  return { started: false, nextBlock: 0, choices: new Map(), pending: [], usage: undefined, done: false, json: new SseJsonReader(P), context: options };
 }
 
 /**
@@ -96,7 +99,8 @@ function choiceState(state: ChatDecodeState, index: number): ChoiceState {
   return choice;
 }
 
-function textDelta(state: ChatDecodeState, choice: ChoiceState, choiceIndex: number, kind: TextKind, text: string, out: Out): void {
+/** Text of `kind` for the choice, in its open block or a new one; the block's index. */
+function textDelta(state: ChatDecodeState, choice: ChoiceState, choiceIndex: number, kind: TextKind, text: string, out: Out): number {
   if (choice.open?.kind !== kind) {
     if (choice.open) out.enqueue({ type: 'block-end', index: choice.open.index });
     const index = state.nextBlock++;
@@ -104,8 +108,9 @@ function textDelta(state: ChatDecodeState, choice: ChoiceState, choiceIndex: num
     const block = kind === 'reasoning' ? { kind, origin: { protocol: P } } : { kind };
     out.enqueue(choiceIndex === 0 ? { type: 'block-start', index, block } : { type: 'block-start', index, block, choice: choiceIndex });
   }
-  if (text === '') return;
-  out.enqueue(kind === 'reasoning' ? { type: 'reasoning-delta', index: choice.open.index, text } : { type: 'text-delta', index: choice.open.index, text });
+  const index = choice.open.index;
+  if (text !== '') out.enqueue(kind === 'reasoning' ? { type: 'reasoning-delta', index, text } : { type: 'text-delta', index, text });
+  return index;
 }
 
 function toolDelta(state: ChatDecodeState, choice: ChoiceState, choiceIndex: number, value: unknown, position: number, out: Out): void {
@@ -224,6 +229,12 @@ function decodeChunk(state: ChatDecodeState, chunk: Record<string, unknown>, out
         if (reasoning) textDelta(state, choice, choiceIndex, 'reasoning', reasoning, out);
         // The opening `content: ""` carries nothing: a text block starts with the first text.
         if (typeof delta.content === 'string' && delta.content !== '') textDelta(state, choice, choiceIndex, 'text', delta.content, out);
+        if (Array.isArray(delta.annotations) && delta.annotations.length > 0) {
+          const citations = decodeDeltaAnnotations(delta.annotations, `choices[${i}].delta.annotations`, state.context);
+          // They cite the text: a text block is opened for them should none be open.
+          const index = citations.length > 0 ? textDelta(state, choice, choiceIndex, 'text', '', out) : -1;
+          for (const citation of citations) out.enqueue({ type: 'citation', index, citation });
+        }
         if (typeof delta.refusal === 'string' && delta.refusal !== '') {
           choice.refused = true;
           textDelta(state, choice, choiceIndex, 'refusal', delta.refusal, out);

@@ -1,10 +1,11 @@
-import type { Codec } from '@llm/core';
+import type { Codec, LlmStreamEvent, LlmWarning } from '@llm/core';
 import { claude } from '@llm/claude';
 import { gemini } from '@llm/gemini';
-import { openaiChat } from '@llm/openai-chat';
+import { createDecodeState, decodeStep, openaiChat } from '@llm/openai-chat';
 import { openaiResponses } from '@llm/openai-responses';
 import { bridge } from '@llm/router';
 import { describe, expect, it } from 'vitest';
+import { CITED_ANSWER, CITED_SENTENCE, NEWS_URL, chatSearchAnswer, chatSearchStream, responsesSearchAnswer } from './openai-citation-fixtures.js';
 import { CITED_TITLE as TITLE, CITED_URL as URL, claudeSearchAnswer, geminiSearchAnswer } from './web-search-fixtures.js';
 
 const requests = new Map<Codec, unknown>([
@@ -30,7 +31,15 @@ function answer(client: Codec, upstream: Codec, upstreamAnswer: unknown): { body
 
 /** The client's SSE data payloads (parsed) for the upstream streaming the same answer, and the warnings. */
 async function streamed(client: Codec, upstream: Codec, upstreamAnswer: unknown): Promise<{ events: Record<string, unknown>[]; warnings: string[] }> {
-  const upstreamSse = bridge({ client: upstream, upstream }).responseToStream(structuredClone(upstreamAnswer));
+  return streamedSse(client, upstream, bridge({ client: upstream, upstream }).responseToStream(structuredClone(upstreamAnswer)));
+}
+
+/** The client's SSE data payloads (parsed) for an upstream stream as it is on the wire, and the warnings. */
+async function streamedSse(
+  client: Codec,
+  upstream: Codec,
+  upstreamSse: ReadableStream<Uint8Array>,
+): Promise<{ events: Record<string, unknown>[]; warnings: string[] }> {
   const { translator, warnings } = via(client, upstream, true);
   const text = await new Response(translator.stream(upstreamSse)).text();
   const events = text
@@ -196,6 +205,157 @@ describe('web search citations from a Gemini upstream (grounding)', () => {
         type: 'text',
         text: 'L’édition sort en 2027. More soon.',
         citations: both.map(({ url, title }) => ({ kind: 'url', url, title, startIndex: 0, endIndex: 23 })),
+      },
+    ]);
+  });
+});
+
+// The two OpenAI answers cite the same two pages over the same text: "L’édition sort en 2027." is
+// UTF-16 units 0-23 and UTF-8 bytes 0-26, "More soon." units 24-34 and bytes 27-37.
+const pages = [
+  { url: URL, title: TITLE, start: 0, end: 23, bytes: [0, 26], text: CITED_SENTENCE },
+  { url: NEWS_URL, title: 'News', start: 24, end: 34, bytes: [27, 37], text: 'More soon.' },
+];
+// Claude citations have no range and no cited text or index to give: each one is reported lossy.
+const claudeCitation = ({ url, title }: { url: string; title: string }) => ({
+  type: 'web_search_result_location',
+  cited_text: '',
+  url,
+  title,
+  encrypted_index: '',
+});
+const claudeDeltas = pages.map((page) => ({ type: 'content_block_delta', index: 0, delta: { type: 'citations_delta', citation: claudeCitation(page) } }));
+const chatAnnotations = pages.map(({ url, title, start, end }) => ({ type: 'url_citation', url_citation: { end_index: end, start_index: start, title, url } }));
+const responsesAnnotations = pages.map(({ url, title, start, end }) => ({ type: 'url_citation', start_index: start, end_index: end, title, url }));
+const grounding = (partIndex?: number) => ({
+  groundingChunks: pages.map(({ url, title }) => ({ web: { uri: url, title } })),
+  groundingSupports: pages.map(({ bytes: [startIndex, endIndex], text }, chunk) => ({
+    segment: { ...(partIndex === undefined ? {} : { partIndex }), startIndex, endIndex, text },
+    groundingChunkIndices: [chunk],
+  })),
+});
+
+describe('web search citations from a Responses upstream (output_text annotations)', () => {
+  // The web_search_call item has no form but its own protocol's: reported wherever it goes.
+  it('reach Claude clients as web_search_result_location citations, streaming and not', async () => {
+    const { body, warnings } = answer(claude, openaiResponses, responsesSearchAnswer);
+    expect(body.content).toEqual([{ type: 'text', text: CITED_ANSWER, citations: pages.map(claudeCitation) }]);
+    expect(warnings).toEqual([
+      'dropped-part@choices[0].content[0]',
+      'lossy-conversion@choices[0].content[1].citations[0]',
+      'lossy-conversion@choices[0].content[1].citations[1]',
+    ]);
+    const stream = await streamed(claude, openaiResponses, responsesSearchAnswer);
+    expect(cites(stream.events)).toEqual(claudeDeltas);
+    expect(stream.warnings).toEqual(['dropped-field@blocks[0]', 'lossy-conversion@blocks[1].citations', 'lossy-conversion@blocks[1].citations']);
+  });
+
+  it('reach Chat clients as message annotations with the same ranges; Chat streams report them', async () => {
+    const { body, warnings } = answer(openaiChat, openaiResponses, responsesSearchAnswer);
+    expect(body.choices).toEqual([
+      {
+        index: 0,
+        message: { role: 'assistant', content: CITED_ANSWER, refusal: null, annotations: chatAnnotations },
+        finish_reason: 'stop',
+        logprobs: null,
+      },
+    ]);
+    expect(warnings).toEqual(['dropped-part@choices[0].content[0]']);
+    const stream = await streamed(openaiChat, openaiResponses, responsesSearchAnswer);
+    expect(cites(stream.events)).toEqual([]);
+    expect(stream.warnings).toEqual(['dropped-part@blocks[0]', 'dropped-field@blocks[1]', 'dropped-field@blocks[1]']);
+  });
+
+  it('reach Gemini clients as groundingMetadata with byte segments, streaming and not', async () => {
+    const { body, warnings } = answer(gemini, openaiResponses, responsesSearchAnswer);
+    expect(body.candidates).toEqual([
+      { groundingMetadata: grounding(0), content: { parts: [{ text: CITED_ANSWER }], role: 'model' }, finishReason: 'STOP', index: 0 },
+    ]);
+    expect(warnings).toEqual(['dropped-part@choices[0].content[0]']);
+    const stream = await streamed(gemini, openaiResponses, responsesSearchAnswer);
+    expect(cites(stream.events).map((event) => event.candidates)).toEqual([[{ finishReason: 'STOP', index: 0, groundingMetadata: grounding() }]]);
+    expect(stream.warnings).toEqual(['dropped-part@blocks[0]']);
+  });
+
+  it('Responses clients get the answer back exactly, search call included', async () => {
+    expect(answer(openaiResponses, openaiResponses, responsesSearchAnswer)).toEqual({ body: responsesSearchAnswer, warnings: [] });
+  });
+});
+
+describe('web search citations from a Chat upstream (message annotations)', () => {
+  it('reach Claude clients as web_search_result_location citations, streaming and not', async () => {
+    const { body, warnings } = answer(claude, openaiChat, chatSearchAnswer);
+    expect(body.content).toEqual([{ type: 'text', text: CITED_ANSWER, citations: pages.map(claudeCitation) }]);
+    expect(warnings).toEqual(['lossy-conversion@choices[0].content[0].citations[0]', 'lossy-conversion@choices[0].content[0].citations[1]']);
+    const stream = await streamedSse(claude, openaiChat, new Response(chatSearchStream).body!);
+    expect(cites(stream.events)).toEqual(claudeDeltas);
+    expect(stream.warnings).toEqual(['lossy-conversion@blocks[0].citations', 'lossy-conversion@blocks[0].citations']);
+  });
+
+  it('reach Responses clients as output_text annotations, streamed as annotation.added', async () => {
+    const { body, warnings } = answer(openaiResponses, openaiChat, chatSearchAnswer);
+    expect(body.output).toEqual([
+      {
+        type: 'message',
+        id: 'msg_chatcmpl_search_0',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: CITED_ANSWER, annotations: responsesAnnotations }],
+      },
+    ]);
+    expect(warnings).toEqual([]);
+    const stream = await streamedSse(openaiResponses, openaiChat, new Response(chatSearchStream).body!);
+    expect(stream.events.filter((event) => event.type === 'response.output_text.annotation.added')).toEqual(
+      responsesAnnotations.map((annotation, at) => ({
+        type: 'response.output_text.annotation.added',
+        item_id: 'msg_chatcmpl_search_0',
+        output_index: 0,
+        content_index: 0,
+        annotation_index: at,
+        annotation,
+        sequence_number: 6 + at,
+      })),
+    );
+    const done = stream.events.find((event) => event.type === 'response.content_part.done');
+    expect(done?.part).toEqual({ type: 'output_text', annotations: responsesAnnotations, text: CITED_ANSWER });
+    expect(stream.warnings).toEqual([]);
+  });
+
+  it('reach Gemini clients as groundingMetadata with byte segments, streaming and not', async () => {
+    const { body, warnings } = answer(gemini, openaiChat, chatSearchAnswer);
+    expect(body.candidates).toEqual([
+      { groundingMetadata: grounding(0), content: { parts: [{ text: CITED_ANSWER }], role: 'model' }, finishReason: 'STOP', index: 0 },
+    ]);
+    expect(warnings).toEqual([]);
+    const stream = await streamedSse(gemini, openaiChat, new Response(chatSearchStream).body!);
+    expect(cites(stream.events).map((event) => event.candidates)).toEqual([[{ finishReason: 'STOP', index: 0, groundingMetadata: grounding() }]]);
+    expect(stream.warnings).toEqual([]);
+  });
+
+  it('the Chat stream decoder reads delta.annotations as citations of the open text block; another annotation type is reported', () => {
+    const warnings: LlmWarning[] = [];
+    const state = createDecodeState({ warn: (warning) => warnings.push(warning) });
+    const events: LlmStreamEvent[] = [];
+    const other = { type: 'file_citation', file_citation: { file_id: 'file_1' } };
+    const chunk = (delta: unknown, finish: string | null = null) => ({
+      data: JSON.stringify({ id: 'c', choices: [{ index: 0, delta, finish_reason: finish }] }),
+    });
+    for (const sse of [chunk({ content: CITED_ANSWER }), chunk({ annotations: [other, ...chatAnnotations] }), chunk({}, 'stop'), { data: '[DONE]' }])
+      decodeStep(state, sse, { enqueue: (event) => void events.push(event) });
+    expect(events).toEqual([
+      { type: 'start', id: 'c' },
+      { type: 'block-start', index: 0, block: { kind: 'text' } },
+      { type: 'text-delta', index: 0, text: CITED_ANSWER },
+      ...pages.map(({ url, title, start, end }) => ({ type: 'citation', index: 0, citation: { kind: 'url', url, title, startIndex: start, endIndex: end } })),
+      { type: 'block-end', index: 0 },
+      { type: 'finish', reason: 'stop', rawReason: 'stop' },
+    ]);
+    expect(warnings).toEqual([
+      {
+        code: 'dropped-field',
+        path: 'choices[0].delta.annotations[0]',
+        message: 'only url_citation annotations have a canonical form in a stream',
+        protocol: 'openai-chat',
       },
     ]);
   });
