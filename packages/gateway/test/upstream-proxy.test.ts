@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUndiciTransport, type PooledTransport } from '../src/transport.js';
 import { type ForwardProxy, startForwardProxy } from './helpers/forward-proxy.js';
 import { startListening } from './helpers/listening-process.js';
-import { makeTestCertificates, opensslAvailable, type TestCertificates } from './helpers/test-certificates.js';
+import { makeTestCertificates, type TestCertificates } from './helpers/test-certificates.js';
 import { startTlsUpstream, type TlsUpstream } from './helpers/tls-upstream.js';
 
 // Upstream calls through a real forward proxy on loopback (test/helpers/forward-proxy.ts), which
@@ -162,7 +162,7 @@ const chatAnswer = {
   usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
 };
 
-describe.skipIf(!opensslAvailable())('https upstreams through the proxy: TLS end to end inside the tunnel', () => {
+describe('https upstreams through the proxy: TLS end to end inside the tunnel', () => {
   let certificates: TestCertificates;
   let tls: TlsUpstream;
   let configDir: string;

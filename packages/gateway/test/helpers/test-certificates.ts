@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { installPackages } from '../../../../scripts/services.mjs';
 
 /** A private CA and a server certificate it signed, as PEM files in a temp dir. */
 export interface TestCertificates {
@@ -15,9 +16,14 @@ export interface TestCertificates {
   remove(): void;
 }
 
-/** Whether the `openssl` command can be run (the certificates are made with it). */
-export function opensslAvailable(): boolean {
-  return spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0;
+/**
+ * Installs the `openssl` command when it is missing (Debian's package, as the service tests
+ * install PostgreSQL): the certificates are made with it, and a test that skipped without it
+ * would prove nothing.
+ */
+export function ensureOpenssl(): void {
+  if (spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0) return;
+  installPackages(['openssl']);
 }
 
 /**
@@ -26,6 +32,7 @@ export function opensslAvailable(): boolean {
  * as nothing outlives the test run.
  */
 export function makeTestCertificates(): TestCertificates {
+  ensureOpenssl();
   const dir = mkdtempSync(join(tmpdir(), 'llm-tls-'));
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
