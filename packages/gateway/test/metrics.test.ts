@@ -82,9 +82,16 @@ describe('metrics', () => {
       'llm_gateway_tokens_total{upstream="chat",model="other",kind="output"} 5',
     ]);
     // Two requests fell over from `down` (one try and one retry each), `broken` tried it twice too.
-    expect(lines(text, ['llm_gateway_upstream_attempts_total', 'llm_gateway_upstream_failures_total', 'llm_gateway_fallbacks_total'])).toEqual([
+    const upstreamLines = [
+      'llm_gateway_upstream_attempts_total',
+      'llm_gateway_upstream_retries_total',
+      'llm_gateway_upstream_failures_total',
+      'llm_gateway_fallbacks_total',
+    ];
+    expect(lines(text, upstreamLines)).toEqual([
       'llm_gateway_upstream_attempts_total{upstream="down"} 6',
       'llm_gateway_upstream_attempts_total{upstream="chat"} 3',
+      'llm_gateway_upstream_retries_total{upstream="down"} 3',
       'llm_gateway_upstream_failures_total{upstream="down",reason="503"} 6',
       'llm_gateway_fallbacks_total{upstream="chat"} 2',
     ]);
