@@ -148,10 +148,14 @@ export async function createMetrics(models: ReadonlySet<string>, circuits?: () =
       },
     });
   }
-  const modelLabel = (model: string | undefined) => (model === undefined ? NONE : models.has(model) ? model : OTHER_MODEL);
+  let known = models;
+  const modelLabel = (model: string | undefined) => (model === undefined ? NONE : known.has(model) ? model : OTHER_MODEL);
   return {
     contentType: registry.contentType,
     text: () => registry.metrics(),
+    knowModels: (next) => {
+      known = next;
+    },
     started: () => {
       inFlightCount++;
     },
@@ -190,4 +194,9 @@ export interface GatewayMetrics extends GatewayObserver {
   readonly contentType: string;
   /** Every metric in the Prometheus text format. */
   text(): Promise<string>;
+  /**
+   * The model names labels may carry from now on (a reload's {@link knownModels}); series
+   * already made stay. Each reload can add at most its config's names: still bounded.
+   */
+  knowModels(models: ReadonlySet<string>): void;
 }

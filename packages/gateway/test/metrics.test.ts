@@ -151,6 +151,29 @@ describe('metrics', () => {
     }
   });
 
+  it("labels a reloaded config's route models by name, not as other", async () => {
+    const reloading = await startGateway(config({}), { port: 0, logger: createLogger('silent') });
+    try {
+      expect(await chatCall(reloading.url, 'free-a')).toBe(200);
+      const next = JSON.stringify({
+        upstreams: { chat: { protocol: 'openai-chat', baseUrl: chat.baseUrl } },
+        routes: [{ match: '*', upstream: 'chat', model: 'gpt-reloaded' }],
+        ledger: false,
+        metrics: {},
+      });
+      expect(reloading.reload(() => parseConfig(next))).toBe(true);
+      expect(await chatCall(reloading.url, 'free-a')).toBe(200);
+      const text = await (await fetch(`${reloading.url}/metrics`)).text();
+      expect(lines(text, ['llm_gateway_requests_total'])).toEqual([
+        // Before: a glob route without a model sends the client's name.
+        'llm_gateway_requests_total{protocol="openai-chat",upstream="chat",model="other",status="200"} 1',
+        'llm_gateway_requests_total{protocol="openai-chat",upstream="chat",model="gpt-reloaded",status="200"} 1',
+      ]);
+    } finally {
+      await reloading.close();
+    }
+  });
+
   it('has no /metrics with `metrics: false`', async () => {
     const off = await startGateway(config(false), { port: 0, logger: createLogger('silent') });
     try {
