@@ -113,4 +113,35 @@ describe('attempts and retries in the request record', () => {
     expect(hosts).toEqual([]);
     expect(records.map(counts)).toEqual([{ upstream: undefined, fallbacks: undefined, attempts: 0, retries: undefined, status: 404 }]);
   });
+
+  it("a token count asks the upstream's own count once (attempts 1), or estimates without a call (attempts 0)", async () => {
+    const records: RequestRecord[] = [];
+    const make = (countTokens: 'upstream' | undefined, status: number) =>
+      createHandler({
+        upstreams: { up: { protocol: 'claude', baseUrl: 'http://up.test', apiKey: 'k' } },
+        routes: [{ match: '*', upstream: 'up' }],
+        ...(countTokens && { countTokens }),
+        hooks: { onRequestEnd: (record) => records.push(record) },
+        transport: async () => new Response(status === 200 ? '{"input_tokens":5}' : '{}', { status, headers: { 'content-type': 'application/json' } }),
+      });
+    const count = async (handler: ReturnType<typeof make>) => {
+      const response = await handler(
+        new Request('http://router.test/v1/messages/count_tokens', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+          body: JSON.stringify({ model: 'claude-x', messages: [{ role: 'user', content: 'hi' }] }),
+        }),
+      );
+      return response.headers.get('x-llm-token-count');
+    };
+    expect(await count(make('upstream', 200))).toBe('upstream');
+    // The upstream's count failed: the estimate answers, and the call it made is still counted.
+    expect(await count(make('upstream', 500))).toBe('estimate');
+    expect(await count(make(undefined, 200))).toBe('estimate');
+    expect(records.map(({ attempts, retries, status }) => ({ attempts, retries, status }))).toEqual([
+      { attempts: 1, retries: undefined, status: 200 },
+      { attempts: 1, retries: undefined, status: 200 },
+      { attempts: 0, retries: undefined, status: 200 },
+    ]);
+  });
 });
