@@ -11,7 +11,7 @@ function claudeEvent(type: string, data: object): Uint8Array {
 /** A held Claude SSE answer (`claude-gated`, text `"held "` then `"done"`) and what ends it. */
 export interface GatedClaudeStream {
   response: Response;
-  /** Sends the rest of the answer and ends it (once: later calls do nothing). */
+  /** Sends the rest of the answer and ends it (once, and only while it is read: otherwise nothing). */
   release(): void;
 }
 
@@ -31,6 +31,10 @@ export function gatedClaudeStream(): GatedClaudeStream {
         controller.enqueue(claudeEvent('message_stop', {}));
         controller.close();
       };
+    },
+    // The reader went away (a cut stream): nothing left to release.
+    cancel() {
+      release = () => {};
     },
   });
   return { response: new Response(body, { headers: { 'content-type': 'text/event-stream' } }), release: () => release() };
