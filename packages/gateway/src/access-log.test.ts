@@ -22,6 +22,7 @@ describe('access log', () => {
       upstream: 'a',
       upstreamModel: 'm',
       fallbacks: 1,
+      attempts: 3,
       status: 200,
       ttfbMs: 3,
       ms: 250,

@@ -23,6 +23,8 @@ export interface AccessEntry {
   upstreamModel?: string;
   /** Upstreams of the route tried before the one that answered (0: the first answered). */
   fallbacks?: number;
+  /** Upstream API calls made for the request, retries and fallbacks included (0: none was made). */
+  attempts?: number;
   /** The status the client got. */
   status: number;
   /** Milliseconds from the request's arrival to the first byte of the answer going out. */
@@ -44,13 +46,14 @@ export interface AccessEntry {
 /** The fields of an {@link AccessEntry} a router record fills in. */
 type RecordFields = Pick<
   AccessEntry,
-  'clientModel' | 'upstream' | 'upstreamModel' | 'fallbacks' | 'inputTokens' | 'outputTokens' | 'cachedTokens' | 'errorKind' | 'mcpCalls'
+  'clientModel' | 'upstream' | 'upstreamModel' | 'fallbacks' | 'attempts' | 'inputTokens' | 'outputTokens' | 'cachedTokens' | 'errorKind' | 'mcpCalls'
 >;
 
 /**
  * What the router's record of a request adds to its access line. `fallbacks` is the router's
  * count of upstreams left before the one that answered; for a call that has none (a token count),
- * the answering upstream's position in the route's list.
+ * the answering upstream's position in the route's list. `attempts` is the router's count of
+ * upstream API calls.
  */
 export function recordFields(record: RequestRecord, routes: RouterConfig['routes']): RecordFields {
   const fields: RecordFields = {};
@@ -65,6 +68,7 @@ export function recordFields(record: RequestRecord, routes: RouterConfig['routes
       if (position >= 0) fields.fallbacks = position;
     }
   }
+  if (record.attempts !== undefined) fields.attempts = record.attempts;
   const usage = record.usage;
   if (usage) {
     fields.inputTokens = usage.inputTokens;
@@ -86,6 +90,7 @@ const FIELDS: readonly (readonly [keyof AccessEntry, 'text' | 'number'])[] = [
   ['upstream', 'text'],
   ['upstreamModel', 'text'],
   ['fallbacks', 'number'],
+  ['attempts', 'number'],
   ['status', 'number'],
   ['ttfbMs', 'number'],
   ['ms', 'number'],

@@ -1,6 +1,6 @@
 import type { AccessEntry } from './access-log.js';
 import type { CircuitState } from '@llm/router';
-import type { RouterConfig } from './router-contract.js';
+import type { RouterConfig, UpstreamRetries } from './router-contract.js';
 import { CIRCUIT_STATE_VALUES } from './server/circuit-health.js';
 import { cellCounter, cellHistogram, observeIn } from './metric-cells.js';
 
@@ -23,8 +23,11 @@ export interface GatewayObserver {
   started(): void;
   /** A request's answer is streaming (counted in open streams until {@link ended}). */
   streaming(): void;
-  /** A request is over: its access line's fields. `streamed` when {@link streaming} was called. */
-  ended(entry: AccessEntry, streamed: boolean): void;
+  /**
+   * A request is over: its access line's fields, and the router's count of calls it resent to
+   * each upstream. `streamed` when {@link streaming} was called.
+   */
+  ended(entry: AccessEntry, streamed: boolean, retries?: readonly UpstreamRetries[]): void;
   /** An upstream API attempt went out. */
   attempt(upstream: string): void;
   /** An upstream API attempt failed (see {@link AttemptFailure}). */
@@ -106,6 +109,14 @@ export async function createMetrics(models: ReadonlySet<string>, circuits?: () =
     labelNames: ['upstream'],
     registers,
   }).cells;
+  // From the router's record, not the transport: only the router knows a call is a resend to
+  // the same upstream (the transport sees a retry and a fallback to a same-URL upstream alike).
+  const retries = cellCounter(prom, {
+    name: 'llm_gateway_upstream_retries_total',
+    help: 'Upstream API calls resent to the same upstream within a request (after a 429, 408, 5xx or network error).',
+    labelNames: ['upstream'],
+    registers,
+  }).cells;
   const failures = cellCounter(prom, {
     name: 'llm_gateway_upstream_failures_total',
     help: 'Failed upstream API calls, by reason: the status (429, 5xx), error (no answer) or timeout.',
@@ -137,17 +148,21 @@ export async function createMetrics(models: ReadonlySet<string>, circuits?: () =
       },
     });
   }
-  const modelLabel = (model: string | undefined) => (model === undefined ? NONE : models.has(model) ? model : OTHER_MODEL);
+  let known = models;
+  const modelLabel = (model: string | undefined) => (model === undefined ? NONE : known.has(model) ? model : OTHER_MODEL);
   return {
     contentType: registry.contentType,
     text: () => registry.metrics(),
+    knowModels: (next) => {
+      known = next;
+    },
     started: () => {
       inFlightCount++;
     },
     streaming: () => {
       openStreamCount++;
     },
-    ended(entry, streamed) {
+    ended(entry, streamed, retried) {
       inFlightCount--;
       if (streamed) openStreamCount--;
       const protocol = entry.protocol ?? NONE;
@@ -160,6 +175,7 @@ export async function createMetrics(models: ReadonlySet<string>, circuits?: () =
       if (entry.outputTokens !== undefined) tokens.get(upstream, model, 'output').pending += entry.outputTokens;
       if (entry.cachedTokens !== undefined) tokens.get(upstream, model, 'cached').pending += entry.cachedTokens;
       if (entry.fallbacks) fallbacks.get(upstream).pending += entry.fallbacks;
+      if (retried) for (const item of retried) retries.get(item.upstream).pending += item.count;
       // Kinds are the router's closed list (LlmErrorKind): a bounded label.
       if (entry.errorKind !== undefined) errors.get(protocol, upstream, entry.errorKind).pending++;
     },
@@ -178,4 +194,9 @@ export interface GatewayMetrics extends GatewayObserver {
   readonly contentType: string;
   /** Every metric in the Prometheus text format. */
   text(): Promise<string>;
+  /**
+   * The model names labels may carry from now on (a reload's {@link knownModels}); series
+   * already made stay. Each reload can add at most its config's names: still bounded.
+   */
+  knowModels(models: ReadonlySet<string>): void;
 }

@@ -1,2 +1,2 @@
 /** The router's public config types the gateway builds and consumes. */
-export type { RequestRecord, RouteRule, RouterConfig, Transport, UpstreamConfig, UpstreamRequest, UpstreamResponse } from '@llm/router';
+export type { RequestRecord, RouteRule, RouterConfig, Transport, UpstreamConfig, UpstreamRequest, UpstreamResponse, UpstreamRetries } from '@llm/router';

@@ -157,6 +157,7 @@ export async function createTracing(config: TracingConfig, exporter?: SpanExport
         'gen_ai.response.model': entry.upstreamModel,
         'llm_gateway.upstream': entry.upstream,
         'llm_gateway.fallbacks': entry.fallbacks,
+        'llm_gateway.attempts': entry.attempts,
         'gen_ai.usage.input_tokens': entry.inputTokens,
         'gen_ai.usage.output_tokens': entry.outputTokens,
         'error.type': entry.errorKind,

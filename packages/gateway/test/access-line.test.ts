@@ -81,6 +81,8 @@ describe('access line', () => {
       upstream: 'chat',
       upstreamModel: 'gpt-4.1',
       fallbacks: 1,
+      // Down's one call (maxRetries 0), then chat's.
+      attempts: 2,
       status: 200,
       inputTokens: 3,
       outputTokens: 5,
@@ -108,6 +110,7 @@ describe('access line', () => {
       upstream: 'slow',
       upstreamModel: 'claude-slow',
       fallbacks: 0,
+      attempts: 1,
       status: 200,
       // Claude's 12 uncached input tokens plus its 4 cache reads.
       inputTokens: 16,
@@ -136,6 +139,7 @@ describe('access line', () => {
       upstream: 'down',
       upstreamModel: 'broken',
       fallbacks: 0,
+      attempts: 1,
       status: 503,
       errorKind: 'overloaded',
       msg: 'request',
@@ -159,5 +163,123 @@ describe('access line', () => {
         .map((entry) => entry.msg),
       // The route's first upstream is down: its attempt's line shares the request id.
     ).toEqual(['upstream attempt failed', 'request']);
+  });
+});
+
+describe('access line: attempts, with retries', () => {
+  let flaky: NodeServer;
+  let busy: NodeServer;
+  let retrying: Gateway;
+  /** Calls the flaky upstream answers 503 before it answers 200. */
+  let flakyFailures = 0;
+  const retryLines: string[] = [];
+
+  // `retry-after: 0`: retried at once (the config has no backoff setting; its default is 500 ms).
+  const busyAnswer = () =>
+    new Response('{"error":{"message":"busy","type":"server_error"}}', { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '0' } });
+
+  beforeAll(async () => {
+    busy = await serveNode(async () => busyAnswer());
+    flaky = await serveNode(async () => {
+      if (flakyFailures > 0) {
+        flakyFailures--;
+        return busyAnswer();
+      }
+      const body = {
+        id: 'chatcmpl-flaky',
+        object: 'chat.completion',
+        created: 1,
+        model: 'gpt-flaky',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
+      };
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    const config = parseConfig(
+      JSON.stringify({
+        upstreams: {
+          flaky: { protocol: 'openai-chat', baseUrl: `${flaky.url}/v1` },
+          down: { protocol: 'openai-chat', baseUrl: `${busy.url}/v1` },
+          chat: { protocol: 'openai-chat', baseUrl: chat.baseUrl },
+        },
+        routes: [
+          { match: 'flaky', upstream: 'flaky', model: 'gpt-flaky' },
+          { match: 'fall', upstream: ['down', 'chat'], model: 'gpt-4.1' },
+          { match: 'clean', upstream: 'chat', model: 'gpt-4.1' },
+        ],
+        maxRetries: 2,
+        ledger: false,
+      }),
+    );
+    retrying = await startGateway(config, { port: 0, logger: createLogger('info', { write: (line: string) => retryLines.push(line) }) });
+  });
+  afterAll(async () => {
+    await retrying?.close();
+    await Promise.all([flaky?.close(), busy?.close()]);
+  });
+
+  async function ask(requestId: string, model: string): Promise<Record<string, unknown>> {
+    const res = await fetch(`${retrying.url}/v1/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hello there' }] }),
+      headers: { 'x-request-id': requestId },
+    });
+    await res.text();
+    expect(res.status).toBe(200);
+    const access = () =>
+      retryLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.requestId === requestId && entry.msg === 'request');
+    await expect.poll(() => access().length).toBe(1);
+    return timeless(access()[0]);
+  }
+
+  const base = { level: 30, name: 'llm-gateway', method: 'POST', path: '/v1/chat/completions', protocol: 'openai-chat', status: 200, msg: 'request' };
+
+  it('counts the retries on one upstream, a fallback after retries, and a clean request; the metrics count the same retries', async () => {
+    flakyFailures = 2;
+    expect(await ask('retried', 'flaky')).toEqual({
+      ...base,
+      requestId: 'retried',
+      clientModel: 'flaky',
+      upstream: 'flaky',
+      upstreamModel: 'gpt-flaky',
+      fallbacks: 0,
+      // 503, 503, then 200: all three on the same upstream.
+      attempts: 3,
+      inputTokens: 7,
+      outputTokens: 2,
+    });
+    expect(await ask('fell-over', 'fall')).toEqual({
+      ...base,
+      requestId: 'fell-over',
+      clientModel: 'fall',
+      upstream: 'chat',
+      upstreamModel: 'gpt-4.1',
+      fallbacks: 1,
+      // Down's call and its two retries, then chat's.
+      attempts: 4,
+      inputTokens: 3,
+      outputTokens: 5,
+    });
+    expect(await ask('clean', 'clean')).toEqual({
+      ...base,
+      requestId: 'clean',
+      clientModel: 'clean',
+      upstream: 'chat',
+      upstreamModel: 'gpt-4.1',
+      fallbacks: 0,
+      attempts: 1,
+      inputTokens: 3,
+      outputTokens: 5,
+    });
+    const text = await (await fetch(`${retrying.url}/metrics`)).text();
+    const names = ['llm_gateway_upstream_attempts_total', 'llm_gateway_upstream_retries_total', 'llm_gateway_fallbacks_total'];
+    expect(text.split('\n').filter((line) => names.some((name) => line.startsWith(`${name}{`)))).toEqual([
+      'llm_gateway_upstream_attempts_total{upstream="flaky"} 3',
+      'llm_gateway_upstream_attempts_total{upstream="down"} 3',
+      'llm_gateway_upstream_attempts_total{upstream="chat"} 2',
+      'llm_gateway_upstream_retries_total{upstream="flaky"} 2',
+      'llm_gateway_upstream_retries_total{upstream="down"} 2',
+      'llm_gateway_fallbacks_total{upstream="chat"} 1',
+    ]);
   });
 });

@@ -87,6 +87,7 @@ describe('GET /admin/requests', () => {
           upstreamProtocol: 'openai-chat',
           upstreamModel: 'broken-1',
           fallbacks: 0,
+          attempts: 1,
           status: 503,
           stream: false,
           errorKind: 'overloaded',
@@ -101,6 +102,7 @@ describe('GET /admin/requests', () => {
           upstreamProtocol: 'openai-chat',
           upstreamModel: 'claude-x',
           fallbacks: 0,
+          attempts: 1,
           status: 200,
           stream: false,
           usage: USAGE,
@@ -116,6 +118,7 @@ describe('GET /admin/requests', () => {
           upstreamProtocol: 'openai-chat',
           upstreamModel: 'gpt-4.1',
           fallbacks: 0,
+          attempts: 1,
           status: 200,
           stream: false,
           usage: USAGE,
@@ -206,6 +209,7 @@ describe('RecentRequests', () => {
       upstreamProtocol: 'openai-chat' as const,
       upstreamModel: 'gpt-4o-mini',
       fallbacks: 1,
+      attempts: 4,
       status: 200,
       stream: true,
       usage: {
@@ -227,7 +231,7 @@ describe('RecentRequests', () => {
     ring.add(full as Parameters<RecentRequests['add']>[0], { usd: 0.5 }, Date.UTC(2026, 0, 2));
     expect(JSON.stringify(ring.newest())).toBe(
       '[{"time":"2026-01-02T00:00:00.000Z","requestId":"r7","keyId":"team-a","clientProtocol":"claude","clientModel":"sonnet","upstream":"up",' +
-        '"upstreamProtocol":"openai-chat","upstreamModel":"gpt-4o-mini","fallbacks":1,"status":200,"stream":true,' +
+        '"upstreamProtocol":"openai-chat","upstreamModel":"gpt-4o-mini","fallbacks":1,"attempts":4,"status":200,"stream":true,' +
         '"usage":{"inputTokens":10,"outputTokens":5,"cacheReadTokens":2,"cacheWriteTokens":1,"reasoningTokens":3},"usageEstimated":true,' +
         '"costUsd":0.5,"firstByteMs":12.3,"totalMs":100,"errorKind":"upstream","warnings":[{"code":"dropped","message":"m"}],"warningsDropped":2}]',
     );

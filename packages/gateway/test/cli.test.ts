@@ -32,12 +32,22 @@ describe('llm-gateway CLI', () => {
     }
   });
 
+  const DRAIN_MS_EXPECTED = '--drain-ms: expected a whole number of milliseconds from 0 to 2147483647';
   const errors: [string[], string][] = [
     [['frobnicate'], 'llm-gateway: unknown command "frobnicate" (try llm-gateway --help)'],
     [['serve'], 'llm-gateway serve: --config <file> (or --mock) is required'],
     [['serve', '--mock', '--config', 'g.yaml'], 'llm-gateway serve: --mock serves its own config: leave out --config'],
     [['serve', '--config', '/nope.yaml'], 'llm-gateway serve: cannot read config /nope.yaml: ENOENT'],
     [['serve', '--bogus'], "llm-gateway serve: Unknown option '--bogus'"],
+    // Checked before the config is read: the file named does not exist.
+    [['serve', '--config', '/nope.yaml', '--drain-ms', 'abc'], `llm-gateway serve: ${DRAIN_MS_EXPECTED}, got "abc"`],
+    [['serve', '--config', '/nope.yaml', '--drain-ms=-5'], `llm-gateway serve: ${DRAIN_MS_EXPECTED}, got "-5"`],
+    [['serve', '--config', '/nope.yaml', '--drain-ms', '-5'], "llm-gateway serve: Option '--drain-ms' argument is ambiguous."],
+    [['serve', '--config', '/nope.yaml', '--drain-ms', ''], `llm-gateway serve: ${DRAIN_MS_EXPECTED}, got ""`],
+    [['serve', '--config', '/nope.yaml', '--drain-ms', '1e3'], `llm-gateway serve: ${DRAIN_MS_EXPECTED}, got "1e3"`],
+    // Past node's longest timer, which would fire at once.
+    [['serve', '--config', '/nope.yaml', '--drain-ms', '2147483648'], `llm-gateway serve: ${DRAIN_MS_EXPECTED}, got "2147483648"`],
+    [['serve', '--workers', '2', '--config', '/nope.yaml', '--drain-ms', 'abc'], `llm-gateway serve: ${DRAIN_MS_EXPECTED}, got "abc"`],
     [['mock', '--protocol', 'grpc'], 'llm-gateway mock: --protocol: unknown protocol "grpc" (openai-chat, openai-responses, claude, gemini)'],
     [['mock', '--protocol', 'claude', '--port', 'x'], 'llm-gateway mock: --port: expected a port number, got "x"'],
     [['translate', '--from', 'claude'], 'llm-gateway translate: --to is required (openai-chat, openai-responses, claude, gemini, bedrock-converse)'],

@@ -148,6 +148,11 @@ describe('parseConfig', () => {
       'listen: { port: 70000 }\nupstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]',
       'listen.port: must be at most 65535',
     ],
+    [
+      "a drain past node's longest timer",
+      'drainMs: 2147483648\nupstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]',
+      'drainMs: must be at most 2147483647',
+    ],
     ['broken YAML', 'upstreams: [', 'Flow sequence in block collection must be sufficiently indented and end with a ] at line 1, column 13'],
   ];
   for (const [name, text, message] of cases) {

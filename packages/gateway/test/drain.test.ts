@@ -1,8 +1,10 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/logger.js';
 import { type NodeServer, serveNode } from '../src/server/node-adapter.js';
 import { startGateway } from '../src/server/start.js';
+import { gatedClaudeStream } from './helpers/gated-claude.js';
 import { slowClaudeStream } from './helpers/slow-claude.js';
 import { sseFrames } from './helpers/sse-frames.js';
 
@@ -121,6 +123,75 @@ describe('drain on close', () => {
       ]);
     } finally {
       await quick.close();
+    }
+  });
+
+  it('answers /health/ready 503 `failing: ["draining"]` while a stream drains, then lets the stream finish', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const held = gatedClaudeStream();
+    const upstream = await serveNode(async () => held.response);
+    const config = parseConfig(
+      JSON.stringify({
+        upstreams: { gated: { protocol: 'claude', baseUrl: upstream.url } },
+        routes: [{ match: '*', upstream: 'gated' }],
+        ledger: false,
+        metrics: false,
+        drainMs: 60_000,
+      }),
+    );
+    const gateway = await startGateway(config, {
+      port: 0,
+      logger: createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }),
+    });
+    try {
+      // One raw connection: the stream, then the probe pipelined behind it. A shutdown closes
+      // idle connections and takes no new ones, so a probe can only reach a draining gateway on
+      // a connection still busy with a request (as a load balancer's keep-alive one may be).
+      const socket = connect(gateway.port, '127.0.0.1');
+      let received = '';
+      const arrived = (text: string) =>
+        new Promise<void>((resolve) => {
+          const check = () => {
+            if (!received.includes(text)) return;
+            socket.off('data', check);
+            resolve();
+          };
+          socket.on('data', check);
+          check();
+        });
+      socket.on('data', (chunk: Buffer) => void (received += chunk.toString()));
+      const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      const body = JSON.stringify(STREAMS.claude.body);
+      socket.write(
+        `POST /v1/messages HTTP/1.1\r\nhost: gateway\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      await arrived('held ');
+      const closed = gateway.close();
+      expect(lines.filter((line) => line.msg === 'draining').map(({ requests, drainMs }) => ({ requests, drainMs }))).toEqual([
+        { requests: 1, drainMs: 60_000 },
+      ]);
+      socket.write('GET /health/ready HTTP/1.1\r\nhost: gateway\r\nx-request-id: ready-probe\r\n\r\n');
+      // Answered while the stream still runs: its access line is out before the stream is released.
+      await expect
+        .poll(() => lines.filter((line) => line.requestId === 'ready-probe').map(({ path, status }) => ({ path, status })))
+        .toEqual([{ path: '/health/ready', status: 503 }]);
+      held.release();
+      await closed;
+      await ended;
+      // The stream's chunked body ends, then the probe's answer follows on the same connection.
+      const end = received.indexOf('\r\n0\r\n\r\n');
+      expect(end).toBeGreaterThan(0);
+      const stream = received.slice(0, end);
+      expect(stream).toContain('event: message_stop');
+      expect(stream).toContain('"text":"done"');
+      const [head, probeBody] = received.slice(end + '\r\n0\r\n\r\n'.length).split('\r\n\r\n') as [string, string];
+      expect(head.split('\r\n')[0]).toBe('HTTP/1.1 503 Service Unavailable');
+      expect(JSON.parse(probeBody)).toEqual({ status: 'unavailable', failing: ['draining'] });
+      expect(lines.filter((line) => ['draining', 'cut', 'closed'].includes(line.msg as string)).map((line) => line.msg)).toEqual(['draining', 'closed']);
+    } finally {
+      held.release();
+      await gateway.close();
+      await upstream.close();
     }
   });
 });

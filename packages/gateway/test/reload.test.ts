@@ -9,6 +9,7 @@ import { createLogger } from '../src/logger.js';
 import { type MockUpstream, startMockUpstream } from '../src/mock/server.js';
 import { type NodeServer, serveNode } from '../src/server/node-adapter.js';
 import { startGateway } from '../src/server/start.js';
+import { gatedClaudeStream } from './helpers/gated-claude.js';
 import { startListening } from './helpers/listening-process.js';
 import { slowClaudeStream } from './helpers/slow-claude.js';
 import { sseFrames } from './helpers/sse-frames.js';
@@ -177,4 +178,123 @@ describe('serve and SIGHUP', () => {
     expect(await exited).toBe(0);
     expect([logged('draining'), logged('closed')]).toEqual([1, 1]);
   }, 20_000);
+
+  it('under load in the built bin: no request fails, the held stream ends on its old upstream, later requests take the new route and policy', async () => {
+    const held = gatedClaudeStream();
+    const gated = await serveNode(async () => held.response);
+    const dir = mkdtempSync(join(tmpdir(), 'sighup-load-'));
+    const file = join(dir, 'gateway.json');
+    const common = { ledger: false, metrics: false, log: { level: 'info' } };
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...common,
+        upstreams: { chat: { protocol: 'openai-chat', baseUrl: chat.baseUrl }, gated: { protocol: 'claude', baseUrl: gated.url } },
+        routes: [
+          { match: 'slow', upstream: 'gated' },
+          { match: '*', upstream: 'chat' },
+        ],
+      }),
+    );
+    const { url, child, exited, stdout } = await startListening(['dist/cli.js', 'serve', '--config', file, '--port', '0'], { cwd: packageDir });
+    const entries = () =>
+      stdout()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    try {
+      // The stream, held open by its upstream across the reload.
+      const streamRes = await fetch(`${url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-request-id': 'held-stream' },
+        body: JSON.stringify({ model: 'slow', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'count' }] }),
+      });
+      expect(streamRes.status).toBe(200);
+      const reader = streamRes.body!.getReader();
+      const decoder = new TextDecoder();
+      let streamText = '';
+      while (!streamText.includes('held ')) streamText += decoder.decode((await reader.read()).value, { stream: true });
+
+      // Each asks with a reminder block the new policy strips; the mock upstreams echo the last user text.
+      const REMINDER = '<system-reminder>note</system-reminder>';
+      type Answer = { n: number; status: number; text: string | undefined; afterReload: boolean };
+      const answers: Answer[] = [];
+      let reloadSeen = false;
+      let asked = 0;
+      const askOnce = async (): Promise<Answer> => {
+        const n = asked++;
+        const afterReload = reloadSeen;
+        const res = await fetch(`${url}/v1/chat/completions`, {
+          method: 'POST',
+          body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: `${REMINDER}ping-${n}` }] }),
+        });
+        const body = (await res.json()) as { choices?: { message: { content: string } }[] };
+        return { n, status: res.status, text: body.choices?.[0]?.message.content, afterReload };
+      };
+      // Four clients in a loop, each until it has had three answers it asked for after the reload was logged.
+      const clients = Array.from({ length: 4 }, async () => {
+        let after = 0;
+        while (after < 3) {
+          const answer = await askOnce();
+          answers.push(answer);
+          if (answer.afterReload) after++;
+        }
+      });
+      await expect.poll(() => answers.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(8);
+      writeFileSync(
+        file,
+        JSON.stringify({
+          ...common,
+          upstreams: { claude: { protocol: 'claude', baseUrl: claude.baseUrl } },
+          routes: [{ match: '*', upstream: 'claude', model: 'claude-sonnet-4-5' }],
+          policies: { stripSystemReminders: true },
+        }),
+      );
+      const sentAt = answers.length;
+      child.kill('SIGHUP');
+      await expect.poll(() => entries().some((entry) => entry.msg === 'config reloaded'), { timeout: 10_000 }).toBe(true);
+      reloadSeen = true;
+      await Promise.all(clients);
+
+      expect(answers.filter(({ status }) => status !== 200)).toEqual([]);
+      const oldText = (n: number) => `Mock openai-chat says: ${REMINDER}ping-${n}`;
+      const newText = (n: number) => `Mock claude says: ping-${n}`;
+      // Answered before the signal: the old route, no policy. Asked after the reload was logged: the new route and policy.
+      expect(answers.slice(0, sentAt).filter(({ n, text }) => text !== oldText(n))).toEqual([]);
+      const later = answers.filter(({ afterReload }) => afterReload);
+      expect(later).toHaveLength(12);
+      expect(later.filter(({ n, text }) => text !== newText(n))).toEqual([]);
+      // Those in flight at the signal got one config or the other, whole.
+      expect(answers.filter(({ n, text }) => text !== oldText(n) && text !== newText(n))).toEqual([]);
+
+      // The stream began under the old config: released now, it ends normally on the upstream the new one dropped.
+      held.release();
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) streamText += decoder.decode(chunk.value, { stream: true });
+      const frames = sseFrames(streamText);
+      expect(frames.at(-1)).toEqual({ event: 'message_stop', data: { type: 'message_stop' } });
+      expect(
+        frames
+          .filter((frame) => frame.event === 'content_block_delta')
+          .map((frame) => (frame.data as { delta: { text: string } }).delta.text)
+          .join(''),
+      ).toBe('held done');
+      await expect.poll(() => entries().filter((entry) => entry.requestId === 'held-stream' && entry.msg === 'request').length).toBe(1);
+      const streamLine = entries().find((entry) => entry.requestId === 'held-stream' && entry.msg === 'request');
+      expect([streamLine?.upstream, streamLine?.status, streamLine?.errorKind]).toEqual(['gated', 200, undefined]);
+      const reloadLine = entries().find((entry) => entry.msg === 'config reloaded');
+      expect(reloadLine).toMatchObject({ upstreams: ['claude'], routes: 1 });
+      expect(reloadLine).not.toHaveProperty('needRestart');
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      // Every request's line: one per answer and the stream, each a 200, none a failure.
+      const requests = entries().filter((entry) => entry.msg === 'request');
+      expect(requests).toHaveLength(answers.length + 1);
+      expect(requests.filter((entry) => entry.status !== 200 || entry.errorKind !== undefined)).toEqual([]);
+      expect(entries().filter((entry) => (entry.level as number) >= 40)).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+      held.release();
+      await gated.close();
+    }
+  }, 60_000);
 });

@@ -75,3 +75,50 @@ it('on SIGINT, drains an in-flight stream to its end before exiting 0, and refus
     await upstream.close();
   }
 }, 30_000);
+
+it('serve --drain-ms overrides the config drainMs: a held stream is cut when it passes, with its error event', async () => {
+  const { serveNode } = await import('../src/server/node-adapter.js');
+  const { gatedClaudeStream } = await import('./helpers/gated-claude.js');
+  const { sseFrames } = await import('./helpers/sse-frames.js');
+  // Never released: only the drain's end stops it.
+  const held = gatedClaudeStream();
+  const upstream = await serveNode(async () => held.response);
+  const dir = mkdtempSync(join(tmpdir(), 'serve-'));
+  const config = join(dir, 'gateway.yaml');
+  writeFileSync(
+    config,
+    `upstreams: { a: { protocol: claude, baseUrl: "${upstream.url}", apiKey: x } }\nroutes: [{ match: "*", upstream: a }]\nledger: false\nmetrics: false\ndrainMs: 600000\nlog: { level: info }\n`,
+  );
+  const { url, child, exited, stdout } = await startListening([...serveFromSource(config), '--drain-ms', '300'], { cwd: packageDir });
+  try {
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-x', stream: true, messages: [{ role: 'user', content: 'count' }] }),
+    });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('held ')) text += decoder.decode((await reader.read()).value, { stream: true });
+    child.kill('SIGTERM');
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true });
+    const message = 'the gateway is shutting down: its drain time of 300 ms passed';
+    expect(sseFrames(text).at(-1)).toEqual({ data: { error: { message, type: 'server_error', param: null, code: null } } });
+    expect(await exited).toBe(0);
+    const lifecycle = stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => ['draining', 'cut', 'closed'].includes(entry.msg as string))
+      .map(({ msg, requests, drainMs }) => ({ msg, requests, drainMs }));
+    expect(lifecycle).toEqual([
+      { msg: 'draining', requests: 1, drainMs: 300 },
+      { msg: 'cut', requests: 1, drainMs: undefined },
+      { msg: 'closed', requests: undefined, drainMs: undefined },
+    ]);
+  } finally {
+    child.kill('SIGKILL');
+    held.release();
+    await upstream.close();
+  }
+}, 30_000);

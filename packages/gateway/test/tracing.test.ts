@@ -207,6 +207,7 @@ describe('tracing', () => {
         'gen_ai.response.model': 'gpt-4.1',
         'llm_gateway.upstream': 'chat',
         'llm_gateway.fallbacks': 1,
+        'llm_gateway.attempts': 2,
         'gen_ai.usage.input_tokens': 3,
         'gen_ai.usage.output_tokens': 5,
       },

@@ -117,6 +117,18 @@ export interface RequestRecord {
   upstream?: string;
   /** Upstreams tried and left before `upstream` (fallbacks and reroutes; 0: the first answered). */
   fallbacks?: number;
+  /**
+   * Upstream API calls made for the request: retries and fallbacks included, media downloads not
+   * (0: none was made, as for a request refused before its first upstream call). The router sets
+   * it on every record; optional for records made elsewhere (a gateway's own 401s).
+   */
+  attempts?: number;
+  /**
+   * Calls resent to the same upstream after a 429, 408, 5xx or network error (the router's
+   * retries, `RouterConfig.maxRetries`), one entry per upstream in the order first retried; absent
+   * when none. Moving to another upstream is a fallback, not a retry.
+   */
+  retries?: UpstreamRetries[];
   upstreamProtocol?: ProtocolId;
   clientModel?: string;
   upstreamModel?: string;
@@ -146,6 +158,13 @@ export interface RequestRecord {
   warningsDropped?: number;
   /** Every MCP tool call the router ran for this request (see `RouterConfig.mcp`), in the order they ended. */
   mcpCalls?: McpCallRecord[];
+}
+
+/** The retries of one upstream within a request (see {@link RequestRecord.retries}). */
+export interface UpstreamRetries {
+  upstream: string;
+  /** Calls beyond the first of each attempt on this upstream. */
+  count: number;
 }
 
 /** Observability hooks; none may throw or slow the request (errors are swallowed). */

@@ -58,6 +58,7 @@ async function countUpstream(
     headers: codec.http.headersFor ? codec.http.headersFor(sent, headers) : headers,
   });
   try {
+    call.record.attempts++;
     const response = await transport({
       url: target.url,
       method: 'POST',

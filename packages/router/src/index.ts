@@ -66,4 +66,5 @@ export type {
   UpstreamResponse,
   UpstreamCapabilities,
   UpstreamConfig,
+  UpstreamRetries,
 } from './config.js';

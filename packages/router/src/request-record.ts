@@ -10,7 +10,8 @@ export interface RouterCall {
   requestId: string;
   started: number;
   clientCodec: Codec;
-  record: RequestRecord;
+  /** The record `finish` hands over; its `attempts` counted from 0 as upstream calls go out. */
+  record: RequestRecord & { attempts: number };
   warnings: WarningCollector;
   /** The generate call's deadline (and client cancellation), disposed when the request ends. */
   deadline?: RequestDeadline;
@@ -38,7 +39,7 @@ export class CallRecorder {
       started: Date.now(),
       clientCodec,
       warnings: new WarningCollector(this.maxWarnings, onWarning && ((warning) => onWarning(warning, requestId))),
-      record: { requestId: '', clientProtocol: clientCodec.id, status: 0, stream: false, totalMs: 0, warnings: [] },
+      record: { requestId: '', clientProtocol: clientCodec.id, status: 0, stream: false, totalMs: 0, attempts: 0, warnings: [] },
     };
     call.record.requestId = call.requestId;
     if (request.clientKeyId !== undefined) call.record.clientKeyId = request.clientKeyId;

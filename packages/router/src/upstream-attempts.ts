@@ -5,7 +5,7 @@ import { bridge, type Bridge, type BridgeAnswers } from './bridge.js';
 import { checkCapabilities } from './capabilities.js';
 import { noteToolResults, startDiagnostics } from './diagnostics.js';
 import { heldBody, stringField, type HeldBody } from './client-body.js';
-import type { UpstreamConfig, UpstreamResponse } from './config.js';
+import type { RequestRecord, UpstreamConfig, UpstreamResponse } from './config.js';
 import { fetchMediaUrls, inlineFetchedMedia, mediaUrlsToFetch, type FetchedMedia } from './media-fetch.js';
 import { applyPolicies, hasActivePolicies, normaliseMessageContent } from './policies.js';
 import type { RouterReply, RouterRequest } from './reply.js';
@@ -206,6 +206,14 @@ export async function sendAttempt(
   call.onFinish?.();
   call.onFinish = routing.begin(name);
   const sentAt = routing.now();
+  const record = call.record;
+  // Counted here, where each resend is known to go to this same upstream, not from the transport.
+  let sent = 0;
+  const onAttempt = () => {
+    sent++;
+    record.attempts++;
+    if (diagnostics) diagnostics.attempts++;
+  };
   let response: UpstreamResponse;
   try {
     response = await callUpstream({
@@ -219,12 +227,14 @@ export async function sendAttempt(
       maxRetryDelayMs: config.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
       signal: deadline,
       requestId: call.requestId,
-      onAttempt: diagnostics ? () => diagnostics.attempts++ : undefined,
+      onAttempt,
     });
   } catch (error) {
     // A client that went away or a spent deadline says nothing of the upstream's health.
     if (breaking && !deadline.aborted && LlmError.isInstance(error)) routing.failed(name);
     throw error;
+  } finally {
+    if (sent > 1) noteRetries(record, name, sent - 1);
   }
   if (diagnostics) diagnostics.upstreamStatus = response.status;
   if (isRetryableStatus(response.status)) {
@@ -233,6 +243,14 @@ export async function sendAttempt(
     routing.answered(name, routing.now() - sentAt);
   }
   return response;
+}
+
+/** Adds `count` resends to `upstream`'s entry of the record's retries. */
+function noteRetries(record: RequestRecord, upstream: string, count: number): void {
+  record.retries ??= [];
+  const entry = record.retries.find((item) => item.upstream === upstream);
+  if (entry) entry.count += count;
+  else record.retries.push({ upstream, count });
 }
 
 /** What an attempt adds to the client's request: replayed turns, downloaded media, the minted id. */

@@ -22,6 +22,8 @@ export interface RecentRequest {
   upstreamProtocol?: string;
   upstreamModel?: string;
   fallbacks?: number;
+  /** Upstream API calls it made, retries and fallbacks included. */
+  attempts?: number;
   status: number;
   stream: boolean;
   /** Token counts (the provider's raw usage object left out). */
@@ -98,6 +100,7 @@ function summarize(record: RequestRecord, cost: RequestCost | undefined): Omit<R
   if (record.upstreamProtocol !== undefined) summary.upstreamProtocol = record.upstreamProtocol;
   if (record.upstreamModel !== undefined) summary.upstreamModel = record.upstreamModel;
   if (record.fallbacks !== undefined) summary.fallbacks = record.fallbacks;
+  if (record.attempts !== undefined) summary.attempts = record.attempts;
   summary.status = record.status;
   summary.stream = record.stream;
   if (record.usage !== undefined) summary.usage = countsOf(record.usage);

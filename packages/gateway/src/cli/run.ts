@@ -6,6 +6,7 @@ import { ConfigError } from '../config/expand-env.js';
 import { type LedgerLocation, ledgerOf } from '../config/ledger-path.js';
 import { describeServer } from '../store/store-unavailable.js';
 import { loadConfigFile } from '../config/load.js';
+import { MAX_DRAIN_MS } from '../config/schema.js';
 import { formatUsage, parseSince, type UsageLine, usageReport } from '../ledger/report.js';
 import { isUsageGrouping } from '../ledger/usage-query.js';
 import { startMockUpstream } from '../mock/server.js';
@@ -100,10 +101,11 @@ function portFlag(value: string | undefined): number | undefined {
   return port;
 }
 
+/** `--drain-ms`: digits only (`Number` would read "" as 0 and take "1e3" or " 5"), up to {@link MAX_DRAIN_MS}. */
 function drainFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`--drain-ms: expected a whole number of milliseconds, got "${value}"`);
+  const ms = /^[0-9]{1,10}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(ms <= MAX_DRAIN_MS)) throw new UsageError(`--drain-ms: expected a whole number of milliseconds from 0 to ${MAX_DRAIN_MS}, got "${value}"`);
   return ms;
 }
 
@@ -148,6 +150,8 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     });
     const workers = parseWorkers(values.workers);
     if (workers === undefined) throw new UsageError(`--workers: expected a number of processes or auto, got "${values.workers}"`);
+    // Checked before the config is read, and by a primary that starts workers, which never uses it.
+    const drainMs = drainFlag(values['drain-ms']);
     if (values.mock) {
       if (values.config) throw new UsageError('--mock serves its own config: leave out --config');
       const playground = await startPlayground({ port: portFlag(values.port), host: values.host });
@@ -161,7 +165,7 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     // The primary only checks the config (a bad one fails here once) and runs the workers.
     if (workers > 1 && !isWorker()) return runWorkers(workers, io.err);
     io.tuneServeProcess?.(io.env);
-    const gateway = await startGateway(config, { port: portFlag(values.port), host: values.host, drainMs: drainFlag(values['drain-ms']) });
+    const gateway = await startGateway(config, { port: portFlag(values.port), host: values.host, drainMs });
     const stopReloading = reloadOnSignal(gateway, () => loadConfigFile(configPath, io.env), { watchFile: values['watch-config'] ? configPath : undefined });
     // stdout carries the JSON log lines only (`| jq`): the banner goes to stderr.
     io.err(`llm-gateway listening on ${gateway.url}`);

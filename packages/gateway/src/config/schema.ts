@@ -11,6 +11,8 @@ const Url = v.pipe(v.string(), v.url('must be an absolute URL'));
 const PositiveInteger = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'));
 const NonNegativeInteger = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be at least 0'));
 
+/** The longest drain: node's longest timer (a longer one would fire at once, cutting every request). */
+export const MAX_DRAIN_MS = 2_147_483_647;
 const Port = v.pipe(NonNegativeInteger, v.maxValue(65535, 'must be at most 65535'));
 
 const NonEmpty = v.pipe(v.string(), v.minLength(1, 'must not be empty'));
@@ -278,8 +280,8 @@ export const GatewayConfigSchema = v.strictObject({
       protocol: v.optional(v.picklist(['http/protobuf', 'http/json'])),
     }),
   ),
-  /** Milliseconds a shutdown lets in-flight requests finish before cutting them (the gateway's default: 10,000). */
-  drainMs: v.optional(NonNegativeInteger),
+  /** Milliseconds a shutdown lets in-flight requests finish before cutting them (the gateway's default: 10,000; at most {@link MAX_DRAIN_MS}). */
+  drainMs: v.optional(v.pipe(NonNegativeInteger, v.maxValue(MAX_DRAIN_MS, `must be at most ${MAX_DRAIN_MS}`))),
   log: v.optional(v.strictObject({ level: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])) }), {}),
   /**
    * Prometheus metrics at `GET /metrics`: on the gateway's port (default), or on `port` (and

@@ -123,7 +123,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     if (routed.get(call.requestId) === call) routed.delete(call.requestId);
     const entry = call.record ? Object.assign(call.entry, recordFields(call.record, routes)) : call.entry;
     accessLog(entry);
-    observer?.ended(entry, call.streamed);
+    observer?.ended(entry, call.streamed, call.record?.retries);
     if (call.trace) tracing?.end(call.trace, entry);
   };
 
@@ -162,7 +162,16 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
         const refusal = found && 'refused' in found ? found : { status: 401, refused: presented ? 'invalid gateway key' : 'missing gateway key' };
         const errorKind = refusal.status === 401 ? 'authentication' : 'overloaded';
         options.onLocalRecord?.(
-          { requestId, clientProtocol: protocol, status: refusal.status, stream: false, totalMs: performance.now() - call.started, errorKind, warnings: [] },
+          {
+            requestId,
+            clientProtocol: protocol,
+            status: refusal.status,
+            stream: false,
+            totalMs: performance.now() - call.started,
+            attempts: 0,
+            errorKind,
+            warnings: [],
+          },
           'keyName' in refusal ? refusal.keyName : undefined,
         );
         return call.finish(protocolError(protocol, refusal.status, refusal.refused));

@@ -295,7 +295,10 @@ export async function startGateway(config: GatewayConfig, options: StartGatewayO
       if (transportBodyIdleTimeoutMs(next) > backstopMs) needRestart.push('upstreams.*.streamIdleTimeoutMs');
       // The level first: the new router's diagnostics follow it.
       if (next.log.level !== running.log.level && next.log.level !== undefined) logger.level = next.log.level;
-      handler.update(routing(next));
+      const applied = routing(next);
+      handler.update(applied);
+      // Model labels follow the routes; `metrics.models` itself takes a restart, as `metrics` does.
+      if (metrics && config.metrics !== false) metrics.knowModels(knownModels(applied.routes, config.metrics.models));
       running = next;
       logger.info({ upstreams: Object.keys(next.upstreams), routes: next.routes.length, ...(needRestart.length > 0 && { needRestart }) }, 'config reloaded');
       return true;
