@@ -36,7 +36,7 @@ export interface BothWaysCodec<R, E, W extends WarningLike, O extends object> {
 export interface BothEncodings<W> {
   body: unknown;
   bodyWarnings: W[];
-  /** Each SSE event's data, parsed. */
+  /** Each SSE event's data, parsed (Chat's end marker `[DONE]`, not JSON, stays the string). */
   chunks: unknown[];
   streamWarnings: W[];
 }
@@ -60,7 +60,7 @@ export function encodeBothWays<R, E, W extends WarningLike, O extends object = o
   const out = { enqueue: (event: SseEventLike) => events.push(event) };
   for (const event of toEvents(structuredClone(response))) step.transform(event, out);
   step.flush?.(out);
-  return { body, bodyWarnings, chunks: events.map((event) => JSON.parse(event.data) as unknown), streamWarnings };
+  return { body, bodyWarnings, chunks: events.map((event) => (event.data === '[DONE]' ? event.data : (JSON.parse(event.data) as unknown))), streamWarnings };
 }
 
 /** What a set of warnings says, regardless of where and how often (a stream reports a loss once). */
