@@ -14,6 +14,7 @@ interface WarningSink<W> {
 }
 
 interface SseEventLike {
+  event?: string;
   data: string;
 }
 
@@ -38,6 +39,8 @@ export interface BothEncodings<W> {
   bodyWarnings: W[];
   /** Each SSE event's data, parsed (Chat's end marker `[DONE]`, not JSON, stays the string). */
   chunks: unknown[];
+  /** Each SSE event's `event:` name (Converse names its payloads only there). */
+  eventNames: (string | undefined)[];
   streamWarnings: W[];
 }
 
@@ -60,7 +63,13 @@ export function encodeBothWays<R, E, W extends WarningLike, O extends object = o
   const out = { enqueue: (event: SseEventLike) => events.push(event) };
   for (const event of toEvents(structuredClone(response))) step.transform(event, out);
   step.flush?.(out);
-  return { body, bodyWarnings, chunks: events.map((event) => (event.data === '[DONE]' ? event.data : (JSON.parse(event.data) as unknown))), streamWarnings };
+  return {
+    body,
+    bodyWarnings,
+    chunks: events.map((event) => (event.data === '[DONE]' ? event.data : (JSON.parse(event.data) as unknown))),
+    eventNames: events.map((event) => event.event),
+    streamWarnings,
+  };
 }
 
 /** What a set of warnings says, regardless of where and how often (a stream reports a loss once). */
