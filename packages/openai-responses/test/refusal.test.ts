@@ -18,18 +18,13 @@ function claudeRefusal(text: string | undefined): LlmResponse {
 const REFUSAL_PART = { type: 'refusal', refusal: REFUSAL_TEXT };
 
 describe('a refusal finish reaches Responses clients as a refusal part', () => {
-  it('non-stream, partial text: the text, then the refusal part in the same message, status completed', () => {
+  it('non-stream, partial text: the text, then the refusal part in a message of its own (as the stream has it), status completed', () => {
     const wire = openaiResponses.response.encode(claudeRefusal('Here is how to')) as unknown as Record<string, unknown>;
     expect(wire.status).toBe('completed');
     expect(wire.incomplete_details).toBeNull();
     expect(wire.output).toEqual([
-      {
-        id: 'msg_r1_0',
-        type: 'message',
-        role: 'assistant',
-        status: 'completed',
-        content: [{ type: 'output_text', text: 'Here is how to', annotations: [] }, REFUSAL_PART],
-      },
+      { id: 'msg_r1_0', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Here is how to', annotations: [] }] },
+      { id: 'msg_r1_1', type: 'message', role: 'assistant', status: 'completed', content: [REFUSAL_PART] },
     ]);
     const back = openaiResponses.response.decode(wire).choices[0];
     expect(back?.finishReason).toBe('refusal');
