@@ -154,16 +154,14 @@ export function encodeAssistantParts(
   options: EncodeInputOptions,
   defaults?: { status?: string; idFor?: (prefix: string, index: number) => string },
 ): void {
-  let message: { content: unknown[]; decoded: boolean } | undefined;
+  let message: { content: unknown[] } | undefined;
   for (let index = 0; index < parts.length; index++) {
     const part = parts[index] as LlmAssistantContent;
     // A part's path is joined where it is used: tool calls (one per call of an agent's loop) build none.
     if (part.type === 'text' || part.type === 'refusal') {
       const bag = ext.bag(part);
       const fields = bag?.$item as Record<string, unknown> | undefined;
-      // In an answer, a part from another protocol is a message item of its own, as a stream of
-      // the answer sends it (one item per block); a decoded message keeps its parts together.
-      if (!message || fields || (defaults && !message.decoded)) {
+      if (!message || fields) {
         const item: Record<string, unknown> = {};
         if (fields) Object.assign(item, fields);
         else {
@@ -178,7 +176,7 @@ export function encodeAssistantParts(
           message = undefined;
           continue;
         }
-        message = { content: [], decoded: fields !== undefined };
+        message = { content: [] };
         item.content = message.content;
         out.push(item);
       }

@@ -50,9 +50,11 @@ describe('every canonical finish reason, both ways', () => {
     expect(outcomeOf(both.body as Record<string, unknown>)).toEqual(EXPECTED[reason].outcome);
     expect(terminal.type).toBe(EXPECTED[reason].terminal);
     expect(outcomeOf(terminal.response)).toEqual(EXPECTED[reason].outcome);
-    const message = (id: string, part: unknown) => ({ id, type: 'message', status: 'completed', content: [part], role: 'assistant' });
-    const said = message('msg_1_0', { type: 'output_text', annotations: [], text: 'Hi' });
-    expect(terminal.response.output).toEqual(reason === 'refusal' ? [said, message('msg_1_1', { type: 'refusal', refusal: REFUSAL_FALLBACK_TEXT })] : [said]);
+    const said = { type: 'output_text', annotations: [], text: 'Hi' };
+    const refused = { type: 'refusal', refusal: REFUSAL_FALLBACK_TEXT };
+    expect(terminal.response.output).toEqual([
+      { id: 'msg_1_0', type: 'message', status: 'completed', content: reason === 'refusal' ? [said, refused] : [said], role: 'assistant' },
+    ]);
     expect(terminal.response).toEqual(both.body);
     expect([both.bodyWarnings, both.streamWarnings]).toEqual([[], []]);
   });

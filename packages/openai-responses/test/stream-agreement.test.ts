@@ -3,7 +3,7 @@
 // is (`response.completed` / `.incomplete` / `.failed` carries it whole), its delta events folded
 // into items the way the openai SDK's ResponseStream builds them give that response's `output`,
 // and both paths report the same losses.
-import { FINISH_REASONS, responseToEvents, type LlmAssistantContent, type LlmCitation, type LlmResponse } from '@llm/core';
+import { FINISH_REASONS, responseToEvents, type LlmAssistantContent, type LlmCitation, type LlmResponse, type LlmStreamEvent } from '@llm/core';
 import { encodeBothWays, warningKinds } from '@llm/test-utils';
 import fc from 'fast-check';
 import { propertyRuns } from '@llm/test-utils/property-runs';
@@ -184,7 +184,7 @@ describe('property: the stream and the non-stream encoding of a response agree',
     );
   });
 
-  it('a foreign answer cut by its token limit: one message item per part, each `completed`, the response `incomplete`', () => {
+  it('a foreign answer cut by its token limit: its text parts share one `completed` message item, the response `incomplete`', () => {
     const value: LlmResponse = {
       id: 'resp_1',
       model: 'claude-sonnet-4-5',
@@ -194,13 +194,63 @@ describe('property: the stream and the non-stream encoding of a response agree',
           index: 0,
           content: [
             { type: 'text', text: 'A' },
-            { type: 'text', text: 'B' },
+            { type: 'refusal', text: 'B' },
           ],
           finishReason: 'length',
         },
       ],
     };
     const both = bothWays(value);
+    const body = both.body as Wire;
+    const content = [
+      { type: 'output_text', annotations: [], text: 'A' },
+      { type: 'refusal', refusal: 'B' },
+    ];
+    expect(body.output).toEqual([{ id: 'msg_1_0', type: 'message', status: 'completed', content, role: 'assistant' }]);
+    expect([body.status, body.incomplete_details]).toEqual(['incomplete', { reason: 'max_output_tokens' }]);
+    const { items, terminal, type } = fold(both.chunks);
+    expect(type).toBe('response.incomplete');
+    expect(terminal).toEqual(body);
+    expect(items).toEqual(body.output);
+    expect(both.chunks.filter((chunk) => (chunk as Wire).type === 'response.content_part.added')).toEqual([
+      {
+        type: 'response.content_part.added',
+        item_id: 'msg_1_0',
+        output_index: 0,
+        content_index: 0,
+        part: { type: 'output_text', annotations: [], text: '' },
+        sequence_number: 3,
+      },
+      {
+        type: 'response.content_part.added',
+        item_id: 'msg_1_0',
+        output_index: 0,
+        content_index: 1,
+        part: { type: 'refusal', refusal: '' },
+        sequence_number: 7,
+      },
+    ]);
+  });
+
+  it('a block that interleaves with a text ends the text’s message item with it; the terminal output is in output order', () => {
+    const step = openaiResponses.stream.encoder({});
+    const chunks: Wire[] = [];
+    const out = { enqueue: (event: { data: string }) => chunks.push(JSON.parse(event.data) as Wire) };
+    const events: LlmStreamEvent[] = [
+      { type: 'start', id: 'resp_1', model: 'gpt-5', created: 1 },
+      { type: 'block-start', index: 0, block: { kind: 'text' } },
+      { type: 'block-start', index: 1, block: { kind: 'tool_call', id: 'call_1', name: 'f' } },
+      { type: 'text-delta', index: 0, text: 'Hi' },
+      { type: 'tool-args-delta', index: 1, json: '{}' },
+      { type: 'block-end', index: 0 },
+      { type: 'block-start', index: 2, block: { kind: 'text' } },
+      { type: 'text-delta', index: 2, text: 'Yo' },
+      { type: 'block-end', index: 2 },
+      { type: 'block-end', index: 1 },
+      { type: 'finish', reason: 'tool_calls' },
+    ];
+    for (const event of events) step.transform(event, out);
+    step.flush?.(out);
     const message = (id: string, said: string) => ({
       id,
       type: 'message',
@@ -208,12 +258,11 @@ describe('property: the stream and the non-stream encoding of a response agree',
       content: [{ type: 'output_text', annotations: [], text: said }],
       role: 'assistant',
     });
-    const body = both.body as Wire;
-    expect(body.output).toEqual([message('msg_1_0', 'A'), message('msg_1_1', 'B')]);
-    expect([body.status, body.incomplete_details]).toEqual(['incomplete', { reason: 'max_output_tokens' }]);
-    const { items, terminal, type } = fold(both.chunks);
-    expect(type).toBe('response.incomplete');
-    expect(terminal).toEqual(body);
-    expect(items).toEqual(body.output);
+    const { items, terminal } = fold(chunks);
+    const call = { id: 'fc_1_1', type: 'function_call', status: 'completed', call_id: 'call_1', name: 'f', arguments: '{}' };
+    // In output order, though the call finished last.
+    const expected = [message('msg_1_0', 'Hi'), call, message('msg_1_2', 'Yo')];
+    expect(terminal.output).toEqual(expected);
+    expect(items).toEqual(expected);
   });
 });
