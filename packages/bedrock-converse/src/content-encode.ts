@@ -1,4 +1,14 @@
-import type { CodecContext, LlmFilePart, LlmImagePart, LlmMediaSource, LlmPart, LlmReasoningPart, LlmToolCallPart, LlmToolResultPart } from '@llm/core';
+import type {
+  CodecContext,
+  LlmFilePart,
+  LlmImagePart,
+  LlmMediaSource,
+  LlmOrigin,
+  LlmPart,
+  LlmReasoningPart,
+  LlmToolCallPart,
+  LlmToolResultPart,
+} from '@llm/core';
 import { CALL_ARGUMENTS_LOSS, objectCallArguments, isMcpPart, opaqueStateWarning, reportForeignPartState, reportLoss, reportMcpPartDropped } from '@llm/core';
 import { parseDataUrl } from '@llm/core/kit';
 import { cachePointBlock } from './cache-point.js';
@@ -87,12 +97,16 @@ function documentBlock(part: LlmFilePart, path: string, options: EncodeContentOp
   return { document: out };
 }
 
+/** Reports reasoning state another protocol issued, which Converse cannot take. */
+export function reportForeignReasoning(origin: LlmOrigin, path: string, options: Pick<EncodeContentOptions, 'context' | 'model'>): void {
+  reportLoss(options.context, { ...opaqueStateWarning(path, { foreign: origin, target: { protocol: PROTOCOL, model: options.model } }), protocol: PROTOCOL });
+}
+
 function reasoningBlock(part: LlmReasoningPart, path: string, options: EncodeContentOptions): Wire | undefined {
-  if (part.origin !== undefined && part.origin.protocol !== PROTOCOL && !options.response) {
-    reportLoss(options.context, {
-      ...opaqueStateWarning(path, { foreign: part.origin, target: { protocol: PROTOCOL, model: options.model } }),
-      protocol: PROTOCOL,
-    });
+  const foreign = part.origin !== undefined && part.origin.protocol !== PROTOCOL;
+  // In an answer, another protocol's reasoning keeps its text, never its state (a redacted block is nothing else).
+  if (foreign && (!options.response || part.redacted)) {
+    reportForeignReasoning(part.origin!, path, options);
     return undefined;
   }
   if (part.origin === undefined && part.signature === undefined && !options.response) {
@@ -100,7 +114,8 @@ function reasoningBlock(part: LlmReasoningPart, path: string, options: EncodeCon
   }
   if (part.redacted) return { reasoningContent: { redactedContent: part.signature ?? '' } };
   const text: Wire = { text: part.text };
-  if (part.signature !== undefined && (part.origin === undefined || part.origin.protocol === PROTOCOL)) text.signature = part.signature;
+  if (part.signature !== undefined && !foreign) text.signature = part.signature;
+  else if (part.signature !== undefined) reportForeignReasoning(part.origin!, path, options);
   return { reasoningContent: { reasoningText: text } };
 }
 

@@ -1,15 +1,19 @@
 import {
   CALL_ARGUMENTS_LOSS,
+  objectCallArguments,
+  reportForeignPartState,
   reportLoss,
   unfinishedStreamError,
   type LlmError,
   type LlmStreamEvent,
   type LlmUsage,
+  type LlmWarning,
   type SseEvent,
   type StreamOptions,
   type StreamStep,
 } from '@llm/core';
 import { jsonString } from '@llm/core/kit';
+import { reportForeignReasoning } from './content-encode.js';
 import { encodeError, exceptionEventName } from './errors.js';
 import { PROTOCOL } from './protocol.js';
 import { encodeStopReason } from './stop-reason.js';
@@ -26,6 +30,15 @@ interface OpenBlock {
   signature?: string;
   /** Free-form tool call: raw input text, sent as `{"input": ...}` when the block ends. */
   freeform?: string;
+  /**
+   * Tool call: argument text held back while it is blank or cannot be a JSON object (it opens
+   * with something else); at the end it becomes what the body writes for it (`{}`, reported).
+   */
+  held?: string;
+  /** Tool call: the arguments opened a JSON object, so they stream as they come. */
+  streaming?: boolean;
+  /** A delta said what the block is (a tool call's start does): else it ends with an empty one. */
+  described?: boolean;
 }
 
 /** Answer fields of a Converse answer that stream in `messageStop`; the others go in `metadata`. */
@@ -41,6 +54,10 @@ export interface ConverseEncodeState {
   /** Response-level Converse fields from `start` (a Converse JSON answer's `metrics`, ...). */
   answerFields?: Wire;
   usage?: LlmUsage;
+  /** The answer's service tier (from `start`), sent in `metadata` as the body sends it. */
+  serviceTier?: string;
+  /** The answer's model (from `start`), named in loss reports as the body names it. */
+  model?: string;
   /** Loss kinds already reported (each once per stream). */
   reported: Set<string>;
 }
@@ -70,6 +87,8 @@ export function encodeStep(state: ConverseEncodeState, event: LlmStreamEvent, ou
     case 'start': {
       const fields = event.extensions?.[PROTOCOL];
       if (fields) state.answerFields = fields;
+      state.serviceTier = event.serviceTier;
+      state.model = event.model;
       return ensureStarted(state, out);
     }
     case 'usage':
@@ -95,19 +114,28 @@ export function encodeStep(state: ConverseEncodeState, event: LlmStreamEvent, ou
     case 'reasoning-signature': {
       const block = state.open.get(event.index);
       if (!block) return;
-      if (event.origin !== undefined && event.origin.protocol !== PROTOCOL) {
-        lossOnce(state, 'foreign-signature', `blocks[${event.index}]`, `provider state issued by ${event.origin.protocol} was not sent to a Converse client`);
-        return;
-      }
-      if (block.kind === 'reasoning') block.signature = event.signature;
-      else lossOnce(state, 'part-signature', `blocks[${event.index}]`, 'Converse has no signature on text or tool-use blocks');
+      // Reported as the body reports the part's signature.
+      const path = `blocks[${event.index}]`;
+      if (block.kind !== 'reasoning') reportForeignPartState(state.options, path, event, { protocol: PROTOCOL, model: state.model });
+      else if (event.origin !== undefined && event.origin.protocol !== PROTOCOL)
+        reportForeignReasoning(event.origin, path, { context: state.options, model: state.model });
+      else block.signature = event.signature;
       return;
     }
     case 'tool-args-delta': {
       const block = state.open.get(event.index);
       if (block?.kind !== 'tool_use') return;
       if (block.freeform !== undefined) block.freeform += event.json;
-      else if (event.json !== '') stringDelta(out, block, '{"toolUse":{"input":', event.json, '}}');
+      else if (block.streaming) {
+        if (event.json !== '') stringDelta(out, block, '{"toolUse":{"input":', event.json, '}}');
+      } else {
+        block.held = (block.held ?? '') + event.json;
+        if (block.held.trimStart().startsWith('{')) {
+          stringDelta(out, block, '{"toolUse":{"input":', block.held, '}}');
+          block.held = undefined;
+          block.streaming = true;
+        }
+      }
       return;
     }
     case 'citation':
@@ -136,6 +164,7 @@ function send(out: Out, event: string, payload: Wire): void {
 }
 
 function delta(out: Out, block: OpenBlock, payload: Wire): void {
+  block.described = true;
   send(out, 'contentBlockDelta', { contentBlockIndex: block.wireIndex, delta: payload });
 }
 
@@ -145,13 +174,14 @@ function delta(out: Out, block: OpenBlock, payload: Wire): void {
  * their string needs escaping.
  */
 function stringDelta(out: Out, block: OpenBlock, head: string, text: string, tail: string): void {
+  block.described = true;
   out.enqueue({ event: 'contentBlockDelta', data: `{"contentBlockIndex":${block.wireIndex},"delta":${head}${jsonString(text)}${tail}}` });
 }
 
-function lossOnce(state: ConverseEncodeState, key: string, path: string, message: string): void {
+function lossOnce(state: ConverseEncodeState, key: string, path: string, message: string, code: LlmWarning['code'] = 'dropped-field'): void {
   if (state.reported.has(key)) return;
   state.reported.add(key);
-  reportLoss(state.options, { code: 'dropped-field', path, message, protocol: PROTOCOL });
+  reportLoss(state.options, { code, path, message, protocol: PROTOCOL });
 }
 
 function ensureStarted(state: ConverseEncodeState, out: Out): void {
@@ -176,15 +206,7 @@ function blockStart(state: ConverseEncodeState, event: Extract<LlmStreamEvent, {
       const open: OpenBlock = { wireIndex, kind: 'reasoning' };
       const own = block.origin === undefined || block.origin.protocol === PROTOCOL;
       if (block.redacted) {
-        if (!own) {
-          lossOnce(
-            state,
-            'foreign-signature',
-            `blocks[${event.index}]`,
-            `provider state issued by ${block.origin!.protocol} was not sent to a Converse client`,
-          );
-          return;
-        }
+        if (!own) return reportForeignReasoning(block.origin!, `blocks[${event.index}]`, { context: state.options, model: state.model });
         state.open.set(event.index, open);
         delta(out, open, { reasoningContent: { redactedContent: block.signature ?? '' } });
         break;
@@ -194,11 +216,13 @@ function blockStart(state: ConverseEncodeState, event: Extract<LlmStreamEvent, {
       break;
     }
     case 'tool_call': {
+      reportForeignPartState(state.options, `blocks[${event.index}]`, block, { protocol: PROTOCOL, model: state.model });
       const open: OpenBlock = { wireIndex, kind: 'tool_use' };
       if (block.freeform) {
         open.freeform = '';
-        lossOnce(state, 'freeform', `blocks[${event.index}]`, CALL_ARGUMENTS_LOSS.freeform);
+        lossOnce(state, 'freeform', `blocks[${event.index}]`, CALL_ARGUMENTS_LOSS.freeform, 'lossy-conversion');
       }
+      open.described = true;
       state.open.set(event.index, open);
       send(out, 'contentBlockStart', { contentBlockIndex: wireIndex, start: { toolUse: { toolUseId: block.id, name: block.name } } });
       break;
@@ -222,6 +246,14 @@ function blockEnd(state: ConverseEncodeState, index: number, out: Out): void {
   if (!block) return;
   state.open.delete(index);
   if (block.kind === 'reasoning' && block.signature !== undefined) delta(out, block, { reasoningContent: { signature: block.signature } });
+  // An empty text or reasoning still says what it is, as the body's `{"text": ""}` does.
+  if (!block.described) delta(out, block, block.kind === 'reasoning' ? { reasoningContent: { text: '' } } : { text: '' });
+  if (block.held !== undefined) {
+    const input = objectCallArguments(block.held, false, (kind) =>
+      lossOnce(state, kind, `blocks[${index}].arguments`, CALL_ARGUMENTS_LOSS[kind], 'lossy-conversion'),
+    );
+    if (Object.keys(input).length > 0) delta(out, block, { toolUse: { input: JSON.stringify(input) } });
+  }
   if (block.freeform !== undefined) delta(out, block, { toolUse: { input: JSON.stringify({ input: block.freeform }) } });
   send(out, 'contentBlockStop', { contentBlockIndex: block.wireIndex });
 }
@@ -234,6 +266,7 @@ function finish(state: ConverseEncodeState, event: Extract<LlmStreamEvent, { typ
   const usage = event.usage ?? state.usage;
   const metadata: Wire = { usage: encodeUsage(usage) };
   reportUnwrittenUsage(usage, state.options);
+  if (state.serviceTier !== undefined) metadata.serviceTier = { type: state.serviceTier };
   if (streamed) {
     Object.assign(stop, streamed.$stop);
     Object.assign(metadata, streamed.$metadata);

@@ -130,13 +130,18 @@ function decodeBase64Text(data: string): string {
   return new TextDecoder().decode(bytes);
 }
 
+/** Reports reasoning state another protocol issued, which Claude cannot take. */
+export function reportForeignReasoning(part: Pick<LlmReasoningPart, 'origin'>, path: PathLike, options: EncodePartOptions): void {
+  reportLoss(options.context, {
+    ...opaqueStateWarning(String(path), { foreign: part.origin!, target: { protocol: PROTOCOL, model: options.model } }),
+    protocol: PROTOCOL,
+  });
+}
+
 function reasoningBlock(part: LlmReasoningPart, path: PathLike, options: EncodePartOptions): Wire | undefined {
   const foreign = part.origin !== undefined && part.origin.protocol !== PROTOCOL;
   if (foreign && !options.response) {
-    reportLoss(options.context, {
-      ...opaqueStateWarning(String(path), { foreign: part.origin!, target: { protocol: PROTOCOL, model: options.model } }),
-      protocol: PROTOCOL,
-    });
+    reportForeignReasoning(part, path, options);
     return undefined;
   }
   if (part.signature === undefined && !options.response) {
@@ -148,9 +153,12 @@ function reasoningBlock(part: LlmReasoningPart, path: PathLike, options: EncodeP
     });
     return undefined;
   }
+  // In an answer, another protocol's signature is not Claude's to replay: the thinking stays, unsigned.
+  const keptSignature = foreign && !part.redacted ? undefined : part.signature;
+  if (part.signature !== undefined && keptSignature === undefined) reportForeignReasoning(part, path, options);
   const out: Wire = part.redacted
     ? { type: 'redacted_thinking', data: part.signature ?? '' }
-    : { type: 'thinking', thinking: part.text, signature: part.signature ?? '' };
+    : { type: 'thinking', thinking: part.text, signature: keptSignature ?? '' };
   ext.writeRest(out, part);
   return out;
 }

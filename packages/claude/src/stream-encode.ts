@@ -2,17 +2,20 @@ import {
   CALL_ARGUMENTS_LOSS,
   JsonSseEvent,
   isMcpPart,
+  objectCallArguments,
+  reportForeignPartState,
   reportLoss,
   unfinishedStreamError,
   type StreamStep,
   type LlmError,
   type LlmStreamEvent,
   type LlmUsage,
+  type LlmWarning,
   type SseEvent,
   type StreamOptions,
 } from '@llm/core';
 import { jsonString } from '@llm/core/kit';
-import { encodePart } from './blocks-encode.js';
+import { encodePart, reportForeignReasoning } from './blocks-encode.js';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL } from './protocol.js';
@@ -30,6 +33,13 @@ interface OpenBlock {
   signature?: string;
   /** Free-form tool call: raw input text, sent as `{"input": ...}` when the block ends. */
   freeform?: string;
+  /**
+   * Tool call: argument text held back while it is blank or cannot be a JSON object (it opens
+   * with something else); at the end it becomes what the body writes for it (`{}`, reported).
+   */
+  held?: string;
+  /** Tool call: the arguments opened a JSON object, so they stream as they come. */
+  streaming?: boolean;
 }
 
 /** State of the canonical -> Claude SSE encoder. */
@@ -44,6 +54,8 @@ export interface EncodeState {
   /** Canonical blocks not sent (other choices, parts Claude cannot hold). */
   skipped: Set<number>;
   usage?: LlmUsage;
+  /** The answer's model (from `start`), named in loss reports as the body names it. */
+  model?: string;
   /** Loss kinds already reported (each once per stream). */
   reported: Set<string>;
 }
@@ -93,19 +105,27 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
     case 'reasoning-signature': {
       const block = state.open.get(event.index);
       if (!block) return;
-      if (event.origin !== undefined && event.origin.protocol !== PROTOCOL) {
-        lossOnce(state, 'foreign-signature', `blocks[${event.index}]`, `provider state issued by ${event.origin.protocol} was not sent to a Claude client`);
-        return;
-      }
-      if (block.kind === 'thinking') block.signature = event.signature;
-      else lossOnce(state, 'part-signature', `blocks[${event.index}]`, 'Claude has no signature on text or tool-use blocks');
+      // Reported as the body reports the part's signature.
+      const path = `blocks[${event.index}]`;
+      if (block.kind !== 'thinking') reportForeignPartState(state.options, path, event, { protocol: PROTOCOL, model: state.model });
+      else if (event.origin !== undefined && event.origin.protocol !== PROTOCOL)
+        reportForeignReasoning(event, path, { context: state.options, model: state.model });
+      else block.signature = event.signature;
       return;
     }
     case 'tool-args-delta': {
       const block = state.open.get(event.index);
       if (block?.kind !== 'tool_use') return;
       if (block.freeform !== undefined) block.freeform += event.json;
-      else sendDelta(out, block.wireIndex, 'input_json_delta', 'partial_json', event.json);
+      else if (block.streaming) sendDelta(out, block.wireIndex, 'input_json_delta', 'partial_json', event.json);
+      else {
+        block.held = (block.held ?? '') + event.json;
+        if (block.held.trimStart().startsWith('{')) {
+          sendDelta(out, block.wireIndex, 'input_json_delta', 'partial_json', block.held);
+          block.held = undefined;
+          block.streaming = true;
+        }
+      }
       return;
     }
     case 'citation': {
@@ -170,10 +190,10 @@ function send(out: Out, payload: Wire): void {
   out.enqueue(new JsonSseEvent(payload.type as string, JSON.stringify(payload)));
 }
 
-function lossOnce(state: EncodeState, key: string, path: string, message: string): void {
+function lossOnce(state: EncodeState, key: string, path: string, message: string, code: LlmWarning['code'] = 'dropped-field'): void {
   if (state.reported.has(key)) return;
   state.reported.add(key);
-  reportLoss(state.options, { code: 'dropped-field', path, message, protocol: PROTOCOL });
+  reportLoss(state.options, { code, path, message, protocol: PROTOCOL });
 }
 
 /** Sends `message_start` if it has not gone yet. */
@@ -182,6 +202,7 @@ function ensureStarted(state: EncodeState, out: Out): void {
   state.started = true;
   const start = state.pendingStart;
   state.pendingStart = undefined;
+  state.model = start?.model;
   const message: Wire = {
     id: start?.id ?? state.options.id ?? `msg_${crypto.randomUUID().replace(/-/g, '')}`,
     type: 'message',
@@ -224,10 +245,11 @@ function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: '
       }
       break;
     case 'tool_call':
+      reportForeignPartState(state.options, `blocks[${event.index}]`, block, { protocol: PROTOCOL, model: state.model });
       open = { wireIndex, kind: 'tool_use' };
       if (block.freeform) {
         open.freeform = '';
-        lossOnce(state, 'freeform', `blocks[${event.index}]`, CALL_ARGUMENTS_LOSS.freeform);
+        lossOnce(state, 'freeform', `blocks[${event.index}]`, CALL_ARGUMENTS_LOSS.freeform, 'lossy-conversion');
       }
       content = { type: 'tool_use', id: block.id, name: block.name, input: {} };
       break;
@@ -277,6 +299,12 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
   // as in the JSON form), so streamed and non-streamed answers replay the same way.
   if (block.kind === 'thinking') {
     send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'signature_delta', signature: block.signature ?? '' } });
+  }
+  if (block.held !== undefined) {
+    const input = objectCallArguments(block.held, false, (kind) =>
+      lossOnce(state, kind, `blocks[${index}].arguments`, CALL_ARGUMENTS_LOSS[kind], 'lossy-conversion'),
+    );
+    if (Object.keys(input).length > 0) sendDelta(out, block.wireIndex, 'input_json_delta', 'partial_json', JSON.stringify(input));
   }
   if (block.freeform !== undefined) {
     send(out, {

@@ -1,9 +1,9 @@
 // Every canonical finish reason as a Gemini client sees it, in a JSON answer and in a stream: a
 // refusal is Gemini's safety finish, and nothing that went wrong reads as a normal `STOP`.
-import type { LlmChoice, LlmFinishReason, LlmResponse } from '@llm/core';
+import { responseToEvents, type LlmChoice, type LlmFinishReason, type LlmResponse } from '@llm/core';
+import { encodeBothWays } from '@llm/test-utils';
 import { describe, expect, it } from 'vitest';
 import { gemini } from '../src/index.js';
-import { encodeBothWays } from './encode-both-ways.js';
 
 const answer = (choice: Omit<LlmChoice, 'index'>): LlmResponse => ({ id: 'r1', model: 'claude-sonnet-4-5', choices: [{ index: 0, ...choice }] });
 const meta = { modelVersion: 'claude-sonnet-4-5', responseId: 'r1' };
@@ -20,7 +20,7 @@ describe('finish reasons encoded for Gemini clients, JSON and stream', () => {
     ['error', 'OTHER'],
     ['other', 'OTHER'],
   ])('%s is %s', (reason, wire) => {
-    const both = encodeBothWays(gemini, answer({ content: [{ type: 'text', text: 'x' }], finishReason: reason }));
+    const both = encodeBothWays(gemini, answer({ content: [{ type: 'text', text: 'x' }], finishReason: reason }), responseToEvents);
     expect(both.body).toEqual({ candidates: [{ content: { parts: [{ text: 'x' }], role: 'model' }, finishReason: wire, index: 0 }], ...meta });
     expect(both.chunks).toEqual([
       { candidates: [{ content: { parts: [{ text: 'x' }], role: 'model' }, index: 0 }], ...meta },
@@ -29,7 +29,7 @@ describe('finish reasons encoded for Gemini clients, JSON and stream', () => {
   });
 
   it('a Claude classifier refusal with no text is SAFETY with no parts', () => {
-    const both = encodeBothWays(gemini, answer({ content: [], finishReason: 'refusal', rawFinishReason: 'refusal' }));
+    const both = encodeBothWays(gemini, answer({ content: [], finishReason: 'refusal', rawFinishReason: 'refusal' }), responseToEvents);
     expect(both.body).toEqual({ candidates: [{ content: { parts: [], role: 'model' }, finishReason: 'SAFETY', index: 0 }], ...meta });
     expect(both.chunks).toEqual([{ candidates: [{ finishReason: 'SAFETY', index: 0 }], ...meta }]);
   });
@@ -38,6 +38,7 @@ describe('finish reasons encoded for Gemini clients, JSON and stream', () => {
     const both = encodeBothWays(
       gemini,
       answer({ content: [{ type: 'refusal', text: 'I can’t help with that.' }], finishReason: 'stop', rawFinishReason: 'stop' }),
+      responseToEvents,
     );
     const parts = [{ text: 'I can’t help with that.' }];
     expect(both.body).toEqual({ candidates: [{ content: { parts, role: 'model' }, finishReason: 'SAFETY', index: 0 }], ...meta });
@@ -56,7 +57,7 @@ describe('finish reasons encoded for Gemini clients, JSON and stream', () => {
         { index: 1, content: [{ type: 'text', text: 'yes' }], finishReason: 'stop' },
       ],
     };
-    const both = encodeBothWays(gemini, response);
+    const both = encodeBothWays(gemini, response, responseToEvents);
     expect((both.body as { candidates: Array<{ finishReason: string }> }).candidates.map((candidate) => candidate.finishReason)).toEqual(['SAFETY', 'STOP']);
     expect(both.chunks).toEqual([
       { candidates: [{ content: { parts: [{ text: 'no' }], role: 'model' }, index: 0 }], modelVersion: 'gpt-4o', responseId: 'r1' },

@@ -1,12 +1,12 @@
 // Property: the stream encoder and the response encoder agree. For any canonical response, the
 // Gemini chunks the stream encoder writes (for core's responseToEvents of it), merged the way a
 // Gemini client reads a stream, equal the non-stream body, and both report the same losses.
-import { FINISH_REASONS, type LlmAssistantContent, type LlmResponse } from '@llm/core';
+import { FINISH_REASONS, responseToEvents, type LlmAssistantContent, type LlmResponse } from '@llm/core';
 import fc from 'fast-check';
+import { encodeBothWays, warningKinds } from '@llm/test-utils';
 import { propertyRuns } from '@llm/test-utils/property-runs';
 import { describe, expect, it } from 'vitest';
 import { gemini } from '../src/index.js';
-import { encodeBothWays, warningKinds } from './encode-both-ways.js';
 
 type Wire = Record<string, unknown>;
 
@@ -87,7 +87,7 @@ describe('property: the stream and the non-stream encoding of a response agree',
   it('merged stream chunks equal the response body, with the same losses reported', () => {
     fc.assert(
       fc.property(response, (value) => {
-        const both = encodeBothWays(gemini, value);
+        const both = encodeBothWays(gemini, value, responseToEvents);
         expect(joinTexts(mergeChunks(both.chunks))).toEqual(joinTexts(structuredClone(both.body) as Wire));
         expect(warningKinds(both.streamWarnings)).toEqual(warningKinds(both.bodyWarnings));
       }),
@@ -107,7 +107,7 @@ describe('property: the stream and the non-stream encoding of a response agree',
         },
       ],
     };
-    const both = encodeBothWays(gemini, value);
+    const both = encodeBothWays(gemini, value, responseToEvents);
     const call = { functionCall: { id: 'call_1', name: 'apply_patch', args: { input: '*** Begin Patch' } } };
     expect(both.chunks).toEqual([
       { candidates: [{ content: { parts: [call], role: 'model' }, index: 0 }], modelVersion: 'gpt-5', responseId: 'r1' },

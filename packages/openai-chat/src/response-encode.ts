@@ -1,5 +1,5 @@
-import type { CodecContext, LlmChoice, LlmResponse, LlmTokenLogprob } from '@llm/core';
-import { citationSpan, isMcpPart, joinPath, opaqueStateWarning, reportLoss, reportMcpPartDropped, toolArgumentsText } from '@llm/core';
+import type { CodecContext, LlmChoice, LlmOrigin, LlmResponse, LlmTokenLogprob } from '@llm/core';
+import { citationSpan, isMcpPart, joinPath, opaqueStateWarning, reportForeignPartState, reportLoss, reportMcpPartDropped, toolArgumentsText } from '@llm/core';
 import { completionCreated, completionId } from './answer-identity.js';
 import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
 import { PROTOCOL, ext } from './protocol.js';
@@ -19,6 +19,14 @@ export function encodeLogprobs(logprobs: readonly LlmTokenLogprob[]): OpenAIChat
   }));
 }
 
+/** The origin a foreign part's state is reported against. */
+export const TARGET: LlmOrigin = { protocol: P };
+
+/** Reports a reasoning part's opaque state (a signature, a redacted block): Chat answers carry none. */
+export function reportReasoningState(context: CodecContext | undefined, path: string, origin: LlmOrigin | undefined): void {
+  reportLoss(context, { ...opaqueStateWarning(path, { foreign: origin ?? TARGET, target: TARGET }), protocol: P });
+}
+
 /** The assistant message of one choice, in the shape the API (and the SDK accumulator) produce. */
 export function encodeChoiceMessage(choice: LlmChoice, path: string, context: CodecContext | undefined): Wire {
   const message: Wire = { role: 'assistant' };
@@ -30,6 +38,7 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
     const part = choice.content[i]!;
     switch (part.type) {
       case 'text': {
+        reportForeignPartState(context, joinPath(path, i), part, TARGET);
         // Annotation ranges index the whole message content, this part starting at `offset`.
         const offset = content?.length ?? 0;
         content = (content ?? '') + part.text;
@@ -58,15 +67,15 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
         refusal = (refusal ?? '') + part.text;
         break;
       case 'reasoning': {
-        if (part.redacted || (part.text === '' && part.signature !== undefined)) {
-          reportLoss(context, { ...opaqueStateWarning(joinPath(path, i), { foreign: part.origin ?? { protocol: P }, target: { protocol: P } }), protocol: P });
-          break;
-        }
+        // The text stays; the signature (or a redacted block's state) has nowhere to go.
+        if (part.redacted || part.signature !== undefined) reportReasoningState(context, joinPath(path, i), part.origin);
+        if (part.redacted || (part.text === '' && part.signature !== undefined)) break;
         const field = ext.marker(part, 'field') === 'reasoning' ? 'reasoning' : 'reasoning_content';
         message[field] = typeof message[field] === 'string' ? (message[field] as string) + part.text : part.text;
         break;
       }
       case 'tool-call': {
+        reportForeignPartState(context, joinPath(path, i), part, TARGET);
         if (ext.marker(part, 'legacy')) {
           message.function_call = { name: part.name, arguments: toolArgumentsText(part.arguments) };
           break;

@@ -1,11 +1,11 @@
 import type { CodecContext, LlmStreamEvent, LlmUsage, SseEvent, StepOutput, StreamOptions, StreamStep } from '@llm/core';
-import { JsonSseEvent, isMcpPart, reportLoss, reportMcpPartDropped, unfinishedStreamError } from '@llm/core';
+import { JsonSseEvent, isMcpPart, reportForeignPartState, reportLoss, reportMcpPartDropped, unfinishedStreamError } from '@llm/core';
 import { jsonString } from '@llm/core/kit';
 import { completionCreated, completionId } from './answer-identity.js';
 import { encodeError } from './error.js';
 import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
 import { PROTOCOL } from './protocol.js';
-import { encodeLogprobs } from './response-encode.js';
+import { TARGET, encodeLogprobs, reportReasoningState } from './response-encode.js';
 import { encodeUsage } from './usage.js';
 
 const P = PROTOCOL;
@@ -163,6 +163,7 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       const choice = event.choice ?? 0;
       const block = event.block;
       if (block.kind === 'tool_call') {
+        reportForeignPartState(state.context, `blocks[${event.index}]`, block, TARGET);
         const toolIndex = state.toolCount.get(choice) ?? 0;
         state.toolCount.set(choice, toolIndex + 1);
         state.blocks.set(event.index, { choice, kind: 'tool_call', toolIndex, freeform: block.freeform === true });
@@ -172,7 +173,9 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
         sendDelta(state, choice, { tool_calls: [call] }, out);
         return;
       }
-      if (block.kind === 'part' && isMcpPart(block.part)) reportMcpPartDropped(block.part, `blocks[${event.index}]`, P, state.context);
+      // A redacted block's signature rides on its start (no signature event follows).
+      if (block.kind === 'reasoning' && block.redacted) reportReasoningState(state.context, `blocks[${event.index}]`, block.origin);
+      else if (block.kind === 'part' && isMcpPart(block.part)) reportMcpPartDropped(block.part, `blocks[${event.index}]`, P, state.context);
       else if (block.kind === 'part') {
         reportLoss(state.context, {
           code: 'dropped-part',
@@ -214,14 +217,13 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       sendDelta(state, block.choice, {}, out, { logprobs: { content: encodeLogprobs(event.logprobs), refusal: null } });
       return;
     }
-    case 'reasoning-signature':
-      reportLoss(state.context, {
-        code: 'foreign-state',
-        path: `blocks[${event.index}]`,
-        message: 'openai-chat streams carry no reasoning signatures',
-        protocol: P,
-      });
+    case 'reasoning-signature': {
+      // Reported as the body reports the part's signature: Chat carries none.
+      const path = `blocks[${event.index}]`;
+      if (state.blocks.get(event.index)?.kind === 'reasoning') reportReasoningState(state.context, path, event.origin);
+      else reportForeignPartState(state.context, path, event, TARGET);
       return;
+    }
     case 'citation':
       reportLoss(state.context, { code: 'dropped-field', path: `blocks[${event.index}]`, message: 'openai-chat streams carry no citations', protocol: P });
       return;
@@ -239,7 +241,8 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       // As response-encode does: a refusal that said nothing still says it refused.
       if (event.reason === 'refusal' && finish === 'content_filter' && !state.spoke.has(choice))
         sendDelta(state, choice, { refusal: REFUSAL_FALLBACK_TEXT }, out);
-      const delta: Wire = state.roleSent.has(choice) ? {} : { role: 'assistant', content: '' };
+      // A choice that said nothing has no content, as its body's `content: null` says.
+      const delta: Wire = state.roleSent.has(choice) ? {} : { role: 'assistant', content: null };
       state.roleSent.add(choice);
       send(chunk(state, [{ index: choice, delta, finish_reason: finish }]), out);
       return;

@@ -19,7 +19,6 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): O
   const output: unknown[] = [];
   const { status, incomplete } = encodeFinishReason(choice?.finishReason, choice?.rawFinishReason);
   const base = response.id.replace(/^resp_/, '');
-  const itemStatus = status === 'incomplete' ? 'incomplete' : 'completed';
   if (choice) {
     const refusal = missingRefusal(choice);
     encodeAssistantParts(
@@ -29,7 +28,9 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): O
       context,
       {},
       {
-        status: itemStatus,
+        // Each item is whole as written: `status` and `incomplete_details` say the answer was
+        // cut, as a stream of it does (its items are done before its finish is known).
+        status: 'completed',
         idFor: (prefix, index) => `${prefix}_${base}_${index}`,
       },
     );

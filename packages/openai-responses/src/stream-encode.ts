@@ -52,9 +52,20 @@ interface OpenItem {
   logprobs?: LlmTokenLogprob[];
   /** An MCP tool list or approval request, or the result that closes the open MCP call: its item is written at the block's end. */
   mcp?: LlmMcpListToolsPart | LlmMcpApprovalRequestPart | LlmMcpResultPart;
+  /** A text or refusal block: its message item, and its part's index there. */
+  message?: OpenMessage;
+  contentIndex?: number;
   /** The JSON text of this item's delta events up to their `delta`, and the type it was made for. */
   deltaHead?: string;
   deltaType?: string;
+}
+
+/** A message item: consecutive text and refusal blocks share one, as their parts do in the body. */
+interface OpenMessage {
+  itemId: string;
+  outputIndex: number;
+  /** Its finished parts' JSON. */
+  parts: string[];
 }
 
 /** State of the canonical -> Responses SSE encoder. */
@@ -69,9 +80,11 @@ export interface EncodeState {
   finished: boolean;
   open: Map<number, OpenItem>;
   /** Finished output items' JSON, in order, for the terminal event (each written once). */
-  output: string[];
+  output: { outputIndex: number; json: string }[];
   /** An MCP call whose `mcp_call` item waits for the result block that may follow it. */
   mcpCall?: { part: LlmMcpCallPart; outputIndex: number; block: number };
+  /** The message item whose last part just ended, nothing started since: a next text or refusal block joins it. */
+  message?: OpenMessage;
   accumulator: LlmStreamAccumulator;
 }
 
@@ -116,9 +129,14 @@ function emitWritten(state: EncodeState, payload: Wire, out: Out): void {
   out.enqueue(new JsonSseEvent(payload.type as string, objectJson(payload)));
 }
 
+/** The finished items' JSON array, in output order (items that interleave finish out of it). */
+function outputJson(state: EncodeState): WrittenJson {
+  return arrayJson([...state.output].sort((a, b) => a.outputIndex - b.outputIndex).map((item) => item.json));
+}
+
 /** Adds a finished item to the output: its JSON, written once, serves its `output_item.done` and the terminal event. */
 function finishItem(state: EncodeState, itemJson: string, outputIndex: number, out: Out): void {
-  state.output.push(itemJson);
+  state.output.push({ outputIndex, json: itemJson });
   emitWritten(state, { type: 'response.output_item.done', output_index: outputIndex, item: new WrittenJson(itemJson) }, out);
 }
 
@@ -243,28 +261,42 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
     return;
   }
   if (pending) closeMcpCall(state, undefined, out);
+  const joinable = state.message;
+  state.message = undefined;
+  if (joinable && block.kind !== 'text' && block.kind !== 'refusal') closeMessage(state, joinable, out);
   const outputIndex = state.output.length + state.open.size;
   switch (block.kind) {
     case 'text':
     case 'refusal': {
-      const item: OpenItem = { kind: block.kind, outputIndex, itemId: `msg_${state.base}_${index}`, text: '' };
+      let joined = joinable;
+      if (!joined) {
+        joined = { itemId: `msg_${state.base}_${index}`, outputIndex, parts: [] };
+        emit(
+          state,
+          {
+            type: 'response.output_item.added',
+            output_index: outputIndex,
+            item: { id: joined.itemId, type: 'message', status: 'in_progress', content: [], role: 'assistant' },
+          },
+          out,
+        );
+      }
+      const item: OpenItem = {
+        kind: block.kind,
+        outputIndex: joined.outputIndex,
+        itemId: joined.itemId,
+        text: '',
+        message: joined,
+        contentIndex: joined.parts.length,
+      };
       state.open.set(index, item);
-      emit(
-        state,
-        {
-          type: 'response.output_item.added',
-          output_index: outputIndex,
-          item: { id: item.itemId, type: 'message', status: 'in_progress', content: [], role: 'assistant' },
-        },
-        out,
-      );
       emit(
         state,
         {
           type: 'response.content_part.added',
           item_id: item.itemId,
-          output_index: outputIndex,
-          content_index: 0,
+          output_index: item.outputIndex,
+          content_index: item.contentIndex,
           part: block.kind === 'refusal' ? { type: 'refusal', refusal: '' } : { type: 'output_text', annotations: [], text: '' },
         },
         out,
@@ -384,8 +416,15 @@ function endMcpItem(state: EncodeState, item: OpenItem & { mcp: NonNullable<Open
 
 function textDelta(state: EncodeState, item: OpenItem, text: string, out: Out): void {
   item.text += text;
-  if (item.kind === 'refusal') emitDelta(state, 'response.refusal.delta', item, ',"content_index":0', text, '', out);
-  else emitDelta(state, 'response.output_text.delta', item, ',"content_index":0', text, ',"logprobs":[]', out);
+  const slot = `,"content_index":${JSON.stringify(item.contentIndex ?? 0)}`;
+  if (item.kind === 'refusal') emitDelta(state, 'response.refusal.delta', item, slot, text, '', out);
+  else emitDelta(state, 'response.output_text.delta', item, slot, text, ',"logprobs":[]', out);
+}
+
+/** Ends a message item: `output_item.done` with its parts. */
+function closeMessage(state: EncodeState, message: OpenMessage, out: Out): void {
+  const done = { id: message.itemId, type: 'message', status: 'completed', content: arrayJson(message.parts), role: 'assistant' };
+  finishItem(state, objectJson(done), message.outputIndex, out);
 }
 
 function openReasoningPart(state: EncodeState, item: OpenItem, out: Out): void {
@@ -427,10 +466,11 @@ function blockEnd(state: EncodeState, index: number, out: Out, extensions?: Exte
   switch (item.kind) {
     case 'text':
     case 'refusal': {
+      const at = { ...base, content_index: item.contentIndex ?? 0 };
       // Citations are ranges of the whole text: their annotations go out once it is known.
       const annotations = item.citations?.map((citation) => annotationOf(citation, item.text)) ?? [];
-      annotations.forEach((annotation, at) =>
-        emit(state, { type: 'response.output_text.annotation.added', ...base, content_index: 0, annotation_index: at, annotation }, out),
+      annotations.forEach((annotation, index) =>
+        emit(state, { type: 'response.output_text.annotation.added', ...at, annotation_index: index, annotation }, out),
       );
       const logprobs = item.logprobs ? logprobsToWire(item.logprobs) : undefined;
       // The whole text, written once for the four events that carry it.
@@ -440,11 +480,16 @@ function blockEnd(state: EncodeState, index: number, out: Out, extensions?: Exte
           item.kind === 'refusal' ? { type: 'refusal', refusal: text } : { type: 'output_text', annotations, text, ...(logprobs ? { logprobs } : {}) },
         ),
       );
-      if (item.kind === 'refusal') emitWritten(state, { type: 'response.refusal.done', ...base, content_index: 0, refusal: text }, out);
-      else emitWritten(state, { type: 'response.output_text.done', ...base, content_index: 0, text, logprobs: logprobs ?? [] }, out);
-      emitWritten(state, { type: 'response.content_part.done', ...base, content_index: 0, part }, out);
-      done = { id: item.itemId, type: 'message', status: 'completed', content: arrayJson([part.json]), role: 'assistant' };
-      break;
+      if (item.kind === 'refusal') emitWritten(state, { type: 'response.refusal.done', ...at, refusal: text }, out);
+      else emitWritten(state, { type: 'response.output_text.done', ...at, text, logprobs: logprobs ?? [] }, out);
+      emitWritten(state, { type: 'response.content_part.done', ...at, part }, out);
+      const message = item.message!;
+      message.parts.push(part.json);
+      // With nothing else open the item waits for a next text or refusal block; blocks that
+      // interleave with it end their own items.
+      if (state.open.size === 0) state.message = message;
+      else closeMessage(state, message, out);
+      return;
     }
     case 'reasoning': {
       if (item.partOpen) {
@@ -494,11 +539,13 @@ function finish(state: EncodeState, out: Out): void {
     textDelta(state, state.open.get(index) as OpenItem, refusal.text, out);
     blockEnd(state, index, out);
   }
+  if (state.message) closeMessage(state, state.message, out);
+  state.message = undefined;
   response.id = state.id;
   response.model = state.model;
   response.created = state.created;
   const body = encodeResponse(response, state.options) as unknown as Wire;
-  body.output = arrayJson(state.output);
+  body.output = outputJson(state);
   const status = body.status as string;
   const type = status === 'incomplete' ? 'response.incomplete' : status === 'failed' ? 'response.failed' : 'response.completed';
   emitWritten(state, { type, response: new WrittenJson(objectJson(body)) }, out);
@@ -507,10 +554,13 @@ function finish(state: EncodeState, out: Out): void {
 function failed(state: EncodeState, error: LlmError, out: Out): void {
   if (!state.started) start(state, { type: 'start' }, out);
   state.finished = true;
+  // Its finished parts are a finished item.
+  if (state.message) closeMessage(state, state.message, out);
+  state.message = undefined;
   const wire = encodeError(error).body.error;
   emit(state, { type: 'error', code: wire.code ?? wire.type, message: wire.message, param: wire.param }, out);
   const body = snapshot(state, 'failed');
   body.error = { code: error.kind === 'rate_limit' ? 'rate_limit_exceeded' : 'server_error', message: error.message };
-  body.output = arrayJson(state.output);
+  body.output = outputJson(state);
   emitWritten(state, { type: 'response.failed', response: new WrittenJson(objectJson(body)) }, out);
 }

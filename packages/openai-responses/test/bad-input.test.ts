@@ -130,5 +130,8 @@ describe('every status', () => {
     expect(statusOf(answer('content_filter'))).toEqual({ status: 'incomplete', incomplete_details: { reason: 'content_filter' } });
     expect(statusOf(answer('error'))).toEqual({ status: 'failed', incomplete_details: null });
     expect(statusOf(answer('pause'))).toEqual({ status: 'incomplete', incomplete_details: null });
+    expect(statusOf(answer('context_exceeded'))).toEqual({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
+    expect(statusOf(answer('other'))).toEqual({ status: 'completed', incomplete_details: null });
+    expect(statusOf(answer('refusal'))).toEqual({ status: 'completed', incomplete_details: null });
   });
 });

@@ -52,31 +52,29 @@ describe('a refusal finish reaches Responses clients as a refusal part', () => {
     expect(wire.output).toEqual([{ id: 'msg_r1_0', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'refusal', refusal: 'No.' }] }]);
   });
 
-  it('stream, partial text: refusal events after the text item, then response.completed holding both items', async () => {
+  it('stream, partial text: refusal events in the text’s message item, then response.completed holding it', async () => {
     const sse = await runTransform(openaiResponses.stream.encode(), responseToEvents(claudeRefusal('Here is how to')));
     const events = sse.map((event) => JSON.parse(event.data) as Record<string, unknown>);
-    const text = {
+    const message = {
       id: 'msg_r1_0',
       type: 'message',
       status: 'completed',
-      content: [{ type: 'output_text', annotations: [], text: 'Here is how to' }],
+      content: [{ type: 'output_text', annotations: [], text: 'Here is how to' }, REFUSAL_PART],
       role: 'assistant',
     };
-    const refusal = { id: 'msg_r1_1', type: 'message', status: 'completed', content: [REFUSAL_PART], role: 'assistant' };
-    const at = { item_id: 'msg_r1_1', output_index: 1, content_index: 0 };
-    expect(events.slice(8).map(({ sequence_number: _, ...event }) => event)).toEqual([
-      { type: 'response.output_item.added', output_index: 1, item: { id: 'msg_r1_1', type: 'message', status: 'in_progress', content: [], role: 'assistant' } },
+    const at = { item_id: 'msg_r1_0', output_index: 0, content_index: 1 };
+    expect(events.slice(7).map(({ sequence_number: _, ...event }) => event)).toEqual([
       { type: 'response.content_part.added', ...at, part: { type: 'refusal', refusal: '' } },
       { type: 'response.refusal.delta', ...at, delta: REFUSAL_TEXT },
       { type: 'response.refusal.done', ...at, refusal: REFUSAL_TEXT },
       { type: 'response.content_part.done', ...at, part: REFUSAL_PART },
-      { type: 'response.output_item.done', output_index: 1, item: refusal },
+      { type: 'response.output_item.done', output_index: 0, item: message },
       expect.objectContaining({
         type: 'response.completed',
-        response: expect.objectContaining({ status: 'completed', incomplete_details: null, output: [text, refusal] }),
+        response: expect.objectContaining({ status: 'completed', incomplete_details: null, output: [message] }),
       }),
     ]);
-    expect(events.slice(0, 8).map((event) => event.type)).toEqual([
+    expect(events.slice(0, 7).map((event) => event.type)).toEqual([
       'response.created',
       'response.in_progress',
       'response.output_item.added',
@@ -84,7 +82,6 @@ describe('a refusal finish reaches Responses clients as a refusal part', () => {
       'response.output_text.delta',
       'response.output_text.done',
       'response.content_part.done',
-      'response.output_item.done',
     ]);
   });
 

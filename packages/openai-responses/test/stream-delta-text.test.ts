@@ -47,7 +47,8 @@ describe('delta events written as text', () => {
     const terminal = JSON.parse(sent.at(-1)?.data ?? '{}');
     expect(terminal.type).toBe('response.completed');
     expect(terminal.response.output.map((item: unknown) => JSON.stringify(item))).toEqual(items);
-    expect(items).toHaveLength(6);
+    // The text and the refusal after it share one message item.
+    expect(items).toHaveLength(5);
     // The done events carry the whole text, as JSON.stringify writes it.
     const textDone = JSON.parse(sent.find((event) => event.event === 'response.output_text.done')?.data ?? '{}');
     expect(textDone.text).toBe(TRICKY);
@@ -83,18 +84,18 @@ describe('delta events written as text', () => {
         logprobs: [],
         sequence_number: at('response.output_text.delta'),
       },
-      { type: 'response.refusal.delta', item_id: ids[3], output_index: 3, content_index: 0, delta: TRICKY, sequence_number: at('response.refusal.delta') },
+      { type: 'response.refusal.delta', item_id: ids[2], output_index: 2, content_index: 1, delta: TRICKY, sequence_number: at('response.refusal.delta') },
       {
         type: 'response.function_call_arguments.delta',
         item_id: ids[4],
-        output_index: 4,
+        output_index: 3,
         delta: `{"command":${JSON.stringify(TRICKY)}}`,
         sequence_number: at('response.function_call_arguments.delta'),
       },
       {
         type: 'response.custom_tool_call_input.delta',
         item_id: ids[5],
-        output_index: 5,
+        output_index: 4,
         delta: TRICKY,
         sequence_number: at('response.custom_tool_call_input.delta'),
       },

@@ -138,9 +138,8 @@ describe('stream.encode', () => {
       usage: { inputTokens: 7, outputTokens: 9, totalTokens: 16 },
     };
     const { final, wire } = await judged(response);
-    // The stream gives each text or refusal block its own message item, where response.encode
-    // groups adjacent parts into one message: both are valid Responses output, same content.
-    const message = (id: string, part: Record<string, unknown>) => ({ id, type: 'message', status: 'completed', role: 'assistant', content: [part] });
+    // Adjacent text and refusal blocks share one message item, as response.encode groups them.
+    const message = (id: string, ...content: Record<string, unknown>[]) => ({ id, type: 'message', status: 'completed', role: 'assistant', content });
     const call = (index: number, callId: string, name: string, args: string) => ({
       id: `fc_3_${index}`,
       type: 'function_call',
@@ -150,8 +149,11 @@ describe('stream.encode', () => {
       arguments: args,
     });
     expect(final.output).toEqual([
-      message('msg_3_0', { type: 'output_text', text: 'Part one.', annotations: [], parsed: null }),
-      message('msg_3_1', { type: 'refusal', refusal: 'Not that part.', parsed: null }),
+      message(
+        'msg_3_0',
+        { type: 'output_text', text: 'Part one.', annotations: [], parsed: null },
+        { type: 'refusal', refusal: 'Not that part.', parsed: null },
+      ),
       { ...call(2, 'call_a', 'get_weather', '{"city":"Paris"}'), parsed_arguments: null },
       { ...call(3, 'call_b', 'get_time', '{"tz":"CET"}'), parsed_arguments: null },
     ]);

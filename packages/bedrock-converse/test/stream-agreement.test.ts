@@ -1,0 +1,247 @@
+// Property: the stream encoder and the response encoder agree. For any canonical response, the
+// ConverseStream events the stream encoder writes (for core's responseToEvents of it), folded into
+// a Converse answer the way a ConverseStream reader assembles one, equal the response body, and
+// both report the same losses.
+import { FINISH_REASONS, responseToEvents, type LlmAssistantContent, type LlmResponse } from '@llm/core';
+import { encodeBothWays, warningKinds } from '@llm/test-utils';
+import fc from 'fast-check';
+import { propertyRuns } from '@llm/test-utils/property-runs';
+import { describe, expect, it } from 'vitest';
+import { bedrockConverse } from '../src/index.js';
+
+type Wire = Record<string, unknown>;
+type Block = Wire & { json?: string };
+
+/** The one member of a Converse union (`{text}`, `{toolUse}`, `{reasoningContent}`...). */
+const memberOf = (union: Wire): [string, unknown] => {
+  const keys = Object.keys(union);
+  if (keys.length !== 1) throw new Error(`a union with members ${keys.join(', ')}`);
+  return [keys[0]!, union[keys[0]!]];
+};
+
+/** Applies one `contentBlockDelta` to the block it names (created by its first delta unless a start made it). */
+function applyDelta(block: Block, delta: Wire): void {
+  const [member, value] = memberOf(delta);
+  if (member === 'text') {
+    if (block.text === undefined && Object.keys(block).length > 0) throw new Error('a text delta for another block kind');
+    block.text = `${(block.text as string | undefined) ?? ''}${value as string}`;
+  } else if (member === 'toolUse') {
+    if (block.toolUse === undefined) throw new Error('a toolUse delta with no toolUse start');
+    block.json = `${block.json ?? ''}${(value as Wire).input as string}`;
+  } else if (member === 'reasoningContent') {
+    const reasoning = (block.reasoningContent ??= {}) as Wire;
+    const [kind, piece] = memberOf(value as Wire);
+    if (kind === 'redactedContent') reasoning.redactedContent = piece;
+    else {
+      const text = (reasoning.reasoningText ??= { text: '' }) as Wire;
+      if (kind === 'text') text.text = `${text.text as string}${piece as string}`;
+      else if (kind === 'signature') text.signature = piece;
+      else throw new Error(`a reasoning delta of ${kind}`);
+    }
+  } else throw new Error(`a ${member} delta`);
+}
+
+/**
+ * Events -> one Converse answer: `messageStart`'s role; blocks by `contentBlockIndex`, a tool
+ * call from its `contentBlockStart` with its input text joined from the deltas and parsed at
+ * `contentBlockStop` (no text: `{}`), text and reasoning from their deltas (text joined, the
+ * signature and redacted data as sent); `stopReason` and `additionalModelResponseFields` from
+ * `messageStop`; `usage`, `metrics` and the other answer fields from `metadata`. A block must be
+ * described before it stops, and the events come in the order the API sends them.
+ */
+function fold(events: readonly { event: string; payload: Wire }[]): Wire {
+  const content: Block[] = [];
+  const answer: Wire = {};
+  let role: unknown;
+  let phase: 'start' | 'blocks' | 'stopped' | 'done' = 'start';
+  for (const { event, payload } of events) {
+    if (phase === 'done') throw new Error(`${event} after metadata`);
+    if (event === 'messageStart') {
+      if (phase !== 'start') throw new Error('a second messageStart');
+      role = payload.role;
+      phase = 'blocks';
+      continue;
+    }
+    if (phase === 'start') throw new Error(`${event} before messageStart`);
+    const index = payload.contentBlockIndex as number;
+    switch (event) {
+      case 'contentBlockStart': {
+        if (phase !== 'blocks' || content[index] !== undefined) throw new Error(`block ${index} started twice or late`);
+        const [member, start] = memberOf(payload.start as Wire);
+        if (member !== 'toolUse') throw new Error(`a ${member} start`);
+        content[index] = { toolUse: { ...(start as Wire) } };
+        break;
+      }
+      case 'contentBlockDelta':
+        if (phase !== 'blocks') throw new Error('a delta after messageStop');
+        applyDelta((content[index] ??= {}), payload.delta as Wire);
+        break;
+      case 'contentBlockStop': {
+        const block = content[index];
+        if (!block || Object.keys(block).length === 0) throw new Error(`block ${index} stopped, never described`);
+        if (block.toolUse !== undefined) {
+          (block.toolUse as Wire).input = block.json === undefined ? {} : JSON.parse(block.json);
+          delete block.json;
+        }
+        break;
+      }
+      case 'messageStop':
+        Object.assign(answer, payload);
+        phase = 'stopped';
+        break;
+      case 'metadata':
+        if (phase !== 'stopped') throw new Error('metadata before messageStop');
+        Object.assign(answer, payload);
+        phase = 'done';
+        break;
+      default:
+        throw new Error(`an unexpected ${event} event`);
+    }
+  }
+  if (phase !== 'done') throw new Error('the stream did not end with metadata');
+  if (content.some((block) => block === undefined)) throw new Error('a block index was skipped');
+  return { output: { message: { role, content } }, ...answer };
+}
+
+const text = fc.string({ maxLength: 12 });
+const signature = fc.stringMatching(/^sig[A-Za-z0-9]{1,6}$/);
+const callId = fc.stringMatching(/^tooluse_[a-z0-9]{1,8}$/);
+const toolName = fc.stringMatching(/^[a-z_]{1,10}$/);
+const withSignature = <T extends object>(part: T, value: string | undefined): T => (value === undefined ? part : { ...part, signature: value });
+const origin = fc.constantFrom({ protocol: 'bedrock-converse' as const }, { protocol: 'claude' as const }, undefined);
+const part: fc.Arbitrary<LlmAssistantContent> = fc.oneof(
+  text.map((value) => ({ type: 'text' as const, text: value })),
+  // A signed text is Gemini's: Converse has no text signature.
+  fc.tuple(text, signature).map(([value, sig]) => ({ type: 'text' as const, text: value, signature: sig })),
+  fc
+    .tuple(text, fc.option(signature, { nil: undefined }), origin)
+    .map(([value, sig, from]) => withSignature({ type: 'reasoning' as const, text: value, ...(from ? { origin: from } : {}) }, sig)),
+  fc
+    .tuple(signature, origin)
+    .map(([data, from]) => ({ type: 'reasoning' as const, text: '', redacted: true, signature: data, ...(from ? { origin: from } : {}) })),
+  text.map((value) => ({ type: 'refusal' as const, text: value })),
+  fc
+    .record({
+      id: callId,
+      name: toolName,
+      arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean()), { maxKeys: 3 }),
+    })
+    .map((call) => ({ type: 'tool-call' as const, ...call })),
+  fc.record({ id: callId, name: toolName, arguments: text }).map((call) => ({ type: 'tool-call' as const, ...call, freeform: true })),
+  fc
+    .record({ id: callId, name: toolName, arguments: fc.constantFrom('[1]', 'not json', '"s"', '{"a":1}', '') })
+    .map((call) => ({ type: 'tool-call' as const, ...call })),
+);
+const usage = fc.record(
+  { inputTokens: fc.nat(1000), outputTokens: fc.nat(1000), cacheReadTokens: fc.nat(100), cacheWriteTokens: fc.nat(100), reasoningTokens: fc.nat(100) },
+  { requiredKeys: ['inputTokens', 'outputTokens'] },
+);
+const response: fc.Arbitrary<LlmResponse> = fc.record(
+  {
+    id: fc.stringMatching(/^[a-z0-9]{1,8}$/),
+    model: fc.constantFrom('anthropic.claude-sonnet-4-5', 'gpt-4o'),
+    choices: fc
+      .record(
+        { content: fc.array(part, { maxLength: 4 }), finishReason: fc.constantFrom(...FINISH_REASONS), stopSequence: fc.stringMatching(/^[A-Z]{1,4}$/) },
+        { requiredKeys: ['content', 'finishReason'] },
+      )
+      .map((choice) => [{ index: 0, ...choice }]),
+    usage,
+    serviceTier: fc.constantFrom('default', 'priority', 'flex'),
+  },
+  { requiredKeys: ['id', 'model', 'choices'] },
+);
+
+/** Both encodings, the stream's as named events (Converse payloads carry no type of their own). */
+const bothWays = (value: LlmResponse) => {
+  const both = encodeBothWays(bedrockConverse, value, responseToEvents);
+  return { ...both, events: both.chunks.map((payload, at) => ({ event: both.eventNames[at] ?? '', payload: payload as Wire })) };
+};
+
+describe('property: the stream and the non-stream encoding of a response agree', () => {
+  it('the folded stream equals the response body, with the same losses reported', () => {
+    fc.assert(
+      fc.property(response, (value) => {
+        const both = bothWays(value);
+        expect(fold(both.events)).toEqual(both.body);
+        expect(warningKinds(both.streamWarnings)).toEqual(warningKinds(both.bodyWarnings));
+      }),
+      propertyRuns(1000),
+    );
+  });
+
+  it('the service tier streams in `metadata`, an empty text as an empty delta, non-object arguments as `{}` (reported)', () => {
+    const value: LlmResponse = {
+      id: 'r1',
+      model: 'anthropic.claude-sonnet-4-5',
+      serviceTier: 'flex',
+      choices: [
+        {
+          index: 0,
+          content: [
+            { type: 'text', text: '' },
+            { type: 'tool-call', id: 'tooluse_1', name: 'f', arguments: '[1]' },
+          ],
+          finishReason: 'tool_calls',
+        },
+      ],
+    };
+    const both = bothWays(value);
+    expect(both.events).toEqual([
+      { event: 'messageStart', payload: { role: 'assistant' } },
+      { event: 'contentBlockDelta', payload: { contentBlockIndex: 0, delta: { text: '' } } },
+      { event: 'contentBlockStop', payload: { contentBlockIndex: 0 } },
+      { event: 'contentBlockStart', payload: { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'tooluse_1', name: 'f' } } } },
+      { event: 'contentBlockStop', payload: { contentBlockIndex: 1 } },
+      { event: 'messageStop', payload: { stopReason: 'tool_use' } },
+      {
+        event: 'metadata',
+        payload: { usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, serviceTier: { type: 'flex' }, metrics: { latencyMs: 0 } },
+      },
+    ]);
+    expect(both.body).toEqual({
+      output: { message: { role: 'assistant', content: [{ text: '' }, { toolUse: { toolUseId: 'tooluse_1', name: 'f', input: {} } }] } },
+      stopReason: 'tool_use',
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      serviceTier: { type: 'flex' },
+      metrics: { latencyMs: 0 },
+    });
+    const loss = { code: 'lossy-conversion', message: 'tool-call arguments that are not a JSON object were replaced by {}', protocol: 'bedrock-converse' };
+    expect(both.bodyWarnings).toEqual([{ ...loss, path: 'choices[0].content[1].arguments' }]);
+    expect(both.streamWarnings).toEqual([{ ...loss, path: 'blocks[1].arguments' }]);
+  });
+
+  it('another protocol’s reasoning keeps its text without its signature, and its redacted block is dropped, on both paths', () => {
+    const value: LlmResponse = {
+      id: 'r1',
+      model: 'claude-sonnet-4-5',
+      choices: [
+        {
+          index: 0,
+          content: [
+            { type: 'reasoning', text: 'Hm.', signature: 'sigA', origin: { protocol: 'claude' } },
+            { type: 'reasoning', text: '', redacted: true, signature: 'blob', origin: { protocol: 'claude' } },
+          ],
+          finishReason: 'stop',
+        },
+      ],
+    };
+    const both = bothWays(value);
+    const content = [{ reasoningContent: { reasoningText: { text: 'Hm.' } } }];
+    expect((both.body as { output: { message: { content: unknown } } }).output.message.content).toEqual(content);
+    expect((fold(both.events) as { output: { message: { content: unknown } } }).output.message.content).toEqual(content);
+    const loss = {
+      code: 'foreign-state',
+      message: 'provider state issued by claude was not replayed to bedrock-converse (claude-sonnet-4-5)',
+      protocol: 'bedrock-converse',
+    };
+    expect(both.bodyWarnings).toEqual([
+      { ...loss, path: 'choices[0].content[0]' },
+      { ...loss, path: 'choices[0].content[1]' },
+    ]);
+    expect(both.streamWarnings).toEqual([
+      { ...loss, path: 'blocks[0]' },
+      { ...loss, path: 'blocks[1]' },
+    ]);
+  });
+});

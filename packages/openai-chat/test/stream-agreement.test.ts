@@ -1,0 +1,216 @@
+// Property: the stream encoder and the response encoder agree. For any canonical response, the
+// `chat.completion.chunk`s the stream encoder writes (for core's responseToEvents of it), folded
+// the way the OpenAI SDK's ChatCompletionStream accumulates them, equal the `chat.completion` body,
+// and both report the same losses.
+import { FINISH_REASONS, responseToEvents, type LlmAssistantContent, type LlmResponse } from '@llm/core';
+import { encodeBothWays, warningKinds } from '@llm/test-utils';
+import fc from 'fast-check';
+import { propertyRuns } from '@llm/test-utils/property-runs';
+import { describe, expect, it } from 'vitest';
+import { openaiChat } from '../src/index.js';
+
+type Wire = Record<string, unknown>;
+type Call = Wire & { index: number; function?: Wire; custom?: Wire };
+
+/** Appends a text delta to `holder[key]` (absent until a delta names the field). */
+function append(holder: Wire, key: string, value: unknown): void {
+  if (typeof value === 'string') holder[key] = `${(holder[key] as string | undefined) ?? ''}${value}`;
+}
+
+/** Merges one `tool_calls[]` delta into the calls by wire index: id, type and name from the first, arguments / input concatenated. */
+function mergeCall(calls: Map<number, Call>, delta: Call): void {
+  let call = calls.get(delta.index);
+  if (!call) {
+    call = { index: delta.index };
+    calls.set(delta.index, call);
+  }
+  if (delta.id !== undefined) call.id = delta.id;
+  if (delta.type !== undefined) call.type = delta.type;
+  for (const kind of ['function', 'custom'] as const) {
+    const fragment = delta[kind];
+    if (!fragment) continue;
+    const target = (call[kind] ??= {});
+    if (fragment.name !== undefined) target.name = fragment.name;
+    append(target, kind === 'function' ? 'arguments' : 'input', kind === 'function' ? fragment.arguments : fragment.input);
+  }
+}
+
+/**
+ * Chunks -> one completion, as the SDK reads a stream: choices by `index`; `content`, `refusal`
+ * and `reasoning_content` concatenated (absent content and refusal are `null`); tool calls merged
+ * by index; the last `finish_reason`; `usage` from the usage-only chunk. `object` stays the
+ * chunks' (`chat.completion.chunk`): it names the payload kind, so it differs by design.
+ */
+function fold(chunks: readonly unknown[]): Wire {
+  const completion: Wire = {};
+  const choices = new Map<number, { choice: Wire; message: Wire; calls: Map<number, Call> }>();
+  for (const chunk of chunks as Wire[]) {
+    const { choices: list, usage, ...rest } = chunk;
+    Object.assign(completion, rest);
+    if (usage !== undefined) completion.usage = usage;
+    for (const wire of list as Wire[]) {
+      const index = wire.index as number;
+      let folded = choices.get(index);
+      if (!folded) {
+        folded = { choice: { index }, message: {}, calls: new Map() };
+        choices.set(index, folded);
+      }
+      const delta = wire.delta as Wire;
+      if (delta.role !== undefined) folded.message.role = delta.role;
+      append(folded.message, 'content', delta.content);
+      append(folded.message, 'refusal', delta.refusal);
+      append(folded.message, 'reasoning_content', delta.reasoning_content);
+      for (const call of (delta.tool_calls ?? []) as Call[]) mergeCall(folded.calls, call);
+      if (wire.finish_reason !== null && wire.finish_reason !== undefined) folded.choice.finish_reason = wire.finish_reason;
+      if (wire.logprobs !== undefined) folded.choice.logprobs = wire.logprobs;
+    }
+  }
+  completion.choices = [...choices.values()]
+    .sort((a, b) => (a.choice.index as number) - (b.choice.index as number))
+    .map(({ choice, message, calls }) => {
+      const { content = null, refusal = null, ...others } = message;
+      const folded: Wire = { ...others, content, refusal };
+      if (calls.size > 0) folded.tool_calls = [...calls.values()].sort((a, b) => a.index - b.index).map(({ index: _index, ...call }) => call);
+      return { index: choice.index, message: folded, finish_reason: choice.finish_reason, logprobs: choice.logprobs ?? null };
+    });
+  return completion;
+}
+
+// Texts are not empty: a Chat stream has no form for an empty content, refusal or reasoning text
+// (readers, the SDK's and the stream decoder, take `""` as nothing), where the body keeps `""`.
+const text = fc.string({ minLength: 1, maxLength: 12 });
+const signature = fc.option(fc.stringMatching(/^sig[A-Za-z0-9]{1,6}$/), { nil: undefined });
+const callId = fc.stringMatching(/^call_[a-z0-9]{1,8}$/);
+const toolName = fc.stringMatching(/^[a-z_]{1,10}$/);
+const withSignature = <T extends object>(part: T, value: string | undefined): T => (value === undefined ? part : { ...part, signature: value });
+// No citations: a chunk's delta has no `annotations` (the SDK's ChatCompletionChunk), so the stream
+// reports each one dropped where the body writes it; the conformance suite pins that difference.
+const part: fc.Arbitrary<LlmAssistantContent> = fc.oneof(
+  // A signed text is Gemini's (no origin): Chat carries no signature, both paths report it.
+  fc.tuple(text, signature).map(([value, sig]) => withSignature({ type: 'text' as const, text: value }, sig)),
+  fc
+    .tuple(text, signature, fc.constantFrom('openai-chat' as const, 'claude' as const))
+    .map(([value, sig, protocol]) => withSignature({ type: 'reasoning' as const, text: value, origin: { protocol } }, sig)),
+  // A signature alone (Claude's empty thinking): dropped with a warning both ways.
+  fc.stringMatching(/^sig[A-Za-z0-9]{1,6}$/).map((sig) => ({ type: 'reasoning' as const, text: '', signature: sig, origin: { protocol: 'claude' as const } })),
+  // Redacted reasoning (Claude's `redacted_thinking`): no text, its data the signature.
+  fc
+    .stringMatching(/^sig[A-Za-z0-9]{1,6}$/)
+    .map((data) => ({ type: 'reasoning' as const, text: '', redacted: true, signature: data, origin: { protocol: 'claude' as const } })),
+  text.map((value) => ({ type: 'refusal' as const, text: value })),
+  fc
+    .record({
+      id: callId,
+      name: toolName,
+      arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean()), { maxKeys: 3 }),
+    })
+    .map((call) => ({ type: 'tool-call' as const, ...call })),
+  fc
+    .tuple(callId, toolName, fc.stringMatching(/^sig[A-Za-z0-9]{1,6}$/))
+    .map(([id, name, sig]) => ({ type: 'tool-call' as const, id, name, arguments: {}, signature: sig })),
+  fc.record({ id: callId, name: toolName, arguments: fc.string({ maxLength: 12 }) }).map((call) => ({ type: 'tool-call' as const, ...call, freeform: true })),
+  fc.record({ id: callId, name: toolName, arguments: fc.constantFrom('[1]', 'not json', '"s"') }).map((call) => ({ type: 'tool-call' as const, ...call })),
+);
+const usage = fc.record(
+  { inputTokens: fc.nat(1000), outputTokens: fc.nat(1000), cacheReadTokens: fc.nat(1000), reasoningTokens: fc.nat(1000) },
+  { requiredKeys: ['inputTokens', 'outputTokens'] },
+);
+// `created` is always set: with none, each encoder stamps its own clock (compared apart below).
+const response: fc.Arbitrary<LlmResponse> = fc.record(
+  {
+    id: fc.stringMatching(/^chatcmpl-[a-z0-9]{1,8}$/),
+    model: fc.constantFrom('gpt-4o', 'claude-sonnet-4-5'),
+    created: fc.nat(2_000_000_000),
+    choices: fc
+      .array(fc.record({ content: fc.array(part, { maxLength: 4 }), finishReason: fc.constantFrom(...FINISH_REASONS) }), { minLength: 1, maxLength: 2 })
+      .map((choices) => choices.map((choice, index) => ({ index, ...choice }))),
+    usage,
+    serviceTier: fc.constantFrom('default', 'flex'),
+  },
+  { requiredKeys: ['id', 'model', 'created', 'choices'] },
+);
+
+const bothWays = (value: LlmResponse) => encodeBothWays(openaiChat, value, responseToEvents, { includeUsage: true });
+
+/** The chunks before `[DONE]` (the end marker is not JSON a client folds). */
+function payloads(value: LlmResponse): { body: Wire; folded: Wire; both: ReturnType<typeof bothWays> } {
+  const both = bothWays(value);
+  expect(both.chunks.at(-1)).toBe('[DONE]');
+  return { body: both.body as Wire, folded: fold(both.chunks.slice(0, -1)), both };
+}
+
+describe('property: the stream and the non-stream encoding of a response agree', () => {
+  it('folded chunks equal the completion body but for `object`, with the same losses reported', () => {
+    fc.assert(
+      fc.property(response, (value) => {
+        const { body, folded, both } = payloads(value);
+        const { object: chunkObject, ...streamed } = folded;
+        const { object: bodyObject, ...answered } = body;
+        expect([chunkObject, bodyObject]).toEqual(['chat.completion.chunk', 'chat.completion']);
+        expect(streamed).toEqual(answered);
+        expect(warningKinds(both.streamWarnings)).toEqual(warningKinds(both.bodyWarnings));
+      }),
+      propertyRuns(1000),
+    );
+  });
+
+  it('a choice that said nothing streams `content: null`, as its body has it', () => {
+    const value: LlmResponse = { id: 'chatcmpl-1', model: 'gpt-4o', created: 1, choices: [{ index: 0, content: [], finishReason: 'stop' }] };
+    const both = bothWays(value);
+    const head = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o' };
+    expect(both.chunks).toEqual([{ ...head, choices: [{ index: 0, delta: { role: 'assistant', content: null }, finish_reason: 'stop' }] }, '[DONE]']);
+    expect((both.body as { choices: unknown[] }).choices).toEqual([
+      { index: 0, message: { role: 'assistant', content: null, refusal: null }, finish_reason: 'stop', logprobs: null },
+    ]);
+  });
+
+  it('a reasoning signature, a signed text and a signed call are reported the same way by both paths', () => {
+    const value: LlmResponse = {
+      id: 'chatcmpl-1',
+      model: 'gpt-4o',
+      created: 1,
+      choices: [
+        {
+          index: 0,
+          content: [
+            { type: 'reasoning', text: 'Hm.', signature: 'sigR', origin: { protocol: 'claude' } },
+            { type: 'text', text: 'Hi', signature: 'sigT' },
+            { type: 'tool-call', id: 'call_1', name: 'f', arguments: {}, signature: 'sigC' },
+          ],
+          finishReason: 'tool_calls',
+        },
+      ],
+    };
+    const both = bothWays(value);
+    const fromClaude = { code: 'foreign-state', message: 'provider state issued by claude was not replayed to openai-chat', protocol: 'openai-chat' };
+    const fromGemini = { code: 'foreign-state', message: 'provider state issued by gemini was not replayed to openai-chat', protocol: 'openai-chat' };
+    expect(both.bodyWarnings).toEqual([
+      { ...fromClaude, path: 'choices[0].content[0]' },
+      { ...fromGemini, path: 'choices[0].content[1]' },
+      { ...fromGemini, path: 'choices[0].content[2]' },
+    ]);
+    expect(both.streamWarnings).toEqual([
+      { ...fromClaude, path: 'blocks[0]' },
+      { ...fromGemini, path: 'blocks[1]' },
+      { ...fromGemini, path: 'blocks[2]' },
+    ]);
+    expect((both.body as { choices: Array<{ message: unknown }> }).choices[0]!.message).toEqual({
+      role: 'assistant',
+      content: 'Hi',
+      refusal: null,
+      reasoning_content: 'Hm.',
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+    });
+  });
+
+  it('with no `created`, each path stamps the current second (the only field that may differ)', () => {
+    const value: LlmResponse = { id: 'chatcmpl-1', model: 'gpt-4o', choices: [{ index: 0, content: [{ type: 'text', text: 'Hi' }], finishReason: 'stop' }] };
+    const before = Math.floor(Date.now() / 1000);
+    const { body, folded } = payloads(value);
+    const after = Math.floor(Date.now() / 1000);
+    for (const created of [body.created, folded.created]) expect(created).toSatisfy((at: number) => Number.isInteger(at) && at >= before && at <= after);
+    const { object: _chunkObject, created: _streamCreated, ...streamed } = folded;
+    const { object: _bodyObject, created: _bodyCreated, ...answered } = body;
+    expect(streamed).toEqual(answered);
+  });
+});

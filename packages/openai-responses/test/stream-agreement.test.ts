@@ -1,0 +1,268 @@
+// Property: the stream encoder and the response encoder agree. For any canonical response, the
+// stream the encoder writes (for core's responseToEvents of it) ends with the response the body
+// is (`response.completed` / `.incomplete` / `.failed` carries it whole), its delta events folded
+// into items the way the openai SDK's ResponseStream builds them give that response's `output`,
+// and both paths report the same losses.
+import { FINISH_REASONS, responseToEvents, type LlmAssistantContent, type LlmCitation, type LlmResponse, type LlmStreamEvent } from '@llm/core';
+import { encodeBothWays, warningKinds } from '@llm/test-utils';
+import fc from 'fast-check';
+import { propertyRuns } from '@llm/test-utils/property-runs';
+import { describe, expect, it } from 'vitest';
+import { openaiResponses } from '../src/index.js';
+
+type Wire = Record<string, unknown>;
+type Item = Wire & { content?: Wire[]; summary?: Wire[] };
+
+const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+
+/** Throws unless a `.done` event repeats what the deltas built (the SDK would replace it silently). */
+function same(folded: unknown, done: unknown, what: string): void {
+  expect(done, what).toEqual(folded);
+}
+
+/**
+ * Events -> output items from `output_item.added` and the deltas alone: content and summary parts
+ * from their `.added` events, text, refusal, summary, reasoning text, arguments and input
+ * concatenated, annotations from `annotation.added`. Each `.done` event must repeat the folded
+ * value; `output_item.done` adds only what no earlier event carries (the item's final `status`, a
+ * reasoning item's `encrypted_content`). Returns the items and the terminal event's response.
+ */
+function fold(chunks: readonly unknown[]): { items: Item[]; terminal: Wire; type: string } {
+  const items: Item[] = [];
+  let terminal: { type: string; response: Wire } | undefined;
+  let sequence = 0;
+  for (const event of chunks as Wire[]) {
+    if (terminal) throw new Error(`${String(event.type)} after the terminal event`);
+    if (event.sequence_number !== sequence++) throw new Error(`sequence_number ${String(event.sequence_number)} out of order`);
+    const type = event.type as string;
+    if (TERMINAL.has(type)) {
+      terminal = { type, response: event.response as Wire };
+      continue;
+    }
+    if (type === 'response.created' || type === 'response.in_progress') continue;
+    const index = event.output_index as number;
+    if (type === 'response.output_item.added') {
+      if (index !== items.length) throw new Error(`item ${index} added out of order`);
+      items.push(structuredClone(event.item) as Item);
+      continue;
+    }
+    const item = items[index];
+    if (!item) throw new Error(`${type} for item ${index}, never added`);
+    const content = item.content?.[event.content_index as number];
+    const summary = item.summary?.[event.summary_index as number];
+    switch (type) {
+      case 'response.content_part.added':
+        if (event.content_index !== (item.content ??= []).length) throw new Error('a content part added out of order');
+        item.content.push(structuredClone(event.part) as Wire);
+        break;
+      case 'response.reasoning_summary_part.added':
+        if (event.summary_index !== item.summary!.length) throw new Error('a summary part added out of order');
+        item.summary!.push(structuredClone(event.part) as Wire);
+        break;
+      case 'response.output_text.delta':
+      case 'response.reasoning_text.delta':
+        content!.text = `${content!.text as string}${event.delta as string}`;
+        break;
+      case 'response.refusal.delta':
+        content!.refusal = `${content!.refusal as string}${event.delta as string}`;
+        break;
+      case 'response.reasoning_summary_text.delta':
+        summary!.text = `${summary!.text as string}${event.delta as string}`;
+        break;
+      case 'response.function_call_arguments.delta':
+        item.arguments = `${item.arguments as string}${event.delta as string}`;
+        break;
+      case 'response.custom_tool_call_input.delta':
+        item.input = `${item.input as string}${event.delta as string}`;
+        break;
+      case 'response.output_text.annotation.added':
+        (content!.annotations as unknown[])[event.annotation_index as number] = event.annotation;
+        break;
+      case 'response.output_text.done':
+      case 'response.reasoning_text.done':
+      case 'response.reasoning_summary_text.done':
+        same((content ?? summary)!.text, event.text, type);
+        break;
+      case 'response.refusal.done':
+        same(content!.refusal, event.refusal, type);
+        break;
+      case 'response.content_part.done':
+        same(content, event.part, type);
+        break;
+      case 'response.reasoning_summary_part.done':
+        same(summary, event.part, type);
+        break;
+      case 'response.function_call_arguments.done':
+        same(item.arguments, event.arguments, type);
+        break;
+      case 'response.custom_tool_call_input.done':
+        same(item.input, event.input, type);
+        break;
+      case 'response.output_item.done': {
+        const done = event.item as Item;
+        if (done.status !== undefined) item.status = done.status;
+        if (done.encrypted_content !== undefined) item.encrypted_content = done.encrypted_content;
+        same(item, done, type);
+        break;
+      }
+      default:
+        throw new Error(`an unexpected ${type} event`);
+    }
+  }
+  if (!terminal) throw new Error('the stream did not end with a terminal event');
+  return { items, terminal: terminal.response, type: terminal.type };
+}
+
+const text = fc.string({ maxLength: 12 });
+const signature = fc.stringMatching(/^enc_[A-Za-z0-9]{1,6}$/);
+const callId = fc.stringMatching(/^call_[a-z0-9]{1,8}$/);
+const toolName = fc.stringMatching(/^[a-z_]{1,10}$/);
+const citation: fc.Arbitrary<LlmCitation> = fc.oneof(
+  fc.record({ url: fc.webUrl(), title: text }, { requiredKeys: ['url'] }).map((fields) => ({ kind: 'url' as const, ...fields })),
+  fc.record({ fileId: fc.stringMatching(/^file_[a-z0-9]{1,6}$/), title: text }, { requiredKeys: [] }).map((fields) => ({ kind: 'file' as const, ...fields })),
+);
+const part: fc.Arbitrary<LlmAssistantContent> = fc.oneof(
+  fc
+    .record({ text, citations: fc.array(citation, { minLength: 1, maxLength: 2 }) }, { requiredKeys: ['text'] })
+    .map((fields) => ({ type: 'text' as const, ...fields })),
+  fc
+    .record(
+      { text, signature, format: fc.constantFrom('summary' as const, 'full' as const), id: fc.stringMatching(/^rs_[a-z0-9]{1,6}$/) },
+      { requiredKeys: ['text'] },
+    )
+    .chain((fields) =>
+      fc
+        .constantFrom({ protocol: 'openai-responses' as const }, { protocol: 'claude' as const }, undefined)
+        .map((origin) => ({ type: 'reasoning' as const, ...fields, ...(origin ? { origin } : {}) })),
+    ),
+  // A signed text or call is Gemini's (no origin).
+  fc.tuple(text, signature).map(([value, sig]) => ({ type: 'text' as const, text: value, signature: sig })),
+  fc.tuple(callId, toolName, signature).map(([id, name, sig]) => ({ type: 'tool-call' as const, id, name, arguments: {}, signature: sig })),
+  text.map((value) => ({ type: 'refusal' as const, text: value })),
+  fc
+    .record({
+      id: callId,
+      name: toolName,
+      arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean()), { maxKeys: 3 }),
+    })
+    .map((call) => ({ type: 'tool-call' as const, ...call })),
+  fc.record({ id: callId, name: toolName, arguments: text }).map((call) => ({ type: 'tool-call' as const, ...call, freeform: true })),
+  fc.record({ id: callId, name: toolName, arguments: fc.constantFrom('[1]', 'not json', '"s"', '') }).map((call) => ({ type: 'tool-call' as const, ...call })),
+);
+const usage = fc.record(
+  { inputTokens: fc.nat(1000), outputTokens: fc.nat(1000), cacheReadTokens: fc.nat(100), reasoningTokens: fc.nat(100) },
+  { requiredKeys: ['inputTokens', 'outputTokens'] },
+);
+// `created` is always set: with none, each encoder stamps its own clock.
+const response: fc.Arbitrary<LlmResponse> = fc.record(
+  {
+    id: fc.stringMatching(/^resp_[a-z0-9]{1,8}$/),
+    model: fc.constantFrom('gpt-5', 'claude-sonnet-4-5'),
+    created: fc.nat(2_000_000_000),
+    choices: fc
+      .record({ content: fc.array(part, { maxLength: 4 }), finishReason: fc.constantFrom(...FINISH_REASONS) })
+      .map((choice) => [{ index: 0, ...choice }]),
+    usage,
+    serviceTier: fc.constantFrom('default', 'flex'),
+  },
+  { requiredKeys: ['id', 'model', 'created', 'choices'] },
+);
+
+const bothWays = (value: LlmResponse) => encodeBothWays(openaiResponses, value, responseToEvents);
+
+describe('property: the stream and the non-stream encoding of a response agree', () => {
+  it('the terminal event carries the body, the folded deltas its output, with the same losses reported', () => {
+    fc.assert(
+      fc.property(response, (value) => {
+        const both = bothWays(value);
+        const { items, terminal } = fold(both.chunks);
+        expect(terminal).toEqual(both.body);
+        expect(items).toEqual(terminal.output);
+        expect(warningKinds(both.streamWarnings)).toEqual(warningKinds(both.bodyWarnings));
+      }),
+      propertyRuns(1000),
+    );
+  });
+
+  it('a foreign answer cut by its token limit: its text parts share one `completed` message item, the response `incomplete`', () => {
+    const value: LlmResponse = {
+      id: 'resp_1',
+      model: 'claude-sonnet-4-5',
+      created: 1,
+      choices: [
+        {
+          index: 0,
+          content: [
+            { type: 'text', text: 'A' },
+            { type: 'refusal', text: 'B' },
+          ],
+          finishReason: 'length',
+        },
+      ],
+    };
+    const both = bothWays(value);
+    const body = both.body as Wire;
+    const content = [
+      { type: 'output_text', annotations: [], text: 'A' },
+      { type: 'refusal', refusal: 'B' },
+    ];
+    expect(body.output).toEqual([{ id: 'msg_1_0', type: 'message', status: 'completed', content, role: 'assistant' }]);
+    expect([body.status, body.incomplete_details]).toEqual(['incomplete', { reason: 'max_output_tokens' }]);
+    const { items, terminal, type } = fold(both.chunks);
+    expect(type).toBe('response.incomplete');
+    expect(terminal).toEqual(body);
+    expect(items).toEqual(body.output);
+    expect(both.chunks.filter((chunk) => (chunk as Wire).type === 'response.content_part.added')).toEqual([
+      {
+        type: 'response.content_part.added',
+        item_id: 'msg_1_0',
+        output_index: 0,
+        content_index: 0,
+        part: { type: 'output_text', annotations: [], text: '' },
+        sequence_number: 3,
+      },
+      {
+        type: 'response.content_part.added',
+        item_id: 'msg_1_0',
+        output_index: 0,
+        content_index: 1,
+        part: { type: 'refusal', refusal: '' },
+        sequence_number: 7,
+      },
+    ]);
+  });
+
+  it('a block that interleaves with a text ends the text’s message item with it; the terminal output is in output order', () => {
+    const step = openaiResponses.stream.encoder({});
+    const chunks: Wire[] = [];
+    const out = { enqueue: (event: { data: string }) => chunks.push(JSON.parse(event.data) as Wire) };
+    const events: LlmStreamEvent[] = [
+      { type: 'start', id: 'resp_1', model: 'gpt-5', created: 1 },
+      { type: 'block-start', index: 0, block: { kind: 'text' } },
+      { type: 'block-start', index: 1, block: { kind: 'tool_call', id: 'call_1', name: 'f' } },
+      { type: 'text-delta', index: 0, text: 'Hi' },
+      { type: 'tool-args-delta', index: 1, json: '{}' },
+      { type: 'block-end', index: 0 },
+      { type: 'block-start', index: 2, block: { kind: 'text' } },
+      { type: 'text-delta', index: 2, text: 'Yo' },
+      { type: 'block-end', index: 2 },
+      { type: 'block-end', index: 1 },
+      { type: 'finish', reason: 'tool_calls' },
+    ];
+    for (const event of events) step.transform(event, out);
+    step.flush?.(out);
+    const message = (id: string, said: string) => ({
+      id,
+      type: 'message',
+      status: 'completed',
+      content: [{ type: 'output_text', annotations: [], text: said }],
+      role: 'assistant',
+    });
+    const { items, terminal } = fold(chunks);
+    const call = { id: 'fc_1_1', type: 'function_call', status: 'completed', call_id: 'call_1', name: 'f', arguments: '{}' };
+    // In output order, though the call finished last.
+    const expected = [message('msg_1_0', 'Hi'), call, message('msg_1_2', 'Yo')];
+    expect(terminal.output).toEqual(expected);
+    expect(items).toEqual(expected);
+  });
+});
