@@ -55,7 +55,8 @@ Limits (config key: default):
   fetchMedia.maxBytes: 5242880 (5 MiB), fetchMedia.timeoutMs: 10000
   mcp.maxResultBytes: 65536 (64 KiB)     of one MCP tool result; the rest is cut, and it says so
   mcp.maxTurns: 8                        model turns of one request's MCP loop
-Timeouts (milliseconds):
+Timeouts (milliseconds; each, and retry's and circuitBreaker's, at most 2147483647: node's longest
+timer, about 24.8 days):
   upstreams.<name>.timeoutMs: 600000            until the upstream's response headers
   upstreams.<name>.streamIdleTimeoutMs: 120000  silence within a stream; ends the client's
                                                 stream with its protocol's error event

@@ -6,7 +6,7 @@ import { ConfigError } from '../config/expand-env.js';
 import { type LedgerLocation, ledgerOf } from '../config/ledger-path.js';
 import { describeServer } from '../store/store-unavailable.js';
 import { loadConfigFile } from '../config/load.js';
-import { MAX_DRAIN_MS } from '../config/schema.js';
+import { MAX_TIMER_MS } from '../config/schema.js';
 import { formatUsage, parseSince, type UsageLine, usageReport } from '../ledger/report.js';
 import { isUsageGrouping } from '../ledger/usage-query.js';
 import { startMockUpstream } from '../mock/server.js';
@@ -94,6 +94,16 @@ function servedProtocolFlag(value: string | undefined, flag: string): ServedProt
   return served;
 }
 
+/**
+ * A flag's whole number: digits only (`Number` would read "" as 0 and take "1e3", "0x50" or " 5"),
+ * at most `max`; undefined for anything else.
+ */
+function wholeNumberFlag(value: string, max: number): number | undefined {
+  if (!/^[0-9]+$/.test(value)) return undefined;
+  const number = Number(value);
+  return number <= max ? number : undefined;
+}
+
 function portFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const port = Number(value);
@@ -101,11 +111,11 @@ function portFlag(value: string | undefined): number | undefined {
   return port;
 }
 
-/** `--drain-ms`: digits only (`Number` would read "" as 0 and take "1e3" or " 5"), up to {@link MAX_DRAIN_MS}. */
+/** `--drain-ms`: up to {@link MAX_TIMER_MS} (a longer timer would fire at once). */
 function drainFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const ms = /^[0-9]{1,10}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(ms <= MAX_DRAIN_MS)) throw new UsageError(`--drain-ms: expected a whole number of milliseconds from 0 to ${MAX_DRAIN_MS}, got "${value}"`);
+  const ms = wholeNumberFlag(value, MAX_TIMER_MS);
+  if (ms === undefined) throw new UsageError(`--drain-ms: expected a whole number of milliseconds from 0 to ${MAX_TIMER_MS}, got "${value}"`);
   return ms;
 }
 
