@@ -26,6 +26,8 @@ Starts the gateway with a YAML or JSON config (\${VAR} expands from the environm
 family), with no keys and no ledger, and prints ready-to-paste settings for curl, the SDKs,
 Claude Code, Codex and Gemini CLI on stderr; it runs until stopped.
 Prints the address (on stderr) when ready; stdout carries the JSON log lines only.
+--port N (0 to 65535; 0: any free port) and --host H override listen.port (default 8787) and
+listen.host (default 127.0.0.1).
 SIGINT / SIGTERM drain in-flight requests for --drain-ms (config drainMs; default 10000), then
 cut the rest (a stream ends with its protocol's error event) and exit.
 SIGHUP reloads the config file (keys, upstreams, routes, policies, log level) without dropping a

@@ -104,10 +104,11 @@ function wholeNumberFlag(value: string, max: number): number | undefined {
   return number <= max ? number : undefined;
 }
 
+/** `--port`: 0 (any free port) to 65535. */
 function portFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected a port number, got "${value}"`);
+  const port = wholeNumberFlag(value, 65535);
+  if (port === undefined) throw new UsageError(`--port: expected a port number, got "${value}"`);
   return port;
 }
 
@@ -160,11 +161,12 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     });
     const workers = parseWorkers(values.workers);
     if (workers === undefined) throw new UsageError(`--workers: expected a number of processes or auto, got "${values.workers}"`);
-    // Checked before the config is read, and by a primary that starts workers, which never uses it.
+    // Checked before the config is read, and by a primary that starts workers, which never uses them.
     const drainMs = drainFlag(values['drain-ms']);
+    const port = portFlag(values.port);
     if (values.mock) {
       if (values.config) throw new UsageError('--mock serves its own config: leave out --config');
-      const playground = await startPlayground({ port: portFlag(values.port), host: values.host });
+      const playground = await startPlayground({ port, host: values.host });
       // Settings are for a person: stderr, so stdout keeps only the gateway's JSON log lines.
       io.err(playground.settings);
       return untilStopped(io, () => playground.close());
@@ -175,7 +177,7 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     // The primary only checks the config (a bad one fails here once) and runs the workers.
     if (workers > 1 && !isWorker()) return runWorkers(workers, io.err);
     io.tuneServeProcess?.(io.env);
-    const gateway = await startGateway(config, { port: portFlag(values.port), host: values.host, drainMs });
+    const gateway = await startGateway(config, { port, host: values.host, drainMs });
     const stopReloading = reloadOnSignal(gateway, () => loadConfigFile(configPath, io.env), { watchFile: values['watch-config'] ? configPath : undefined });
     // stdout carries the JSON log lines only (`| jq`): the banner goes to stderr.
     io.err(`llm-gateway listening on ${gateway.url}`);
