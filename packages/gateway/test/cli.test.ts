@@ -50,6 +50,18 @@ describe('llm-gateway CLI', () => {
     [['serve', '--workers', '2', '--config', '/nope.yaml', '--drain-ms', 'abc'], `llm-gateway serve: ${DRAIN_MS_EXPECTED}, got "abc"`],
     [['mock', '--protocol', 'grpc'], 'llm-gateway mock: --protocol: unknown protocol "grpc" (openai-chat, openai-responses, claude, gemini)'],
     [['mock', '--protocol', 'claude', '--port', 'x'], 'llm-gateway mock: --port: expected a port number, got "x"'],
+    // An empty --port is no port 0 (any free port), and only digits make a port; checked before the config is read.
+    [['mock', '--protocol', 'claude', '--port', ''], 'llm-gateway mock: --port: expected a port number, got ""'],
+    [['mock', '--protocol', 'claude', '--port='], 'llm-gateway mock: --port: expected a port number, got ""'],
+    [['mock', '--protocol', 'claude', '--port', '65536'], 'llm-gateway mock: --port: expected a port number, got "65536"'],
+    [['serve', '--config', '/nope.yaml', '--port', ''], 'llm-gateway serve: --port: expected a port number, got ""'],
+    [['serve', '--config', '/nope.yaml', '--port='], 'llm-gateway serve: --port: expected a port number, got ""'],
+    [['serve', '--config', '/nope.yaml', '--port', '65536'], 'llm-gateway serve: --port: expected a port number, got "65536"'],
+    [['serve', '--config', '/nope.yaml', '--port=-1'], 'llm-gateway serve: --port: expected a port number, got "-1"'],
+    [['serve', '--config', '/nope.yaml', '--port', '1e3'], 'llm-gateway serve: --port: expected a port number, got "1e3"'],
+    [['serve', '--config', '/nope.yaml', '--port', '0x50'], 'llm-gateway serve: --port: expected a port number, got "0x50"'],
+    [['serve', '--config', '/nope.yaml', '--port', ' 80'], 'llm-gateway serve: --port: expected a port number, got " 80"'],
+    [['serve', '--mock', '--port', ''], 'llm-gateway serve: --port: expected a port number, got ""'],
     [['translate', '--from', 'claude'], 'llm-gateway translate: --to is required (openai-chat, openai-responses, claude, gemini, bedrock-converse)'],
     [['translate', '--from', 'claude', '--to', 'gemini', '--kind', 'blob'], 'llm-gateway translate: --kind: expected request, response or stream, got "blob"'],
     [['usage', '--by', 'color'], 'llm-gateway usage: --by: expected model, upstream, key or day, got "color"'],
@@ -62,6 +74,17 @@ describe('llm-gateway CLI', () => {
       expect(run.stderr).toEqual([message]);
     });
   }
+
+  it('takes --port 0 and 65535 and --drain-ms 0 and 2147483647: it goes on to read the config', async () => {
+    for (const flags of [
+      ['--port', '0', '--drain-ms', '0'],
+      ['--port', '65535', '--drain-ms', '2147483647'],
+    ]) {
+      const run = io();
+      expect(await runCli(['serve', '--config', '/nope.yaml', ...flags], run)).toBe(2);
+      expect(run.stderr).toEqual(['llm-gateway serve: cannot read config /nope.yaml: ENOENT']);
+    }
+  });
 
   it('prints every config problem, one line each, and exits 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-'));

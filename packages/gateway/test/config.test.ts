@@ -151,7 +151,7 @@ describe('parseConfig', () => {
     [
       "a drain past node's longest timer",
       'drainMs: 2147483648\nupstreams: { a: { protocol: claude, baseUrl: "http://x" } }\nroutes: [{ match: "*", upstream: a }]',
-      'drainMs: must be at most 2147483647',
+      "drainMs: must be at most 2147483647 (node's longest timer, about 24.8 days)",
     ],
     ['broken YAML', 'upstreams: [', 'Flow sequence in block collection must be sufficiently indented and end with a ] at line 1, column 13'],
   ];

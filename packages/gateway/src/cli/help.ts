@@ -26,6 +26,8 @@ Starts the gateway with a YAML or JSON config (\${VAR} expands from the environm
 family), with no keys and no ledger, and prints ready-to-paste settings for curl, the SDKs,
 Claude Code, Codex and Gemini CLI on stderr; it runs until stopped.
 Prints the address (on stderr) when ready; stdout carries the JSON log lines only.
+--port N (0 to 65535; 0: any free port) and --host H override listen.port (default 8787) and
+listen.host (default 127.0.0.1).
 SIGINT / SIGTERM drain in-flight requests for --drain-ms (config drainMs; default 10000), then
 cut the rest (a stream ends with its protocol's error event) and exit.
 SIGHUP reloads the config file (keys, upstreams, routes, policies, log level) without dropping a
@@ -55,7 +57,8 @@ Limits (config key: default):
   fetchMedia.maxBytes: 5242880 (5 MiB), fetchMedia.timeoutMs: 10000
   mcp.maxResultBytes: 65536 (64 KiB)     of one MCP tool result; the rest is cut, and it says so
   mcp.maxTurns: 8                        model turns of one request's MCP loop
-Timeouts (milliseconds):
+Timeouts (milliseconds; each, and retry's and circuitBreaker's, at most 2147483647: node's longest
+timer, about 24.8 days):
   upstreams.<name>.timeoutMs: 600000            until the upstream's response headers
   upstreams.<name>.streamIdleTimeoutMs: 120000  silence within a stream; ends the client's
                                                 stream with its protocol's error event

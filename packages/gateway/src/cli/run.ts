@@ -6,7 +6,7 @@ import { ConfigError } from '../config/expand-env.js';
 import { type LedgerLocation, ledgerOf } from '../config/ledger-path.js';
 import { describeServer } from '../store/store-unavailable.js';
 import { loadConfigFile } from '../config/load.js';
-import { MAX_DRAIN_MS } from '../config/schema.js';
+import { MAX_TIMER_MS } from '../config/schema.js';
 import { formatUsage, parseSince, type UsageLine, usageReport } from '../ledger/report.js';
 import { isUsageGrouping } from '../ledger/usage-query.js';
 import { startMockUpstream } from '../mock/server.js';
@@ -94,18 +94,29 @@ function servedProtocolFlag(value: string | undefined, flag: string): ServedProt
   return served;
 }
 
+/**
+ * A flag's whole number: digits only (`Number` would read "" as 0 and take "1e3", "0x50" or " 5"),
+ * at most `max`; undefined for anything else.
+ */
+function wholeNumberFlag(value: string, max: number): number | undefined {
+  if (!/^[0-9]+$/.test(value)) return undefined;
+  const number = Number(value);
+  return number <= max ? number : undefined;
+}
+
+/** `--port`: 0 (any free port) to 65535. */
 function portFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected a port number, got "${value}"`);
+  const port = wholeNumberFlag(value, 65535);
+  if (port === undefined) throw new UsageError(`--port: expected a port number, got "${value}"`);
   return port;
 }
 
-/** `--drain-ms`: digits only (`Number` would read "" as 0 and take "1e3" or " 5"), up to {@link MAX_DRAIN_MS}. */
+/** `--drain-ms`: up to {@link MAX_TIMER_MS} (a longer timer would fire at once). */
 function drainFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const ms = /^[0-9]{1,10}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(ms <= MAX_DRAIN_MS)) throw new UsageError(`--drain-ms: expected a whole number of milliseconds from 0 to ${MAX_DRAIN_MS}, got "${value}"`);
+  const ms = wholeNumberFlag(value, MAX_TIMER_MS);
+  if (ms === undefined) throw new UsageError(`--drain-ms: expected a whole number of milliseconds from 0 to ${MAX_TIMER_MS}, got "${value}"`);
   return ms;
 }
 
@@ -150,11 +161,12 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     });
     const workers = parseWorkers(values.workers);
     if (workers === undefined) throw new UsageError(`--workers: expected a number of processes or auto, got "${values.workers}"`);
-    // Checked before the config is read, and by a primary that starts workers, which never uses it.
+    // Checked before the config is read, and by a primary that starts workers, which never uses them.
     const drainMs = drainFlag(values['drain-ms']);
+    const port = portFlag(values.port);
     if (values.mock) {
       if (values.config) throw new UsageError('--mock serves its own config: leave out --config');
-      const playground = await startPlayground({ port: portFlag(values.port), host: values.host });
+      const playground = await startPlayground({ port, host: values.host });
       // Settings are for a person: stderr, so stdout keeps only the gateway's JSON log lines.
       io.err(playground.settings);
       return untilStopped(io, () => playground.close());
@@ -165,7 +177,7 @@ const COMMAND_RUNNERS: Record<CommandName, (args: string[], io: CliIo) => Promis
     // The primary only checks the config (a bad one fails here once) and runs the workers.
     if (workers > 1 && !isWorker()) return runWorkers(workers, io.err);
     io.tuneServeProcess?.(io.env);
-    const gateway = await startGateway(config, { port: portFlag(values.port), host: values.host, drainMs });
+    const gateway = await startGateway(config, { port, host: values.host, drainMs });
     const stopReloading = reloadOnSignal(gateway, () => loadConfigFile(configPath, io.env), { watchFile: values['watch-config'] ? configPath : undefined });
     // stdout carries the JSON log lines only (`| jq`): the banner goes to stderr.
     io.err(`llm-gateway listening on ${gateway.url}`);

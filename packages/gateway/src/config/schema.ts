@@ -7,12 +7,19 @@ const Protocol = v.picklist(['openai-chat', 'openai-responses', 'claude', 'gemin
 
 const Url = v.pipe(v.string(), v.url('must be an absolute URL'));
 
-/** Counts and durations: whole numbers from 1 (or from `min`). */
+/** Counts: whole numbers from 1 (or from 0); durations are {@link Milliseconds}. */
 const PositiveInteger = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'));
 const NonNegativeInteger = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be at least 0'));
 
-/** The longest drain: node's longest timer (a longer one would fire at once, cutting every request). */
-export const MAX_DRAIN_MS = 2_147_483_647;
+/**
+ * The longest duration of any `*Ms` setting or flag: node's longest timer (about 24.8 days). A
+ * longer one fires at once, so a timeout past it would end every request the moment it starts.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+/** At most {@link MAX_TIMER_MS}: the bound every duration shares. */
+const AtMostMaxTimer = v.maxValue<number, number, string>(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} (node's longest timer, about 24.8 days)`);
+/** A duration in milliseconds: a whole number from 1 to {@link MAX_TIMER_MS}. */
+const Milliseconds = v.pipe(PositiveInteger, AtMostMaxTimer);
 const Port = v.pipe(NonNegativeInteger, v.maxValue(65535, 'must be at most 65535'));
 
 const NonEmpty = v.pipe(v.string(), v.minLength(1, 'must not be empty'));
@@ -59,9 +66,9 @@ const Upstream = v.strictObject({
   auth: v.optional(v.picklist(['bearer', 'x-api-key', 'x-goog-api-key', 'query-key', 'none'])),
   headers: v.optional(v.record(v.string(), v.string())),
   /** Until the answer's headers (the router's default: 600,000). */
-  timeoutMs: v.optional(PositiveInteger),
+  timeoutMs: v.optional(Milliseconds),
   /** Longest silence between two chunks of a streamed answer (the router's default: 120,000). */
-  streamIdleTimeoutMs: v.optional(PositiveInteger),
+  streamIdleTimeoutMs: v.optional(Milliseconds),
   /** Send every tool and response schema in OpenAI strict form (default: only when a client sent a strict tool). */
   strictTools: v.optional(v.boolean()),
   capabilities: v.optional(
@@ -104,14 +111,14 @@ const Route = v.strictObject({
 
 /** Backoff of retries before the first byte (the router's defaults: 500 and 30,000). */
 const Retry = v.strictObject({
-  baseDelayMs: v.optional(PositiveInteger),
-  maxDelayMs: v.optional(PositiveInteger),
+  baseDelayMs: v.optional(Milliseconds),
+  maxDelayMs: v.optional(Milliseconds),
 });
 
 /** Cool-down of failing upstreams (the router's defaults: 5 failures in 60,000 ms, 30,000 ms); `false`: off. */
 const CircuitBreaker = v.union([
   v.literal(false),
-  v.strictObject({ failures: v.optional(PositiveInteger), windowMs: v.optional(PositiveInteger), cooldownMs: v.optional(PositiveInteger) }),
+  v.strictObject({ failures: v.optional(PositiveInteger), windowMs: v.optional(Milliseconds), cooldownMs: v.optional(Milliseconds) }),
 ]);
 
 /** The router's opt-in policies (its README documents each). */
@@ -137,7 +144,7 @@ const Policies = v.strictObject({
 const FetchMedia = v.strictObject({
   allow: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1, 'name at least one URL prefix or host')),
   maxBytes: v.optional(PositiveInteger),
-  timeoutMs: v.optional(PositiveInteger),
+  timeoutMs: v.optional(Milliseconds),
 });
 
 /** An MCP server's name: the label its calls carry (Responses `server_label`), so letters, digits, `_` and `-`. */
@@ -176,9 +183,9 @@ const Mcp = v.strictObject({
   /** Model turns per request at most (the router's default: 8). */
   maxTurns: v.optional(PositiveInteger),
   /** Total time of a request's MCP loop (the router's default: 120,000). */
-  timeBudgetMs: v.optional(PositiveInteger),
+  timeBudgetMs: v.optional(Milliseconds),
   /** One MCP operation: connect, list or call (default 30,000). */
-  callTimeoutMs: v.optional(PositiveInteger),
+  callTimeoutMs: v.optional(Milliseconds),
   /** UTF-8 bytes of one tool result the model gets (default 65,536); the rest is cut, and the result says so. */
   maxResultBytes: v.optional(PositiveInteger),
 });
@@ -265,7 +272,7 @@ export const GatewayConfigSchema = v.strictObject({
   /** Per-key limits' store behaviour (see LimitsSchema). */
   limits: LimitsSchema,
   /** Total time per request, retries, fallbacks and the whole stream included (the router's default: 1,800,000). */
-  requestDeadlineMs: v.optional(PositiveInteger),
+  requestDeadlineMs: v.optional(Milliseconds),
   warningsHeader: v.optional(v.boolean()),
   maxBodyBytes: v.optional(PositiveInteger, 32 * 1024 * 1024),
   /** OpenTelemetry traces exported over OTLP/HTTP (none by default: the SDK is then never loaded). */
@@ -280,8 +287,8 @@ export const GatewayConfigSchema = v.strictObject({
       protocol: v.optional(v.picklist(['http/protobuf', 'http/json'])),
     }),
   ),
-  /** Milliseconds a shutdown lets in-flight requests finish before cutting them (the gateway's default: 10,000; at most {@link MAX_DRAIN_MS}). */
-  drainMs: v.optional(v.pipe(NonNegativeInteger, v.maxValue(MAX_DRAIN_MS, `must be at most ${MAX_DRAIN_MS}`))),
+  /** Milliseconds a shutdown lets in-flight requests finish before cutting them (the gateway's default: 10,000; at most {@link MAX_TIMER_MS}). */
+  drainMs: v.optional(v.pipe(NonNegativeInteger, AtMostMaxTimer)),
   log: v.optional(v.strictObject({ level: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])) }), {}),
   /**
    * Prometheus metrics at `GET /metrics`: on the gateway's port (default), or on `port` (and
