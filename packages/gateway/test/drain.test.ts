@@ -195,3 +195,18 @@ describe('drain on close', () => {
     }
   });
 });
+
+describe('startGateway({ drainMs }) from code', () => {
+  it('refuses a drain time that is not a whole number of milliseconds within a timer', async () => {
+    const config = parseConfig(
+      JSON.stringify({
+        upstreams: { a: { protocol: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1' } },
+        routes: [{ match: '*', upstream: 'a' }],
+        ledger: false,
+      }),
+    );
+    const range = 'drainMs must be a whole number of milliseconds from 0 to 2147483647';
+    for (const drainMs of [-1, 1.5, 2_147_483_648, Number.NaN])
+      await expect(startGateway(config, { port: 0, drainMs })).rejects.toThrow(new RangeError(`${range}, got ${drainMs}`));
+  });
+});
