@@ -1,7 +1,9 @@
 import {
   CALL_ARGUMENTS_LOSS,
   JsonSseEvent,
+  isCodeExecutionPart,
   isMcpPart,
+  type CodeExecutionIds,
   reportLoss,
   unfinishedStreamError,
   type StreamStep,
@@ -13,6 +15,7 @@ import {
 } from '@llm/core';
 import { jsonString } from '@llm/core/kit';
 import { encodePart } from './blocks-encode.js';
+import { codeExecutionIds } from './code-execution-blocks.js';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL } from './protocol.js';
@@ -46,11 +49,13 @@ export interface EncodeState {
   usage?: LlmUsage;
   /** Loss kinds already reported (each once per stream). */
   reported: Set<string>;
+  /** Ids for the answer's code runs that came without one. */
+  codeIds: CodeExecutionIds;
 }
 
 /** A fresh encoder state. */
 export function createEncodeState(options: StreamOptions = {}): EncodeState {
-  return { options, started: false, finished: false, nextWireIndex: 0, open: new Map(), skipped: new Set(), reported: new Set() };
+  return { options, started: false, finished: false, nextWireIndex: 0, open: new Map(), skipped: new Set(), reported: new Set(), codeIds: codeExecutionIds() };
 }
 
 /**
@@ -233,9 +238,10 @@ function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: '
       break;
     case 'part': {
       const part = block.part;
-      // MCP parts go through the JSON encoder's own mapping, so both paths write and report them alike.
-      const mcp = isMcpPart(part) ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true }) : undefined;
-      if (!mcp && isMcpPart(part)) {
+      // MCP parts and code runs go through the JSON encoder's own mapping, so both paths write and report them alike.
+      const mapped = isMcpPart(part) || isCodeExecutionPart(part);
+      const mcp = mapped ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true, codeIds: state.codeIds }) : undefined;
+      if (!mcp && mapped) {
         state.skipped.add(event.index);
         return;
       }
