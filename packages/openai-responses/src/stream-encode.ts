@@ -6,6 +6,8 @@ import {
   type StreamStep,
   type LlmBlockStart,
   type LlmCitation,
+  type LlmCodeExecutionPart,
+  type LlmCodeExecutionResultPart,
   type LlmError,
   type LlmMcpApprovalRequestPart,
   type LlmMcpCallPart,
@@ -25,6 +27,7 @@ import { annotationOf } from './parts-encode.js';
 import { PROTOCOL } from './protocol.js';
 import { reasoningItem } from './items-encode.js';
 import { mcpApprovalRequestItem, mcpCallItem, mcpListToolsItem } from './mcp-items.js';
+import { codeInterpreterCallItem } from './code-interpreter-call.js';
 import { callNameFields } from './namespaces.js';
 import { missingRefusal } from './refusal.js';
 import { encodeResponse } from './response-encode.js';
@@ -72,6 +75,8 @@ export interface EncodeState {
   output: string[];
   /** An MCP call whose `mcp_call` item waits for the result block that may follow it. */
   mcpCall?: { part: LlmMcpCallPart; outputIndex: number; block: number };
+  /** A code run whose `code_interpreter_call` item waits for the result block that may follow it. */
+  codeCall?: { part: LlmCodeExecutionPart; id: string; outputIndex: number; block: number };
   accumulator: LlmStreamAccumulator;
 }
 
@@ -243,6 +248,12 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
     return;
   }
   if (pending) closeMcpCall(state, undefined, out);
+  const code = state.codeCall;
+  if (code && block.kind === 'part' && block.part.type === 'code-execution-result' && (block.part.callId ?? code.id) === code.id) {
+    closeCodeCall(state, block.part, out);
+    return;
+  }
+  if (code) closeCodeCall(state, undefined, out);
   const outputIndex = state.output.length + state.open.size;
   switch (block.kind) {
     case 'text':
@@ -306,6 +317,7 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
       const part = block.part;
       if (part.type === 'mcp-call') return openMcpCall(state, index, part, outputIndex, out);
       if (part.type === 'mcp-list-tools' || part.type === 'mcp-approval-request') return openMcpItem(state, index, part, outputIndex, out);
+      if (part.type === 'code-execution') return openCodeCall(state, index, part, outputIndex, out);
       if (part.type !== 'provider' || part.protocol !== PROTOCOL) {
         reportLoss(state.options, {
           code: 'dropped-part',
@@ -355,6 +367,35 @@ function closeMcpCall(state: EncodeState, result: LlmMcpResultPart | undefined, 
       { type: result.isError ? 'response.mcp_call.failed' : 'response.mcp_call.completed', item_id: pending.part.id, output_index: pending.outputIndex },
       out,
     );
+  finishItem(state, JSON.stringify(item), pending.outputIndex, out);
+}
+
+/**
+ * A code run: `output_item.added` (no code yet), `code_interpreter_call.in_progress`, the code as
+ * one delta and its `.done`; the item stays open for the result block that may follow.
+ */
+function openCodeCall(state: EncodeState, index: number, part: LlmCodeExecutionPart, outputIndex: number, out: Out): void {
+  const id = part.id ?? `ci_${state.base}_${index}`;
+  const added = codeInterpreterCallItem(part, undefined, id, `blocks[${index}]`, undefined);
+  const base = { item_id: id, output_index: outputIndex };
+  emit(state, { type: 'response.output_item.added', output_index: outputIndex, item: { ...added, status: 'in_progress', code: '' } }, out);
+  emit(state, { type: 'response.code_interpreter_call.in_progress', ...base }, out);
+  if (part.code !== '') emit(state, { type: 'response.code_interpreter_call_code.delta', ...base, delta: part.code }, out);
+  emit(state, { type: 'response.code_interpreter_call_code.done', ...base, code: part.code }, out);
+  state.codeCall = { part, id, outputIndex, block: index };
+}
+
+/** Ends the open code run's item: with its result, `.interpreting` and `.completed`; then `output_item.done`. */
+function closeCodeCall(state: EncodeState, result: LlmCodeExecutionResultPart | undefined, out: Out): void {
+  const pending = state.codeCall;
+  if (!pending) return;
+  state.codeCall = undefined;
+  const item = codeInterpreterCallItem(pending.part, result, pending.id, `blocks[${pending.block}]`, state.options);
+  if (result) {
+    const base = { item_id: pending.id, output_index: pending.outputIndex };
+    emit(state, { type: 'response.code_interpreter_call.interpreting', ...base }, out);
+    emit(state, { type: 'response.code_interpreter_call.completed', ...base }, out);
+  }
   finishItem(state, JSON.stringify(item), pending.outputIndex, out);
 }
 
@@ -482,6 +523,7 @@ function finish(state: EncodeState, out: Out): void {
   if (!state.started) start(state, { type: 'start' }, out);
   for (const index of [...state.open.keys()]) blockEnd(state, index, out);
   closeMcpCall(state, undefined, out);
+  closeCodeCall(state, undefined, out);
   state.finished = true;
   const response = state.accumulator.response();
   const choice = response.choices[0];
