@@ -1,5 +1,6 @@
 import type { CodecContext, LlmStreamEvent, LlmUsage, SseEvent, StepOutput, StreamOptions, StreamStep } from '@llm/core';
-import { JsonSseEvent, isMcpPart, reportLoss, reportMcpPartDropped, unfinishedStreamError } from '@llm/core';
+import { CODE_EXECUTION_LOSS } from './code-execution-loss.js';
+import { JsonSseEvent, isCodeExecutionPart, isMcpPart, reportCodeExecutionDropped, reportLoss, reportMcpPartDropped, unfinishedStreamError } from '@llm/core';
 import { jsonString } from '@llm/core/kit';
 import { completionCreated, completionId } from './answer-identity.js';
 import { encodeError } from './error.js';
@@ -173,6 +174,8 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
         return;
       }
       if (block.kind === 'part' && isMcpPart(block.part)) reportMcpPartDropped(block.part, `blocks[${event.index}]`, P, state.context);
+      else if (block.kind === 'part' && isCodeExecutionPart(block.part))
+        reportCodeExecutionDropped(block.part, `blocks[${event.index}]`, P, state.context, CODE_EXECUTION_LOSS);
       else if (block.kind === 'part') {
         reportLoss(state.context, {
           code: 'dropped-part',
