@@ -13,7 +13,7 @@ import {
   CALL_ARGUMENTS_LOSS,
   codeExecutionText,
   reportCodeExecutionAsText,
-  type CodeExecutionIds,
+  type CodeExecutionPairs,
   type LlmCodeExecutionPartKind,
   cacheHintToWire,
   objectCallArguments,
@@ -26,7 +26,7 @@ import { encodeCitation } from './citations.js';
 import { parseDataUrl, type DataUrl, type PartPath, type PathLike } from '@llm/core/kit';
 import { MCP_PART_LOSS, mcpToolListingBlock, mcpToolResultBlock, mcpToolUseBlock } from './mcp-blocks.js';
 import { PROTOCOL, ext } from './protocol.js';
-import { codeExecutionIds, codeResultBlock, codeUseBlock } from './code-execution-blocks.js';
+import { codeExecutionPairs, codeResultBlock, codeUseBlock } from './code-execution-blocks.js';
 
 type Wire = Record<string, unknown>;
 
@@ -37,8 +37,8 @@ export interface EncodePartOptions {
   model?: string;
   /** Encoding a response (Claude's own output): foreign reasoning keeps an empty signature. */
   response?: boolean;
-  /** Ids for the answer's code runs that came without one (one per answer). */
-  codeIds?: CodeExecutionIds;
+  /** Pairs the answer's code runs with their results (one per answer). */
+  codePairs?: CodeExecutionPairs;
 }
 
 /**
@@ -50,8 +50,8 @@ function codeBlock(part: LlmCodeExecutionPartKind, path: PathLike, options: Enco
     reportCodeExecutionAsText(part, String(path), PROTOCOL, options.context, 'Claude takes back only the code runs of its own sandbox');
     return { type: 'text', text: codeExecutionText(part) };
   }
-  const ids = (options.codeIds ??= codeExecutionIds());
-  return part.type === 'code-execution' ? codeUseBlock(part, path, ids, options.context) : codeResultBlock(part, path, ids, options.context);
+  const pairs = (options.codePairs ??= codeExecutionPairs());
+  return part.type === 'code-execution' ? codeUseBlock(part, path, pairs, options.context) : codeResultBlock(part, path, pairs, options.context);
 }
 
 function textBlock(part: LlmTextPart, path: PathLike, options: EncodePartOptions): Wire {

@@ -1,5 +1,5 @@
 import {
-  CodeExecutionIds,
+  CodeExecutionPairs,
   reportCodeResultFields,
   reportLoss,
   type CodecContext,
@@ -58,9 +58,9 @@ const BASH: CodeTool = {
 /** The prefix of ids made up for runs that came without one (Gemini's). */
 export const MADE_UP_ID_PREFIX = 'srvtoolu_code_';
 
-/** Ids for one answer's runs (see {@link CodeExecutionIds}). */
-export function codeExecutionIds(): CodeExecutionIds {
-  return new CodeExecutionIds(MADE_UP_ID_PREFIX);
+/** The pairing of one answer's runs (see {@link CodeExecutionPairs}). */
+export function codeExecutionPairs(): CodeExecutionPairs {
+  return new CodeExecutionPairs(MADE_UP_ID_PREFIX);
 }
 
 function isOnlyString(value: unknown, key: string): value is Wire {
@@ -130,7 +130,7 @@ export function decodeCodeResult(block: Wire, path: PathLike): LlmCodeExecutionR
 }
 
 /** The code of a run -> `server_tool_use` (bash as `bash_code_execution`, any other language as Python code, reported). */
-export function codeUseBlock(part: LlmCodeExecutionPart, path: PathLike, ids: CodeExecutionIds, context: CodecContext | undefined): Wire {
+export function codeUseBlock(part: LlmCodeExecutionPart, path: PathLike, pairs: CodeExecutionPairs, context: CodecContext | undefined): Wire {
   const tool = part.language === 'bash' ? BASH : PYTHON;
   if (part.language !== 'bash' && part.language !== 'python')
     reportLoss(context, {
@@ -139,7 +139,7 @@ export function codeUseBlock(part: LlmCodeExecutionPart, path: PathLike, ids: Co
       message: `Claude runs Python or bash code; ${part.language} code was sent as Python`,
       protocol: PROTOCOL,
     });
-  const out: Wire = { type: 'server_tool_use', id: ids.call(part), name: tool.name, input: { [tool.input]: part.code } };
+  const out: Wire = { type: 'server_tool_use', id: pairs.callId(part), name: tool.name, input: { [tool.input]: part.code } };
   ext.writeRest(out, part);
   return out;
 }
@@ -148,8 +148,9 @@ export function codeUseBlock(part: LlmCodeExecutionPart, path: PathLike, ids: Co
  * A run's result -> its result block. A sandbox error (or another protocol's timeout) becomes the
  * error object; a failure with no exit status is written as exit status 1.
  */
-export function codeResultBlock(part: LlmCodeExecutionResultPart, path: PathLike, ids: CodeExecutionIds, context: CodecContext | undefined): Wire {
-  const tool = ext.marker(part, 'bash') === true ? BASH : PYTHON;
+export function codeResultBlock(part: LlmCodeExecutionResultPart, path: PathLike, pairs: CodeExecutionPairs, context: CodecContext | undefined): Wire {
+  // Named by the code's tool: bash when its code was a bash command (or, answering code outside this answer, when Claude said so).
+  const tool = (pairs.resultLanguage(part) ?? (ext.marker(part, 'bash') === true ? 'bash' : 'python')) === 'bash' ? BASH : PYTHON;
   const at = String(path);
   const files = reportCodeResultFields(part, at, PROTOCOL, context, {
     returnCode: true,
@@ -172,7 +173,7 @@ export function codeResultBlock(part: LlmCodeExecutionResultPart, path: PathLike
   }
   const rest = ext.marker(part, 'content') as Wire | undefined;
   if (rest) Object.assign(content, rest);
-  const out: Wire = { type: tool.block, tool_use_id: ids.result(part), content };
+  const out: Wire = { type: tool.block, tool_use_id: pairs.resultId(part), content };
   ext.writeRest(out, part);
   return out;
 }

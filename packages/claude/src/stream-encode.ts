@@ -3,7 +3,7 @@ import {
   JsonSseEvent,
   isCodeExecutionPart,
   isMcpPart,
-  type CodeExecutionIds,
+  type CodeExecutionPairs,
   reportLoss,
   unfinishedStreamError,
   type StreamStep,
@@ -15,7 +15,7 @@ import {
 } from '@llm/core';
 import { jsonString } from '@llm/core/kit';
 import { encodePart } from './blocks-encode.js';
-import { codeExecutionIds } from './code-execution-blocks.js';
+import { codeExecutionPairs } from './code-execution-blocks.js';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL } from './protocol.js';
@@ -49,13 +49,22 @@ export interface EncodeState {
   usage?: LlmUsage;
   /** Loss kinds already reported (each once per stream). */
   reported: Set<string>;
-  /** Ids for the answer's code runs that came without one. */
-  codeIds: CodeExecutionIds;
+  /** Pairs the answer's code runs with their results. */
+  codePairs: CodeExecutionPairs;
 }
 
 /** A fresh encoder state. */
 export function createEncodeState(options: StreamOptions = {}): EncodeState {
-  return { options, started: false, finished: false, nextWireIndex: 0, open: new Map(), skipped: new Set(), reported: new Set(), codeIds: codeExecutionIds() };
+  return {
+    options,
+    started: false,
+    finished: false,
+    nextWireIndex: 0,
+    open: new Map(),
+    skipped: new Set(),
+    reported: new Set(),
+    codePairs: codeExecutionPairs(),
+  };
 }
 
 /**
@@ -240,7 +249,7 @@ function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: '
       const part = block.part;
       // MCP parts and code runs go through the JSON encoder's own mapping, so both paths write and report them alike.
       const mapped = isMcpPart(part) || isCodeExecutionPart(part);
-      const mcp = mapped ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true, codeIds: state.codeIds }) : undefined;
+      const mcp = mapped ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true, codePairs: state.codePairs }) : undefined;
       if (!mcp && mapped) {
         state.skipped.add(event.index);
         return;

@@ -72,10 +72,15 @@ export function codeExecutionOutput(part: LlmCodeExecutionResultPart): string {
 
 const OUTCOME_LABELS: Readonly<Record<LlmCodeOutcome, string>> = { ok: 'Output', failed: 'Failed', timeout: 'Timed out' };
 
-/** A readable rendering of either part (a fenced code block, or the result's label and output), for targets that carry it as text. */
+/** `body` as a fenced block (no blank line added after a body that ends its last line). */
+function fenced(info: string, body: string): string {
+  return `\`\`\`${info}\n${body}${body === '' || body.endsWith('\n') ? '' : '\n'}\`\`\``;
+}
+
+/** A readable rendering of either part (the code fenced, or the result's label and fenced output), for targets that carry it as text. */
 export function codeExecutionText(part: LlmCodeExecutionPartKind): string {
-  if (part.type === 'code-execution') return `\`\`\`${part.language}\n${part.code}\n\`\`\``;
-  return `${OUTCOME_LABELS[part.outcome]}:\n\`\`\`\n${codeExecutionOutput(part)}\n\`\`\``;
+  if (part.type === 'code-execution') return fenced(part.language, part.code);
+  return `${OUTCOME_LABELS[part.outcome]}:\n${fenced('', codeExecutionOutput(part))}`;
 }
 
 function partName(part: LlmCodeExecutionPartKind): string {
@@ -141,24 +146,30 @@ export function reportCodeResultFields(
 }
 
 /**
- * Ids for runs that came without one (Gemini pairs code and result by order), for targets that pair
- * them by id (Claude): a call gets `<prefix><n>`, and a result without an id the last call's id.
- * One per answer, so that its stream and JSON forms get the same ids.
+ * Pairs an answer's results with their code for targets that pair them by id and name a result
+ * by its code's tool (Claude): a code part without an id (Gemini pairs by order) gets
+ * `<prefix><n>`, and a result without one answers the last code part. One per answer, so that its
+ * stream and JSON forms get the same ids.
  */
-export class CodeExecutionIds {
-  private last: string | undefined;
+export class CodeExecutionPairs {
+  private last: { id: string; language: string } | undefined;
   private count = 0;
 
   constructor(private readonly prefix: string) {}
 
   /** The id of a code part (its own, or a new one). */
-  call(part: LlmCodeExecutionPart): string {
-    this.last = part.id ?? `${this.prefix}${this.count++}`;
-    return this.last;
+  callId(part: LlmCodeExecutionPart): string {
+    this.last = { id: part.id ?? `${this.prefix}${this.count++}`, language: part.language };
+    return this.last.id;
   }
 
-  /** The id of the call a result answers. */
-  result(part: LlmCodeExecutionResultPart): string {
-    return part.callId ?? this.last ?? `${this.prefix}${this.count++}`;
+  /** The id of the code part a result answers. */
+  resultId(part: LlmCodeExecutionResultPart): string {
+    return part.callId ?? this.last?.id ?? `${this.prefix}${this.count++}`;
+  }
+
+  /** The language of the code a result answers, when that code came before it. */
+  resultLanguage(part: LlmCodeExecutionResultPart): string | undefined {
+    return this.last && (part.callId === undefined || part.callId === this.last.id) ? this.last.language : undefined;
   }
 }

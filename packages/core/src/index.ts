@@ -67,7 +67,7 @@ export type {
 } from './mcp.js';
 export { isMcpPart, reportMcpPartDropped, reportMcpToolDropped } from './mcp-loss.js';
 export {
-  CodeExecutionIds,
+  CodeExecutionPairs,
   codeExecutionOutput,
   codeExecutionText,
   isCodeExecutionPart,
