@@ -84,13 +84,13 @@ export function codeInterpreterCallItem(
   call: LlmCodeExecutionPart,
   result: LlmCodeExecutionResultPart | undefined,
   id: string,
-  path: string,
+  paths: { call: string; result?: string },
   context: CodecContext | undefined,
 ): Wire {
   if (call.language !== 'python')
     reportLoss(context, {
       code: 'lossy-conversion',
-      path: `${path}.language`,
+      path: `${paths.call}.language`,
       message: `the Responses code interpreter runs Python; ${call.language} code was sent as it is`,
       protocol: PROTOCOL,
     });
@@ -103,7 +103,7 @@ export function codeInterpreterCallItem(
   item.code = callBag?.$nullCode ? null : call.code;
   if (typeof callBag?.$containerId === 'string') item.container_id = callBag.$containerId;
   if (resultBag && Object.hasOwn(resultBag, '$outputs')) item.outputs = resultBag.$outputs;
-  else if (result && !resultBag?.$noOutputs) item.outputs = outputsOf(result, path, context);
+  else if (result && !resultBag?.$noOutputs) item.outputs = outputsOf(result, paths.result ?? paths.call, context);
   else if (!result && !callBag?.$noOutputs) item.outputs = null;
   ext.writeRest(item, call);
   if (result) ext.writeRest(item, result);

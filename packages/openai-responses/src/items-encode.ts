@@ -212,7 +212,7 @@ export function encodeAssistantParts(
         const next = parts[index + 1];
         const result = next?.type === 'code-execution-result' && (next.callId === undefined || next.callId === part.id) ? next : undefined;
         const id = part.id ?? defaults?.idFor?.('ci', index) ?? `ci_${index}`;
-        out.push(codeInterpreterCallItem(part, result, id, partPathAt(path, index), context));
+        out.push(codeInterpreterCallItem(part, result, id, { call: partPathAt(path, index), result: partPathAt(path, index + 1) }, context));
         continue;
       }
       case 'code-execution-result': {

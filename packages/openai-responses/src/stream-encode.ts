@@ -396,7 +396,7 @@ function announceCodeCall(state: EncodeState, out: Out): void {
   if (!pending || pending.announced) return;
   pending.announced = true;
   const { part, id, outputIndex } = pending;
-  const added = codeInterpreterCallItem(part, undefined, id, `blocks[${pending.block}]`, undefined);
+  const added = codeInterpreterCallItem(part, undefined, id, { call: `blocks[${pending.block}]` }, undefined);
   const base = { item_id: id, output_index: outputIndex };
   emit(state, { type: 'response.output_item.added', output_index: outputIndex, item: { ...added, status: 'in_progress', code: '' } }, out);
   emit(state, { type: 'response.code_interpreter_call.in_progress', ...base }, out);
@@ -412,7 +412,13 @@ function closeCodeCall(state: EncodeState, out: Out): void {
   state.codeCall = undefined;
   const result = pending.result;
   // Unreported here: the terminal event's encodeResponse reports the run's losses, once.
-  const item = codeInterpreterCallItem(pending.part, result, pending.id, `blocks[${pending.block}]`, undefined);
+  const item = codeInterpreterCallItem(
+    pending.part,
+    result,
+    pending.id,
+    { call: `blocks[${pending.block}]`, result: `blocks[${pending.resultBlock}]` },
+    undefined,
+  );
   if (result) {
     const base = { item_id: pending.id, output_index: pending.outputIndex };
     emit(state, { type: 'response.code_interpreter_call.interpreting', ...base }, out);
