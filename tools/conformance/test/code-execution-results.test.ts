@@ -296,7 +296,7 @@ describe('a Claude code-execution answer (Python, then a failing bash command)',
       bashItem,
       { type: 'message', id: 'msg_msg_code_4', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'It is 42.', annotations: [] }] },
     ]);
-    expect(warnings).toEqual(['defaulted@max_tokens', 'lossy-conversion@choices[0].content[2].language', 'dropped-field@choices[0].content[2].returnCode']);
+    expect(warnings).toEqual(['defaulted@max_tokens', 'lossy-conversion@choices[0].content[2].language', 'dropped-field@choices[0].content[3].returnCode']);
     const stream = await streamed(openaiResponses, claude, claudeAnswer);
     expect(itemEvents(stream.events, 'srvtoolu_01')).toEqual(codeInterpreterEvents(pythonItem, 0));
     expect(itemEvents(stream.events, 'srvtoolu_02')).toEqual(codeInterpreterEvents(bashItem, 1));
@@ -357,6 +357,85 @@ describe('a Responses code_interpreter_call answer', () => {
     const stream = await streamed(gemini, openaiResponses, responsesAnswer);
     expect(stream.events.flatMap((event) => (event.candidates as Array<{ content?: { parts: unknown[] } }>)[0]!.content?.parts ?? [])).toEqual(parts);
     expect(stream.warnings).toEqual([]);
+  });
+});
+
+describe('sandbox errors, timeouts and written files', () => {
+  const claudeFailures = {
+    ...claudeAnswer,
+    content: [
+      { type: 'server_tool_use', id: 'srvtoolu_03', name: 'code_execution', input: { code: 'while True: pass' } },
+      {
+        type: 'code_execution_tool_result',
+        tool_use_id: 'srvtoolu_03',
+        content: { type: 'code_execution_tool_result_error', error_code: 'execution_time_exceeded' },
+      },
+      { type: 'server_tool_use', id: 'srvtoolu_04', name: 'code_execution', input: { code: 'plot()' } },
+      {
+        type: 'code_execution_tool_result',
+        tool_use_id: 'srvtoolu_04',
+        content: { type: 'code_execution_result', stdout: '', stderr: '', return_code: 0, content: [{ type: 'code_execution_output', file_id: 'file_01' }] },
+      },
+    ],
+  };
+
+  it('a Claude timeout reaches Gemini as OUTCOME_DEADLINE_EXCEEDED with the error code as output; the written file is reported', () => {
+    const { body, warnings } = answer(gemini, claude, claudeFailures);
+    expect((body.candidates as Array<{ content: unknown }>)[0]!.content).toEqual({
+      parts: [
+        { executableCode: { language: 'PYTHON', code: 'while True: pass', id: 'srvtoolu_03' } },
+        { codeExecutionResult: { outcome: 'OUTCOME_DEADLINE_EXCEEDED', output: 'execution_time_exceeded', id: 'srvtoolu_03' } },
+        { executableCode: { language: 'PYTHON', code: 'plot()', id: 'srvtoolu_04' } },
+        { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '', id: 'srvtoolu_04' } },
+      ],
+      role: 'model',
+    });
+    expect(warnings).toEqual(['defaulted@max_tokens', 'dropped-field@choices[0].content[3].files[0]']);
+  });
+
+  it('a Claude timeout reaches Responses as a failed item; the written file is reported', () => {
+    const { body, warnings } = answer(openaiResponses, claude, claudeFailures);
+    expect(body.output).toEqual([
+      {
+        id: 'srvtoolu_03',
+        type: 'code_interpreter_call',
+        status: 'failed',
+        code: 'while True: pass',
+        outputs: [{ type: 'logs', logs: 'execution_time_exceeded' }],
+      },
+      { id: 'srvtoolu_04', type: 'code_interpreter_call', status: 'completed', code: 'plot()', outputs: [] },
+    ]);
+    expect(warnings).toEqual(['defaulted@max_tokens', 'dropped-field@choices[0].content[3].files[0]']);
+  });
+
+  it("a Gemini timeout reaches Claude as the sandbox's time-exceeded error; its output text is reported", () => {
+    const timedOut = structuredClone(geminiAnswer);
+    timedOut.candidates[0]!.content.parts[2] = { codeExecutionResult: { outcome: 'OUTCOME_DEADLINE_EXCEEDED', output: 'Deadline exceeded.' } };
+    const { body, warnings } = answer(claude, gemini, timedOut);
+    expect((body.content as unknown[])[2]).toEqual({
+      type: 'code_execution_tool_result',
+      tool_use_id: 'srvtoolu_code_0',
+      content: { type: 'code_execution_tool_result_error', error_code: 'execution_time_exceeded' },
+    });
+    expect(warnings).toEqual(['dropped-field@choices[0].content[2].output']);
+  });
+
+  it('a Responses image output reaches Claude as a reported loss (Claude files are ids in its own Files API)', () => {
+    const withImage = structuredClone(responsesAnswer);
+    withImage.output[0] = {
+      ...withImage.output[0]!,
+      outputs: [
+        { type: 'logs', logs: 'saved\n' },
+        { type: 'image', url: 'https://files.example/plot.png' },
+      ],
+    } as never;
+    const { body, warnings } = answer(claude, openaiResponses, withImage);
+    expect((body.content as unknown[])[1]).toEqual({
+      type: 'code_execution_tool_result',
+      tool_use_id: 'ci_1',
+      content: { type: 'code_execution_result', stdout: 'saved\n', stderr: '', return_code: 0, content: [] },
+    });
+    expect(warnings).toEqual(['dropped-field@choices[0].content[1].files[0]']);
   });
 });
 
