@@ -17,7 +17,8 @@ type Wire = Record<string, unknown>;
  * `code_execution` (Python `code`) or `bash_code_execution` (a bash `command`), and its
  * `code_execution_tool_result` / `bash_code_execution_tool_result`. Shapes the canonical form
  * cannot say (an encrypted stdout, the text editor's file operations) stay provider parts.
- * Fields with no canonical home (`caller`, `cache_control`) ride in the part's bag.
+ * Fields with no canonical home (`caller`, `cache_control`) ride in the part's bag, with the marks
+ * `$bash` (a bash result) and `$content` (unmapped members of a result's `content`).
  * @see https://platform.claude.com/docs/en/agents-and-tools/tool-use/code-execution-tool
  */
 const USE_KNOWN = new Set(['type', 'id', 'name', 'input']);

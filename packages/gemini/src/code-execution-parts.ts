@@ -17,7 +17,9 @@ type Wire = Record<string, unknown>;
 /**
  * The parts of a code run <-> canonical code-execution parts: `executableCode` (the code the model
  * ran) and `codeExecutionResult` (what it gave), in the model's turn. Members with no canonical
- * home stay in the bag (`$code`, `$result`), and so does a part's `thoughtSignature`.
+ * home stay in the bag (`$code`, `$result`), and so does a part's `thoughtSignature`; marks keep a
+ * language other than `PYTHON` (`$language`), an outcome with no canonical meaning (`$outcome`)
+ * and a result without `output` (`$noOutput`).
  * @see https://ai.google.dev/api/caching#ExecutableCode
  */
 const CODE_KNOWN = new Set(['language', 'code', 'id']);
@@ -39,15 +41,19 @@ export function decodeExecutableCode(part: Wire, path: string, bag: Wire | undef
   const wire = read.object(camel(part, 'executableCode'), 'executableCode', path);
   const codePath = `${path}.executableCode`;
   const language = read.string(wire, 'language', codePath);
-  const code: LlmCodeExecutionPart = { type: 'code-execution', language: language === 'PYTHON' ? 'python' : language.toLowerCase(), code: '', origin };
-  code.code = read.string(wire, 'code', codePath);
+  const run: LlmCodeExecutionPart = {
+    type: 'code-execution',
+    language: language === 'PYTHON' ? 'python' : language.toLowerCase(),
+    code: read.string(wire, 'code', codePath),
+    origin,
+  };
   const id = read.optionalString(wire, 'id', codePath);
-  if (id !== undefined) code.id = id;
+  if (id !== undefined) run.id = id;
   const extra = partBag(part, bag);
   if (language !== 'PYTHON') extra.$language = language;
   const rest = unknownFields(wire, CODE_KNOWN);
   if (rest) extra.$code = rest;
-  return ext.keep(code, extra);
+  return ext.keep(run, extra);
 }
 
 /** `codeExecutionResult` -> a run's result; an outcome with no canonical meaning (`OUTCOME_UNSPECIFIED`) is a failure, kept as sent. */

@@ -1,14 +1,15 @@
 import {
   codeExecutionOutput,
   codeExecutionText,
+  isCodeExecutionPart,
   reportCodeExecutionAsText,
   reportCodeResultFields,
   reportLoss,
   type CodecContext,
+  type LlmAssistantContent,
   type LlmCodeExecutionPart,
   type LlmCodeExecutionResultPart,
   type LlmMediaSource,
-  type LlmTextPart,
 } from '@llm/core';
 import { PROTOCOL, ext, read } from './protocol.js';
 
@@ -17,7 +18,9 @@ type Wire = Record<string, unknown>;
 /**
  * `code_interpreter_call` <-> canonical code-execution parts: the item's `code` is the code of a
  * run, its `outputs` (logs and images) and `status` the result, one item for both (Gemini and
- * Claude have two parts). The container the code ran in rides in the code part's bag.
+ * Claude have two parts). Bag marks: on the code, `$containerId`, `$nullCode` (a `null` code),
+ * `$status` and `$noOutputs` (an item still running); on the result, `$status` (one other than
+ * `completed` / `failed`), `$outputs` (outputs kept as sent) and `$noOutputs`.
  * @see https://platform.openai.com/docs/api-reference/responses/object#responses-object-output
  */
 const KNOWN = new Set(['type', 'id', 'code', 'container_id', 'outputs', 'status']);
@@ -121,13 +124,11 @@ function outputsOf(result: LlmCodeExecutionResultPart, path: string, context: Co
 }
 
 /**
- * A code part in a request's history: Responses' own runs stay parts (sent back as their item);
+ * A part of a request's history: Responses' own code runs stay parts (sent back as their item);
  * another protocol's become text (reported), as the container they would name never existed.
  */
-export function historyCodePart<T extends { type: string }>(part: T, path: () => string, context: CodecContext | undefined): T | LlmTextPart {
-  if ((part.type !== 'code-execution' && part.type !== 'code-execution-result') || (part as { origin?: { protocol: string } }).origin?.protocol === PROTOCOL)
-    return part;
-  const run = part as unknown as LlmCodeExecutionPart | LlmCodeExecutionResultPart;
-  reportCodeExecutionAsText(run, path(), PROTOCOL, context, 'Responses takes back only the code interpreter calls of its own containers');
-  return { type: 'text', text: codeExecutionText(run) };
+export function historyCodePart(part: LlmAssistantContent, path: () => string, context: CodecContext | undefined): LlmAssistantContent {
+  if (!isCodeExecutionPart(part) || part.origin?.protocol === PROTOCOL) return part;
+  reportCodeExecutionAsText(part, path(), PROTOCOL, context, 'Responses takes back only the code interpreter calls of its own containers');
+  return { type: 'text', text: codeExecutionText(part) };
 }

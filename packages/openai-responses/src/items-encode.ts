@@ -159,7 +159,7 @@ export function encodeAssistantParts(
   let message: { content: unknown[] } | undefined;
   for (let index = 0; index < parts.length; index++) {
     // Towards the model, another protocol's code run goes as text (see historyCodePart).
-    const part = defaults ? (parts[index] as LlmAssistantContent) : historyCodePart(parts[index]!, () => partPathAt(path, index), context);
+    const part = defaults ? parts[index]! : historyCodePart(parts[index]!, () => partPathAt(path, index), context);
     // A part's path is joined where it is used: tool calls (one per call of an agent's loop) build none.
     if (part.type === 'text' || part.type === 'refusal') {
       const bag = ext.bag(part);
