@@ -9,7 +9,17 @@ import type {
   LlmToolCallPart,
   LlmToolResultPart,
 } from '@llm/core';
-import { CALL_ARGUMENTS_LOSS, objectCallArguments, isMcpPart, opaqueStateWarning, reportForeignPartState, reportLoss, reportMcpPartDropped } from '@llm/core';
+import {
+  CALL_ARGUMENTS_LOSS,
+  objectCallArguments,
+  isCodeExecutionPart,
+  isMcpPart,
+  opaqueStateWarning,
+  reportCodeExecutionDropped,
+  reportForeignPartState,
+  reportLoss,
+  reportMcpPartDropped,
+} from '@llm/core';
 import { parseDataUrl } from '@llm/core/kit';
 import { cachePointBlock } from './cache-point.js';
 import { documentFormat, documentName, imageFormat } from './media.js';
@@ -170,6 +180,7 @@ function toolResultBlock(part: LlmToolResultPart, path: string, options: EncodeC
 /** A canonical part -> one wire block, or `undefined` when Converse cannot take it (reported). */
 function encodePart(part: LlmPart, path: string, options: EncodeContentOptions): Wire | undefined {
   if (isMcpPart(part)) return reportMcpPartDropped(part, path, PROTOCOL, options.context);
+  if (isCodeExecutionPart(part)) return reportCodeExecutionDropped(part, path, PROTOCOL, options.context, 'Converse hosts no code execution');
   switch (part.type) {
     case 'text':
       reportForeignPartState(options.context, path, part, { protocol: PROTOCOL, model: options.model });

@@ -18,6 +18,7 @@ import type {
 import { cacheHintFromWire } from '@llm/core';
 import { decodeCitation } from './citations.js';
 import { decodeMcpToolListing, decodeMcpToolResult, decodeMcpToolUse } from './mcp-blocks.js';
+import { decodeCodeResult, decodeCodeUse } from './code-execution-blocks.js';
 import type { PathLike } from '@llm/core/kit';
 import { PROTOCOL, ext, read } from './protocol.js';
 
@@ -186,8 +187,8 @@ export function decodeToolResult(block: Wire, path: PathLike): LlmToolResultPart
 export type ClaudeDecodedPart = Exclude<LlmPart, LlmMcpApprovalResponsePart>;
 
 /**
- * One content block of a message -> a canonical part. Blocks with no canonical meaning (server
- * tool activity, `search_result`, beta blocks, unknown types) become provider parts, kept whole.
+ * One content block of a message -> a canonical part. Code runs become code-execution parts;
+ * blocks with no canonical meaning (other server tool activity, `search_result`, beta blocks, unknown types) become provider parts, kept whole.
  * `tool_result` is handled by the caller (it moves to a tool message).
  */
 export function decodeBlock(blocks: readonly unknown[], index: number, parent: string): ClaudeDecodedPart {
@@ -217,6 +218,11 @@ export function decodeBlockAt(block: Wire, path: PathLike): ClaudeDecodedPart {
       return decodeToolUse(block, path);
     case 'tool_result':
       return decodeToolResult(block, path);
+    case 'server_tool_use':
+      return decodeCodeUse(block, path) ?? provider(block);
+    case 'code_execution_tool_result':
+    case 'bash_code_execution_tool_result':
+      return decodeCodeResult(block, path) ?? provider(block);
     default:
       read.string(block, 'type', path);
       return provider(block);

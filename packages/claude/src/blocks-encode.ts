@@ -11,6 +11,10 @@ import type {
 } from '@llm/core';
 import {
   CALL_ARGUMENTS_LOSS,
+  codeExecutionText,
+  reportCodeExecutionAsText,
+  type CodeExecutionPairs,
+  type LlmCodeExecutionPartKind,
   cacheHintToWire,
   objectCallArguments,
   opaqueStateWarning,
@@ -22,6 +26,7 @@ import { encodeCitation } from './citations.js';
 import { parseDataUrl, type DataUrl, type PartPath, type PathLike } from '@llm/core/kit';
 import { MCP_PART_LOSS, mcpToolListingBlock, mcpToolResultBlock, mcpToolUseBlock } from './mcp-blocks.js';
 import { PROTOCOL, ext } from './protocol.js';
+import { codeExecutionPairs, codeResultBlock, codeUseBlock } from './code-execution-blocks.js';
 
 type Wire = Record<string, unknown>;
 
@@ -32,6 +37,21 @@ export interface EncodePartOptions {
   model?: string;
   /** Encoding a response (Claude's own output): foreign reasoning keeps an empty signature. */
   response?: boolean;
+  /** Pairs the answer's code runs with their results (one per answer). */
+  codePairs?: CodeExecutionPairs;
+}
+
+/**
+ * A code run -> its block in an answer, or in history when Claude's sandbox ran it. Another
+ * protocol's run goes back to Claude as text (reported): Claude takes back only its own server tool blocks.
+ */
+function codeBlock(part: LlmCodeExecutionPartKind, path: PathLike, options: EncodePartOptions): Wire {
+  if (!options.response && part.origin?.protocol !== PROTOCOL) {
+    reportCodeExecutionAsText(part, String(path), PROTOCOL, options.context, 'Claude takes back only the code runs of its own sandbox');
+    return { type: 'text', text: codeExecutionText(part) };
+  }
+  const pairs = (options.codePairs ??= codeExecutionPairs());
+  return part.type === 'code-execution' ? codeUseBlock(part, path, pairs, options.context) : codeResultBlock(part, path, pairs, options.context);
 }
 
 function textBlock(part: LlmTextPart, path: PathLike, options: EncodePartOptions): Wire {
@@ -242,6 +262,9 @@ export function encodePart(part: LlmPart, path: PathLike, options: EncodePartOpt
     }
     case 'json':
       return { type: 'text', text: JSON.stringify(part.value) };
+    case 'code-execution':
+    case 'code-execution-result':
+      return codeBlock(part, path, options);
     case 'provider':
       if (part.protocol === PROTOCOL) return part.value as Wire;
       reportLoss(options.context, {

@@ -1,6 +1,7 @@
 import type { CodecContext, LlmResponse } from '@llm/core';
 import { reportLoss } from '@llm/core';
 import { encodePart } from './blocks-encode.js';
+import { codeExecutionPairs } from './code-execution-blocks.js';
 import { PROTOCOL, ext } from './protocol.js';
 import { encodeStopReason } from './stop-reason.js';
 import type { ClaudeResponse } from './wire-types.js';
@@ -21,8 +22,9 @@ export function encodeResponse(response: LlmResponse, context?: CodecContext): C
   }
   const content: Wire[] = [];
   const parts = choice?.content ?? [];
+  const options = { context, model: response.model, response: true, codePairs: codeExecutionPairs() };
   for (let index = 0; index < parts.length; index++) {
-    const block = encodePart(parts[index]!, `choices[0].content[${index}]`, { context, model: response.model, response: true });
+    const block = encodePart(parts[index]!, `choices[0].content[${index}]`, options);
     if (block) content.push(block);
   }
   const out: Wire = {

@@ -18,6 +18,7 @@ import { SseJsonReader } from '@llm/core/kit';
 import { asAssistantContent, decodeBlock } from './blocks-decode.js';
 import { decodeCitation } from './citations.js';
 import { decodeMcpToolListing, decodeMcpToolResult, decodeMcpToolUse } from './mcp-blocks.js';
+import { decodeCodeResult, decodeCodeUse } from './code-execution-blocks.js';
 import { decodeError } from './errors.js';
 import { PROTOCOL, ext } from './protocol.js';
 import { decodeStopReason } from './stop-reason.js';
@@ -337,12 +338,18 @@ function blockDelta(state: DecodeState, event: Wire, out: Out): void {
   }
 }
 
-/** A kept block once complete: an MCP call or result as its canonical part, any other whole. */
+/** A kept block once complete: an MCP call or result, or a code run, as its canonical part, any other whole. */
 function completedPart(value: Wire): Extract<LlmBlockStart, { kind: 'part' }>['part'] {
   if (value.type === 'mcp_tool_use') return decodeMcpToolUse(value, 'content_block');
   if (value.type === 'mcp_tool_result') return decodeMcpToolResult(value, 'content_block');
   if (value.type === 'mcp_tool_listing') return decodeMcpToolListing(value, 'content_block');
-  return { type: 'provider', protocol: PROTOCOL, value };
+  const code =
+    value.type === 'server_tool_use'
+      ? decodeCodeUse(value, 'content_block')
+      : value.type === 'code_execution_tool_result' || value.type === 'bash_code_execution_tool_result'
+        ? decodeCodeResult(value, 'content_block')
+        : undefined;
+  return code ?? { type: 'provider', protocol: PROTOCOL, value };
 }
 
 /** A block that arrives complete (inside `message_start`) -> its canonical block events. */

@@ -1,9 +1,11 @@
 import {
   CALL_ARGUMENTS_LOSS,
   JsonSseEvent,
+  isCodeExecutionPart,
   isMcpPart,
   objectCallArguments,
   reportForeignPartState,
+  type CodeExecutionPairs,
   reportLoss,
   unfinishedStreamError,
   type StreamStep,
@@ -16,6 +18,7 @@ import {
 } from '@llm/core';
 import { jsonString } from '@llm/core/kit';
 import { encodePart, reportForeignReasoning } from './blocks-encode.js';
+import { codeExecutionPairs } from './code-execution-blocks.js';
 import { encodeCitation } from './citations.js';
 import { encodeError } from './errors.js';
 import { PROTOCOL } from './protocol.js';
@@ -58,11 +61,22 @@ export interface EncodeState {
   model?: string;
   /** Loss kinds already reported (each once per stream). */
   reported: Set<string>;
+  /** Pairs the answer's code runs with their results. */
+  codePairs: CodeExecutionPairs;
 }
 
 /** A fresh encoder state. */
 export function createEncodeState(options: StreamOptions = {}): EncodeState {
-  return { options, started: false, finished: false, nextWireIndex: 0, open: new Map(), skipped: new Set(), reported: new Set() };
+  return {
+    options,
+    started: false,
+    finished: false,
+    nextWireIndex: 0,
+    open: new Map(),
+    skipped: new Set(),
+    reported: new Set(),
+    codePairs: codeExecutionPairs(),
+  };
 }
 
 /**
@@ -255,9 +269,10 @@ function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: '
       break;
     case 'part': {
       const part = block.part;
-      // MCP parts go through the JSON encoder's own mapping, so both paths write and report them alike.
-      const mcp = isMcpPart(part) ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true }) : undefined;
-      if (!mcp && isMcpPart(part)) {
+      // MCP parts and code runs go through the JSON encoder's own mapping, so both paths write and report them alike.
+      const mapped = isMcpPart(part) || isCodeExecutionPart(part);
+      const mcp = mapped ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true, codePairs: state.codePairs }) : undefined;
+      if (!mcp && mapped) {
         state.skipped.add(event.index);
         return;
       }

@@ -1,3 +1,4 @@
+import type { LlmCodeExecutionPart, LlmCodeExecutionResultPart } from './code-execution.js';
 import type { WithExtensions } from './extensions.js';
 import { checkParsedDepth } from './json-depth.js';
 import type { JsonObject } from './json.js';
@@ -159,9 +160,8 @@ export interface LlmRefusalPart extends LlmPartBase {
 
 /**
  * A protocol-specific item with no canonical meaning: a server tool call or result (Claude
- * `server_tool_use`, `web_search_tool_result`; Responses `web_search_call`, `mcp_call`; Gemini
- * `executableCode`), kept whole so that a same-protocol round trip is lossless. Other codecs drop
- * it and report a warning.
+ * `server_tool_use` of web search, `web_search_tool_result`; Responses `web_search_call`), kept
+ * whole so that a same-protocol round trip is lossless. Other codecs drop it and report a warning.
  */
 export interface LlmProviderPart extends LlmPartBase {
   type: 'provider';
@@ -202,7 +202,9 @@ export type LlmAssistantContent =
   | LlmAudioPart
   | LlmFilePart
   | LlmProviderPart
-  | LlmMcpAssistantPart;
+  | LlmMcpAssistantPart
+  | LlmCodeExecutionPart
+  | LlmCodeExecutionResultPart;
 
 /** Any content part. */
 export type LlmPart =
@@ -217,7 +219,9 @@ export type LlmPart =
   | LlmJsonPart
   | LlmProviderPart
   | LlmMcpAssistantPart
-  | LlmMcpApprovalResponsePart;
+  | LlmMcpApprovalResponsePart
+  | LlmCodeExecutionPart
+  | LlmCodeExecutionResultPart;
 
 /** Tool-call arguments as JSON text (stringifies the object form). */
 export function toolArgumentsText(args: string | JsonObject): string {

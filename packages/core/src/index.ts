@@ -66,6 +66,16 @@ export type {
   LlmMcpToolDescription,
 } from './mcp.js';
 export { isMcpPart, reportMcpPartDropped, reportMcpToolDropped } from './mcp-loss.js';
+export {
+  CodeExecutionPairs,
+  codeExecutionOutput,
+  codeExecutionText,
+  isCodeExecutionPart,
+  reportCodeExecutionAsText,
+  reportCodeExecutionDropped,
+  reportCodeResultFields,
+} from './code-execution.js';
+export type { LlmCodeExecutionPart, LlmCodeExecutionPartKind, LlmCodeExecutionResultPart, LlmCodeOutcome } from './code-execution.js';
 export { citationSpan, utf16Index, utf8Offset } from './citation-span.js';
 export {
   CODE_EXECUTION_TOOL_NAME,

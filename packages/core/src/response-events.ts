@@ -80,7 +80,9 @@ function blockStartFor(part: LlmAssistantContent): LlmBlockStart {
     case 'mcp-list-tools':
     case 'mcp-call':
     case 'mcp-result':
-    case 'mcp-approval-request': {
+    case 'mcp-approval-request':
+    case 'code-execution':
+    case 'code-execution-result': {
       const { extensions: _extensions, ...rest } = part;
       return { kind: 'part', part: rest };
     }

@@ -1,3 +1,4 @@
+import type { LlmCodeExecutionPart, LlmCodeExecutionResultPart } from './code-execution.js';
 import type { LlmAudioPart, LlmCitation, LlmFilePart, LlmImagePart, LlmProviderPart } from './content.js';
 import type { LlmError } from './errors.js';
 import type { LlmMcpAssistantPart } from './mcp.js';
@@ -14,7 +15,8 @@ import type { LlmUsage } from './usage.js';
  *   block (Claude `redacted_thinking`) carries its data in `signature` from the start.
  * - `tool_call`: filled by `tool-args-delta` (JSON text fragments, or raw text when `freeform`).
  * - `part`: a part that does not stream (generated media, a provider-specific item such as a
- *   server tool call, an MCP list / call / result / approval request), complete at start.
+ *   server tool call, an MCP list / call / result / approval request, a code run or its result),
+ *   complete at start.
  */
 export type LlmBlockStart =
   | { kind: 'text' }
@@ -28,7 +30,10 @@ export type LlmBlockStart =
       origin?: LlmOrigin;
     }
   | { kind: 'tool_call'; id: string; name: string; freeform?: boolean; signature?: string; origin?: LlmOrigin }
-  | { kind: 'part'; part: LlmImagePart | LlmAudioPart | LlmFilePart | LlmProviderPart | LlmMcpAssistantPart };
+  | {
+      kind: 'part';
+      part: LlmImagePart | LlmAudioPart | LlmFilePart | LlmProviderPart | LlmMcpAssistantPart | LlmCodeExecutionPart | LlmCodeExecutionResultPart;
+    };
 
 /**
  * One canonical stream event. A stream is

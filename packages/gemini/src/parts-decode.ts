@@ -16,11 +16,22 @@ import { PROTOCOL, ext, read } from './protocol.js';
 import { camel, field, unknownFields } from './read.js';
 import { isFilesApiUri } from './files-api.js';
 import { responseObjectOf } from './function-response.js';
+import { decodeCodeExecutionResult, decodeExecutableCode } from './code-execution-parts.js';
 
 type Wire = Record<string, unknown>;
 
 /** Part fields the codec maps; the rest (videoMetadata, mediaResolution, ...) ride in the bag. */
-const PART_KNOWN = new Set(['text', 'thought', 'thoughtSignature', 'inlineData', 'fileData', 'functionCall', 'functionResponse']);
+const PART_KNOWN = new Set([
+  'text',
+  'thought',
+  'thoughtSignature',
+  'inlineData',
+  'fileData',
+  'functionCall',
+  'functionResponse',
+  'executableCode',
+  'codeExecutionResult',
+]);
 const INLINE_KNOWN = new Set(['mimeType', 'data', 'displayName']);
 const FILE_KNOWN = new Set(['mimeType', 'fileUri', 'displayName']);
 const CALL_KNOWN = new Set(['name', 'args', 'id']);
@@ -86,8 +97,8 @@ function signatureOf(part: Wire, context: PartDecodeContext): { signature?: stri
 
 /**
  * A wire part -> canonical part. Function responses become tool results (the caller moves them to
- * tool messages); parts with no canonical meaning (code execution, server tool records, unknown
- * data fields) become provider parts kept whole.
+ * tool messages); code runs become code-execution parts; parts with no canonical meaning (server
+ * tool records, unknown data fields) become provider parts kept whole.
  */
 export function decodePart(holder: readonly unknown[], index: number, parent: string, context: PartDecodeContext): Exclude<LlmPart, LlmMcpPart> {
   const part = read.object(holder, index, parent);
@@ -138,6 +149,8 @@ export function decodePart(holder: readonly unknown[], index: number, parent: st
     return ext.keep(toolCall, callBag);
   }
   if (part.functionResponse !== undefined || part.function_response !== undefined) return decodeFunctionResponse(part, path, bag, context);
+  if (part.executableCode !== undefined || part.executable_code !== undefined) return decodeExecutableCode(part, path, bag, context.origin);
+  if (part.codeExecutionResult !== undefined || part.code_execution_result !== undefined) return decodeCodeExecutionResult(part, path, bag, context.origin);
   if (Object.keys(part).length === 0) return read.invalid(holder, index, parent, 'a part with one data field');
   return { type: 'provider', protocol: PROTOCOL, value: part };
 }

@@ -19,6 +19,7 @@ import { parseDataUrl, type PathLike } from '@llm/core/kit';
 import { PROTOCOL, ext } from './protocol.js';
 import { isFilesApiUri } from './files-api.js';
 import { responseObjectOf } from './function-response.js';
+import { codeExecutionResultPart, executableCodePart } from './code-execution-parts.js';
 
 type Wire = Record<string, unknown>;
 
@@ -215,6 +216,10 @@ export function encodePart(part: LlmPart, path: PathLike, options: PartEncodeOpt
       return encodeToolResult(part, path, options);
     case 'json':
       return { text: JSON.stringify(part.value) };
+    case 'code-execution':
+      return executableCodePart(part, path, options.context);
+    case 'code-execution-result':
+      return codeExecutionResultPart(part, path, options.context);
     case 'provider':
       if (part.protocol === PROTOCOL) return part.value as Wire;
       loss(options, path, `a ${part.protocol} item has no Gemini equivalent`);

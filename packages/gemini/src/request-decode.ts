@@ -103,8 +103,15 @@ function decodeContent(contents: readonly unknown[], index: number, messages: Ll
       messages.push({ role: 'tool', content: [part] } satisfies LlmToolMessage);
       continue;
     }
-    if (part.type === 'reasoning' || part.type === 'tool-call' || part.type === 'refusal' || part.type === 'json') {
-      // Thoughts or calls in a user turn have no canonical home there: kept whole.
+    if (
+      part.type === 'reasoning' ||
+      part.type === 'tool-call' ||
+      part.type === 'refusal' ||
+      part.type === 'json' ||
+      part.type === 'code-execution' ||
+      part.type === 'code-execution-result'
+    ) {
+      // Thoughts, calls or code runs in a user turn have no canonical home there: kept whole.
       const kept: LlmUserContent = { type: 'provider', protocol: PROTOCOL, value: parts[at] };
       if (!user) messages.push({ role: 'user', content: (user = []) });
       user.push(kept);

@@ -303,6 +303,8 @@ function decodeStreamPart(state: DecodeState, cand: CandidateState, choice: numb
     case 'image':
     case 'audio':
     case 'file':
+    case 'code-execution':
+    case 'code-execution-result':
     case 'provider': {
       const index = open(state, cand, choice, { kind: 'part', part }, out);
       out.enqueue({ type: 'block-end', index });

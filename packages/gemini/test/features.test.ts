@@ -88,8 +88,8 @@ describe('a request using every feature', () => {
           role: 'assistant',
           content: [
             { type: 'reasoning', text: 'planning', signature: 'c2ln', origin: { protocol: 'gemini', model: 'gemini-2.5-pro' } },
-            { type: 'provider', protocol: 'gemini', value: { executableCode: { language: 'PYTHON', code: 'print(1)' } } },
-            { type: 'provider', protocol: 'gemini', value: { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1\n' } } },
+            { type: 'code-execution', language: 'python', code: 'print(1)', origin: { protocol: 'gemini', model: 'gemini-2.5-pro' } },
+            { type: 'code-execution-result', outcome: 'ok', output: '1\n', origin: { protocol: 'gemini', model: 'gemini-2.5-pro' } },
             { type: 'tool-call', id: 'fc1', name: 'lookup', arguments: { q: 'x' }, extensions: { gemini: { $unsigned: true } } },
           ],
         },

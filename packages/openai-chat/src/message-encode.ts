@@ -1,5 +1,16 @@
 import type { CodecContext, LlmAssistantMessage, LlmMessage, LlmPart, LlmTextPart, LlmToolResultPart } from '@llm/core';
-import { contentPartPath, isMcpPart, joinPath, opaqueStateWarning, reportLoss, reportMcpPartDropped, textOf, toolArgumentsText } from '@llm/core';
+import {
+  codeExecutionText,
+  contentPartPath,
+  isMcpPart,
+  reportCodeExecutionAsText,
+  joinPath,
+  opaqueStateWarning,
+  reportLoss,
+  reportMcpPartDropped,
+  textOf,
+  toolArgumentsText,
+} from '@llm/core';
 import { dataUrl } from '@llm/core/kit';
 import { reportForeignCache } from './cache-control.js';
 import { PROTOCOL, ext } from './protocol.js';
@@ -91,6 +102,16 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
         if (useArray) (parts ??= []).push(textPart(part, contentPartPath(path, i), context));
         else text = (text ?? '') + part.text;
         break;
+      case 'code-execution':
+      case 'code-execution-result': {
+        // Chat hosts no code execution: the model is told what it ran as text.
+        const at = contentPartPath(path, i);
+        reportCodeExecutionAsText(part, at, P, context, 'Chat Completions hosts no code execution');
+        const code = codeExecutionText(part);
+        if (useArray) (parts ??= []).push({ type: 'text', text: code });
+        else text = (text ?? '') + code;
+        break;
+      }
       case 'refusal':
         if (ext.marker(part, 'inContent')) {
           const wire: Wire = { type: 'refusal', refusal: part.text };

@@ -1,5 +1,17 @@
 import type { CodecContext, LlmChoice, LlmOrigin, LlmResponse, LlmTokenLogprob } from '@llm/core';
-import { citationSpan, isMcpPart, joinPath, opaqueStateWarning, reportForeignPartState, reportLoss, reportMcpPartDropped, toolArgumentsText } from '@llm/core';
+import { CODE_EXECUTION_LOSS } from './code-execution-loss.js';
+import {
+  citationSpan,
+  isCodeExecutionPart,
+  isMcpPart,
+  reportCodeExecutionDropped,
+  joinPath,
+  opaqueStateWarning,
+  reportForeignPartState,
+  reportLoss,
+  reportMcpPartDropped,
+  toolArgumentsText,
+} from '@llm/core';
 import { completionCreated, completionId } from './answer-identity.js';
 import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
 import { PROTOCOL, ext } from './protocol.js';
@@ -89,6 +101,7 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
       }
       default:
         if (isMcpPart(part)) reportMcpPartDropped(part, joinPath(path, i), P, context);
+        else if (isCodeExecutionPart(part)) reportCodeExecutionDropped(part, joinPath(path, i), P, context, CODE_EXECUTION_LOSS);
         else
           reportLoss(context, { code: 'dropped-part', path: joinPath(path, i), message: `a ${part.type} part has no openai-chat response form`, protocol: P });
     }

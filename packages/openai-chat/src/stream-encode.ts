@@ -1,5 +1,15 @@
 import type { CodecContext, LlmStreamEvent, LlmUsage, SseEvent, StepOutput, StreamOptions, StreamStep } from '@llm/core';
-import { JsonSseEvent, isMcpPart, reportForeignPartState, reportLoss, reportMcpPartDropped, unfinishedStreamError } from '@llm/core';
+import { CODE_EXECUTION_LOSS } from './code-execution-loss.js';
+import {
+  JsonSseEvent,
+  isCodeExecutionPart,
+  isMcpPart,
+  reportCodeExecutionDropped,
+  reportForeignPartState,
+  reportLoss,
+  reportMcpPartDropped,
+  unfinishedStreamError,
+} from '@llm/core';
 import { jsonString } from '@llm/core/kit';
 import { completionCreated, completionId } from './answer-identity.js';
 import { encodeError } from './error.js';
@@ -176,6 +186,8 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       // A redacted block's signature rides on its start (no signature event follows).
       if (block.kind === 'reasoning' && block.redacted) reportReasoningState(state.context, `blocks[${event.index}]`, block.origin);
       else if (block.kind === 'part' && isMcpPart(block.part)) reportMcpPartDropped(block.part, `blocks[${event.index}]`, P, state.context);
+      else if (block.kind === 'part' && isCodeExecutionPart(block.part))
+        reportCodeExecutionDropped(block.part, `blocks[${event.index}]`, P, state.context, CODE_EXECUTION_LOSS);
       else if (block.kind === 'part') {
         reportLoss(state.context, {
           code: 'dropped-part',

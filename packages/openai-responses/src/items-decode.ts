@@ -17,8 +17,9 @@ import { liftAdditionalTools, type LiftedTools } from './additional-tools.js';
 import { callItemName } from './namespaces.js';
 import { decodeMcpApprovalRequest, decodeMcpApprovalResponse, decodeMcpCall, decodeMcpListTools } from './mcp-items.js';
 import { decodeContentPart } from './parts-decode.js';
+import { decodeCodeInterpreterCall } from './code-interpreter-call.js';
 
-/** Built-in items the assistant side produces (kept whole as provider parts, MCP items as MCP parts). */
+/** Built-in items the assistant side produces (kept whole as provider parts; MCP items and code runs as their canonical parts). */
 const ASSISTANT_ITEMS = new Set([
   'web_search_call',
   'file_search_call',
@@ -254,6 +255,8 @@ export function decodeAssistantItem(item: Record<string, unknown>, path: string)
       return [decodeMcpListTools(item, path)];
     case 'mcp_approval_request':
       return [decodeMcpApprovalRequest(item, path)];
+    case 'code_interpreter_call':
+      return decodeCodeInterpreterCall(item, path);
     default:
       return [providerPart(item)];
   }

@@ -1,6 +1,7 @@
 import {
   contentPartPath,
   opaqueStateWarning,
+  reportCodeExecutionDropped,
   reportLoss,
   textOf,
   toolArgumentsText,
@@ -18,6 +19,7 @@ import { PROTOCOL, ext } from './protocol.js';
 import { writeCallName } from './namespaces.js';
 import { mcpApprovalRequestItem, mcpApprovalResponseItem, mcpCallItem, mcpListToolsItem } from './mcp-items.js';
 import { encodeContentPart } from './parts-encode.js';
+import { codeInterpreterCallItem, historyCodePart } from './code-interpreter-call.js';
 
 /** What canonical messages become: `instructions` (leading system messages) and `input`. */
 export interface EncodedInput {
@@ -156,7 +158,8 @@ export function encodeAssistantParts(
 ): void {
   let message: { content: unknown[] } | undefined;
   for (let index = 0; index < parts.length; index++) {
-    const part = parts[index] as LlmAssistantContent;
+    // Towards the model, another protocol's code run goes as text (see historyCodePart).
+    const part = defaults ? parts[index]! : historyCodePart(parts[index]!, () => partPathAt(path, index), context);
     // A part's path is joined where it is used: tool calls (one per call of an agent's loop) build none.
     if (part.type === 'text' || part.type === 'refusal') {
       const bag = ext.bag(part);
@@ -205,6 +208,19 @@ export function encodeAssistantParts(
       case 'mcp-list-tools':
         out.push(mcpListToolsItem(part));
         continue;
+      case 'code-execution': {
+        const next = parts[index + 1];
+        const result = next?.type === 'code-execution-result' && (next.callId === undefined || next.callId === part.id) ? next : undefined;
+        const id = part.id ?? defaults?.idFor?.('ci', index) ?? `ci_${index}`;
+        out.push(codeInterpreterCallItem(part, result, id, { call: partPathAt(path, index), result: partPathAt(path, index + 1) }, context));
+        continue;
+      }
+      case 'code-execution-result': {
+        const previous = parts[index - 1];
+        if (previous?.type === 'code-execution' && (part.callId === undefined || part.callId === previous.id)) continue; // in its code's item
+        reportCodeExecutionDropped(part, partPathAt(path, index), PROTOCOL, context, 'Responses carries a result only in the item of its code');
+        continue;
+      }
       case 'mcp-approval-request':
         out.push(mcpApprovalRequestItem(part));
         continue;

@@ -2,6 +2,7 @@ import {
   collectUnknown,
   LlmError,
   invalidUpstream,
+  isCodeExecutionPart,
   isMcpPart,
   streamEndedEarly,
   upstreamDecodeFailure,
@@ -270,9 +271,9 @@ function itemDone(state: DecodeState, event: Wire, out: Out): void {
     return;
   }
   if (entry?.type === 'message' && Array.isArray(item.content) && item.content.length > 0) return;
-  // A built-in item (or an empty message): complete parts (an `mcp_call`: the call and its result).
+  // A built-in item (or an empty message): complete parts (an `mcp_call` or a `code_interpreter_call`: the call and its result).
   for (const done of parts) {
-    if (done.type !== 'provider' && !isMcpPart(done)) continue;
+    if (done.type !== 'provider' && !isMcpPart(done) && !isCodeExecutionPart(done)) continue;
     state.kinds.push(done);
     const block = state.nextBlock++;
     out.enqueue({ type: 'block-start', index: block, block: { kind: 'part', part: done } });

@@ -6,6 +6,8 @@ import {
   type StreamStep,
   type LlmBlockStart,
   type LlmCitation,
+  type LlmCodeExecutionPart,
+  type LlmCodeExecutionResultPart,
   type LlmError,
   type LlmMcpApprovalRequestPart,
   type LlmMcpCallPart,
@@ -25,6 +27,7 @@ import { annotationOf } from './parts-encode.js';
 import { PROTOCOL } from './protocol.js';
 import { reasoningItem } from './items-encode.js';
 import { mcpApprovalRequestItem, mcpCallItem, mcpListToolsItem } from './mcp-items.js';
+import { codeInterpreterCallItem } from './code-interpreter-call.js';
 import { callNameFields } from './namespaces.js';
 import { missingRefusal } from './refusal.js';
 import { encodeResponse } from './response-encode.js';
@@ -85,6 +88,19 @@ export interface EncodeState {
   mcpCall?: { part: LlmMcpCallPart; outputIndex: number; block: number };
   /** The message item whose last part just ended, nothing started since: a next text or refusal block joins it. */
   message?: OpenMessage;
+  /**
+   * A code run whose `code_interpreter_call` item waits for the result block that may follow it
+   * (and for that block's end, whose wire fields the item needs).
+   */
+  codeCall?: {
+    part: LlmCodeExecutionPart;
+    id: string;
+    outputIndex: number;
+    block: number;
+    announced?: boolean;
+    result?: LlmCodeExecutionResultPart;
+    resultBlock?: number;
+  };
   accumulator: LlmStreamAccumulator;
 }
 
@@ -261,6 +277,13 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
     return;
   }
   if (pending) closeMcpCall(state, undefined, out);
+  const code = state.codeCall;
+  if (code && !code.result && block.kind === 'part' && block.part.type === 'code-execution-result' && (block.part.callId ?? code.id) === code.id) {
+    code.result = block.part;
+    code.resultBlock = index;
+    return;
+  }
+  if (code) closeCodeCall(state, out);
   const joinable = state.message;
   state.message = undefined;
   if (joinable && block.kind !== 'text' && block.kind !== 'refusal') closeMessage(state, joinable, out);
@@ -338,6 +361,7 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
       const part = block.part;
       if (part.type === 'mcp-call') return openMcpCall(state, index, part, outputIndex, out);
       if (part.type === 'mcp-list-tools' || part.type === 'mcp-approval-request') return openMcpItem(state, index, part, outputIndex, out);
+      if (part.type === 'code-execution') return openCodeCall(state, index, part, outputIndex);
       if (part.type !== 'provider' || part.protocol !== PROTOCOL) {
         reportLoss(state.options, {
           code: 'dropped-part',
@@ -387,6 +411,51 @@ function closeMcpCall(state: EncodeState, result: LlmMcpResultPart | undefined, 
       { type: result.isError ? 'response.mcp_call.failed' : 'response.mcp_call.completed', item_id: pending.part.id, output_index: pending.outputIndex },
       out,
     );
+  finishItem(state, JSON.stringify(item), pending.outputIndex, out);
+}
+
+/**
+ * A code run: its item opens when its block ends (with the block's wire fields, such as the
+ * container), then waits for the result block that may follow.
+ */
+function openCodeCall(state: EncodeState, index: number, part: LlmCodeExecutionPart, outputIndex: number): void {
+  state.codeCall = { part, id: part.id ?? `ci_${state.base}_${index}`, outputIndex, block: index };
+}
+
+/** `output_item.added` (no code yet), `code_interpreter_call.in_progress`, the code as one delta and its `.done` (once). */
+function announceCodeCall(state: EncodeState, out: Out): void {
+  const pending = state.codeCall;
+  if (!pending || pending.announced) return;
+  pending.announced = true;
+  const { part, id, outputIndex } = pending;
+  const added = codeInterpreterCallItem(part, undefined, id, { call: `blocks[${pending.block}]` }, undefined);
+  const base = { item_id: id, output_index: outputIndex };
+  emit(state, { type: 'response.output_item.added', output_index: outputIndex, item: { ...added, status: 'in_progress', code: '' } }, out);
+  emit(state, { type: 'response.code_interpreter_call.in_progress', ...base }, out);
+  if (part.code !== '') emit(state, { type: 'response.code_interpreter_call_code.delta', ...base, delta: part.code }, out);
+  emit(state, { type: 'response.code_interpreter_call_code.done', ...base, code: part.code }, out);
+}
+
+/** Ends the open code run's item: with its result, `.interpreting` and `.completed`; then `output_item.done`. */
+function closeCodeCall(state: EncodeState, out: Out): void {
+  const pending = state.codeCall;
+  if (!pending) return;
+  announceCodeCall(state, out);
+  state.codeCall = undefined;
+  const result = pending.result;
+  // Unreported here: the terminal event's encodeResponse reports the run's losses, once.
+  const item = codeInterpreterCallItem(
+    pending.part,
+    result,
+    pending.id,
+    { call: `blocks[${pending.block}]`, result: `blocks[${pending.resultBlock}]` },
+    undefined,
+  );
+  if (result) {
+    const base = { item_id: pending.id, output_index: pending.outputIndex };
+    emit(state, { type: 'response.code_interpreter_call.interpreting', ...base }, out);
+    emit(state, { type: 'response.code_interpreter_call.completed', ...base }, out);
+  }
   finishItem(state, JSON.stringify(item), pending.outputIndex, out);
 }
 
@@ -457,6 +526,16 @@ function blockEnd(state: EncodeState, index: number, out: Out, extensions?: Exte
   if (!item) {
     // An MCP call's wire fields, for its item (written when its result ends).
     if (call?.block === index && extensions) call.part = { ...call.part, extensions: { ...call.part.extensions, ...extensions } };
+    const code = state.codeCall;
+    // A code run's and its result's wire fields, for their item (written when the result ends).
+    if (code?.block === index) {
+      if (extensions) code.part = { ...code.part, extensions: { ...code.part.extensions, ...extensions } };
+      announceCodeCall(state, out);
+    }
+    if (code?.result && code.resultBlock === index) {
+      if (extensions) code.result = { ...code.result, extensions: { ...code.result.extensions, ...extensions } };
+      closeCodeCall(state, out);
+    }
     return;
   }
   state.open.delete(index);
@@ -527,6 +606,7 @@ function finish(state: EncodeState, out: Out): void {
   if (!state.started) start(state, { type: 'start' }, out);
   for (const index of [...state.open.keys()]) blockEnd(state, index, out);
   closeMcpCall(state, undefined, out);
+  closeCodeCall(state, out);
   state.finished = true;
   const response = state.accumulator.response();
   const choice = response.choices[0];

@@ -424,13 +424,27 @@ describe('stream.decode golden: annotations and built-in tools', () => {
     );
     expect(events).toEqual([
       { type: 'start', id: 'resp_ci', model: MODEL, created: CREATED },
-      { type: 'block-start', index: 0, block: { kind: 'part', part: { type: 'provider', protocol: P, value: { id: 'ci_1', ...callDone } } } },
+      // The finished item is the code of a run and its result (the container rides in the code's bag).
+      {
+        type: 'block-start',
+        index: 0,
+        block: {
+          kind: 'part',
+          part: { type: 'code-execution', id: 'ci_1', language: 'python', code, origin: { protocol: P }, extensions: { [P]: { $containerId: 'cntr_1' } } },
+        },
+      },
       { type: 'block-end', index: 0 },
-      { type: 'block-start', index: 1, block: { kind: 'text' } },
-      { type: 'text-delta', index: 1, text },
+      {
+        type: 'block-start',
+        index: 1,
+        block: { kind: 'part', part: { type: 'code-execution-result', callId: 'ci_1', outcome: 'ok', output: '37', origin: { protocol: P } } },
+      },
+      { type: 'block-end', index: 1 },
+      { type: 'block-start', index: 2, block: { kind: 'text' } },
+      { type: 'text-delta', index: 2, text },
       // `filename` is not carried into the citation (kept only in the annotations extension).
-      { type: 'citation', index: 1, citation: { kind: 'file', fileId: 'cfile_1', startIndex: 11, endIndex: 28 } },
-      { type: 'block-end', index: 1, extensions: firstTextEnd('msg_ci', 'completed', [citation]) },
+      { type: 'citation', index: 2, citation: { kind: 'file', fileId: 'cfile_1', startIndex: 11, endIndex: 28 } },
+      { type: 'block-end', index: 2, extensions: firstTextEnd('msg_ci', 'completed', [citation]) },
       { type: 'finish', reason: 'stop', rawReason: 'completed', usage: USAGE },
     ]);
   });
