@@ -10,39 +10,7 @@ import { openaiChat } from '@llm/openai-chat';
 import { openaiResponses } from '@llm/openai-responses';
 import { bridge } from '@llm/router';
 import { describe, expect, it } from 'vitest';
-
-const clientRequests = new Map<Codec, unknown>([
-  [claude, { model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'q' }] }],
-  [openaiChat, { model: 'm', messages: [{ role: 'user', content: 'q' }] }],
-  [openaiResponses, { model: 'm', input: 'q' }],
-  [gemini, { contents: [{ role: 'user', parts: [{ text: 'q' }] }] }],
-]);
-
-function via(client: Codec, upstream: Codec, stream: boolean) {
-  const warnings: string[] = [];
-  const translator = bridge({ client, upstream, warn: (warning) => warnings.push(`${warning.code}@${warning.path}`) });
-  const body = clientRequests.get(client)!;
-  translator.request(stream && client !== gemini ? { ...(body as object), stream: true } : body, client === gemini ? { model: 'm', stream } : {});
-  return { translator, warnings };
-}
-
-/** The client answer to a JSON upstream answer, and the warnings. */
-function answer(client: Codec, upstream: Codec, upstreamAnswer: unknown): { body: Record<string, unknown>; warnings: string[] } {
-  const { translator, warnings } = via(client, upstream, false);
-  return { body: translator.response(structuredClone(upstreamAnswer)) as Record<string, unknown>, warnings };
-}
-
-/** The client's SSE data payloads (parsed) for the upstream streaming the same answer, and the warnings. */
-async function streamed(client: Codec, upstream: Codec, upstreamAnswer: unknown): Promise<{ events: Record<string, unknown>[]; warnings: string[] }> {
-  const upstreamSse = bridge({ client: upstream, upstream }).responseToStream(structuredClone(upstreamAnswer));
-  const { translator, warnings } = via(client, upstream, true);
-  const text = await new Response(translator.stream(upstreamSse)).text();
-  const events = text
-    .split('\n')
-    .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
-    .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
-  return { events, warnings };
-}
+import { answer, streamed } from './translated-answers.js';
 
 /** A request translated from `client` to `upstream`, and the warnings. */
 function translated(client: Codec, upstream: Codec, body: unknown, options: object = {}): { body: unknown; warnings: string[] } {

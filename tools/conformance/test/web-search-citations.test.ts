@@ -1,53 +1,12 @@
-import type { Codec, LlmStreamEvent, LlmWarning } from '@llm/core';
+import type { LlmStreamEvent, LlmWarning } from '@llm/core';
 import { claude } from '@llm/claude';
 import { gemini } from '@llm/gemini';
 import { createDecodeState, decodeStep, openaiChat } from '@llm/openai-chat';
 import { openaiResponses } from '@llm/openai-responses';
-import { bridge } from '@llm/router';
 import { describe, expect, it } from 'vitest';
+import { answer, streamed, streamedSse } from './translated-answers.js';
 import { CITED_ANSWER, CITED_SENTENCE, NEWS_URL, chatSearchAnswer, chatSearchStream, responsesSearchAnswer } from './openai-citation-fixtures.js';
 import { CITED_TITLE as TITLE, CITED_URL as URL, claudeSearchAnswer, geminiSearchAnswer } from './web-search-fixtures.js';
-
-const requests = new Map<Codec, unknown>([
-  [claude, { model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'q' }] }],
-  [openaiChat, { model: 'm', messages: [{ role: 'user', content: 'q' }] }],
-  [openaiResponses, { model: 'm', input: 'q' }],
-  [gemini, { contents: [{ role: 'user', parts: [{ text: 'q' }] }] }],
-]);
-
-function via(client: Codec, upstream: Codec, stream: boolean) {
-  const warnings: string[] = [];
-  const translator = bridge({ client, upstream, warn: (warning) => warnings.push(`${warning.code}@${warning.path}`) });
-  const body = requests.get(client)!;
-  translator.request(stream && client !== gemini ? { ...(body as object), stream: true } : body, client === gemini ? { model: 'm', stream } : {});
-  return { translator, warnings };
-}
-
-/** The client answer to a JSON upstream answer, and the warnings. */
-function answer(client: Codec, upstream: Codec, upstreamAnswer: unknown): { body: Record<string, unknown>; warnings: string[] } {
-  const { translator, warnings } = via(client, upstream, false);
-  return { body: translator.response(structuredClone(upstreamAnswer)) as Record<string, unknown>, warnings };
-}
-
-/** The client's SSE data payloads (parsed) for the upstream streaming the same answer, and the warnings. */
-async function streamed(client: Codec, upstream: Codec, upstreamAnswer: unknown): Promise<{ events: Record<string, unknown>[]; warnings: string[] }> {
-  return streamedSse(client, upstream, bridge({ client: upstream, upstream }).responseToStream(structuredClone(upstreamAnswer)));
-}
-
-/** The client's SSE data payloads (parsed) for an upstream stream as it is on the wire, and the warnings. */
-async function streamedSse(
-  client: Codec,
-  upstream: Codec,
-  upstreamSse: ReadableStream<Uint8Array>,
-): Promise<{ events: Record<string, unknown>[]; warnings: string[] }> {
-  const { translator, warnings } = via(client, upstream, true);
-  const text = await new Response(translator.stream(upstreamSse)).text();
-  const events = text
-    .split('\n')
-    .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
-    .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
-  return { events, warnings };
-}
 
 const cites = (events: Record<string, unknown>[]) => events.filter((event) => /citation|grounding/.test(JSON.stringify(event)));
 
