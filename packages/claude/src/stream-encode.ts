@@ -258,24 +258,14 @@ function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: '
       break;
     case 'part': {
       const part = block.part;
-      // MCP parts and code runs go through the JSON encoder's own mapping, so both paths write and report them alike.
-      const mapped = isMcpPart(part) || isCodeExecutionPart(part);
-      const mcp = mapped ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true, codePairs: state.codePairs }) : undefined;
-      if (!mcp && mapped) {
+      // MCP parts, code runs and provider parts go through the JSON encoder's own mapping, so both paths write and report them alike.
+      const mapped = isMcpPart(part) || isCodeExecutionPart(part) || part.type === 'provider';
+      const value = mapped ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true, codePairs: state.codePairs }) : undefined;
+      if (!value) {
         state.skipped.add(event.index);
+        if (!mapped) lossOnce(state, `part-${part.type}`, `blocks[${event.index}]`, `a generated ${part.type} has no Claude stream block`, 'dropped-part');
         return;
       }
-      if (!mcp && (part.type !== 'provider' || part.protocol !== PROTOCOL)) {
-        state.skipped.add(event.index);
-        lossOnce(
-          state,
-          `part-${part.type}`,
-          `blocks[${event.index}]`,
-          `a generated ${part.type === 'provider' ? `${part.protocol} item` : part.type} has no Claude stream block`,
-        );
-        return;
-      }
-      const value = (mcp ?? (part as { value: unknown }).value) as Wire;
       open = { wireIndex, kind: 'kept' };
       const input = value.input;
       if (typeof input === 'object' && input !== null && Object.keys(input).length > 0) {

@@ -217,7 +217,7 @@ describe('web search citations from a Responses upstream (output_text annotation
     ]);
     const stream = await streamed(claude, openaiResponses, responsesSearchAnswer);
     expect(cites(stream.events)).toEqual(claudeDeltas);
-    expect(stream.warnings).toEqual(['dropped-field@blocks[0]', 'lossy-conversion@blocks[1].citations', 'lossy-conversion@blocks[1].citations']);
+    expect(stream.warnings).toEqual(['dropped-part@blocks[0]', 'lossy-conversion@blocks[1].citations', 'lossy-conversion@blocks[1].citations']);
   });
 
   it('reach Chat clients as message annotations with the same ranges, streaming (delta.annotations) and not', async () => {
