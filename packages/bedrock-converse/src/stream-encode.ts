@@ -1,6 +1,5 @@
 import {
   CALL_ARGUMENTS_LOSS,
-  objectCallArguments,
   reportForeignPartState,
   reportLoss,
   unfinishedStreamError,
@@ -12,7 +11,7 @@ import {
   type StreamOptions,
   type StreamStep,
 } from '@llm/core';
-import { jsonString } from '@llm/core/kit';
+import { HeldCallArguments, jsonString } from '@llm/core/kit';
 import { reportForeignReasoning } from './content-encode.js';
 import { encodeError, exceptionEventName } from './errors.js';
 import { PROTOCOL } from './protocol.js';
@@ -30,13 +29,8 @@ interface OpenBlock {
   signature?: string;
   /** Free-form tool call: raw input text, sent as `{"input": ...}` when the block ends. */
   freeform?: string;
-  /**
-   * Tool call: argument text held back while it is blank or cannot be a JSON object (it opens
-   * with something else); at the end it becomes what the body writes for it (`{}`, reported).
-   */
-  held?: string;
-  /** Tool call: the arguments opened a JSON object, so they stream as they come. */
-  streaming?: boolean;
+  /** Tool call (not free-form): its argument text, held back until it opens a JSON object. */
+  args?: HeldCallArguments;
   /** A delta said what the block is (a tool call's start does): else it ends with an empty one. */
   described?: boolean;
 }
@@ -126,15 +120,9 @@ export function encodeStep(state: ConverseEncodeState, event: LlmStreamEvent, ou
       const block = state.open.get(event.index);
       if (block?.kind !== 'tool_use') return;
       if (block.freeform !== undefined) block.freeform += event.json;
-      else if (block.streaming) {
-        if (event.json !== '') stringDelta(out, block, '{"toolUse":{"input":', event.json, '}}');
-      } else {
-        block.held = (block.held ?? '') + event.json;
-        if (block.held.trimStart().startsWith('{')) {
-          stringDelta(out, block, '{"toolUse":{"input":', block.held, '}}');
-          block.held = undefined;
-          block.streaming = true;
-        }
+      else {
+        const text = (block.args ??= new HeldCallArguments()).push(event.json);
+        if (text) stringDelta(out, block, '{"toolUse":{"input":', text, '}}');
       }
       return;
     }
@@ -248,12 +236,7 @@ function blockEnd(state: ConverseEncodeState, index: number, out: Out): void {
   if (block.kind === 'reasoning' && block.signature !== undefined) delta(out, block, { reasoningContent: { signature: block.signature } });
   // An empty text or reasoning still says what it is, as the body's `{"text": ""}` does.
   if (!block.described) delta(out, block, block.kind === 'reasoning' ? { reasoningContent: { text: '' } } : { text: '' });
-  if (block.held !== undefined) {
-    const input = objectCallArguments(block.held, false, (kind) =>
-      lossOnce(state, kind, `blocks[${index}].arguments`, CALL_ARGUMENTS_LOSS[kind], 'lossy-conversion'),
-    );
-    if (Object.keys(input).length > 0) delta(out, block, { toolUse: { input: JSON.stringify(input) } });
-  }
+  block.args?.end((kind) => lossOnce(state, kind, `blocks[${index}].arguments`, CALL_ARGUMENTS_LOSS[kind], 'lossy-conversion'));
   if (block.freeform !== undefined) delta(out, block, { toolUse: { input: JSON.stringify({ input: block.freeform }) } });
   send(out, 'contentBlockStop', { contentBlockIndex: block.wireIndex });
 }

@@ -3,7 +3,6 @@ import {
   JsonSseEvent,
   isCodeExecutionPart,
   isMcpPart,
-  objectCallArguments,
   reportForeignPartState,
   type CodeExecutionPairs,
   reportLoss,
@@ -16,7 +15,7 @@ import {
   type SseEvent,
   type StreamOptions,
 } from '@llm/core';
-import { jsonString } from '@llm/core/kit';
+import { HeldCallArguments, jsonString } from '@llm/core/kit';
 import { encodePart, reportForeignReasoning } from './blocks-encode.js';
 import { codeExecutionPairs } from './code-execution-blocks.js';
 import { encodeCitation } from './citations.js';
@@ -36,13 +35,8 @@ interface OpenBlock {
   signature?: string;
   /** Free-form tool call: raw input text, sent as `{"input": ...}` when the block ends. */
   freeform?: string;
-  /**
-   * Tool call: argument text held back while it is blank or cannot be a JSON object (it opens
-   * with something else); at the end it becomes what the body writes for it (`{}`, reported).
-   */
-  held?: string;
-  /** Tool call: the arguments opened a JSON object, so they stream as they come. */
-  streaming?: boolean;
+  /** Tool call (not free-form): its argument text, held back until it opens a JSON object. */
+  args?: HeldCallArguments;
 }
 
 /** State of the canonical -> Claude SSE encoder. */
@@ -131,14 +125,9 @@ export function encodeStep(state: EncodeState, event: LlmStreamEvent, out: Out):
       const block = state.open.get(event.index);
       if (block?.kind !== 'tool_use') return;
       if (block.freeform !== undefined) block.freeform += event.json;
-      else if (block.streaming) sendDelta(out, block.wireIndex, 'input_json_delta', 'partial_json', event.json);
       else {
-        block.held = (block.held ?? '') + event.json;
-        if (block.held.trimStart().startsWith('{')) {
-          sendDelta(out, block.wireIndex, 'input_json_delta', 'partial_json', block.held);
-          block.held = undefined;
-          block.streaming = true;
-        }
+        const text = (block.args ??= new HeldCallArguments()).push(event.json);
+        if (text !== undefined) sendDelta(out, block.wireIndex, 'input_json_delta', 'partial_json', text);
       }
       return;
     }
@@ -269,24 +258,14 @@ function blockStart(state: EncodeState, event: Extract<LlmStreamEvent, { type: '
       break;
     case 'part': {
       const part = block.part;
-      // MCP parts and code runs go through the JSON encoder's own mapping, so both paths write and report them alike.
-      const mapped = isMcpPart(part) || isCodeExecutionPart(part);
-      const mcp = mapped ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true, codePairs: state.codePairs }) : undefined;
-      if (!mcp && mapped) {
+      // MCP parts, code runs and provider parts go through the JSON encoder's own mapping, so both paths write and report them alike.
+      const mapped = isMcpPart(part) || isCodeExecutionPart(part) || part.type === 'provider';
+      const value = mapped ? encodePart(part, `blocks[${event.index}]`, { context: state.options, response: true, codePairs: state.codePairs }) : undefined;
+      if (!value) {
         state.skipped.add(event.index);
+        if (!mapped) lossOnce(state, `part-${part.type}`, `blocks[${event.index}]`, `a generated ${part.type} has no Claude stream block`, 'dropped-part');
         return;
       }
-      if (!mcp && (part.type !== 'provider' || part.protocol !== PROTOCOL)) {
-        state.skipped.add(event.index);
-        lossOnce(
-          state,
-          `part-${part.type}`,
-          `blocks[${event.index}]`,
-          `a generated ${part.type === 'provider' ? `${part.protocol} item` : part.type} has no Claude stream block`,
-        );
-        return;
-      }
-      const value = (mcp ?? (part as { value: unknown }).value) as Wire;
       open = { wireIndex, kind: 'kept' };
       const input = value.input;
       if (typeof input === 'object' && input !== null && Object.keys(input).length > 0) {
@@ -315,12 +294,7 @@ function blockEnd(state: EncodeState, index: number, out: Out): void {
   if (block.kind === 'thinking') {
     send(out, { type: 'content_block_delta', index: block.wireIndex, delta: { type: 'signature_delta', signature: block.signature ?? '' } });
   }
-  if (block.held !== undefined) {
-    const input = objectCallArguments(block.held, false, (kind) =>
-      lossOnce(state, kind, `blocks[${index}].arguments`, CALL_ARGUMENTS_LOSS[kind], 'lossy-conversion'),
-    );
-    if (Object.keys(input).length > 0) sendDelta(out, block.wireIndex, 'input_json_delta', 'partial_json', JSON.stringify(input));
-  }
+  block.args?.end((kind) => lossOnce(state, kind, `blocks[${index}].arguments`, CALL_ARGUMENTS_LOSS[kind], 'lossy-conversion'));
   if (block.freeform !== undefined) {
     send(out, {
       type: 'content_block_delta',

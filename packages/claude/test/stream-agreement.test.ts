@@ -116,6 +116,12 @@ const part: fc.Arbitrary<LlmAssistantContent> = fc.oneof(
   fc
     .record({ id: callId, name: toolName, arguments: fc.constantFrom('[1]', 'not json', '"s"', '{"a":1}', '') })
     .map((call) => ({ type: 'tool-call' as const, ...call })),
+  // Another protocol's item: left out both ways.
+  fc.stringMatching(/^ws_[a-z0-9]{1,6}$/).map((id) => ({
+    type: 'provider' as const,
+    protocol: 'openai-responses' as const,
+    value: { type: 'web_search_call', id, status: 'completed' },
+  })),
 );
 const usage = fc.record(
   { inputTokens: fc.nat(1000), outputTokens: fc.nat(1000), cacheReadTokens: fc.nat(100), cacheWriteTokens: fc.nat(100), reasoningTokens: fc.nat(100) },
@@ -181,6 +187,29 @@ describe('property: the stream and the non-stream encoding of a response agree',
     expect((both.body as { content: unknown }).content).toEqual([thinking]);
     expect((fold(both.chunks) as { content: unknown }).content).toEqual([thinking]);
     const loss = { code: 'foreign-state', message: 'provider state issued by openai-responses was not replayed to claude (gpt-5)', protocol: 'claude' };
+    expect(both.bodyWarnings).toEqual([{ ...loss, path: 'choices[0].content[0]' }]);
+    expect(both.streamWarnings).toEqual([{ ...loss, path: 'blocks[0]' }]);
+  });
+
+  it('another protocol’s item (a Responses web_search_call) is left out by both paths, reported alike', () => {
+    const value: LlmResponse = {
+      id: 'msg_1',
+      model: 'gpt-5',
+      choices: [
+        {
+          index: 0,
+          content: [
+            { type: 'provider', protocol: 'openai-responses', value: { type: 'web_search_call', id: 'ws_1', status: 'completed' } },
+            { type: 'text', text: 'Found.' },
+          ],
+          finishReason: 'stop',
+        },
+      ],
+    };
+    const both = bothWays(value);
+    expect((both.body as { content: unknown }).content).toEqual([{ type: 'text', text: 'Found.' }]);
+    expect(fold(both.chunks)).toEqual(both.body);
+    const loss = { code: 'dropped-part', message: 'a openai-responses item has no Claude equivalent', protocol: 'claude' };
     expect(both.bodyWarnings).toEqual([{ ...loss, path: 'choices[0].content[0]' }]);
     expect(both.streamWarnings).toEqual([{ ...loss, path: 'blocks[0]' }]);
   });

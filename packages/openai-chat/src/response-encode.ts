@@ -1,7 +1,6 @@
 import type { CodecContext, LlmChoice, LlmOrigin, LlmResponse, LlmTokenLogprob } from '@llm/core';
 import { CODE_EXECUTION_LOSS } from './code-execution-loss.js';
 import {
-  citationSpan,
   isCodeExecutionPart,
   isMcpPart,
   reportCodeExecutionDropped,
@@ -15,6 +14,7 @@ import {
 import { completionCreated, completionId } from './answer-identity.js';
 import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
 import { PROTOCOL, ext } from './protocol.js';
+import { urlAnnotations } from './url-annotations.js';
 import { encodeUsage } from './usage.js';
 import type { OpenAIChatResponse, OpenAIChatTokenLogprob } from './wire-types.js';
 
@@ -55,23 +55,8 @@ export function encodeChoiceMessage(choice: LlmChoice, path: string, context: Co
         const offset = content?.length ?? 0;
         content = (content ?? '') + part.text;
         if (part.citations) {
-          part.citations.forEach((citation, at) => {
-            if (citation.kind !== 'url' || citation.url === undefined) {
-              reportLoss(context, {
-                code: 'dropped-field',
-                path: joinPath(joinPath(joinPath(path, i), 'citations'), at),
-                message: 'openai-chat annotations cite URLs only',
-                protocol: P,
-              });
-              return;
-            }
-            const { start, end } = citationSpan(citation, part.text);
-            (annotations ??= []).push({
-              type: 'url_citation',
-              url_citation: { end_index: offset + end, start_index: offset + start, title: citation.title ?? '', url: citation.url },
-            });
-          });
-          annotations ??= [];
+          const citations = joinPath(joinPath(path, i), 'citations');
+          (annotations ??= []).push(...urlAnnotations(part.citations, part.text, offset, (at) => joinPath(citations, at), context));
         }
         break;
       }

@@ -1,4 +1,4 @@
-import type { CodecContext, LlmStreamEvent, LlmUsage, SseEvent, StepOutput, StreamOptions, StreamStep } from '@llm/core';
+import type { CodecContext, LlmCitation, LlmStreamEvent, LlmUsage, SseEvent, StepOutput, StreamOptions, StreamStep } from '@llm/core';
 import { CODE_EXECUTION_LOSS } from './code-execution-loss.js';
 import {
   JsonSseEvent,
@@ -16,6 +16,7 @@ import { encodeError } from './error.js';
 import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
 import { PROTOCOL } from './protocol.js';
 import { TARGET, encodeLogprobs, reportReasoningState } from './response-encode.js';
+import { urlAnnotations } from './url-annotations.js';
 import { encodeUsage } from './usage.js';
 
 const P = PROTOCOL;
@@ -29,6 +30,11 @@ interface BlockState {
   /** Wire `tool_calls[].index` of a tool-call block. */
   toolIndex: number;
   freeform: boolean;
+  /** A text block's text, and where it starts in its choice's content (its citations' ranges need both). */
+  text?: string;
+  offset?: number;
+  /** A text block's citations, made annotations once its text is whole. */
+  citations?: LlmCitation[];
 }
 
 /** State of one stream encode. */
@@ -47,6 +53,10 @@ export interface ChatEncodeState {
   spoke: Set<number>;
   /** Next wire tool index per choice. */
   toolCount: Map<number, number>;
+  /** Length of the `content` text sent per choice. */
+  contentLength: Map<number, number>;
+  /** Per choice, the annotations of its ended text blocks' citations, sent before its finish. */
+  annotations: Map<number, Wire[]>;
   usage: LlmUsage | undefined;
   /** A `finish` was encoded: only then does the stream end with `[DONE]`. */
   finished: boolean;
@@ -75,6 +85,8 @@ export function createEncodeState(options: StreamOptions = {}): ChatEncodeState 
     roleSent: new Set(),
     spoke: new Set(),
     toolCount: new Map(),
+    contentLength: new Map(),
+    annotations: new Map(),
     usage: undefined,
     finished: false,
     ended: false,
@@ -196,7 +208,12 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
           protocol: P,
         });
       }
-      state.blocks.set(event.index, { choice, kind: block.kind, toolIndex: -1, freeform: false });
+      const open: BlockState = { choice, kind: block.kind, toolIndex: -1, freeform: false };
+      if (block.kind === 'text') {
+        open.text = '';
+        open.offset = state.contentLength.get(choice) ?? 0;
+      }
+      state.blocks.set(event.index, open);
       if (!state.roleSent.has(choice) && block.kind === 'text') sendDelta(state, choice, { content: '' }, out);
       return;
     }
@@ -206,6 +223,8 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       if (!block) return;
       const field = block.kind === 'refusal' ? 'refusal' : block.kind === 'reasoning' ? 'reasoning_content' : 'content';
       if (field !== 'reasoning_content' && event.text !== '') state.spoke.add(block.choice);
+      if (field === 'content') state.contentLength.set(block.choice, (state.contentLength.get(block.choice) ?? 0) + event.text.length);
+      if (block.text !== undefined) block.text += event.text;
       if (!sendFieldDelta(state, block.choice, field, jsonString(event.text), out)) sendDelta(state, block.choice, { [field]: event.text }, out);
       return;
     }
@@ -236,12 +255,18 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       else reportForeignPartState(state.context, path, event, TARGET);
       return;
     }
-    case 'citation':
-      reportLoss(state.context, { code: 'dropped-field', path: `blocks[${event.index}]`, message: 'openai-chat streams carry no citations', protocol: P });
+    case 'citation': {
+      const block = state.blocks.get(event.index);
+      if (block?.text !== undefined) (block.citations ??= []).push(event.citation);
+      else reportLoss(state.context, { code: 'dropped-field', path: `blocks[${event.index}]`, message: 'openai-chat cites text only', protocol: P });
       return;
-    case 'block-end':
+    }
+    case 'block-end': {
+      const block = state.blocks.get(event.index);
+      if (block) endCitations(state, event.index, block);
       state.blocks.delete(event.index);
       return;
+    }
     case 'usage':
       state.usage = event.usage;
       return;
@@ -249,6 +274,10 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       const choice = event.choice ?? 0;
       state.finished = true;
       if (event.usage) state.usage = event.usage;
+      // The choice's citations (those of blocks the finish ends too), in one chunk before it.
+      for (const [index, block] of state.blocks) if (block.choice === choice) endCitations(state, index, block);
+      const annotations = state.annotations.get(choice);
+      if (annotations) sendDelta(state, choice, { annotations }, out);
       const finish = encodeFinishReason(event.reason, event.rawReason, state.context, choice === 0 ? 'finish' : `finish[${choice}]`);
       // As response-encode does: a refusal that said nothing still says it refused.
       if (event.reason === 'refusal' && finish === 'content_filter' && !state.spoke.has(choice))
@@ -268,6 +297,22 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       return unreachable;
     }
   }
+}
+
+/**
+ * A text block's citations -> the annotations the body writes for them (`url_citation`s over the
+ * choice's whole content), made once its text is whole (a citation without a range covers it all).
+ * A choice's annotations go in one `delta.annotations` chunk, as search models send them: the
+ * SDK keeps the last `annotations` a delta carries, as a message field.
+ */
+function endCitations(state: ChatEncodeState, index: number, block: BlockState): void {
+  const citations = block.citations;
+  if (!citations) return;
+  block.citations = undefined;
+  const annotations = state.annotations.get(block.choice) ?? [];
+  state.annotations.set(block.choice, annotations);
+  const pathOf = (at: number) => `blocks[${index}].citations[${at}]`;
+  annotations.push(...urlAnnotations(citations, block.text ?? '', block.offset ?? 0, pathOf, state.context));
 }
 
 /**

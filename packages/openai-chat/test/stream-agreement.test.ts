@@ -2,7 +2,7 @@
 // `chat.completion.chunk`s the stream encoder writes (for core's responseToEvents of it), folded
 // the way the OpenAI SDK's ChatCompletionStream accumulates them, equal the `chat.completion` body,
 // and both report the same losses.
-import { FINISH_REASONS, responseToEvents, type LlmAssistantContent, type LlmResponse } from '@llm/core';
+import { FINISH_REASONS, responseToEvents, type LlmAssistantContent, type LlmCitation, type LlmResponse } from '@llm/core';
 import { encodeBothWays, warningKinds } from '@llm/test-utils';
 import fc from 'fast-check';
 import { propertyRuns } from '@llm/test-utils/property-runs';
@@ -38,7 +38,7 @@ function mergeCall(calls: Map<number, Call>, delta: Call): void {
 /**
  * Chunks -> one completion, as the SDK reads a stream: choices by `index`; `content`, `refusal`
  * and `reasoning_content` concatenated (absent content and refusal are `null`); tool calls merged
- * by index; the last `finish_reason`; `usage` from the usage-only chunk. `object` stays the
+ * by index; the last `annotations`; the last `finish_reason`; `usage` from the usage-only chunk. `object` stays the
  * chunks' (`chat.completion.chunk`): it names the payload kind, so it differs by design.
  */
 function fold(chunks: readonly unknown[]): Wire {
@@ -61,6 +61,8 @@ function fold(chunks: readonly unknown[]): Wire {
       append(folded.message, 'refusal', delta.refusal);
       append(folded.message, 'reasoning_content', delta.reasoning_content);
       for (const call of (delta.tool_calls ?? []) as Call[]) mergeCall(folded.calls, call);
+      // As the SDK does: a delta's annotations are a message field, the last one kept.
+      if (delta.annotations !== undefined) folded.message.annotations = delta.annotations;
       if (wire.finish_reason !== null && wire.finish_reason !== undefined) folded.choice.finish_reason = wire.finish_reason;
       if (wire.logprobs !== undefined) folded.choice.logprobs = wire.logprobs;
     }
@@ -83,9 +85,15 @@ const signature = fc.option(fc.stringMatching(/^sig[A-Za-z0-9]{1,6}$/), { nil: u
 const callId = fc.stringMatching(/^call_[a-z0-9]{1,8}$/);
 const toolName = fc.stringMatching(/^[a-z_]{1,10}$/);
 const withSignature = <T extends object>(part: T, value: string | undefined): T => (value === undefined ? part : { ...part, signature: value });
-// No citations: a chunk's delta has no `annotations` (the SDK's ChatCompletionChunk), so the stream
-// reports each one dropped where the body writes it; the conformance suite pins that difference.
+// URL citations become annotations both ways; file citations are dropped and reported both ways.
+const citation: fc.Arbitrary<LlmCitation> = fc.oneof(
+  fc
+    .record({ url: fc.webUrl(), title: fc.string({ maxLength: 6 }), startIndex: fc.nat(20), endIndex: fc.nat(20) }, { requiredKeys: ['url'] })
+    .map((fields) => ({ kind: 'url' as const, ...fields })),
+  fc.stringMatching(/^file_[a-z0-9]{1,6}$/).map((fileId) => ({ kind: 'file' as const, fileId })),
+);
 const part: fc.Arbitrary<LlmAssistantContent> = fc.oneof(
+  fc.tuple(text, fc.array(citation, { minLength: 1, maxLength: 2 })).map(([value, citations]) => ({ type: 'text' as const, text: value, citations })),
   // A signed text is Gemini's (no origin): Chat carries no signature, both paths report it.
   fc.tuple(text, signature).map(([value, sig]) => withSignature({ type: 'text' as const, text: value }, sig)),
   fc

@@ -345,14 +345,45 @@ describe('stream encode, judged by the openai SDK', () => {
       { type: 'reasoning-signature', index: 0, signature: 'sig', origin: { protocol: 'claude' } },
       { type: 'block-end', index: 0 },
       { type: 'block-start', index: 1, block: { kind: 'text' } },
-      { type: 'citation', index: 1, citation: { kind: 'url', url: 'https://x.test' } },
+      { type: 'citation', index: 1, citation: { kind: 'file', fileId: 'file_1' } },
       { type: 'block-end', index: 1 },
       { type: 'finish', reason: 'stop' },
     ] satisfies LlmStreamEvent[]);
     expect(warnings.map((warning) => [warning.code, warning.path])).toEqual([
       ['foreign-state', 'blocks[0]'],
-      ['dropped-field', 'blocks[1]'],
+      ['dropped-field', 'blocks[1].citations[0]'],
     ]);
+  });
+
+  it('writes citations as one delta.annotations chunk before the finish, which the SDK keeps as the message annotations', async () => {
+    const cited: LlmResponse = {
+      id: 'chatcmpl-cite',
+      model: 'gpt-4o-search-preview',
+      created: 1,
+      choices: [
+        {
+          index: 0,
+          content: [
+            { type: 'text', text: 'One. ', citations: [{ kind: 'url', url: 'https://a.test', title: 'A' }] },
+            { type: 'text', text: 'Two.', citations: [{ kind: 'url', url: 'https://b.test', startIndex: 0, endIndex: 3 }] },
+          ],
+          finishReason: 'stop',
+        },
+      ],
+    };
+    const annotations = [
+      { type: 'url_citation', url_citation: { end_index: 5, start_index: 0, title: 'A', url: 'https://a.test' } },
+      { type: 'url_citation', url_citation: { end_index: 8, start_index: 5, title: '', url: 'https://b.test' } },
+    ];
+    const chunks = (await runTransform(openaiChat.stream.encode(), responseToEvents(cited))).map((event) => event.data);
+    expect(chunks.slice(-3).map((data) => (data === '[DONE]' ? data : JSON.parse(data).choices))).toEqual([
+      [{ index: 0, delta: { annotations }, finish_reason: null }],
+      [{ index: 0, delta: {}, finish_reason: 'stop' }],
+      '[DONE]',
+    ]);
+    const body = openaiChat.response.encode(cited);
+    expect(body.choices[0]!.message).toEqual({ role: 'assistant', content: 'One. Two.', refusal: null, annotations });
+    expect(await sdkFinal(responseToEvents(cited), false)).toEqual(body);
   });
 });
 

@@ -2,6 +2,7 @@ import {
   contentPartPath,
   opaqueStateWarning,
   reportCodeExecutionDropped,
+  reportForeignPartState,
   reportLoss,
   textOf,
   toolArgumentsText,
@@ -20,6 +21,9 @@ import { writeCallName } from './namespaces.js';
 import { mcpApprovalRequestItem, mcpApprovalResponseItem, mcpCallItem, mcpListToolsItem } from './mcp-items.js';
 import { encodeContentPart } from './parts-encode.js';
 import { codeInterpreterCallItem, historyCodePart } from './code-interpreter-call.js';
+
+/** The origin a foreign part's state is reported against. */
+const TARGET = { protocol: PROTOCOL };
 
 /** What canonical messages become: `instructions` (leading system messages) and `input`. */
 export interface EncodedInput {
@@ -161,6 +165,10 @@ export function encodeAssistantParts(
     // Towards the model, another protocol's code run goes as text (see historyCodePart).
     const part = defaults ? parts[index]! : historyCodePart(parts[index]!, () => partPathAt(path, index), context);
     // A part's path is joined where it is used: tool calls (one per call of an agent's loop) build none.
+    // Towards a client, a text's or call's signature (Gemini's) has no Responses field: reported.
+    if (defaults && (part.type === 'text' || part.type === 'tool-call') && part.signature !== undefined) {
+      reportForeignPartState(context, partPathAt(path, index), part, TARGET);
+    }
     if (part.type === 'text' || part.type === 'refusal') {
       const bag = ext.bag(part);
       const fields = bag?.$item as Record<string, unknown> | undefined;

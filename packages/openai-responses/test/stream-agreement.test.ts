@@ -232,6 +232,37 @@ describe('property: the stream and the non-stream encoding of a response agree',
     ]);
   });
 
+  it('a signed text and a signed call (Gemini’s) are reported the same way by both paths, the answer written without them', () => {
+    const value: LlmResponse = {
+      id: 'resp_1',
+      model: 'gemini-2.5-pro',
+      created: 1,
+      choices: [
+        {
+          index: 0,
+          content: [
+            { type: 'text', text: 'Hi', signature: 'sigT', origin: { protocol: 'gemini' } },
+            { type: 'tool-call', id: 'call_1', name: 'f', arguments: {}, signature: 'sigC' },
+          ],
+          finishReason: 'tool_calls',
+        },
+      ],
+    };
+    const both = bothWays(value);
+    const loss = { code: 'foreign-state', message: 'provider state issued by gemini was not replayed to openai-responses', protocol: 'openai-responses' };
+    const expected = [
+      { ...loss, path: 'choices[0].content[0]' },
+      { ...loss, path: 'choices[0].content[1]' },
+    ];
+    expect(both.bodyWarnings).toEqual(expected);
+    expect(both.streamWarnings).toEqual(expected);
+    expect((both.body as Wire).output).toEqual([
+      { id: 'msg_1_0', type: 'message', status: 'completed', content: [{ type: 'output_text', annotations: [], text: 'Hi' }], role: 'assistant' },
+      { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}', id: 'fc_1_1', status: 'completed' },
+    ]);
+    expect(fold(both.chunks).terminal).toEqual(both.body);
+  });
+
   it('a block that interleaves with a text ends the text’s message item with it; the terminal output is in output order', () => {
     const step = openaiResponses.stream.encoder({});
     const chunks: Wire[] = [];

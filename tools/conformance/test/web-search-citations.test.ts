@@ -9,6 +9,8 @@ import { CITED_ANSWER, CITED_SENTENCE, NEWS_URL, chatSearchAnswer, chatSearchStr
 import { CITED_TITLE as TITLE, CITED_URL as URL, claudeSearchAnswer, geminiSearchAnswer } from './web-search-fixtures.js';
 
 const cites = (events: Record<string, unknown>[]) => events.filter((event) => /citation|grounding/.test(JSON.stringify(event)));
+/** The choices of the Chat chunks that cite. */
+const annotationChunks = (events: Record<string, unknown>[]) => cites(events).map((event) => event.choices);
 
 describe('web search citations from a Claude upstream', () => {
   // The Claude citation belongs to its text block: clients with ranges get the whole block.
@@ -90,10 +92,18 @@ describe('web search citations from a Claude upstream', () => {
     expect(stream.warnings).toEqual(['defaulted@max_tokens', 'dropped-part@blocks[0]', 'dropped-part@blocks[1]']);
   });
 
-  it('Chat streams have no annotation field: each streamed citation is reported', async () => {
+  it('reaches Chat stream clients as the same annotations, in a delta.annotations chunk', async () => {
     const { events, warnings } = await streamed(openaiChat, claude, claudeSearchAnswer);
-    expect(cites(events)).toEqual([]);
-    expect(warnings).toEqual(['defaulted@max_tokens', 'dropped-part@blocks[0]', 'dropped-part@blocks[1]', 'dropped-field@blocks[2]']);
+    expect(annotationChunks(events)).toEqual([
+      [
+        {
+          index: 0,
+          delta: { annotations: [{ type: 'url_citation', url_citation: { end_index: 26, start_index: 0, title: TITLE, url: URL } }] },
+          finish_reason: null,
+        },
+      ],
+    ]);
+    expect(warnings).toEqual(['defaulted@max_tokens', 'dropped-part@blocks[0]', 'dropped-part@blocks[1]']);
   });
 });
 
@@ -140,18 +150,19 @@ describe('web search citations from a Gemini upstream (grounding)', () => {
     expect(stream.warnings).toEqual([]);
   });
 
-  it('reaches Chat clients as url_citation annotations; Chat streams report them', async () => {
+  it('reaches Chat clients as url_citation annotations, streaming (delta.annotations) and not', async () => {
+    const annotations = both.map(({ url, title }) => ({ type: 'url_citation', url_citation: { end_index: 23, start_index: 0, title, url } }));
     const { body, warnings } = answer(openaiChat, gemini, geminiSearchAnswer);
     expect((body.choices as Array<{ message: unknown }>)[0]!.message).toEqual({
       role: 'assistant',
       content: 'L’édition sort en 2027. More soon.',
       refusal: null,
-      annotations: both.map(({ url, title }) => ({ type: 'url_citation', url_citation: { end_index: 23, start_index: 0, title, url } })),
+      annotations,
     });
     expect(warnings).toEqual([]);
     const stream = await streamed(openaiChat, gemini, geminiSearchAnswer);
-    expect(cites(stream.events)).toEqual([]);
-    expect(stream.warnings).toEqual(['dropped-field@blocks[0]', 'dropped-field@blocks[0]']);
+    expect(annotationChunks(stream.events)).toEqual([[{ index: 0, delta: { annotations }, finish_reason: null }]]);
+    expect(stream.warnings).toEqual([]);
   });
 
   it('Gemini clients get the grounding back exactly; the decoded answer carries it as citations', async () => {
@@ -206,10 +217,10 @@ describe('web search citations from a Responses upstream (output_text annotation
     ]);
     const stream = await streamed(claude, openaiResponses, responsesSearchAnswer);
     expect(cites(stream.events)).toEqual(claudeDeltas);
-    expect(stream.warnings).toEqual(['dropped-field@blocks[0]', 'lossy-conversion@blocks[1].citations', 'lossy-conversion@blocks[1].citations']);
+    expect(stream.warnings).toEqual(['dropped-part@blocks[0]', 'lossy-conversion@blocks[1].citations', 'lossy-conversion@blocks[1].citations']);
   });
 
-  it('reach Chat clients as message annotations with the same ranges; Chat streams report them', async () => {
+  it('reach Chat clients as message annotations with the same ranges, streaming (delta.annotations) and not', async () => {
     const { body, warnings } = answer(openaiChat, openaiResponses, responsesSearchAnswer);
     expect(body.choices).toEqual([
       {
@@ -221,8 +232,8 @@ describe('web search citations from a Responses upstream (output_text annotation
     ]);
     expect(warnings).toEqual(['dropped-part@choices[0].content[0]']);
     const stream = await streamed(openaiChat, openaiResponses, responsesSearchAnswer);
-    expect(cites(stream.events)).toEqual([]);
-    expect(stream.warnings).toEqual(['dropped-part@blocks[0]', 'dropped-field@blocks[1]', 'dropped-field@blocks[1]']);
+    expect(annotationChunks(stream.events)).toEqual([[{ index: 0, delta: { annotations: chatAnnotations }, finish_reason: null }]]);
+    expect(stream.warnings).toEqual(['dropped-part@blocks[0]']);
   });
 
   it('reach Gemini clients as groundingMetadata with byte segments, streaming and not', async () => {

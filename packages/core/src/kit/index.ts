@@ -12,3 +12,4 @@ export { dataUrl, parseDataUrl, type DataUrl } from './data-url.js';
 export { readMcpToolList } from './mcp-tool-list.js';
 export { PartPath, partPathAt, type PathLike } from './part-path.js';
 export { ChildPath } from './child-path.js';
+export { HeldCallArguments } from './held-call-arguments.js';
