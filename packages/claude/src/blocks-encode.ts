@@ -270,7 +270,7 @@ export function encodePart(part: LlmPart, path: PathLike, options: EncodePartOpt
       reportLoss(options.context, {
         code: 'dropped-part',
         path: String(path),
-        message: `a ${part.protocol} item has no Claude equivalent`,
+        message: `${part.protocol} item has no Claude equivalent`,
         protocol: PROTOCOL,
       });
       return undefined;

@@ -209,7 +209,7 @@ describe('property: the stream and the non-stream encoding of a response agree',
     const both = bothWays(value);
     expect((both.body as { content: unknown }).content).toEqual([{ type: 'text', text: 'Found.' }]);
     expect(fold(both.chunks)).toEqual(both.body);
-    const loss = { code: 'dropped-part', message: 'a openai-responses item has no Claude equivalent', protocol: 'claude' };
+    const loss = { code: 'dropped-part', message: 'openai-responses item has no Claude equivalent', protocol: 'claude' };
     expect(both.bodyWarnings).toEqual([{ ...loss, path: 'choices[0].content[0]' }]);
     expect(both.streamWarnings).toEqual([{ ...loss, path: 'blocks[0]' }]);
   });
