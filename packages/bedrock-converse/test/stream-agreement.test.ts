@@ -244,4 +244,30 @@ describe('property: the stream and the non-stream encoding of a response agree',
       { ...loss, path: 'blocks[1]' },
     ]);
   });
+
+  it('a code run is dropped by both paths with the same report, each part at its own path', () => {
+    const origin = { protocol: 'claude' } as const;
+    const content: LlmAssistantContent[] = [
+      { type: 'code-execution', id: 'srvtoolu_1', language: 'python', code: 'print(1)', origin },
+      { type: 'code-execution-result', callId: 'srvtoolu_1', outcome: 'ok', output: '1\n', origin },
+      { type: 'text', text: 'One.' },
+    ];
+    const value: LlmResponse = { id: 'r1', model: 'anthropic.claude-sonnet-4-5', choices: [{ index: 0, content, finishReason: 'stop' }] };
+    const both = bothWays(value);
+    expect((both.body as { output: { message: { content: unknown } } }).output.message.content).toEqual([{ text: 'One.' }]);
+    expect(fold(both.events)).toEqual(both.body);
+    const loss = (what: string) => ({
+      code: 'dropped-part',
+      message: `a ${what} has no bedrock-converse form (Converse hosts no code execution)`,
+      protocol: 'bedrock-converse',
+    });
+    expect(both.bodyWarnings).toEqual([
+      { ...loss('code execution'), path: 'choices[0].content[0]' },
+      { ...loss('code execution result'), path: 'choices[0].content[1]' },
+    ]);
+    expect(both.streamWarnings).toEqual([
+      { ...loss('code execution'), path: 'blocks[0]' },
+      { ...loss('code execution result'), path: 'blocks[1]' },
+    ]);
+  });
 });
