@@ -22,10 +22,10 @@ function same(folded: unknown, done: unknown, what: string): void {
 
 /**
  * Events -> output items from `output_item.added` and the deltas alone: content and summary parts
- * from their `.added` events, text, refusal, summary, reasoning text, arguments and input
+ * from their `.added` events, text, refusal, summary, reasoning text, arguments, input and code
  * concatenated, annotations from `annotation.added`. Each `.done` event must repeat the folded
  * value; `output_item.done` adds only what no earlier event carries (the item's final `status`, a
- * reasoning item's `encrypted_content`). Returns the items and the terminal event's response.
+ * reasoning item's `encrypted_content`, a code interpreter call's `outputs`). Returns the items and the terminal event's response.
  */
 function fold(chunks: readonly unknown[]): { items: Item[]; terminal: Wire; type: string } {
   const items: Item[] = [];
@@ -75,6 +75,14 @@ function fold(chunks: readonly unknown[]): { items: Item[]; terminal: Wire; type
       case 'response.custom_tool_call_input.delta':
         item.input = `${item.input as string}${event.delta as string}`;
         break;
+      case 'response.code_interpreter_call_code.delta':
+        item.code = `${item.code as string}${event.delta as string}`;
+        break;
+      case 'response.code_interpreter_call.in_progress':
+      case 'response.code_interpreter_call.interpreting':
+      case 'response.code_interpreter_call.completed':
+        if (item.type !== 'code_interpreter_call') throw new Error(`${type} for a ${String(item.type)} item`);
+        break;
       case 'response.output_text.annotation.added':
         (content!.annotations as unknown[])[event.annotation_index as number] = event.annotation;
         break;
@@ -98,10 +106,14 @@ function fold(chunks: readonly unknown[]): { items: Item[]; terminal: Wire; type
       case 'response.custom_tool_call_input.done':
         same(item.input, event.input, type);
         break;
+      case 'response.code_interpreter_call_code.done':
+        same(item.code, event.code, type);
+        break;
       case 'response.output_item.done': {
         const done = event.item as Item;
         if (done.status !== undefined) item.status = done.status;
         if (done.encrypted_content !== undefined) item.encrypted_content = done.encrypted_content;
+        if (item.type === 'code_interpreter_call' && done.outputs !== undefined) item.outputs = done.outputs;
         same(item, done, type);
         break;
       }
@@ -295,5 +307,26 @@ describe('property: the stream and the non-stream encoding of a response agree',
     const expected = [message('msg_1_0', 'Hi'), call, message('msg_1_2', 'Yo')];
     expect(terminal.output).toEqual(expected);
     expect(items).toEqual(expected);
+  });
+
+  it('a result naming another code than the one before it is left out by both paths, reported once alike', () => {
+    const content: LlmAssistantContent[] = [
+      { type: 'code-execution', language: 'python', code: 'print(1)' },
+      { type: 'code-execution-result', callId: 'exec_9', outcome: 'ok', output: '1\n' },
+    ];
+    const value: LlmResponse = { id: 'resp_1', model: 'gemini-2.5-pro', created: 1, choices: [{ index: 0, content, finishReason: 'stop' }] };
+    const both = bothWays(value);
+    expect((both.body as Wire).output).toEqual([{ id: 'ci_1_0', type: 'code_interpreter_call', status: 'in_progress', code: 'print(1)', outputs: null }]);
+    const { items, terminal } = fold(both.chunks);
+    expect(terminal).toEqual(both.body);
+    expect(items).toEqual(terminal.output);
+    const loss = {
+      code: 'dropped-part',
+      path: 'choices[0].content[1]',
+      message: 'a code execution result has no openai-responses form (Responses carries a result only in the item of its code)',
+      protocol: 'openai-responses',
+    };
+    expect(both.bodyWarnings).toEqual([loss]);
+    expect(both.streamWarnings).toEqual([loss]);
   });
 });
