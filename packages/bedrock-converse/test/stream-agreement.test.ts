@@ -106,13 +106,15 @@ function fold(events: readonly { event: string; payload: Wire }[]): Wire {
 const text = arb.texts();
 const signature = arb.signatures();
 const origins = [{ protocol: 'bedrock-converse' }, { protocol: 'claude' }, undefined] as const;
+// Converse has no code runs: both paths drop them, reported alike.
+const run = { languages: ['python', 'bash'], id: arb.ids('srvtoolu_'), origins: [{ protocol: 'claude' }, { protocol: 'gemini' }, undefined] } as const;
 const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> = fc.oneof(
   arb.textParts(text),
   // A signed text is Gemini's: Converse has no text signature.
   arb.signedTextParts(text, signature),
   arb.reasoningParts(text, signature, origins),
   arb.redactedReasoningParts(signature, origins),
-  ...arb.sharedParts({ text, callId: arb.ids('tooluse_'), argumentTexts: ['[1]', 'not json', '"s"', '{"a":1}', ''] }),
+  ...arb.sharedParts({ text, callId: arb.ids('tooluse_'), argumentTexts: ['[1]', 'not json', '"s"', '{"a":1}', ''], run }),
 );
 const usage = arb.usages({ cacheReadTokens: 100, cacheWriteTokens: 100, reasoningTokens: 100 });
 const tiers = ['default', 'priority', 'flex'];

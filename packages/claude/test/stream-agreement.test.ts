@@ -90,6 +90,8 @@ const citation: fc.Arbitrary<LlmCitation> = fc.oneof(
   fc.record({ url: fc.webUrl(), title: text }, { requiredKeys: ['url'] }).map((fields) => ({ kind: 'url' as const, ...fields })),
   fc.record({ citedText: text, documentIndex: fc.nat(3) }, { requiredKeys: [] }).map((fields) => ({ kind: 'document' as const, ...fields })),
 );
+// Python and bash runs, Claude's or another protocol's (files: a Claude file id is kept, an image URL reported).
+const run = { languages: ['python', 'bash'], id: arb.ids('srvtoolu_'), origins: [{ protocol: 'claude' }, { protocol: 'gemini' }, undefined] } as const;
 const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> = fc.oneof(
   fc
     .record({ text, citations: fc.array(citation, { minLength: 1, maxLength: 2 }) }, { requiredKeys: ['text'] })
@@ -98,7 +100,7 @@ const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> =
   arb.signedTextParts(text, signature),
   arb.reasoningParts(text, signature, [{ protocol: 'claude' }, { protocol: 'openai-responses' }, undefined] as const),
   arb.redactedReasoningParts(signature, [{ protocol: 'claude' }] as const),
-  ...arb.sharedParts({ text, callId: arb.ids('toolu_'), argumentTexts: ['[1]', 'not json', '"s"', '{"a":1}', ''] }),
+  ...arb.sharedParts({ text, callId: arb.ids('toolu_'), argumentTexts: ['[1]', 'not json', '"s"', '{"a":1}', ''], run }),
   // Another protocol's item: left out both ways.
   arb
     .ids('ws_', 6)

@@ -54,10 +54,12 @@ function joinTexts(body: Wire): Wire {
 
 const text = arb.texts();
 const signature = arb.signatures();
+// Gemini runs Python; a file a run wrote has no Gemini form (reported both ways).
+const run = { languages: ['python'], id: arb.ids('exec_'), origins: [{ protocol: 'gemini' }, { protocol: 'claude' }, undefined] } as const;
 const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> = fc.oneof(
   arb.signedTextParts(text, signature, true),
   arb.reasoningParts(text, signature, [{ protocol: 'gemini' }] as const),
-  ...arb.sharedParts({ text, callId: arb.ids('call_'), argumentTexts: ['[1]', 'not json', '"s"'] }),
+  ...arb.sharedParts({ text, callId: arb.ids('call_'), argumentTexts: ['[1]', 'not json', '"s"'], run }),
 );
 const response: fc.Arbitrary<LlmResponse> = arb.responses(part, FINISH_REASONS, {
   id: arb.ids('resp'),

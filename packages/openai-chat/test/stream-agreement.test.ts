@@ -90,6 +90,8 @@ const citation: fc.Arbitrary<LlmCitation> = fc.oneof(
     .map((fields) => ({ kind: 'url' as const, ...fields })),
   arb.ids('file_', 6).map((fileId) => ({ kind: 'file' as const, fileId })),
 );
+// Chat has no code runs: both paths drop them, reported alike.
+const run = { languages: ['python'], id: arb.ids('ci_'), origins: [{ protocol: 'openai-responses' }, { protocol: 'gemini' }, undefined] } as const;
 const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> = fc.oneof(
   fc.tuple(text, fc.array(citation, { minLength: 1, maxLength: 2 })).map(([value, citations]) => ({ type: 'text' as const, text: value, citations })),
   // A signed text is Gemini's (no origin): Chat carries no signature, both paths report it.
@@ -100,7 +102,7 @@ const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> =
   // Redacted reasoning (Claude's `redacted_thinking`): no text, its data the signature.
   arb.redactedReasoningParts(signature, [{ protocol: 'claude' }] as const),
   arb.signedCallParts(callId, signature),
-  ...arb.sharedParts({ text, callId, freeformText: arb.texts(), argumentTexts: ['[1]', 'not json', '"s"'] }),
+  ...arb.sharedParts({ text, callId, freeformText: arb.texts(), argumentTexts: ['[1]', 'not json', '"s"'], run }),
 );
 // `created` is always set: with none, each encoder stamps its own clock (compared apart below).
 const usage = arb.usages({ cacheReadTokens: 1000, reasoningTokens: 1000 });

@@ -133,6 +133,8 @@ const citation: fc.Arbitrary<LlmCitation> = fc.oneof(
   fc.record({ url: fc.webUrl(), title: text }, { requiredKeys: ['url'] }).map((fields) => ({ kind: 'url' as const, ...fields })),
   fc.record({ fileId: arb.ids('file_', 6), title: text }, { requiredKeys: [] }).map((fields) => ({ kind: 'file' as const, ...fields })),
 );
+// Python runs, the code interpreter's or another protocol's (files: an image URL is an output, a file id reported).
+const run = { languages: ['python'], id: arb.ids('ci_'), origins: [{ protocol: 'openai-responses' }, { protocol: 'gemini' }, undefined] } as const;
 const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> = fc.oneof(
   fc
     .record({ text, citations: fc.array(citation, { minLength: 1, maxLength: 2 }) }, { requiredKeys: ['text'] })
@@ -147,7 +149,7 @@ const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> =
   // A signed text or call is Gemini's (no origin).
   arb.signedTextParts(text, signature),
   arb.signedCallParts(callId, signature),
-  ...arb.sharedParts({ text, callId, argumentTexts: ['[1]', 'not json', '"s"', ''] }),
+  ...arb.sharedParts({ text, callId, argumentTexts: ['[1]', 'not json', '"s"', ''], run }),
 );
 // `created` is always set: with none, each encoder stamps its own clock.
 const response: fc.Arbitrary<LlmResponse> = arb.responses(part, FINISH_REASONS, {
