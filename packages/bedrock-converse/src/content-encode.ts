@@ -177,10 +177,13 @@ function toolResultBlock(part: LlmToolResultPart, path: string, options: EncodeC
   return { toolResult: out };
 }
 
+/** Why a code run is dropped, in an answer's body and its stream alike. */
+export const NO_CODE_EXECUTION = 'Converse hosts no code execution';
+
 /** A canonical part -> one wire block, or `undefined` when Converse cannot take it (reported). */
 function encodePart(part: LlmPart, path: string, options: EncodeContentOptions): Wire | undefined {
   if (isMcpPart(part)) return reportMcpPartDropped(part, path, PROTOCOL, options.context);
-  if (isCodeExecutionPart(part)) return reportCodeExecutionDropped(part, path, PROTOCOL, options.context, 'Converse hosts no code execution');
+  if (isCodeExecutionPart(part)) return reportCodeExecutionDropped(part, path, PROTOCOL, options.context, NO_CODE_EXECUTION);
   switch (part.type) {
     case 'text':
       reportForeignPartState(options.context, path, part, { protocol: PROTOCOL, model: options.model });

@@ -1,5 +1,7 @@
 import {
   CALL_ARGUMENTS_LOSS,
+  isCodeExecutionPart,
+  reportCodeExecutionDropped,
   reportForeignPartState,
   reportLoss,
   unfinishedStreamError,
@@ -12,7 +14,7 @@ import {
   type StreamStep,
 } from '@llm/core';
 import { HeldCallArguments, jsonString } from '@llm/core/kit';
-import { reportForeignReasoning } from './content-encode.js';
+import { NO_CODE_EXECUTION, reportForeignReasoning } from './content-encode.js';
 import { encodeError, exceptionEventName } from './errors.js';
 import { PROTOCOL } from './protocol.js';
 import { encodeStopReason } from './stop-reason.js';
@@ -217,6 +219,8 @@ function blockStart(state: ConverseEncodeState, event: Extract<LlmStreamEvent, {
     }
     case 'part': {
       const part = block.part;
+      // Reported as the body reports it: a stream has no more room for a code run than the body.
+      if (isCodeExecutionPart(part)) return void reportCodeExecutionDropped(part, `blocks[${event.index}]`, PROTOCOL, state.options, NO_CODE_EXECUTION);
       lossOnce(
         state,
         `part-${part.type}`,

@@ -3,9 +3,9 @@
 // a Converse answer the way a ConverseStream reader assembles one, equal the response body, and
 // both report the same losses.
 import { FINISH_REASONS, responseToEvents, type LlmAssistantContent, type LlmResponse } from '@llm/core';
-import { encodeBothWays, warningKinds } from '@llm/test-utils';
+import { encodeBothWays } from '@llm/test-utils';
 import fc from 'fast-check';
-import { propertyRuns } from '@llm/test-utils/property-runs';
+import * as arb from '@llm/test-utils/canonical-arbitraries';
 import { describe, expect, it } from 'vitest';
 import { bedrockConverse } from '../src/index.js';
 
@@ -103,54 +103,28 @@ function fold(events: readonly { event: string; payload: Wire }[]): Wire {
   return { output: { message: { role, content } }, ...answer };
 }
 
-const text = fc.string({ maxLength: 12 });
-const signature = fc.stringMatching(/^sig[A-Za-z0-9]{1,6}$/);
-const callId = fc.stringMatching(/^tooluse_[a-z0-9]{1,8}$/);
-const toolName = fc.stringMatching(/^[a-z_]{1,10}$/);
-const withSignature = <T extends object>(part: T, value: string | undefined): T => (value === undefined ? part : { ...part, signature: value });
-const origin = fc.constantFrom({ protocol: 'bedrock-converse' as const }, { protocol: 'claude' as const }, undefined);
-const part: fc.Arbitrary<LlmAssistantContent> = fc.oneof(
-  text.map((value) => ({ type: 'text' as const, text: value })),
+const text = arb.texts();
+const signature = arb.signatures();
+const origins = [{ protocol: 'bedrock-converse' }, { protocol: 'claude' }, undefined] as const;
+// Converse has no code runs: both paths drop them, reported alike.
+const run = { languages: ['python', 'bash'], id: arb.ids('srvtoolu_'), origins: [{ protocol: 'claude' }, { protocol: 'gemini' }, undefined] } as const;
+const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> = fc.oneof(
+  arb.textParts(text),
   // A signed text is Gemini's: Converse has no text signature.
-  fc.tuple(text, signature).map(([value, sig]) => ({ type: 'text' as const, text: value, signature: sig })),
-  fc
-    .tuple(text, fc.option(signature, { nil: undefined }), origin)
-    .map(([value, sig, from]) => withSignature({ type: 'reasoning' as const, text: value, ...(from ? { origin: from } : {}) }, sig)),
-  fc
-    .tuple(signature, origin)
-    .map(([data, from]) => ({ type: 'reasoning' as const, text: '', redacted: true, signature: data, ...(from ? { origin: from } : {}) })),
-  text.map((value) => ({ type: 'refusal' as const, text: value })),
-  fc
-    .record({
-      id: callId,
-      name: toolName,
-      arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean()), { maxKeys: 3 }),
-    })
-    .map((call) => ({ type: 'tool-call' as const, ...call })),
-  fc.record({ id: callId, name: toolName, arguments: text }).map((call) => ({ type: 'tool-call' as const, ...call, freeform: true })),
-  fc
-    .record({ id: callId, name: toolName, arguments: fc.constantFrom('[1]', 'not json', '"s"', '{"a":1}', '') })
-    .map((call) => ({ type: 'tool-call' as const, ...call })),
+  arb.signedTextParts(text, signature),
+  arb.reasoningParts(text, signature, origins),
+  arb.redactedReasoningParts(signature, origins),
+  ...arb.sharedParts({ text, callId: arb.ids('tooluse_'), argumentTexts: ['[1]', 'not json', '"s"', '{"a":1}', ''], run }),
 );
-const usage = fc.record(
-  { inputTokens: fc.nat(1000), outputTokens: fc.nat(1000), cacheReadTokens: fc.nat(100), cacheWriteTokens: fc.nat(100), reasoningTokens: fc.nat(100) },
-  { requiredKeys: ['inputTokens', 'outputTokens'] },
-);
-const response: fc.Arbitrary<LlmResponse> = fc.record(
-  {
-    id: fc.stringMatching(/^[a-z0-9]{1,8}$/),
-    model: fc.constantFrom('anthropic.claude-sonnet-4-5', 'gpt-4o'),
-    choices: fc
-      .record(
-        { content: fc.array(part, { maxLength: 4 }), finishReason: fc.constantFrom(...FINISH_REASONS), stopSequence: fc.stringMatching(/^[A-Z]{1,4}$/) },
-        { requiredKeys: ['content', 'finishReason'] },
-      )
-      .map((choice) => [{ index: 0, ...choice }]),
-    usage,
-    serviceTier: fc.constantFrom('default', 'priority', 'flex'),
-  },
-  { requiredKeys: ['id', 'model', 'choices'] },
-);
+const usage = arb.usages({ cacheReadTokens: 100, cacheWriteTokens: 100, reasoningTokens: 100 });
+const tiers = ['default', 'priority', 'flex'];
+const response: fc.Arbitrary<LlmResponse> = arb.responses(part, FINISH_REASONS, {
+  id: arb.ids(''),
+  models: ['anthropic.claude-sonnet-4-5', 'gpt-4o'],
+  stopSequence: true,
+  usage,
+  serviceTiers: tiers,
+});
 
 /** Both encodings, the stream's as named events (Converse payloads carry no type of their own). */
 const bothWays = (value: LlmResponse) => {
@@ -160,14 +134,7 @@ const bothWays = (value: LlmResponse) => {
 
 describe('property: the stream and the non-stream encoding of a response agree', () => {
   it('the folded stream equals the response body, with the same losses reported', () => {
-    fc.assert(
-      fc.property(response, (value) => {
-        const both = bothWays(value);
-        expect(fold(both.events)).toEqual(both.body);
-        expect(warningKinds(both.streamWarnings)).toEqual(warningKinds(both.bodyWarnings));
-      }),
-      propertyRuns(1000),
-    );
+    arb.assertAgreement(response, bothWays, (both) => ({ streamed: fold(both.events) }), expect);
   });
 
   it('the service tier streams in `metadata`, an empty text as an empty delta, non-object arguments as `{}` (reported)', () => {
@@ -242,6 +209,32 @@ describe('property: the stream and the non-stream encoding of a response agree',
     expect(both.streamWarnings).toEqual([
       { ...loss, path: 'blocks[0]' },
       { ...loss, path: 'blocks[1]' },
+    ]);
+  });
+
+  it('a code run is dropped by both paths with the same report, each part at its own path', () => {
+    const origin = { protocol: 'claude' } as const;
+    const content: LlmAssistantContent[] = [
+      { type: 'code-execution', id: 'srvtoolu_1', language: 'python', code: 'print(1)', origin },
+      { type: 'code-execution-result', callId: 'srvtoolu_1', outcome: 'ok', output: '1\n', origin },
+      { type: 'text', text: 'One.' },
+    ];
+    const value: LlmResponse = { id: 'r1', model: 'anthropic.claude-sonnet-4-5', choices: [{ index: 0, content, finishReason: 'stop' }] };
+    const both = bothWays(value);
+    expect((both.body as { output: { message: { content: unknown } } }).output.message.content).toEqual([{ text: 'One.' }]);
+    expect(fold(both.events)).toEqual(both.body);
+    const loss = (what: string) => ({
+      code: 'dropped-part',
+      message: `a ${what} has no bedrock-converse form (Converse hosts no code execution)`,
+      protocol: 'bedrock-converse',
+    });
+    expect(both.bodyWarnings).toEqual([
+      { ...loss('code execution'), path: 'choices[0].content[0]' },
+      { ...loss('code execution result'), path: 'choices[0].content[1]' },
+    ]);
+    expect(both.streamWarnings).toEqual([
+      { ...loss('code execution'), path: 'blocks[0]' },
+      { ...loss('code execution result'), path: 'blocks[1]' },
     ]);
   });
 });

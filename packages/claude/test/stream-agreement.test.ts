@@ -3,9 +3,9 @@
 // way the Anthropic SDK's MessageStream accumulates them, equal the response body, and both report
 // the same losses.
 import { FINISH_REASONS, responseToEvents, type LlmAssistantContent, type LlmCitation, type LlmResponse } from '@llm/core';
-import { encodeBothWays, warningKinds } from '@llm/test-utils';
+import { encodeBothWays } from '@llm/test-utils';
 import fc from 'fast-check';
-import { propertyRuns } from '@llm/test-utils/property-runs';
+import * as arb from '@llm/test-utils/canonical-arbitraries';
 import { describe, expect, it } from 'vitest';
 import { claude } from '../src/index.js';
 
@@ -79,11 +79,8 @@ function fold(events: readonly unknown[]): Wire {
   return message;
 }
 
-const text = fc.string({ maxLength: 12 });
-const signature = fc.stringMatching(/^sig[A-Za-z0-9]{1,6}$/);
-const callId = fc.stringMatching(/^toolu_[a-z0-9]{1,8}$/);
-const toolName = fc.stringMatching(/^[a-z_]{1,10}$/);
-const withSignature = <T extends object>(part: T, value: string | undefined): T => (value === undefined ? part : { ...part, signature: value });
+const text = arb.texts();
+const signature = arb.signatures();
 const citation: fc.Arbitrary<LlmCitation> = fc.oneof(
   // Claude's own (decoded from a Claude answer: its wire type kept in the bag).
   fc
@@ -93,67 +90,35 @@ const citation: fc.Arbitrary<LlmCitation> = fc.oneof(
   fc.record({ url: fc.webUrl(), title: text }, { requiredKeys: ['url'] }).map((fields) => ({ kind: 'url' as const, ...fields })),
   fc.record({ citedText: text, documentIndex: fc.nat(3) }, { requiredKeys: [] }).map((fields) => ({ kind: 'document' as const, ...fields })),
 );
-const origin = fc.constantFrom({ protocol: 'claude' as const }, { protocol: 'openai-responses' as const }, undefined);
-const part: fc.Arbitrary<LlmAssistantContent> = fc.oneof(
+// Python and bash runs, Claude's or another protocol's (files: a Claude file id is kept, an image URL reported).
+const run = { languages: ['python', 'bash'], id: arb.ids('srvtoolu_'), origins: [{ protocol: 'claude' }, { protocol: 'gemini' }, undefined] } as const;
+const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> = fc.oneof(
   fc
     .record({ text, citations: fc.array(citation, { minLength: 1, maxLength: 2 }) }, { requiredKeys: ['text'] })
     .map((fields) => ({ type: 'text' as const, ...fields })),
   // A signed text is Gemini's: Claude has no text signature.
-  fc.tuple(text, signature).map(([value, sig]) => ({ type: 'text' as const, text: value, signature: sig })),
-  fc
-    .tuple(text, fc.option(signature, { nil: undefined }), origin)
-    .map(([value, sig, from]) => withSignature({ type: 'reasoning' as const, text: value, ...(from ? { origin: from } : {}) }, sig)),
-  signature.map((data) => ({ type: 'reasoning' as const, text: '', redacted: true, signature: data, origin: { protocol: 'claude' as const } })),
-  text.map((value) => ({ type: 'refusal' as const, text: value })),
-  fc
-    .record({
-      id: callId,
-      name: toolName,
-      arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean()), { maxKeys: 3 }),
-    })
-    .map((call) => ({ type: 'tool-call' as const, ...call })),
-  fc.record({ id: callId, name: toolName, arguments: text }).map((call) => ({ type: 'tool-call' as const, ...call, freeform: true })),
-  fc
-    .record({ id: callId, name: toolName, arguments: fc.constantFrom('[1]', 'not json', '"s"', '{"a":1}', '') })
-    .map((call) => ({ type: 'tool-call' as const, ...call })),
+  arb.signedTextParts(text, signature),
+  arb.reasoningParts(text, signature, [{ protocol: 'claude' }, { protocol: 'openai-responses' }, undefined] as const),
+  arb.redactedReasoningParts(signature, [{ protocol: 'claude' }] as const),
+  ...arb.sharedParts({ text, callId: arb.ids('toolu_'), argumentTexts: ['[1]', 'not json', '"s"', '{"a":1}', ''], run }),
   // Another protocol's item: left out both ways.
-  fc.stringMatching(/^ws_[a-z0-9]{1,6}$/).map((id) => ({
-    type: 'provider' as const,
-    protocol: 'openai-responses' as const,
-    value: { type: 'web_search_call', id, status: 'completed' },
-  })),
+  arb
+    .ids('ws_', 6)
+    .map((id) => ({ type: 'provider' as const, protocol: 'openai-responses' as const, value: { type: 'web_search_call', id, status: 'completed' } })),
 );
-const usage = fc.record(
-  { inputTokens: fc.nat(1000), outputTokens: fc.nat(1000), cacheReadTokens: fc.nat(100), cacheWriteTokens: fc.nat(100), reasoningTokens: fc.nat(100) },
-  { requiredKeys: ['inputTokens', 'outputTokens'] },
-);
-const response: fc.Arbitrary<LlmResponse> = fc.record(
-  {
-    id: fc.stringMatching(/^msg_[a-z0-9]{1,8}$/),
-    model: fc.constantFrom('claude-sonnet-4-5', 'gpt-4o'),
-    choices: fc
-      .record(
-        { content: fc.array(part, { maxLength: 4 }), finishReason: fc.constantFrom(...FINISH_REASONS), stopSequence: fc.stringMatching(/^[A-Z]{1,4}$/) },
-        { requiredKeys: ['content', 'finishReason'] },
-      )
-      .map((choice) => [{ index: 0, ...choice }]),
-    usage,
-  },
-  { requiredKeys: ['id', 'model', 'choices'] },
-);
+const usage = arb.usages({ cacheReadTokens: 100, cacheWriteTokens: 100, reasoningTokens: 100 });
+const response: fc.Arbitrary<LlmResponse> = arb.responses(part, FINISH_REASONS, {
+  id: arb.ids('msg_'),
+  models: ['claude-sonnet-4-5', 'gpt-4o'],
+  stopSequence: true,
+  usage,
+});
 
 const bothWays = (value: LlmResponse) => encodeBothWays(claude, value, responseToEvents);
 
 describe('property: the stream and the non-stream encoding of a response agree', () => {
   it('the folded stream equals the response body, with the same losses reported', () => {
-    fc.assert(
-      fc.property(response, (value) => {
-        const both = bothWays(value);
-        expect(fold(both.chunks)).toEqual(both.body);
-        expect(warningKinds(both.streamWarnings)).toEqual(warningKinds(both.bodyWarnings));
-      }),
-      propertyRuns(1000),
-    );
+    arb.assertAgreement(response, bothWays, (both) => ({ streamed: fold(both.chunks) }), expect);
   });
 
   it('arguments that are not a JSON object stream as the body writes them: `{}`, reported', () => {

@@ -362,6 +362,8 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
       if (part.type === 'mcp-call') return openMcpCall(state, index, part, outputIndex, out);
       if (part.type === 'mcp-list-tools' || part.type === 'mcp-approval-request') return openMcpItem(state, index, part, outputIndex, out);
       if (part.type === 'code-execution') return openCodeCall(state, index, part, outputIndex);
+      // A result its code's item did not take: the terminal event's encodeResponse reports it, as the body does.
+      if (part.type === 'code-execution-result') return;
       if (part.type !== 'provider' || part.protocol !== PROTOCOL) {
         reportLoss(state.options, {
           code: 'dropped-part',

@@ -4,9 +4,9 @@
 // into items the way the openai SDK's ResponseStream builds them give that response's `output`,
 // and both paths report the same losses.
 import { FINISH_REASONS, responseToEvents, type LlmAssistantContent, type LlmCitation, type LlmResponse, type LlmStreamEvent } from '@llm/core';
-import { encodeBothWays, warningKinds } from '@llm/test-utils';
+import { encodeBothWays } from '@llm/test-utils';
 import fc from 'fast-check';
-import { propertyRuns } from '@llm/test-utils/property-runs';
+import * as arb from '@llm/test-utils/canonical-arbitraries';
 import { describe, expect, it } from 'vitest';
 import { openaiResponses } from '../src/index.js';
 
@@ -22,10 +22,11 @@ function same(folded: unknown, done: unknown, what: string): void {
 
 /**
  * Events -> output items from `output_item.added` and the deltas alone: content and summary parts
- * from their `.added` events, text, refusal, summary, reasoning text, arguments and input
+ * from their `.added` events, text, refusal, summary, reasoning text, arguments, input and code
  * concatenated, annotations from `annotation.added`. Each `.done` event must repeat the folded
  * value; `output_item.done` adds only what no earlier event carries (the item's final `status`, a
- * reasoning item's `encrypted_content`). Returns the items and the terminal event's response.
+ * reasoning item's `encrypted_content`, a code interpreter call's `outputs`). Returns the items
+ * and the terminal event's response.
  */
 function fold(chunks: readonly unknown[]): { items: Item[]; terminal: Wire; type: string } {
   const items: Item[] = [];
@@ -75,6 +76,14 @@ function fold(chunks: readonly unknown[]): { items: Item[]; terminal: Wire; type
       case 'response.custom_tool_call_input.delta':
         item.input = `${item.input as string}${event.delta as string}`;
         break;
+      case 'response.code_interpreter_call_code.delta':
+        item.code = `${item.code as string}${event.delta as string}`;
+        break;
+      case 'response.code_interpreter_call.in_progress':
+      case 'response.code_interpreter_call.interpreting':
+      case 'response.code_interpreter_call.completed':
+        if (item.type !== 'code_interpreter_call') throw new Error(`${type} for a ${String(item.type)} item`);
+        break;
       case 'response.output_text.annotation.added':
         (content!.annotations as unknown[])[event.annotation_index as number] = event.annotation;
         break;
@@ -98,10 +107,14 @@ function fold(chunks: readonly unknown[]): { items: Item[]; terminal: Wire; type
       case 'response.custom_tool_call_input.done':
         same(item.input, event.input, type);
         break;
+      case 'response.code_interpreter_call_code.done':
+        same(item.code, event.code, type);
+        break;
       case 'response.output_item.done': {
         const done = event.item as Item;
         if (done.status !== undefined) item.status = done.status;
         if (done.encrypted_content !== undefined) item.encrypted_content = done.encrypted_content;
+        if (item.type === 'code_interpreter_call' && done.outputs !== undefined) item.outputs = done.outputs;
         same(item, done, type);
         break;
       }
@@ -113,74 +126,53 @@ function fold(chunks: readonly unknown[]): { items: Item[]; terminal: Wire; type
   return { items, terminal: terminal.response, type: terminal.type };
 }
 
-const text = fc.string({ maxLength: 12 });
-const signature = fc.stringMatching(/^enc_[A-Za-z0-9]{1,6}$/);
-const callId = fc.stringMatching(/^call_[a-z0-9]{1,8}$/);
-const toolName = fc.stringMatching(/^[a-z_]{1,10}$/);
+const text = arb.texts();
+const signature = arb.signatures('enc_');
+const callId = arb.ids('call_');
 const citation: fc.Arbitrary<LlmCitation> = fc.oneof(
   fc.record({ url: fc.webUrl(), title: text }, { requiredKeys: ['url'] }).map((fields) => ({ kind: 'url' as const, ...fields })),
-  fc.record({ fileId: fc.stringMatching(/^file_[a-z0-9]{1,6}$/), title: text }, { requiredKeys: [] }).map((fields) => ({ kind: 'file' as const, ...fields })),
+  fc.record({ fileId: arb.ids('file_', 6), title: text }, { requiredKeys: [] }).map((fields) => ({ kind: 'file' as const, ...fields })),
 );
-const part: fc.Arbitrary<LlmAssistantContent> = fc.oneof(
+// Python runs, the code interpreter's or another protocol's (files: an image URL is an output, a file id reported).
+const run = { languages: ['python'], id: arb.ids('ci_'), origins: [{ protocol: 'openai-responses' }, { protocol: 'gemini' }, undefined] } as const;
+const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> = fc.oneof(
   fc
     .record({ text, citations: fc.array(citation, { minLength: 1, maxLength: 2 }) }, { requiredKeys: ['text'] })
     .map((fields) => ({ type: 'text' as const, ...fields })),
   fc
-    .record(
-      { text, signature, format: fc.constantFrom('summary' as const, 'full' as const), id: fc.stringMatching(/^rs_[a-z0-9]{1,6}$/) },
-      { requiredKeys: ['text'] },
-    )
+    .record({ text, signature, format: fc.constantFrom('summary' as const, 'full' as const), id: arb.ids('rs_', 6) }, { requiredKeys: ['text'] })
     .chain((fields) =>
       fc
         .constantFrom({ protocol: 'openai-responses' as const }, { protocol: 'claude' as const }, undefined)
         .map((origin) => ({ type: 'reasoning' as const, ...fields, ...(origin ? { origin } : {}) })),
     ),
   // A signed text or call is Gemini's (no origin).
-  fc.tuple(text, signature).map(([value, sig]) => ({ type: 'text' as const, text: value, signature: sig })),
-  fc.tuple(callId, toolName, signature).map(([id, name, sig]) => ({ type: 'tool-call' as const, id, name, arguments: {}, signature: sig })),
-  text.map((value) => ({ type: 'refusal' as const, text: value })),
-  fc
-    .record({
-      id: callId,
-      name: toolName,
-      arguments: fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text, fc.boolean()), { maxKeys: 3 }),
-    })
-    .map((call) => ({ type: 'tool-call' as const, ...call })),
-  fc.record({ id: callId, name: toolName, arguments: text }).map((call) => ({ type: 'tool-call' as const, ...call, freeform: true })),
-  fc.record({ id: callId, name: toolName, arguments: fc.constantFrom('[1]', 'not json', '"s"', '') }).map((call) => ({ type: 'tool-call' as const, ...call })),
-);
-const usage = fc.record(
-  { inputTokens: fc.nat(1000), outputTokens: fc.nat(1000), cacheReadTokens: fc.nat(100), reasoningTokens: fc.nat(100) },
-  { requiredKeys: ['inputTokens', 'outputTokens'] },
+  arb.signedTextParts(text, signature),
+  arb.signedCallParts(callId, signature),
+  ...arb.sharedParts({ text, callId, argumentTexts: ['[1]', 'not json', '"s"', ''], run }),
 );
 // `created` is always set: with none, each encoder stamps its own clock.
-const response: fc.Arbitrary<LlmResponse> = fc.record(
-  {
-    id: fc.stringMatching(/^resp_[a-z0-9]{1,8}$/),
-    model: fc.constantFrom('gpt-5', 'claude-sonnet-4-5'),
-    created: fc.nat(2_000_000_000),
-    choices: fc
-      .record({ content: fc.array(part, { maxLength: 4 }), finishReason: fc.constantFrom(...FINISH_REASONS) })
-      .map((choice) => [{ index: 0, ...choice }]),
-    usage,
-    serviceTier: fc.constantFrom('default', 'flex'),
-  },
-  { requiredKeys: ['id', 'model', 'created', 'choices'] },
-);
+const response: fc.Arbitrary<LlmResponse> = arb.responses(part, FINISH_REASONS, {
+  id: arb.ids('resp_'),
+  models: ['gpt-5', 'claude-sonnet-4-5'],
+  created: true,
+  usage: arb.usages({ cacheReadTokens: 100, reasoningTokens: 100 }),
+  serviceTiers: ['default', 'flex'],
+});
 
 const bothWays = (value: LlmResponse) => encodeBothWays(openaiResponses, value, responseToEvents);
 
 describe('property: the stream and the non-stream encoding of a response agree', () => {
   it('the terminal event carries the body, the folded deltas its output, with the same losses reported', () => {
-    fc.assert(
-      fc.property(response, (value) => {
-        const both = bothWays(value);
+    arb.assertAgreement(
+      response,
+      bothWays,
+      (both) => {
         const { items, terminal } = fold(both.chunks);
-        expect(terminal).toEqual(both.body);
         expect(items).toEqual(terminal.output);
-        expect(warningKinds(both.streamWarnings)).toEqual(warningKinds(both.bodyWarnings));
-      }),
-      propertyRuns(1000),
+        return { streamed: terminal };
+      },
+      expect,
     );
   });
 
@@ -295,5 +287,26 @@ describe('property: the stream and the non-stream encoding of a response agree',
     const expected = [message('msg_1_0', 'Hi'), call, message('msg_1_2', 'Yo')];
     expect(terminal.output).toEqual(expected);
     expect(items).toEqual(expected);
+  });
+
+  it('a result naming another code than the one before it is left out by both paths, reported once alike', () => {
+    const content: LlmAssistantContent[] = [
+      { type: 'code-execution', language: 'python', code: 'print(1)' },
+      { type: 'code-execution-result', callId: 'exec_9', outcome: 'ok', output: '1\n' },
+    ];
+    const value: LlmResponse = { id: 'resp_1', model: 'gemini-2.5-pro', created: 1, choices: [{ index: 0, content, finishReason: 'stop' }] };
+    const both = bothWays(value);
+    expect((both.body as Wire).output).toEqual([{ id: 'ci_1_0', type: 'code_interpreter_call', status: 'in_progress', code: 'print(1)', outputs: null }]);
+    const { items, terminal } = fold(both.chunks);
+    expect(terminal).toEqual(both.body);
+    expect(items).toEqual(terminal.output);
+    const loss = {
+      code: 'dropped-part',
+      path: 'choices[0].content[1]',
+      message: 'a code execution result has no openai-responses form (Responses carries a result only in the item of its code)',
+      protocol: 'openai-responses',
+    };
+    expect(both.bodyWarnings).toEqual([loss]);
+    expect(both.streamWarnings).toEqual([loss]);
   });
 });
