@@ -1,9 +1,11 @@
 import {
   CALL_ARGUMENTS_LOSS,
   isCodeExecutionPart,
+  isMcpPart,
   reportCodeExecutionDropped,
   reportForeignPartState,
   reportLoss,
+  reportMcpPartDropped,
   unfinishedStreamError,
   type LlmError,
   type LlmStreamEvent,
@@ -221,6 +223,12 @@ function blockStart(state: ConverseEncodeState, event: Extract<LlmStreamEvent, {
       const part = block.part;
       // Reported as the body reports it: a stream has no more room for a code run than the body.
       if (isCodeExecutionPart(part)) return void reportCodeExecutionDropped(part, `blocks[${event.index}]`, PROTOCOL, state.options, NO_CODE_EXECUTION);
+      if (isMcpPart(part)) return void reportMcpPartDropped(part, `blocks[${event.index}]`, PROTOCOL, state.options);
+      // Another protocol's item: the body's report. Converse's own has no stream block (below).
+      if (part.type === 'provider' && part.protocol !== PROTOCOL) {
+        const message = `a ${part.protocol} item has no Converse equivalent`;
+        return void reportLoss(state.options, { code: 'dropped-part', path: `blocks[${event.index}]`, message, protocol: PROTOCOL });
+      }
       lossOnce(
         state,
         `part-${part.type}`,

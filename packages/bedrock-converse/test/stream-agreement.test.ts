@@ -115,6 +115,10 @@ const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> =
   arb.reasoningParts(text, signature, origins),
   arb.redactedReasoningParts(signature, origins),
   ...arb.sharedParts({ text, callId: arb.ids('tooluse_'), argumentTexts: ['[1]', 'not json', '"s"', '{"a":1}', ''], run }),
+  // Other protocols' items and the MCP parts, dropped both ways. Converse's own item is left out:
+  // its body writes it back whole, a ConverseStream has no block for it.
+  arb.providerParts({ claude: arb.providerItems.claude, 'openai-responses': arb.providerItems['openai-responses'], gemini: arb.providerItems.gemini }),
+  ...arb.mcpParts({ text, callId: arb.ids('mcp_') }),
 );
 const usage = arb.usages({ cacheReadTokens: 100, cacheWriteTokens: 100, reasoningTokens: 100 });
 const tiers = ['default', 'priority', 'flex'];
@@ -235,6 +239,32 @@ describe('property: the stream and the non-stream encoding of a response agree',
     expect(both.streamWarnings).toEqual([
       { ...loss('code execution'), path: 'blocks[0]' },
       { ...loss('code execution result'), path: 'blocks[1]' },
+    ]);
+  });
+
+  it('another protocol’s item and an MCP part are dropped by both paths with the body’s report', () => {
+    const content: LlmAssistantContent[] = [
+      { type: 'provider', protocol: 'claude', value: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'q' } } },
+      { type: 'mcp-list-tools', id: 'mcpl_1', server: 'docs', tools: [] },
+      { type: 'text', text: 'Hi' },
+    ];
+    const value: LlmResponse = { id: 'r1', model: 'anthropic.claude-sonnet-4-5', choices: [{ index: 0, content, finishReason: 'stop' }] };
+    const both = bothWays(value);
+    expect((both.body as { output: { message: { content: unknown } } }).output.message.content).toEqual([{ text: 'Hi' }]);
+    expect(fold(both.events)).toEqual(both.body);
+    const foreign = { code: 'dropped-part', message: 'a claude item has no Converse equivalent', protocol: 'bedrock-converse' };
+    const mcp = {
+      code: 'dropped-part',
+      message: 'an MCP tool list has no bedrock-converse form (bedrock-converse hosts no MCP)',
+      protocol: 'bedrock-converse',
+    };
+    expect(both.bodyWarnings).toEqual([
+      { ...foreign, path: 'choices[0].content[0]' },
+      { ...mcp, path: 'choices[0].content[1]' },
+    ]);
+    expect(both.streamWarnings).toEqual([
+      { ...foreign, path: 'blocks[0]' },
+      { ...mcp, path: 'blocks[1]' },
     ]);
   });
 });

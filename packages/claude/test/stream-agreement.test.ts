@@ -101,10 +101,9 @@ const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> =
   arb.reasoningParts(text, signature, [{ protocol: 'claude' }, { protocol: 'openai-responses' }, undefined] as const),
   arb.redactedReasoningParts(signature, [{ protocol: 'claude' }] as const),
   ...arb.sharedParts({ text, callId: arb.ids('toolu_'), argumentTexts: ['[1]', 'not json', '"s"', '{"a":1}', ''], run }),
-  // Another protocol's item: left out both ways.
-  arb
-    .ids('ws_', 6)
-    .map((id) => ({ type: 'provider' as const, protocol: 'openai-responses' as const, value: { type: 'web_search_call', id, status: 'completed' } })),
+  // Provider items of every protocol (the codec's own written back whole) and the MCP parts.
+  arb.providerParts(arb.providerItems),
+  ...arb.mcpParts({ text, callId: arb.ids('mcptoolu_') }),
 );
 const usage = arb.usages({ cacheReadTokens: 100, cacheWriteTokens: 100, reasoningTokens: 100 });
 const response: fc.Arbitrary<LlmResponse> = arb.responses(part, FINISH_REASONS, {

@@ -1,7 +1,7 @@
 // Property: the stream encoder and the response encoder agree. For any canonical response, the
 // Gemini chunks the stream encoder writes (for core's responseToEvents of it), merged the way a
 // Gemini client reads a stream, equal the non-stream body, and both report the same losses.
-import { FINISH_REASONS, responseToEvents, type LlmAssistantContent, type LlmResponse } from '@llm/core';
+import { FINISH_REASONS, responseToEvents, type LlmAssistantContent, type LlmCitation, type LlmResponse } from '@llm/core';
 import fc from 'fast-check';
 import { encodeBothWays } from '@llm/test-utils';
 import * as arb from '@llm/test-utils/canonical-arbitraries';
@@ -52,14 +52,44 @@ function joinTexts(body: Wire): Wire {
   return body;
 }
 
+/**
+ * The body with its grounding segments' `partIndex` taken out: a stream writes none by design (a
+ * text's parts span chunks, so its segments name the text, not a wire part). Everything else of
+ * the grounding must agree.
+ */
+function withoutPartIndex(body: Wire): Wire {
+  for (const candidate of (body.candidates ?? []) as Wire[]) {
+    const supports = ((candidate.groundingMetadata as Wire | undefined)?.groundingSupports ?? []) as Wire[];
+    for (const support of supports) {
+      const segment = support.segment as Wire;
+      expect(segment.partIndex).toBeTypeOf('number');
+      delete segment.partIndex;
+    }
+  }
+  return body;
+}
+
 const text = arb.texts();
 const signature = arb.signatures();
 // Gemini runs Python; a file a run wrote has no Gemini form (reported both ways).
 const run = { languages: ['python'], id: arb.ids('exec_'), origins: [{ protocol: 'gemini' }, { protocol: 'claude' }, undefined] } as const;
+// URL citations become the candidate's grounding both ways; a document citation is reported both ways.
+const citation: fc.Arbitrary<LlmCitation> = fc.oneof(
+  fc
+    .record({ url: fc.webUrl(), title: text, startIndex: fc.nat(12), endIndex: fc.nat(12) }, { requiredKeys: ['url'] })
+    .map((fields) => ({ kind: 'url' as const, ...fields })),
+  fc.record({ citedText: text, documentIndex: fc.nat(3) }, { requiredKeys: [] }).map((fields) => ({ kind: 'document' as const, ...fields })),
+);
 const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> = fc.oneof(
+  fc
+    .record({ text, citations: fc.array(citation, { minLength: 1, maxLength: 2 }) }, { requiredKeys: ['text'] })
+    .map((fields) => ({ type: 'text' as const, ...fields })),
   arb.signedTextParts(text, signature, true),
   arb.reasoningParts(text, signature, [{ protocol: 'gemini' }] as const),
   ...arb.sharedParts({ text, callId: arb.ids('call_'), argumentTexts: ['[1]', 'not json', '"s"'], run }),
+  // Provider items of every protocol (the codec's own written back whole) and the MCP parts.
+  arb.providerParts(arb.providerItems),
+  ...arb.mcpParts({ text, callId: arb.ids('mcp_') }),
 );
 const response: fc.Arbitrary<LlmResponse> = arb.responses(part, FINISH_REASONS, {
   id: arb.ids('resp'),
@@ -74,7 +104,7 @@ describe('property: the stream and the non-stream encoding of a response agree',
   it('merged stream chunks equal the response body, with the same losses reported', () => {
     const read = (both: ReturnType<typeof bothWays>) => ({
       streamed: joinTexts(mergeChunks(both.chunks)),
-      body: joinTexts(structuredClone(both.body) as Wire),
+      body: withoutPartIndex(joinTexts(structuredClone(both.body) as Wire)),
     });
     arb.assertAgreement(response, bothWays, read, expect);
   });

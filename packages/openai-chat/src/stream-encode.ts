@@ -201,10 +201,11 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       else if (block.kind === 'part' && isCodeExecutionPart(block.part))
         reportCodeExecutionDropped(block.part, `blocks[${event.index}]`, P, state.context, CODE_EXECUTION_LOSS);
       else if (block.kind === 'part') {
+        // The body's words: a stream has no more room for the part than the body.
         reportLoss(state.context, {
           code: 'dropped-part',
           path: `blocks[${event.index}]`,
-          message: `a ${block.part.type} part has no openai-chat stream form`,
+          message: `a ${block.part.type} part has no openai-chat response form`,
           protocol: P,
         });
       }

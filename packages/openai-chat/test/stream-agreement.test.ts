@@ -103,6 +103,9 @@ const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> =
   arb.redactedReasoningParts(signature, [{ protocol: 'claude' }] as const),
   arb.signedCallParts(callId, signature),
   ...arb.sharedParts({ text, callId, freeformText: arb.texts(), argumentTexts: ['[1]', 'not json', '"s"'], run }),
+  // Provider items of every protocol (the codec's own written back whole) and the MCP parts.
+  arb.providerParts(arb.providerItems),
+  ...arb.mcpParts({ text, callId: arb.ids('mcp_') }),
 );
 // `created` is always set: with none, each encoder stamps its own clock (compared apart below).
 const usage = arb.usages({ cacheReadTokens: 1000, reasoningTokens: 1000 });
@@ -200,5 +203,20 @@ describe('property: the stream and the non-stream encoding of a response agree',
     const { object: _chunkObject, created: _streamCreated, ...streamed } = folded;
     const { object: _bodyObject, created: _bodyCreated, ...answered } = body;
     expect(streamed).toEqual(answered);
+  });
+
+  it('a provider part is dropped by both paths with the body’s report', () => {
+    const value: LlmResponse = {
+      id: 'chatcmpl-1',
+      model: 'gpt-4o',
+      created: 1,
+      choices: [
+        { index: 0, content: [{ type: 'provider', protocol: 'openai-responses', value: { type: 'web_search_call', id: 'ws_1' } }], finishReason: 'stop' },
+      ],
+    };
+    const both = bothWays(value);
+    const loss = { code: 'dropped-part', message: 'a provider part has no openai-chat response form', protocol: 'openai-chat' };
+    expect(both.bodyWarnings).toEqual([{ ...loss, path: 'choices[0].content[0]' }]);
+    expect(both.streamWarnings).toEqual([{ ...loss, path: 'blocks[0]' }]);
   });
 });

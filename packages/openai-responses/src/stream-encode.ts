@@ -1,7 +1,6 @@
 import {
   JsonSseEvent,
   LlmStreamAccumulator,
-  reportLoss,
   unfinishedStreamError,
   type StreamStep,
   type LlmBlockStart,
@@ -364,15 +363,8 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
       if (part.type === 'code-execution') return openCodeCall(state, index, part, outputIndex);
       // A result its code's item did not take: the terminal event's encodeResponse reports it, as the body does.
       if (part.type === 'code-execution-result') return;
-      if (part.type !== 'provider' || part.protocol !== PROTOCOL) {
-        reportLoss(state.options, {
-          code: 'dropped-part',
-          path: `blocks[${index}]`,
-          message: `a ${part.type} part has no Responses stream form`,
-          protocol: PROTOCOL,
-        });
-        return;
-      }
+      // No item for it: the terminal event's encodeResponse reports it, as the body does (once).
+      if (part.type !== 'provider' || part.protocol !== PROTOCOL) return;
       state.open.set(index, { kind: 'part', outputIndex, itemId: '', text: '' });
       emit(state, { type: 'response.output_item.added', output_index: outputIndex, item: part.value }, out);
       state.open.delete(index);

@@ -23,9 +23,10 @@ function same(folded: unknown, done: unknown, what: string): void {
 /**
  * Events -> output items from `output_item.added` and the deltas alone: content and summary parts
  * from their `.added` events, text, refusal, summary, reasoning text, arguments, input and code
- * concatenated, annotations from `annotation.added`. Each `.done` event must repeat the folded
+ * concatenated (MCP call arguments too), annotations from `annotation.added`. Each `.done` event must repeat the folded
  * value; `output_item.done` adds only what no earlier event carries (the item's final `status`, a
- * reasoning item's `encrypted_content`, a code interpreter call's `outputs`). Returns the items
+ * reasoning item's `encrypted_content`, a code interpreter call's `outputs`, an MCP call's
+ * `output` / `error`, a tool list's `tools` / `error`). Returns the items
  * and the terminal event's response.
  */
 function fold(chunks: readonly unknown[]): { items: Item[]; terminal: Wire; type: string } {
@@ -71,6 +72,7 @@ function fold(chunks: readonly unknown[]): { items: Item[]; terminal: Wire; type
         summary!.text = `${summary!.text as string}${event.delta as string}`;
         break;
       case 'response.function_call_arguments.delta':
+      case 'response.mcp_call_arguments.delta':
         item.arguments = `${item.arguments as string}${event.delta as string}`;
         break;
       case 'response.custom_tool_call_input.delta':
@@ -82,7 +84,14 @@ function fold(chunks: readonly unknown[]): { items: Item[]; terminal: Wire; type
       case 'response.code_interpreter_call.in_progress':
       case 'response.code_interpreter_call.interpreting':
       case 'response.code_interpreter_call.completed':
-        if (item.type !== 'code_interpreter_call') throw new Error(`${type} for a ${String(item.type)} item`);
+      case 'response.mcp_call.in_progress':
+      case 'response.mcp_call.completed':
+      case 'response.mcp_call.failed':
+      case 'response.mcp_list_tools.in_progress':
+      case 'response.mcp_list_tools.completed':
+      case 'response.mcp_list_tools.failed':
+        // A status event: it names its item's type.
+        if (type.split('.')[1] !== item.type) throw new Error(`${type} for a ${String(item.type)} item`);
         break;
       case 'response.output_text.annotation.added':
         (content!.annotations as unknown[])[event.annotation_index as number] = event.annotation;
@@ -102,6 +111,7 @@ function fold(chunks: readonly unknown[]): { items: Item[]; terminal: Wire; type
         same(summary, event.part, type);
         break;
       case 'response.function_call_arguments.done':
+      case 'response.mcp_call_arguments.done':
         same(item.arguments, event.arguments, type);
         break;
       case 'response.custom_tool_call_input.done':
@@ -115,6 +125,9 @@ function fold(chunks: readonly unknown[]): { items: Item[]; terminal: Wire; type
         if (done.status !== undefined) item.status = done.status;
         if (done.encrypted_content !== undefined) item.encrypted_content = done.encrypted_content;
         if (item.type === 'code_interpreter_call' && done.outputs !== undefined) item.outputs = done.outputs;
+        // An MCP call's output or error, a tool list's tools or error: only the done item has them.
+        for (const key of item.type === 'mcp_call' ? ['output', 'error'] : item.type === 'mcp_list_tools' ? ['tools', 'error'] : [])
+          if (done[key] !== undefined) item[key] = done[key];
         same(item, done, type);
         break;
       }
@@ -150,6 +163,9 @@ const part: fc.Arbitrary<LlmAssistantContent | readonly LlmAssistantContent[]> =
   arb.signedTextParts(text, signature),
   arb.signedCallParts(callId, signature),
   ...arb.sharedParts({ text, callId, argumentTexts: ['[1]', 'not json', '"s"', ''], run }),
+  // Provider items of every protocol (the codec's own written back whole) and the MCP parts.
+  arb.providerParts(arb.providerItems),
+  ...arb.mcpParts({ text, callId: arb.ids('mcp_') }),
 );
 // `created` is always set: with none, each encoder stamps its own clock.
 const response: fc.Arbitrary<LlmResponse> = arb.responses(part, FINISH_REASONS, {
@@ -161,6 +177,14 @@ const response: fc.Arbitrary<LlmResponse> = arb.responses(part, FINISH_REASONS, 
 });
 
 const bothWays = (value: LlmResponse) => encodeBothWays(openaiResponses, value, responseToEvents);
+
+/** A `gpt-5` answer of one choice with `content`, stopped. */
+const answerOf = (content: LlmAssistantContent[]): LlmResponse => ({
+  id: 'resp_1',
+  model: 'gpt-5',
+  created: 1,
+  choices: [{ index: 0, content, finishReason: 'stop' }],
+});
 
 describe('property: the stream and the non-stream encoding of a response agree', () => {
   it('the terminal event carries the body, the folded deltas its output, with the same losses reported', () => {
@@ -308,5 +332,47 @@ describe('property: the stream and the non-stream encoding of a response agree',
     };
     expect(both.bodyWarnings).toEqual([loss]);
     expect(both.streamWarnings).toEqual([loss]);
+  });
+
+  it('another protocol’s item and an assistant image are reported once by the stream, as by the body', () => {
+    const both = bothWays(
+      answerOf([
+        { type: 'provider', protocol: 'claude', value: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'q' } } },
+        { type: 'image', source: { kind: 'url', url: 'https://example.com/a.png' } },
+      ]),
+    );
+    const warnings = [
+      { code: 'dropped-part', path: 'choices[0].content[0]', message: 'a claude provider item has no Responses form', protocol: 'openai-responses' },
+      { code: 'dropped-part', path: 'choices[0].content[1]', message: 'assistant image parts have no Responses input form', protocol: 'openai-responses' },
+    ];
+    expect(both.bodyWarnings).toEqual(warnings);
+    expect(both.streamWarnings).toEqual(warnings);
+    expect((both.body as Wire).output).toEqual([]);
+    expect(fold(both.chunks).terminal).toEqual(both.body);
+  });
+
+  it('an MCP call and its result stream as one `mcp_call` item, the body’s', () => {
+    const both = bothWays(
+      answerOf([
+        { type: 'mcp-call', id: 'mcp_1', server: 'docs', name: 'search', arguments: { q: 1 } },
+        { type: 'mcp-result', callId: 'mcp_1', content: [{ type: 'text', text: 'found' }], isError: true },
+      ]),
+    );
+    const { items, terminal } = fold(both.chunks);
+    expect(terminal).toEqual(both.body);
+    expect(items).toEqual((both.body as Wire).output);
+    expect(items).toEqual([{ type: 'mcp_call', id: 'mcp_1', server_label: 'docs', name: 'search', arguments: '{"q":1}', error: 'found', status: 'failed' }]);
+    expect((both.chunks as Wire[]).map((event) => event.type)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.mcp_call.in_progress',
+      'response.mcp_call_arguments.delta',
+      'response.mcp_call_arguments.done',
+      'response.mcp_call.failed',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect([both.bodyWarnings, both.streamWarnings]).toEqual([[], []]);
   });
 });

@@ -221,7 +221,7 @@ export const EXPECTED_LOSSES: readonly ExpectedLoss[] = [
   ...[0, 1].flatMap((at): ExpectedLoss[] =>
     (['upstream', 'client'] as const).map((side) => ({
       scenario: 'hosted-mcp',
-      lost: { 'openai-chat': `dropped-part@blocks[${at}]`, gemini: `dropped-part@blocks[${at}]`, 'bedrock-converse': `dropped-field@blocks[${at}]` },
+      lost: { 'openai-chat': `dropped-part@blocks[${at}]`, gemini: `dropped-part@blocks[${at}]`, 'bedrock-converse': `dropped-part@blocks[${at}]` },
       when: side === 'upstream' ? { mode: 'stream', side } : { mode: 'stream', side, upstream: ['openai-responses', 'claude'] },
       reason: `a streamed MCP ${at === 0 ? 'call' : 'result'} has no Chat, Gemini or Converse stream form`,
     })),

@@ -146,6 +146,53 @@ export function codeRunParts<P extends string>(options: CodeRunOptions<P>) {
     });
 }
 
+/** A provider part: the item of one protocol of `values` (each its wire items), kept whole. */
+export function providerParts<P extends string>(values: Readonly<Record<P, fc.Arbitrary<unknown>>>) {
+  const entries = Object.entries<fc.Arbitrary<unknown>>(values);
+  return fc.oneof(...entries.map(([protocol, value]) => value.map((item) => ({ type: 'provider' as const, protocol: protocol as P, value: item }))));
+}
+
+/** Server tool items as each protocol's answer has them (a codec writes its own back whole). */
+export const providerItems = {
+  claude: ids('srvtoolu_', 6).map((id) => ({ type: 'server_tool_use', id, name: 'web_search', input: { query: 'q' } })),
+  'openai-responses': ids('ws_', 6).map((id) => ({ type: 'web_search_call', id, status: 'completed' })),
+  gemini: fc.constant({ toolCall: { id: 'tc1', name: 'google_search' } }),
+  'bedrock-converse': fc.constant({ guardContent: { text: { text: 'g' } } }),
+} as const;
+
+const servers: fc.Arbitrary<string> = fc.stringMatching(/^[a-z]{1,6}$/);
+
+/** MCP arguments: JSON text or an object. */
+const mcpArguments = (text: fc.Arbitrary<string>) =>
+  fc.oneof(fc.constantFrom('{}', '{"q":1}'), fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), fc.oneof(fc.integer(), text), { maxKeys: 2 }));
+
+/**
+ * The MCP parts: a tools listing (Responses `mcpl_`), a call (ids of `callId`) with its result
+ * right after it, and an approval request (`mcpr_`).
+ */
+export function mcpParts(options: { text: fc.Arbitrary<string>; callId: fc.Arbitrary<string> }) {
+  const { text, callId } = options;
+  const tool = fc.record(
+    { name: toolNames, description: text, inputSchema: fc.constant({ type: 'object' }) },
+    { requiredKeys: ['name', 'inputSchema'] },
+  ) as fc.Arbitrary<{ name: string; description?: string; inputSchema: { type: string } }>;
+  const listing = fc
+    .record({ id: ids('mcpl_', 6), server: servers, tools: fc.array(tool, { maxLength: 2 }), error: text }, { requiredKeys: ['id', 'server', 'tools'] })
+    .map((fields) => ({ type: 'mcp-list-tools' as const, ...fields }));
+  const content = fc.oneof(text, fc.array(textParts(text), { minLength: 1, maxLength: 2 }));
+  const call = fc
+    .tuple(callId, servers, toolNames, mcpArguments(text), fc.option(ids('mcpr_', 6), { nil: undefined }), content, fc.option(fc.boolean(), { nil: undefined }))
+    .map(([id, server, name, args, approval, output, isError]) => {
+      const asked = { type: 'mcp-call' as const, id, server, name, arguments: args, ...(approval === undefined ? {} : { approvalRequestId: approval }) };
+      const answer = { type: 'mcp-result' as const, callId: id, content: output, ...(isError === undefined ? {} : { isError }) };
+      return [asked, answer] as const;
+    });
+  const approval = fc
+    .record({ id: ids('mcpr_', 6), server: servers, name: toolNames, arguments: mcpArguments(text) })
+    .map((fields) => ({ type: 'mcp-approval-request' as const, ...fields }));
+  return [listing, call, approval] as const;
+}
+
 /**
  * What every property draws besides its own parts: a refusal, the three tool-call variants
  * (`argumentTexts` for the JSON-text one) and, given `run`, a code run.
