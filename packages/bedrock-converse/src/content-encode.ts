@@ -181,7 +181,8 @@ function toolResultBlock(part: LlmToolResultPart, path: string, options: EncodeC
 export const NO_CODE_EXECUTION = 'Converse hosts no code execution';
 
 /** A canonical part -> one wire block, or `undefined` when Converse cannot take it (reported). */
-function encodePart(part: LlmPart, path: string, options: EncodeContentOptions): Wire | undefined {
+/** One part -> its wire block, or undefined when Converse cannot take it (the loss is reported). */
+export function encodePart(part: LlmPart, path: string, options: EncodeContentOptions): Wire | undefined {
   if (isMcpPart(part)) return reportMcpPartDropped(part, path, PROTOCOL, options.context);
   if (isCodeExecutionPart(part)) return reportCodeExecutionDropped(part, path, PROTOCOL, options.context, NO_CODE_EXECUTION);
   switch (part.type) {

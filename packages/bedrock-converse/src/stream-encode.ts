@@ -16,7 +16,7 @@ import {
   type StreamStep,
 } from '@llm/core';
 import { HeldCallArguments, jsonString } from '@llm/core/kit';
-import { NO_CODE_EXECUTION, reportForeignReasoning } from './content-encode.js';
+import { NO_CODE_EXECUTION, encodePart, reportForeignReasoning } from './content-encode.js';
 import { encodeError, exceptionEventName } from './errors.js';
 import { PROTOCOL } from './protocol.js';
 import { encodeStopReason } from './stop-reason.js';
@@ -229,6 +229,9 @@ function blockStart(state: ConverseEncodeState, event: Extract<LlmStreamEvent, {
         const message = `a ${part.protocol} item has no Converse equivalent`;
         return void reportLoss(state.options, { code: 'dropped-part', path: `blocks[${event.index}]`, message, protocol: PROTOCOL });
       }
+      // What the body cannot write either (an image by URL) is dropped with the body's report; what
+      // it writes (an image's bytes) has no ConverseStream block: a loss of the stream alone.
+      if (!encodePart(part, `blocks[${event.index}]`, { context: state.options, model: state.model, response: true })) return;
       lossOnce(
         state,
         `part-${part.type}`,

@@ -267,4 +267,24 @@ describe('property: the stream and the non-stream encoding of a response agree',
       { ...mcp, path: 'blocks[1]' },
     ]);
   });
+
+  it('an image by URL is dropped by both paths with the body’s report; an image’s bytes only by the stream, which has no block for them', () => {
+    const content: LlmAssistantContent[] = [
+      { type: 'image', source: { kind: 'url', url: 'https://example.com/chart.png' } },
+      { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBORw0KGgo=' } },
+      { type: 'text', text: 'Hi' },
+    ];
+    const value: LlmResponse = { id: 'r1', model: 'anthropic.claude-sonnet-4-5', choices: [{ index: 0, content, finishReason: 'stop' }] };
+    const both = bothWays(value);
+    expect((both.body as { output: { message: { content: unknown } } }).output.message.content).toEqual([
+      { image: { format: 'png', source: { bytes: 'iVBORw0KGgo=' } } },
+      { text: 'Hi' },
+    ]);
+    const byUrl = { code: 'dropped-part', message: 'Converse takes images as bytes, not by URL', protocol: 'bedrock-converse' };
+    expect(both.bodyWarnings).toEqual([{ ...byUrl, path: 'choices[0].content[0]' }]);
+    expect(both.streamWarnings).toEqual([
+      { ...byUrl, path: 'blocks[0]' },
+      { code: 'dropped-field', message: 'a generated image has no Converse stream block', path: 'blocks[1]', protocol: 'bedrock-converse' },
+    ]);
+  });
 });
