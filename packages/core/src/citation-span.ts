@@ -2,9 +2,10 @@ import type { LlmCitation } from './content.js';
 
 /**
  * The UTF-16 range of `text` a citation covers: its own `startIndex` / `endIndex`, or the whole
- * text when it has none (a Claude citation belongs to the text block that carries it).
+ * text when it has none (a Claude citation belongs to the text block that carries it). Only the
+ * text's length is read: a stream encoder passes `{ length }` instead of keeping the text.
  */
-export function citationSpan(citation: LlmCitation, text: string): { start: number; end: number } {
+export function citationSpan(citation: LlmCitation, text: { readonly length: number }): { start: number; end: number } {
   return { start: citation.startIndex ?? 0, end: citation.endIndex ?? text.length };
 }
 

@@ -30,8 +30,8 @@ interface BlockState {
   /** Wire `tool_calls[].index` of a tool-call block. */
   toolIndex: number;
   freeform: boolean;
-  /** A text block's text, and where it starts in its choice's content (its citations' ranges need both). */
-  text?: string;
+  /** A text block's length so far, and where it starts in its choice's content (its citations' ranges need both). */
+  textLength?: number;
   offset?: number;
   /** A text block's citations, made annotations once its text is whole. */
   citations?: LlmCitation[];
@@ -211,7 +211,7 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       }
       const open: BlockState = { choice, kind: block.kind, toolIndex: -1, freeform: false };
       if (block.kind === 'text') {
-        open.text = '';
+        open.textLength = 0;
         open.offset = state.contentLength.get(choice) ?? 0;
       }
       state.blocks.set(event.index, open);
@@ -225,7 +225,7 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       const field = block.kind === 'refusal' ? 'refusal' : block.kind === 'reasoning' ? 'reasoning_content' : 'content';
       if (field !== 'reasoning_content' && event.text !== '') state.spoke.add(block.choice);
       if (field === 'content') state.contentLength.set(block.choice, (state.contentLength.get(block.choice) ?? 0) + event.text.length);
-      if (block.text !== undefined) block.text += event.text;
+      if (block.textLength !== undefined) block.textLength += event.text.length;
       if (!sendFieldDelta(state, block.choice, field, jsonString(event.text), out)) sendDelta(state, block.choice, { [field]: event.text }, out);
       return;
     }
@@ -258,7 +258,7 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
     }
     case 'citation': {
       const block = state.blocks.get(event.index);
-      if (block?.text !== undefined) (block.citations ??= []).push(event.citation);
+      if (block?.textLength !== undefined) (block.citations ??= []).push(event.citation);
       else reportLoss(state.context, { code: 'dropped-field', path: `blocks[${event.index}]`, message: 'openai-chat cites text only', protocol: P });
       return;
     }
@@ -313,7 +313,7 @@ function endCitations(state: ChatEncodeState, index: number, block: BlockState):
   const annotations = state.annotations.get(block.choice) ?? [];
   state.annotations.set(block.choice, annotations);
   const pathOf = (at: number) => `blocks[${index}].citations[${at}]`;
-  annotations.push(...urlAnnotations(citations, block.text ?? '', block.offset ?? 0, pathOf, state.context));
+  annotations.push(...urlAnnotations(citations, { length: block.textLength ?? 0 }, block.offset ?? 0, pathOf, state.context));
 }
 
 /**

@@ -11,7 +11,7 @@ type Wire = Record<string, unknown>;
  */
 export function urlAnnotations(
   citations: readonly LlmCitation[],
-  text: string,
+  text: { readonly length: number },
   offset: number,
   pathOf: (at: number) => string,
   context: CodecContext | undefined,

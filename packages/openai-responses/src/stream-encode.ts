@@ -479,9 +479,10 @@ function endMcpItem(state: EncodeState, item: OpenItem & { mcp: NonNullable<Open
 
 function textDelta(state: EncodeState, item: OpenItem, text: string, out: Out): void {
   item.text += text;
-  const slot = `,"content_index":${JSON.stringify(item.contentIndex ?? 0)}`;
-  if (item.kind === 'refusal') emitDelta(state, 'response.refusal.delta', item, slot, text, '', out);
-  else emitDelta(state, 'response.output_text.delta', item, slot, text, ',"logprobs":[]', out);
+  const type = item.kind === 'refusal' ? 'response.refusal.delta' : 'response.output_text.delta';
+  // emitDelta reads the slot only when it makes the item's head (its first delta): built then, not per delta.
+  const slot = item.deltaType === type ? '' : `,"content_index":${item.contentIndex ?? 0}`;
+  emitDelta(state, type, item, slot, text, item.kind === 'refusal' ? '' : ',"logprobs":[]', out);
 }
 
 /** Ends a message item: `output_item.done` with its parts. */
