@@ -62,11 +62,13 @@ export function decodeCodeExecutionResult(part: Wire, path: string, bag: Wire | 
   const resultPath = `${path}.codeExecutionResult`;
   const outcome = read.string(wire, 'outcome', resultPath);
   const output = read.optionalString(wire, 'output', resultPath);
-  const result: LlmCodeExecutionResultPart = { type: 'code-execution-result', outcome: OUTCOMES[outcome] ?? 'failed', output: output ?? '', origin };
+  // Own keys only: a wire outcome such as `constructor` is no outcome (it is kept in the bag below).
+  const known = Object.hasOwn(OUTCOMES, outcome) ? OUTCOMES[outcome] : undefined;
+  const result: LlmCodeExecutionResultPart = { type: 'code-execution-result', outcome: known ?? 'failed', output: output ?? '', origin };
   const id = read.optionalString(wire, 'id', resultPath);
   if (id !== undefined) result.callId = id;
   const extra = partBag(part, bag);
-  if (OUTCOMES[outcome] === undefined) extra.$outcome = outcome;
+  if (known === undefined) extra.$outcome = outcome;
   if (output === undefined) extra.$noOutput = true;
   const rest = unknownFields(wire, RESULT_KNOWN);
   if (rest) extra.$result = rest;

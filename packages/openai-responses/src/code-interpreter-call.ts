@@ -53,7 +53,8 @@ export function decodeCodeInterpreterCall(item: Wire, path: string): [LlmCodeExe
   if (container !== undefined) callBag.$containerId = container;
   const status = read.optionalString(item, 'status', path);
   const outputs = item.outputs === null || item.outputs === undefined ? undefined : read.array(item, 'outputs', path);
-  const outcome = status === undefined ? undefined : ENDED[status];
+  // Own keys only: a wire status such as `constructor` is no outcome.
+  const outcome = status === undefined || !Object.hasOwn(ENDED, status) ? undefined : ENDED[status];
   if (outcome === undefined && outputs === undefined) {
     // Still running (a stream's snapshot): no result yet.
     callBag.$status = status ?? null;
