@@ -178,9 +178,8 @@ function toolResultBlock(part: LlmToolResultPart, path: string, options: EncodeC
 }
 
 /** Why a code run is dropped, in an answer's body and its stream alike. */
-export const NO_CODE_EXECUTION = 'Converse hosts no code execution';
+const NO_CODE_EXECUTION = 'Converse hosts no code execution';
 
-/** A canonical part -> one wire block, or `undefined` when Converse cannot take it (reported). */
 /** One part -> its wire block, or undefined when Converse cannot take it (the loss is reported). */
 export function encodePart(part: LlmPart, path: string, options: EncodeContentOptions): Wire | undefined {
   if (isMcpPart(part)) return reportMcpPartDropped(part, path, PROTOCOL, options.context);

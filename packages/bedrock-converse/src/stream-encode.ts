@@ -1,11 +1,7 @@
 import {
   CALL_ARGUMENTS_LOSS,
-  isCodeExecutionPart,
-  isMcpPart,
-  reportCodeExecutionDropped,
   reportForeignPartState,
   reportLoss,
-  reportMcpPartDropped,
   unfinishedStreamError,
   type LlmError,
   type LlmStreamEvent,
@@ -16,7 +12,7 @@ import {
   type StreamStep,
 } from '@llm/core';
 import { HeldCallArguments, jsonString } from '@llm/core/kit';
-import { NO_CODE_EXECUTION, encodePart, reportForeignReasoning } from './content-encode.js';
+import { encodePart, reportForeignReasoning } from './content-encode.js';
 import { encodeError, exceptionEventName } from './errors.js';
 import { PROTOCOL } from './protocol.js';
 import { encodeStopReason } from './stop-reason.js';
@@ -221,16 +217,9 @@ function blockStart(state: ConverseEncodeState, event: Extract<LlmStreamEvent, {
     }
     case 'part': {
       const part = block.part;
-      // Reported as the body reports it: a stream has no more room for a code run than the body.
-      if (isCodeExecutionPart(part)) return void reportCodeExecutionDropped(part, `blocks[${event.index}]`, PROTOCOL, state.options, NO_CODE_EXECUTION);
-      if (isMcpPart(part)) return void reportMcpPartDropped(part, `blocks[${event.index}]`, PROTOCOL, state.options);
-      // Another protocol's item: the body's report. Converse's own has no stream block (below).
-      if (part.type === 'provider' && part.protocol !== PROTOCOL) {
-        const message = `a ${part.protocol} item has no Converse equivalent`;
-        return void reportLoss(state.options, { code: 'dropped-part', path: `blocks[${event.index}]`, message, protocol: PROTOCOL });
-      }
-      // What the body cannot write either (an image by URL) is dropped with the body's report; what
-      // it writes (an image's bytes) has no ConverseStream block: a loss of the stream alone.
+      // The body's encoder decides: what it cannot write (a code run, an MCP part, another
+      // protocol's item, an image by URL) is dropped with its report; what it writes (an image's
+      // bytes, Converse's own item) has no ConverseStream block: a loss of the stream alone.
       if (!encodePart(part, `blocks[${event.index}]`, { context: state.options, model: state.model, response: true })) return;
       lossOnce(
         state,

@@ -53,7 +53,7 @@ export interface ChatEncodeState {
   spoke: Set<number>;
   /** Next wire tool index per choice. */
   toolCount: Map<number, number>;
-  /** Length of the `content` text sent per choice. */
+  /** Length of the `content` text of each choice's ended text blocks (where its next text block starts). */
   contentLength: Map<number, number>;
   /** Per choice, the annotations of its ended text blocks' citations, sent before its finish. */
   annotations: Map<number, Wire[]>;
@@ -224,7 +224,6 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
       if (!block) return;
       const field = block.kind === 'refusal' ? 'refusal' : block.kind === 'reasoning' ? 'reasoning_content' : 'content';
       if (field !== 'reasoning_content' && event.text !== '') state.spoke.add(block.choice);
-      if (field === 'content') state.contentLength.set(block.choice, (state.contentLength.get(block.choice) ?? 0) + event.text.length);
       if (block.textLength !== undefined) block.textLength += event.text.length;
       if (!sendFieldDelta(state, block.choice, field, jsonString(event.text), out)) sendDelta(state, block.choice, { [field]: event.text }, out);
       return;
@@ -265,6 +264,8 @@ export function encodeStep(state: ChatEncodeState, event: LlmStreamEvent, out: O
     case 'block-end': {
       const block = state.blocks.get(event.index);
       if (block) endCitations(state, event.index, block);
+      // The choice's content grows by the text at its end (counted there, not per delta).
+      if (block?.textLength !== undefined) state.contentLength.set(block.choice, (state.contentLength.get(block.choice) ?? 0) + block.textLength);
       state.blocks.delete(event.index);
       return;
     }

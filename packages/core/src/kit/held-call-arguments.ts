@@ -1,4 +1,4 @@
-import { objectCallArguments, type CallArgumentsLoss } from '../content.js';
+import type { CallArgumentsLoss } from '../content.js';
 
 /**
  * A streamed tool call's argument text for a wire whose calls carry a JSON object (Claude and
@@ -7,26 +7,35 @@ import { objectCallArguments, type CallArgumentsLoss } from '../content.js';
  * writes for it: `{}`, reported when it was not blank.
  */
 export class HeldCallArguments {
-  private held: string | undefined;
-  private streaming = false;
+  /** `waiting`: only blank text so far; `streaming`: it opened an object; `refused`: it opened with something else. */
+  private mode: 'waiting' | 'streaming' | 'refused' = 'waiting';
+  /** The blank text held while waiting (sent ahead of the object's first chunk). */
+  private blank = '';
 
   /** The text to send now for `json`: itself once streaming, the held text when it opens an object, else nothing. */
   push(json: string): string | undefined {
-    if (this.streaming) return json;
-    this.held = (this.held ?? '') + json;
-    if (!this.held.trimStart().startsWith('{')) return undefined;
-    const text = this.held;
-    this.held = undefined;
-    this.streaming = true;
+    if (this.mode === 'streaming') return json;
+    if (this.mode === 'refused') return undefined;
+    // Decided by the first non-blank character, once: later chunks are not looked at again.
+    const first = json.trimStart();
+    if (first === '') {
+      this.blank += json;
+      return undefined;
+    }
+    if (first[0] !== '{') {
+      this.mode = 'refused';
+      return undefined;
+    }
+    this.mode = 'streaming';
+    const text = this.blank + json;
+    this.blank = '';
     return text;
   }
 
-  /**
-   * At the block's end: held text is never an object (one would have streamed), so the call's
-   * input stays the `{}` its start wrote; `report` hears the loss unless the text was blank.
-   */
+  /** At the block's end: text that opened with anything but `{` is not an object (the call's input stays the `{}` its start wrote). */
   end(report: (loss: CallArgumentsLoss) => void): void {
-    if (this.held !== undefined) objectCallArguments(this.held, false, report);
-    this.held = undefined;
+    if (this.mode === 'refused') report('not-an-object');
+    this.mode = 'waiting';
+    this.blank = '';
   }
 }
