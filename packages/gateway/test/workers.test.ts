@@ -15,6 +15,9 @@ describe('--workers', () => {
   it('takes a count from 1 or auto (the cores), and nothing else', () => {
     expect([undefined, '1', '3', 'auto'].map((value) => parseWorkers(value, 8))).toEqual([1, 1, 3, 8]);
     expect(['0', '-1', '1.5', 'two', ''].map((value) => parseWorkers(value, 8))).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    // What `Number` would take: an exponent, hex, padding. Digits only, at most 1024.
+    expect(['1e2', '0x10', ' 4', '4 ', '1025'].map((value) => parseWorkers(value, 8))).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(parseWorkers('1024', 8)).toBe(1024);
   });
 
   describe('serve --workers 2', () => {

@@ -208,9 +208,8 @@ export async function sendAttempt(
   const sentAt = routing.now();
   const record = call.record;
   // Counted here, where each resend is known to go to this same upstream, not from the transport.
-  let sent = 0;
+  const before = record.attempts;
   const onAttempt = () => {
-    sent++;
     record.attempts++;
     if (diagnostics) diagnostics.attempts++;
   };
@@ -234,7 +233,8 @@ export async function sendAttempt(
     if (breaking && !deadline.aborted && LlmError.isInstance(error)) routing.failed(name);
     throw error;
   } finally {
-    if (sent > 1) noteRetries(record, name, sent - 1);
+    const resent = record.attempts - before - 1;
+    if (resent > 0) noteRetries(record, name, resent);
   }
   if (diagnostics) diagnostics.upstreamStatus = response.status;
   if (isRetryableStatus(response.status)) {

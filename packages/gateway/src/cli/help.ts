@@ -28,8 +28,8 @@ Claude Code, Codex and Gemini CLI on stderr; it runs until stopped.
 Prints the address (on stderr) when ready; stdout carries the JSON log lines only.
 --port N (0 to 65535; 0: any free port) and --host H override listen.port (default 8787) and
 listen.host (default 127.0.0.1).
-SIGINT / SIGTERM drain in-flight requests for --drain-ms (config drainMs; default 10000), then
-cut the rest (a stream ends with its protocol's error event) and exit.
+SIGINT / SIGTERM drain in-flight requests for --drain-ms (config drainMs; default 10000, at most
+2147483647), then cut the rest (a stream ends with its protocol's error event) and exit.
 SIGHUP reloads the config file (keys, upstreams, routes, policies, log level) without dropping a
 request in flight; an invalid file is logged and the running config kept. --watch-config also
 reloads when the file changes.

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { wholeNumberFlag } from './whole-number.js';
 import { KeyInputError, type KeyChanges, parseKeyChanges, parseNewKey } from '../keys/key-input.js';
 import { keyLocationOf } from '../keys/key-location.js';
 import { KeyOperationError, type KeyRegistry } from '../keys/key-registry.js';
@@ -148,8 +149,9 @@ function budgetFlag(value: string): unknown {
 }
 
 function wholeNumber(value: string, flag: string): number {
-  if (!/^\d+$/.test(value)) throw new KeysUsageError(`${flag}: expected a whole number (or none), got "${value}"`);
-  return Number(value);
+  const number = wholeNumberFlag(value, Number.MAX_SAFE_INTEGER);
+  if (number === undefined) throw new KeysUsageError(`${flag}: expected a whole number (or none), got "${value}"`);
+  return number;
 }
 
 const DURATION_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };

@@ -18,6 +18,7 @@ import { HELP, type CommandName, COMMANDS } from './help.js';
 import { startPlayground } from './mock-playground.js';
 import { GATEWAY_VERSION } from './version.js';
 import { runKeysCommand } from './keys.js';
+import { wholeNumberFlag } from './whole-number.js';
 
 /** Where the CLI writes, so tests can capture it. */
 export interface CliIo {
@@ -92,16 +93,6 @@ function servedProtocolFlag(value: string | undefined, flag: string): ServedProt
   const served = SERVED_PROTOCOLS.find((protocol) => protocol === value);
   if (!served) throw new UsageError(`${flag}: unknown protocol "${value}" (${SERVED_PROTOCOLS.join(', ')})`);
   return served;
-}
-
-/**
- * A flag's whole number: digits only (`Number` would read "" as 0 and take "1e3", "0x50" or " 5"),
- * at most `max`; undefined for anything else.
- */
-function wholeNumberFlag(value: string, max: number): number | undefined {
-  if (!/^[0-9]+$/.test(value)) return undefined;
-  const number = Number(value);
-  return number <= max ? number : undefined;
 }
 
 /** `--port`: 0 (any free port) to 65535. */

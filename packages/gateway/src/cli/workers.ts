@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
+import { wholeNumberFlag } from './whole-number.js';
 
 /** How long the primary waits before replacing a worker that died on its own (default 1 s). */
 export const WORKER_RESTART_DELAY_MS = 1_000;
@@ -8,8 +9,8 @@ export const WORKER_RESTART_DELAY_MS = 1_000;
 export function parseWorkers(value: string | undefined, cores = availableParallelism()): number | undefined {
   if (value === undefined) return 1;
   if (value === 'auto') return cores;
-  const count = Number(value);
-  return Number.isInteger(count) && count >= 1 && count <= 1024 ? count : undefined;
+  const count = wholeNumberFlag(value, 1024);
+  return count !== undefined && count >= 1 ? count : undefined;
 }
 
 /** True in a process `serve --workers` started (it serves as a single gateway). */

@@ -20,6 +20,8 @@ export const MAX_TIMER_MS = 2_147_483_647;
 const AtMostMaxTimer = v.maxValue<number, number, string>(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} (node's longest timer, about 24.8 days)`);
 /** A duration in milliseconds: a whole number from 1 to {@link MAX_TIMER_MS}. */
 const Milliseconds = v.pipe(PositiveInteger, AtMostMaxTimer);
+/** A drain time: 0 (cut at once) to {@link MAX_TIMER_MS}; the config's `drainMs`, and `startGateway`'s option. */
+export const DrainMs = v.pipe(NonNegativeInteger, AtMostMaxTimer);
 const Port = v.pipe(NonNegativeInteger, v.maxValue(65535, 'must be at most 65535'));
 
 const NonEmpty = v.pipe(v.string(), v.minLength(1, 'must not be empty'));
@@ -288,7 +290,7 @@ export const GatewayConfigSchema = v.strictObject({
     }),
   ),
   /** Milliseconds a shutdown lets in-flight requests finish before cutting them (the gateway's default: 10,000; at most {@link MAX_TIMER_MS}). */
-  drainMs: v.optional(v.pipe(NonNegativeInteger, AtMostMaxTimer)),
+  drainMs: v.optional(DrainMs),
   log: v.optional(v.strictObject({ level: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])) }), {}),
   /**
    * Prometheus metrics at `GET /metrics`: on the gateway's port (default), or on `port` (and

@@ -2,7 +2,8 @@ import { LlmError, describeError } from '@llm/core';
 import { type ReplyHandler, createRouter } from '@llm/router';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
-import { MAX_TIMER_MS, type GatewayConfig } from '../config/schema.js';
+import * as v from 'valibot';
+import { DrainMs, MAX_TIMER_MS, type GatewayConfig } from '../config/schema.js';
 import { toRouterConfig } from '../config/load.js';
 import { logDiagnostics } from '../diagnostics-log.js';
 import { createLogger } from '../logger.js';
@@ -94,7 +95,7 @@ const RESTART_KEYS = ['listen', 'ledger', 'store', 'virtualKeys', 'metrics', 'tr
 /** Starts the gateway server for a validated config. */
 export async function startGateway(config: GatewayConfig, options: StartGatewayOptions = {}): Promise<Gateway> {
   // The config's drainMs was checked when it was read; the option comes from code, checked here alike.
-  if (options.drainMs !== undefined && !(Number.isInteger(options.drainMs) && options.drainMs >= 0 && options.drainMs <= MAX_TIMER_MS))
+  if (options.drainMs !== undefined && !v.is(DrainMs, options.drainMs))
     throw new RangeError(`drainMs must be a whole number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${options.drainMs}`);
   const host = options.host ?? config.listen.host ?? '127.0.0.1';
   // With no keys in the file, the key store is read first: a virtual key closes the gateway too.
