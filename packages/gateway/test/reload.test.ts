@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,17 @@ import { gatedClaudeStream } from './helpers/gated-claude.js';
 import { startListening } from './helpers/listening-process.js';
 import { slowClaudeStream } from './helpers/slow-claude.js';
 import { sseFrames } from './helpers/sse-frames.js';
+
+/** Temp folders this file made, removed once its tests are over. */
+const tempDirs: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 // Issue 20: a reload (SIGHUP) swaps keys, upstreams and routes without dropping a request in
 // flight; an invalid config is logged and the running one kept.
@@ -100,7 +111,7 @@ describe('config reload', () => {
 
   it('keeps serving under the running config when the new one is invalid, and names what needs a restart', async () => {
     const lines: Record<string, unknown>[] = [];
-    const dir = mkdtempSync(join(tmpdir(), 'reload-'));
+    const dir = tempDir('reload-');
     const file = join(dir, 'gateway.json');
     const gateway = await startGateway(parseConfig(JSON.stringify(before())), {
       port: 0,
@@ -124,7 +135,7 @@ describe('config reload', () => {
 
 describe('--watch-config', () => {
   it('reloads once per burst of writes to the file, and not for other files in its folder', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'watch-'));
+    const dir = tempDir('watch-');
     const file = join(dir, 'gateway.json');
     writeFileSync(file, JSON.stringify(before()));
     const loaded: string[] = [];
@@ -155,7 +166,7 @@ describe('--watch-config', () => {
 
 describe('serve and SIGHUP', () => {
   it('reloads the file on SIGHUP, keeps running on an invalid one, and exits 0 on SIGTERM after draining', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sighup-'));
+    const dir = tempDir('sighup-');
     const file = join(dir, 'gateway.json');
     writeFileSync(file, JSON.stringify({ ...before(), keys: [] }));
     // tsx as a loader in one process: its CLI runs a child and relays SIGINT and SIGTERM only.
@@ -182,7 +193,7 @@ describe('serve and SIGHUP', () => {
   it('under load in the built bin: no request fails, the held stream ends on its old upstream, later requests take the new route and policy', async () => {
     const held = gatedClaudeStream();
     const gated = await serveNode(async () => held.response);
-    const dir = mkdtempSync(join(tmpdir(), 'sighup-load-'));
+    const dir = tempDir('sighup-load-');
     const file = join(dir, 'gateway.json');
     const common = { ledger: false, metrics: false, log: { level: 'info' } };
     writeFileSync(

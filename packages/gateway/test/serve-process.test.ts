@@ -1,10 +1,21 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { startListening } from './helpers/listening-process.js';
 import { slowClaudeStream } from './helpers/slow-claude.js';
+
+/** Temp folders this file made, removed once its tests are over. */
+const tempDirs: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -14,7 +25,7 @@ function serveFromSource(config: string): string[] {
 }
 
 it('serve prints its address, answers /health, writes its buffered logs and exits 0 on SIGTERM', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'serve-'));
+  const dir = tempDir('serve-');
   const config = join(dir, 'gateway.yaml');
   writeFileSync(
     config,
@@ -41,7 +52,7 @@ it('on SIGINT, drains an in-flight stream to its end before exiting 0, and refus
   const { serveNode } = await import('../src/server/node-adapter.js');
   // A slow Claude upstream: one text delta every 40 ms, 15 of them.
   const upstream = await serveNode(async () => slowClaudeStream({ deltas: 15, everyMs: 40, usage: { input_tokens: 3, output_tokens: 1 } }));
-  const dir = mkdtempSync(join(tmpdir(), 'serve-'));
+  const dir = tempDir('serve-');
   const config = join(dir, 'gateway.yaml');
   writeFileSync(
     config,
@@ -83,7 +94,7 @@ it('serve --drain-ms overrides the config drainMs: a held stream is cut when it 
   // Never released: only the drain's end stops it.
   const held = gatedClaudeStream();
   const upstream = await serveNode(async () => held.response);
-  const dir = mkdtempSync(join(tmpdir(), 'serve-'));
+  const dir = tempDir('serve-');
   const config = join(dir, 'gateway.yaml');
   writeFileSync(
     config,

@@ -205,7 +205,8 @@ describe('https upstreams through the proxy: TLS end to end inside the tunnel', 
       const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(https?|no|all)_proxy$/i.test(name)));
       for (const [name, value] of Object.entries(proxy)) env[name] = value === 'proxy' ? proxyUrl : value;
       env.NODE_EXTRA_CA_CERTS = certificates.caPath;
-      const args = [join(packageDir, 'node_modules/tsx/dist/cli.mjs'), '--conditions=@llm/source', 'src/cli.ts', 'serve'];
+      // tsx as a loader in this one process (its CLI would put a second process between the test and the server).
+      const args = ['--import', 'tsx', '--conditions=@llm/source', 'src/cli.ts', 'serve'];
       const gateway = await startListening([...args, '--config', join(configDir, 'gateway.yaml'), '--port', '0'], { cwd: packageDir, env });
       try {
         const response = await fetch(`${gateway.url}/v1/chat/completions`, {

@@ -1,18 +1,13 @@
-import type { Codec, LlmWarning } from '@llm/core';
+import type { Codec } from '@llm/core';
 import { claude } from '@llm/claude';
 import { gemini } from '@llm/gemini';
 import { openaiChat } from '@llm/openai-chat';
 import { openaiResponses } from '@llm/openai-responses';
-import { bridge } from '@llm/router';
 import { describe, expect, it } from 'vitest';
+import { translatedRequest } from './translated-answers.js';
 
 /** The upstream body a Chat client request becomes, and the warnings on the way. */
-function fromChat(upstream: Codec, body: unknown): { body: Record<string, unknown>; warnings: LlmWarning[] } {
-  const warnings: LlmWarning[] = [];
-  const via = bridge({ client: openaiChat, upstream, warn: (warning) => warnings.push(warning) });
-  const out = via.request(structuredClone(body), {}) as { body: Record<string, unknown> };
-  return { body: out.body, warnings };
-}
+const fromChat = (upstream: Codec, body: unknown) => translatedRequest(openaiChat, upstream, body);
 
 // A Chat request with breakpoints as OpenRouter / LiteLLM clients send them: on a tool definition,
 // a system part and two user parts. Claude's four-breakpoint limit is met, and the 1h entries come

@@ -10,13 +10,12 @@ import { openaiChat } from '@llm/openai-chat';
 import { openaiResponses } from '@llm/openai-responses';
 import { bridge } from '@llm/router';
 import { describe, expect, it } from 'vitest';
-import { answer, streamed } from './translated-answers.js';
+import { answer, streamed, translatedRequest } from './translated-answers.js';
 
 /** A request translated from `client` to `upstream`, and the warnings. */
 function translated(client: Codec, upstream: Codec, body: unknown, options: object = {}): { body: unknown; warnings: string[] } {
-  const warnings: string[] = [];
-  const translator = bridge({ client, upstream, warn: (warning) => warnings.push(`${warning.code}@${warning.path}`) });
-  return { body: translator.request(structuredClone(body), options).body, warnings };
+  const { body: sent, warnings } = translatedRequest(client, upstream, body, options);
+  return { body: sent, warnings: warnings.map((warning) => `${warning.code}@${warning.path}`) };
 }
 
 /** The Responses stream events of the item `id`, without their sequence numbers. */

@@ -1,7 +1,7 @@
 // How the cross-protocol tests drive a bridge: one small request from each client protocol, the
 // client's answer to an upstream's JSON answer or to its stream, and the warnings each reported
-// (as `code@path`). Shared by the citation and code-execution tests.
-import type { Codec } from '@llm/core';
+// (as `code@path`), and a request translated alone. Shared by the cross-protocol tests.
+import type { Codec, LlmWarning } from '@llm/core';
 import { claude } from '@llm/claude';
 import { gemini } from '@llm/gemini';
 import { openaiChat } from '@llm/openai-chat';
@@ -49,4 +49,16 @@ export async function streamedSse(
     .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
     .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
   return { events, warnings };
+}
+
+/** A request translated from `client` to `upstream` (the body is not touched), and every warning. */
+export function translatedRequest(
+  client: Codec,
+  upstream: Codec,
+  body: unknown,
+  options: object = {},
+): { body: Record<string, unknown>; warnings: LlmWarning[] } {
+  const warnings: LlmWarning[] = [];
+  const translator = bridge({ client, upstream, warn: (warning) => warnings.push(warning) });
+  return { body: translator.request(structuredClone(body), options).body as Record<string, unknown>, warnings };
 }

@@ -2,11 +2,7 @@
 // the rest only when released. For tests of what happens while a stream is held open, without
 // timing it.
 
-const encoder = new TextEncoder();
-
-function claudeEvent(type: string, data: object): Uint8Array {
-  return encoder.encode(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-}
+import { claudeEvent } from './slow-claude.js';
 
 /** A held Claude SSE answer (`claude-gated`, text `"held "` then `"done"`) and what ends it. */
 export interface GatedClaudeStream {

@@ -3,7 +3,8 @@
 
 const encoder = new TextEncoder();
 
-function claudeEvent(type: string, data: object): Uint8Array {
+/** One Claude SSE event, its `type` in the data as Anthropic writes it. */
+export function claudeEvent(type: string, data: object): Uint8Array {
   return encoder.encode(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
 }
 
