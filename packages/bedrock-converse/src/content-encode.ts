@@ -14,11 +14,11 @@ import {
   objectCallArguments,
   isCodeExecutionPart,
   isMcpPart,
-  opaqueStateWarning,
   reportCodeExecutionDropped,
   reportForeignPartState,
   reportLoss,
   reportMcpPartDropped,
+  reportOpaqueState,
 } from '@llm/core';
 import { parseDataUrl } from '@llm/core/kit';
 import { cachePointBlock } from './cache-point.js';
@@ -109,7 +109,7 @@ function documentBlock(part: LlmFilePart, path: string, options: EncodeContentOp
 
 /** Reports reasoning state another protocol issued, which Converse cannot take. */
 export function reportForeignReasoning(origin: LlmOrigin, path: string, options: Pick<EncodeContentOptions, 'context' | 'model'>): void {
-  reportLoss(options.context, { ...opaqueStateWarning(path, { foreign: origin, target: { protocol: PROTOCOL, model: options.model } }), protocol: PROTOCOL });
+  reportOpaqueState(options.context, path, origin, { protocol: PROTOCOL, model: options.model });
 }
 
 function reasoningBlock(part: LlmReasoningPart, path: string, options: EncodeContentOptions): Wire | undefined {

@@ -17,10 +17,10 @@ import {
   type LlmCodeExecutionPartKind,
   cacheHintToWire,
   objectCallArguments,
-  opaqueStateWarning,
   reportForeignPartState,
   reportLoss,
   reportMcpPartDropped,
+  reportOpaqueState,
 } from '@llm/core';
 import { encodeCitation } from './citations.js';
 import { parseDataUrl, type DataUrl, type PartPath, type PathLike } from '@llm/core/kit';
@@ -152,10 +152,7 @@ function decodeBase64Text(data: string): string {
 
 /** Reports reasoning state another protocol issued, which Claude cannot take. */
 export function reportForeignReasoning(part: Pick<LlmReasoningPart, 'origin'>, path: PathLike, options: EncodePartOptions): void {
-  reportLoss(options.context, {
-    ...opaqueStateWarning(String(path), { foreign: part.origin!, target: { protocol: PROTOCOL, model: options.model } }),
-    protocol: PROTOCOL,
-  });
+  reportOpaqueState(options.context, path, part.origin!, { protocol: PROTOCOL, model: options.model });
 }
 
 function reasoningBlock(part: LlmReasoningPart, path: PathLike, options: EncodePartOptions): Wire | undefined {

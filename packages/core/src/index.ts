@@ -189,6 +189,7 @@ export {
   originMatches,
   packOpaqueState,
   reportForeignPartState,
+  reportOpaqueState,
   unpackOpaqueState,
 } from './opaque-state.js';
 export type { ExtractedState, OpaqueState, OpaqueStateProblem, UnpackedState } from './opaque-state.js';

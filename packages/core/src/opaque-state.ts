@@ -169,7 +169,12 @@ export function reportForeignPartState(
   target: LlmOrigin,
 ): void {
   if (part.signature === undefined || part.origin?.protocol === target.protocol) return;
-  reportLoss(context, { ...opaqueStateWarning(String(path), { foreign: part.origin ?? { protocol: 'gemini' }, target }), protocol: target.protocol });
+  reportOpaqueState(context, path, part.origin ?? { protocol: 'gemini' }, target);
+}
+
+/** Reports (as `foreign-state`, in the name of `target.protocol`) opaque state `foreign` issued, which `target` is not sent. */
+export function reportOpaqueState(context: CodecContext | undefined, path: PathLike, foreign: LlmOrigin, target: LlmOrigin): void {
+  reportLoss(context, { ...opaqueStateWarning(String(path), { foreign, target }), protocol: target.protocol });
 }
 
 /** FNV-1a, 32 bit, over UTF-16 code units (the payload is ASCII), as 8 hex digits. */

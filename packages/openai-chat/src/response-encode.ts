@@ -5,11 +5,11 @@ import {
   isMcpPart,
   reportCodeExecutionDropped,
   joinPath,
-  opaqueStateWarning,
   reportForeignPartState,
   reportLoss,
   reportMcpPartDropped,
   toolArgumentsText,
+  reportOpaqueState,
 } from '@llm/core';
 import { completionCreated, completionId } from './answer-identity.js';
 import { REFUSAL_FALLBACK_TEXT, encodeFinishReason } from './finish-reason.js';
@@ -36,7 +36,7 @@ export const TARGET: LlmOrigin = { protocol: P };
 
 /** Reports a reasoning part's opaque state (a signature, a redacted block): Chat answers carry none. */
 export function reportReasoningState(context: CodecContext | undefined, path: string, origin: LlmOrigin | undefined): void {
-  reportLoss(context, { ...opaqueStateWarning(path, { foreign: origin ?? TARGET, target: TARGET }), protocol: P });
+  reportOpaqueState(context, path, origin ?? TARGET, TARGET);
 }
 
 /** The assistant message of one choice, in the shape the API (and the SDK accumulator) produce. */
