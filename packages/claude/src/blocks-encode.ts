@@ -11,8 +11,7 @@ import type {
 } from '@llm/core';
 import {
   CALL_ARGUMENTS_LOSS,
-  codeExecutionText,
-  reportCodeExecutionAsText,
+  codeExecutionAsText,
   type CodeExecutionPairs,
   type LlmCodeExecutionPartKind,
   cacheHintToWire,
@@ -47,8 +46,10 @@ export interface EncodePartOptions {
  */
 function codeBlock(part: LlmCodeExecutionPartKind, path: PathLike, options: EncodePartOptions): Wire {
   if (!options.response && part.origin?.protocol !== PROTOCOL) {
-    reportCodeExecutionAsText(part, String(path), PROTOCOL, options.context, 'Claude takes back only the code runs of its own sandbox');
-    return { type: 'text', text: codeExecutionText(part) };
+    return {
+      type: 'text',
+      text: codeExecutionAsText(part, String(path), PROTOCOL, options.context, 'Claude takes back only the code runs of its own sandbox'),
+    };
   }
   const pairs = (options.codePairs ??= codeExecutionPairs());
   return part.type === 'code-execution' ? codeUseBlock(part, path, pairs, options.context) : codeResultBlock(part, path, pairs, options.context);

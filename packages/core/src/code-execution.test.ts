@@ -5,7 +5,7 @@ import {
   codeExecutionOutput,
   codeExecutionText,
   isCodeExecutionPart,
-  reportCodeExecutionAsText,
+  codeExecutionAsText,
   reportCodeExecutionDropped,
   reportCodeResultFields,
   type LlmCodeExecutionPart,
@@ -41,7 +41,7 @@ describe('code-execution parts', () => {
   it('reports a run carried as text or dropped, and the fields a target loses', () => {
     const warnings: LlmWarning[] = [];
     const context = { warn: (warning: LlmWarning) => warnings.push(warning) };
-    reportCodeExecutionAsText(code, 'messages[1].content[0]', 'claude', context, 'not its sandbox');
+    expect(codeExecutionAsText(code, 'messages[1].content[0]', 'claude', context, 'not its sandbox')).toBe('```python\nprint(1)\n```');
     expect(reportCodeExecutionDropped(failed, 'choices[0].content[1]', 'openai-chat', context, 'no code execution')).toBeUndefined();
     const withFiles: LlmCodeExecutionResultPart = {
       ...failed,

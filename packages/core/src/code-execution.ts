@@ -87,15 +87,24 @@ function partName(part: LlmCodeExecutionPartKind): string {
   return part.type === 'code-execution' ? 'code execution' : 'code execution result';
 }
 
-/** Reports a run sent as text (`lossy-conversion` at `path`), saying why the target could not take it. */
-export function reportCodeExecutionAsText(
+/**
+ * A run as the text a target that cannot take it is sent ({@link codeExecutionText}), reported
+ * (`lossy-conversion` at `path`) with why the target could not take it.
+ */
+export function codeExecutionAsText(
   part: LlmCodeExecutionPartKind,
   path: string,
   target: ProtocolId,
   context: CodecContext | undefined,
   reason: string,
-): void {
+): string {
   reportLoss(context, { code: 'lossy-conversion', path, message: `a ${partName(part)} was carried as text (${reason})`, protocol: target });
+  return codeExecutionText(part);
+}
+
+/** Whether `result` answers `code`: it names that code's id, or names none (it follows its code). */
+export function answersCode(result: Pick<LlmCodeExecutionResultPart, 'callId'>, code: { id?: string }): boolean {
+  return result.callId === undefined || result.callId === code.id;
 }
 
 /** Reports a run a target cannot carry at all (`dropped-part` at `path`). Returns `undefined`, the part's encoding. */
@@ -170,6 +179,6 @@ export class CodeExecutionPairs {
 
   /** The language of the code a result answers, when that code came before it. */
   resultLanguage(part: LlmCodeExecutionResultPart): string | undefined {
-    return this.last && (part.callId === undefined || part.callId === this.last.id) ? this.last.language : undefined;
+    return this.last && answersCode(part, this.last) ? this.last.language : undefined;
   }
 }

@@ -71,7 +71,8 @@ export {
   codeExecutionOutput,
   codeExecutionText,
   isCodeExecutionPart,
-  reportCodeExecutionAsText,
+  codeExecutionAsText,
+  answersCode,
   reportCodeExecutionDropped,
   reportCodeResultFields,
 } from './code-execution.js';

@@ -1,9 +1,8 @@
 import type { CodecContext, LlmAssistantMessage, LlmMessage, LlmPart, LlmTextPart, LlmToolResultPart } from '@llm/core';
 import {
-  codeExecutionText,
   contentPartPath,
   isMcpPart,
-  reportCodeExecutionAsText,
+  codeExecutionAsText,
   joinPath,
   opaqueStateWarning,
   reportLoss,
@@ -106,8 +105,7 @@ function encodeAssistant(message: LlmAssistantMessage, path: string, context: Co
       case 'code-execution-result': {
         // Chat hosts no code execution: the model is told what it ran as text.
         const at = contentPartPath(path, i);
-        reportCodeExecutionAsText(part, at, P, context, 'Chat Completions hosts no code execution');
-        const code = codeExecutionText(part);
+        const code = codeExecutionAsText(part, at, P, context, 'Chat Completions hosts no code execution');
         if (useArray) (parts ??= []).push({ type: 'text', text: code });
         else text = (text ?? '') + code;
         break;

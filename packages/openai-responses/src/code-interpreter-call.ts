@@ -1,8 +1,7 @@
 import {
   codeExecutionOutput,
-  codeExecutionText,
   isCodeExecutionPart,
-  reportCodeExecutionAsText,
+  codeExecutionAsText,
   reportCodeResultFields,
   reportLoss,
   type CodecContext,
@@ -130,6 +129,8 @@ function outputsOf(result: LlmCodeExecutionResultPart, path: string, context: Co
  */
 export function historyCodePart(part: LlmAssistantContent, path: () => string, context: CodecContext | undefined): LlmAssistantContent {
   if (!isCodeExecutionPart(part) || part.origin?.protocol === PROTOCOL) return part;
-  reportCodeExecutionAsText(part, path(), PROTOCOL, context, 'Responses takes back only the code interpreter calls of its own containers');
-  return { type: 'text', text: codeExecutionText(part) };
+  return {
+    type: 'text',
+    text: codeExecutionAsText(part, path(), PROTOCOL, context, 'Responses takes back only the code interpreter calls of its own containers'),
+  };
 }

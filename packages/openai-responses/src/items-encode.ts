@@ -1,4 +1,5 @@
 import {
+  answersCode,
   contentPartPath,
   opaqueStateWarning,
   reportCodeExecutionDropped,
@@ -218,14 +219,14 @@ export function encodeAssistantParts(
         continue;
       case 'code-execution': {
         const next = parts[index + 1];
-        const result = next?.type === 'code-execution-result' && (next.callId === undefined || next.callId === part.id) ? next : undefined;
+        const result = next?.type === 'code-execution-result' && answersCode(next, part) ? next : undefined;
         const id = part.id ?? defaults?.idFor?.('ci', index) ?? `ci_${index}`;
         out.push(codeInterpreterCallItem(part, result, id, { call: partPathAt(path, index), result: partPathAt(path, index + 1) }, context));
         continue;
       }
       case 'code-execution-result': {
         const previous = parts[index - 1];
-        if (previous?.type === 'code-execution' && (part.callId === undefined || part.callId === previous.id)) continue; // in its code's item
+        if (previous?.type === 'code-execution' && answersCode(part, previous)) continue; // in its code's item
         reportCodeExecutionDropped(part, partPathAt(path, index), PROTOCOL, context, 'Responses carries a result only in the item of its code');
         continue;
       }

@@ -1,4 +1,5 @@
 import {
+  answersCode,
   JsonSseEvent,
   LlmStreamAccumulator,
   unfinishedStreamError,
@@ -277,7 +278,7 @@ function blockStart(state: EncodeState, index: number, block: LlmBlockStart, out
   }
   if (pending) closeMcpCall(state, undefined, out);
   const code = state.codeCall;
-  if (code && !code.result && block.kind === 'part' && block.part.type === 'code-execution-result' && (block.part.callId ?? code.id) === code.id) {
+  if (code && !code.result && block.kind === 'part' && block.part.type === 'code-execution-result' && answersCode(block.part, code)) {
     code.result = block.part;
     code.resultBlock = index;
     return;
